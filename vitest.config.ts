@@ -1,0 +1,45 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Server tests run on the embedded PGlite, and a second time on PostgreSQL
+ * when TEST_DATABASE_URL is set (CI sets it).
+ */
+const serverProject = (name: string, env: Record<string, string>) => ({
+  test: {
+    name,
+    include: ['apps/server/test/**/*.test.ts'],
+    environment: 'node',
+    env,
+    globalSetup: ['apps/server/test/global-setup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
+
+const postgresUrl = process.env.TEST_DATABASE_URL;
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'shared',
+          include: ['packages/shared/test/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      serverProject('server:pglite', { TEST_DB: 'pglite' }),
+      ...(postgresUrl ? [serverProject('server:postgres', { TEST_DB: 'postgres' })] : []),
+      {
+        test: {
+          name: 'e2e:chromium',
+          include: ['e2e/**/*.e2e.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
