@@ -1,0 +1,45 @@
+/** The spec's business constants (§9) and the architecture's limits, named once. */
+export const ID_FILE_MAX_BYTES = 2 * 1024 * 1024; // spec §9: 2097152 bytes
+export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024; // logos, QR-user documents, photos
+export const PHONE_MIN_DIGITS = 8;
+export const PHONE_MAX_DIGITS = 15;
+export const PAGE_SIZE = 10;
+export const MAX_PAGE_SIZE = 100;
+export const SUBMIT_DELAY_MS = 1000;
+export const REDIRECT_DELAY_MS = 1500;
+export const USER_CREATED_REDIRECT_MS = 1400;
+export const DELETE_TOAST_MS = 3000;
+export const COPY_FLAG_MS = 2000;
+export const MIN_TOKEN_LENGTH = 10;
+export const DEFAULT_QR_TYPE = 'permanent';
+export const QR_TYPES = ['permanent'] as const;
+export const EVENT_DEFAULT_REASON = 'not applicable';
+export const EVENT_DEFAULT_DEPARTMENT = 1;
+export const MANUAL_CHECK_TYPE = 1;
+export const LAZY_SCREEN_TIMEOUT_MS = 120_000;
+export const EMPLOYEE_COUNT_RANGES = [
+  '0-5',
+  '6-10',
+  '11-50',
+  '51-100',
+  '101-1000',
+  '+1000',
+] as const;
+export const HOURS = Array.from({ length: 23 }, (_, i) => String(i + 1).padStart(2, '0'));
+export const MINUTES = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
+
+export const SCANNER = {
+  width: 640,
+  height: 480,
+  intervalMs: 500,
+  rescanLockMs: 1000,
+  kioskLockMs: 2000,
+} as const;
+
+/** A second scan of the same code inside this window reports instead of toggling back. */
+export const REPEAT_SCAN_WINDOW_MS = 60_000;
+
+/** Token lifetime (ARCHITECTURE §6). */
+export const TOKEN_TTL_SECONDS = 8 * 60 * 60;
+
+export const IMAGE_SIZES = { small: 50, medium: 75, qr: 100 } as const;

@@ -1,0 +1,208 @@
+/**
+ * The permission matrix of spec §6, as data. The web app reads it to show or
+ * hide; the server reads the same objects to allow or refuse. Unit tests hold
+ * it equal to the spec, row by row.
+ */
+import type { Role } from './roles';
+
+const adm = 'ROLE_ADMIN';
+const sup = 'ROLE_SUPERVISOR';
+const mgr = 'ROLE_MANAGER';
+const emp = 'ROLE_EMPLOYEE';
+const sc = 'ROLE_SESAME';
+const sa = 'ROLE_SUPER_ADMIN';
+
+export const MENU_TILE_IDS = [
+  'eventAttendance',
+  'userAttendance',
+  'requests',
+  'events',
+  'companies',
+  'createQrCode',
+  'users',
+  'createUser',
+  'manualCheck',
+  'createEvent',
+  'camera',
+  'createCompany',
+  'visitorLogs',
+  'qrCodeList',
+  'createMemberCard',
+] as const;
+export type MenuTileId = (typeof MENU_TILE_IDS)[number];
+
+export interface MenuTile {
+  id: MenuTileId;
+  /** Path below /{domain}/ (the spec's route table). */
+  path: string;
+  roles: readonly Role[];
+}
+
+/** Spec §6 "Menu tiles by role", in the spec's order. Labels live in the locale files (menu.tiles.{id}). */
+export const MENU_TILES: readonly MenuTile[] = [
+  { id: 'eventAttendance', path: 'event-attendences', roles: [adm, mgr, sc] },
+  { id: 'userAttendance', path: 'user-check-ins', roles: [adm, sup, sa, mgr] },
+  { id: 'requests', path: 'list-qrcode', roles: [emp, adm, sup, sa, sc] },
+  { id: 'events', path: 'list-events', roles: [adm, sup, mgr, sa, sc] },
+  { id: 'companies', path: 'company-list', roles: [adm, mgr, sa, sc] },
+  { id: 'createQrCode', path: 'create-qr', roles: [adm, sup, mgr, sc] },
+  { id: 'users', path: 'list-users', roles: [adm, sup, sa, sc] },
+  { id: 'createUser', path: 'create-user', roles: [adm, mgr, sup, sc] },
+  { id: 'manualCheck', path: 'manual-check', roles: [adm, emp, sc] },
+  { id: 'createEvent', path: 'create-event', roles: [adm, sup, sc] },
+  { id: 'camera', path: 'camera', roles: [adm, mgr, emp] },
+  { id: 'createCompany', path: 'create-company', roles: [adm, mgr, sc] },
+  { id: 'visitorLogs', path: 'display-logs', roles: [adm, sup, sa, mgr, sc] },
+  { id: 'qrCodeList', path: 'qr-code-list', roles: [adm, sup, sc] },
+  { id: 'createMemberCard', path: 'create-membre-qr', roles: [adm, mgr, sc] },
+];
+
+export function menuTilesFor(role: Role): MenuTile[] {
+  return MENU_TILES.filter((tile) => tile.roles.includes(role));
+}
+
+function tileRoles(id: MenuTileId): readonly Role[] {
+  const tile = MENU_TILES.find((t) => t.id === id);
+  if (!tile) throw new Error(`Unknown menu tile ${id}`);
+  return tile.roles;
+}
+
+/** Spec §6 "Home buttons". `null` stands for an anonymous visitor. */
+export const HOME_BUTTONS = {
+  requestMeeting: { anonymous: true, roles: [emp, adm, mgr] as readonly Role[] },
+  menu: { anonymous: false, roles: [emp, sup, sc, mgr, adm, sa, 'ROLE_USER'] as readonly Role[] },
+} as const;
+
+export function showsHomeButton(button: keyof typeof HOME_BUTTONS, role: Role | null): boolean {
+  const rule = HOME_BUTTONS[button];
+  return role === null ? rule.anonymous : rule.roles.includes(role);
+}
+
+/** Spec §6 "Creating users: roles assignable by creator". Key: role to assign. */
+export const ASSIGNABLE_BY: Readonly<Record<Role, readonly Role[]>> = {
+  ROLE_EMPLOYEE: [adm, sup, mgr, sc],
+  ROLE_SUPERVISOR: [adm, mgr, sc],
+  ROLE_SESAME: [adm],
+  ROLE_MANAGER: [adm],
+  ROLE_ADMIN: [adm],
+  ROLE_SUPER_ADMIN: [adm, mgr],
+  // A plain user (a host) may be created by anyone who may create users.
+  ROLE_USER: [adm, sup, mgr, sc],
+};
+
+export function canAssignRole(creator: Role, target: Role): boolean {
+  return ASSIGNABLE_BY[target].includes(creator);
+}
+
+export function assignableRoles(creator: Role): Role[] {
+  return (Object.keys(ASSIGNABLE_BY) as Role[]).filter((target) => canAssignRole(creator, target));
+}
+
+/**
+ * Server actions. `roles` may act at all; `allCompanies` act on every tenant,
+ * the others only inside their own company (another tenant's record is a 404).
+ * `chooseCompany` roles may pick the company of a record they create.
+ */
+export interface ActionRule {
+  roles: readonly Role[];
+  allCompanies: readonly Role[];
+  chooseCompany?: readonly Role[];
+}
+
+const staffExceptSupervisor: Role[] = [emp, adm, mgr, sc, sa, 'ROLE_USER'];
+
+export const ACTIONS = {
+  // Visitor journey (spec §6 request list)
+  'requests.list': { roles: tileRoles('requests'), allCompanies: [adm] },
+  'requests.validate': { roles: staffExceptSupervisor, allCompanies: [adm] },
+  'requests.delete': { roles: [adm], allCompanies: [adm] },
+  'visitors.viewDocument': {
+    roles: [emp, adm, sup, mgr, sc, sa, 'ROLE_USER'],
+    allCompanies: [adm],
+  },
+  // Check-in and check-out
+  'checks.record': {
+    roles: [...new Set([...tileRoles('camera'), ...tileRoles('manualCheck')])],
+    allCompanies: [adm],
+  },
+  'visitorLogs.list': { roles: tileRoles('visitorLogs'), allCompanies: [adm] },
+  'userChecks.list': { roles: tileRoles('userAttendance'), allCompanies: [adm] },
+  'qrUsers.updateExpiry': { roles: tileRoles('userAttendance'), allCompanies: [adm] },
+  // Events
+  'events.list': { roles: tileRoles('events'), allCompanies: [adm, sc] },
+  'events.create': {
+    roles: tileRoles('createEvent'),
+    allCompanies: [adm, sc],
+    chooseCompany: [adm, sc],
+  },
+  'events.delete': { roles: [adm, sc, sup], allCompanies: [adm, sc] },
+  'eventAttendance.list': { roles: tileRoles('eventAttendance'), allCompanies: [adm] },
+  // Users
+  'users.list': { roles: tileRoles('users'), allCompanies: [adm] },
+  'users.create': {
+    roles: tileRoles('createUser'),
+    allCompanies: [adm, sc],
+    chooseCompany: [adm, sc],
+  },
+  'users.update': { roles: [sa, sc, adm], allCompanies: [adm, sc] },
+  'users.delete': { roles: [adm], allCompanies: [adm] },
+  'employees.list': { roles: [adm, sup, mgr, sa, sc], allCompanies: [adm, sc] },
+  // Companies
+  'companies.list': { roles: [...tileRoles('companies'), sup], allCompanies: [adm, mgr, sa, sc] },
+  'companies.create': { roles: tileRoles('createCompany'), allCompanies: [adm, mgr, sc] },
+  'companies.update': { roles: [adm, sa, sc, mgr, sup], allCompanies: [adm, sa, sc] },
+  'companies.delete': { roles: [adm], allCompanies: [adm] },
+  // Permanent QR codes and member cards
+  'qrUsers.list': { roles: [adm, sup, sc], allCompanies: [adm] },
+  'qrUsers.create': {
+    roles: tileRoles('createQrCode'),
+    allCompanies: [adm, sc],
+    chooseCompany: [adm, sc],
+  },
+  'members.create': {
+    roles: tileRoles('createMemberCard'),
+    allCompanies: [adm, sc],
+    chooseCompany: [adm, sc],
+  },
+  'members.list': { roles: [adm, sup, mgr, sa, sc], allCompanies: [adm, sc] },
+} as const satisfies Record<string, ActionRule>;
+
+export type Action = keyof typeof ACTIONS;
+
+export function mayPerform(role: Role, action: Action): boolean {
+  return (ACTIONS[action].roles as readonly Role[]).includes(role);
+}
+
+export function actsOnAllCompanies(role: Role, action: Action): boolean {
+  return (ACTIONS[action].allCompanies as readonly Role[]).includes(role);
+}
+
+export function mayChooseCompany(role: Role, action: Action): boolean {
+  const rule: ActionRule = ACTIONS[action];
+  return (rule.chooseCompany ?? []).includes(role);
+}
+
+/** Spec §6: the navbar link 'Modifier entreprise'. */
+export const EDIT_COMPANY_LINK_ROLES: readonly Role[] = [mgr, sup];
+
+/** Spec §6 user list: delete column for admin; Edit link for super admin and product role. */
+export const USER_LIST_RULES = {
+  deleteColumn: [adm] as readonly Role[],
+  editLink: [sa, sc] as readonly Role[],
+  /** A supervisor does not see admins nor themself. */
+  hidesAdminsAndSelf: [sup] as readonly Role[],
+};
+
+/** Spec §6 company list. */
+export const COMPANY_LIST_RULES = {
+  ownCompanyOnly: [sup] as readonly Role[],
+  editLinkForOwnCompanyOnlyRoles: [sa, sc] as readonly Role[],
+  editLink: [sa, adm, sc] as readonly Role[],
+  deleteButton: [adm] as readonly Role[],
+};
+
+/** Spec §6 request list: supervisors get no action column, only admin deletes. */
+export const REQUEST_LIST_RULES = {
+  noActionColumn: [sup] as readonly Role[],
+  deleteColumn: [adm] as readonly Role[],
+};

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { ROLES } from '../roles';
+import { EMAIL_PATTERN } from './common';
+
+/** Spec §5 Login, in the spec's order and wording. */
+export const LOGIN_MESSAGES = {
+  emailRequired: "L'adresse email est requise.",
+  emailInvalid: 'Veuillez saisir une adresse email valide.',
+  passwordRequired: 'Le mot de passe est requis.',
+  badCredentials: 'Identifiants incorrects.',
+} as const;
+
+/** POST /api/login_check: the spec sends the e-mail as `username`. */
+export const loginSchema = z.object({
+  username: z
+    .string({ error: LOGIN_MESSAGES.emailRequired })
+    .trim()
+    .min(1, LOGIN_MESSAGES.emailRequired)
+    .regex(EMAIL_PATTERN, LOGIN_MESSAGES.emailInvalid),
+  password: z
+    .string({ error: LOGIN_MESSAGES.passwordRequired })
+    .min(1, LOGIN_MESSAGES.passwordRequired)
+    .max(200),
+});
+export type LoginInput = z.infer<typeof loginSchema>;
+
+export const loginResponseSchema = z.object({ token: z.string(), expires_at: z.string() });
+
+/** GET /api/user/info (spec §3 "User info"). */
+export const userInfoSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  firstname: z.string(),
+  email: z.string(),
+  roles: z.array(z.enum(ROLES)),
+  company_id: z.string(),
+  company: z.string(),
+  company_name: z.string(),
+});
+export type UserInfo = z.infer<typeof userInfoSchema>;

@@ -1,0 +1,141 @@
+/**
+ * Check-in and check-out (spec §2 scan pages, manual validation, camera scanner,
+ * logs; ARCHITECTURE §7): the code check's answer and the presence logs.
+ */
+import { z } from 'zod';
+import { EMAIL_PATTERN, listQuerySchema } from './common';
+
+/** How a check was recorded: a scanned QR, a code typed by hand, the kiosk's e-mail code. */
+export const CHECK_METHODS = ['scan', 'manual', 'kiosk'] as const;
+export type CheckMethod = (typeof CHECK_METHODS)[number];
+
+/**
+ * `status` is 'success' when the check changed the person's state (spec §4 manual
+ * validation), 'repeat' when the same code came back inside the repeat window and
+ * nothing changed: the message then says when the person was already checked.
+ */
+export const checkResultSchema = z.object({
+  status: z.enum(['success', 'repeat']),
+  message: z.string(),
+  action: z.enum(['check_in', 'check_out']),
+  /** When the person's state changed (this check, or the one a repeat reports). */
+  at: z.string(),
+  redirectUrl: z.string().optional(),
+  person: z.object({ firstname: z.string(), lastname: z.string() }),
+});
+export type CheckResult = z.infer<typeof checkResultSchema>;
+
+/** `?type=1` marks a manual validation (spec §9). */
+export const codeCheckQuerySchema = z.object({
+  type: z.coerce.number().int().optional(),
+});
+
+/** The kiosk presence session (ARCHITECTURE §6): an e-mail-shaped code. */
+export const kioskCheckSchema = z.object({
+  email: z
+    .string()
+    .trim()
+    .max(254)
+    .regex(EMAIL_PATTERN, { error: 'Veuillez entrer une adresse e-mail valide.' }),
+});
+
+const isoInstant = z.iso.datetime({ offset: true, error: 'Date invalide.' });
+
+/** A log list: paged, searchable, limited to check-ins inside [from, to]. */
+export const checkLogQuerySchema = listQuerySchema.extend({
+  from: isoInstant.optional(),
+  to: isoInstant.optional(),
+});
+export type CheckLogQuery = z.infer<typeof checkLogQuerySchema>;
+
+/** Spec §3 "Visitor log", plus how and by whom each check was recorded. */
+export const visitorLogRowSchema = z.object({
+  id: z.string(),
+  visitor_id: z.string(),
+  uidn: z.string(),
+  visitor_name: z.string(),
+  visitor_lastname: z.string(),
+  visitor_email: z.string(),
+  image: z.string().nullable(),
+  image_type: z.string().nullable(),
+  company: z.object({ name: z.string(), slug: z.string() }),
+  created_at: z.string(),
+  check_in_time: z.string(),
+  check_out_time: z.string().nullable(),
+  check_in_method: z.enum(CHECK_METHODS),
+  check_out_method: z.enum(CHECK_METHODS).nullable(),
+  check_in_by: z.string().nullable(),
+  check_out_by: z.string().nullable(),
+});
+export type VisitorLogRow = z.infer<typeof visitorLogRowSchema>;
+
+/** One check of a QR user or member (the flat user log). */
+export const userLogRowSchema = z.object({
+  id: z.string(),
+  user_id: z.string(),
+  uidn: z.string(),
+  kind: z.enum(['permanent', 'member']),
+  user_name: z.string(),
+  user_email: z.string().nullable(),
+  company: z.object({ name: z.string(), slug: z.string() }),
+  check_in_time: z.string(),
+  check_out_time: z.string().nullable(),
+  check_in_method: z.enum(CHECK_METHODS),
+  check_out_method: z.enum(CHECK_METHODS).nullable(),
+  check_in_by: z.string().nullable(),
+  check_out_by: z.string().nullable(),
+});
+export type UserLogRow = z.infer<typeof userLogRowSchema>;
+
+/** Spec §3 "User check log row": one QR user with their checks inside the range. */
+export const userCheckRowSchema = z.object({
+  user_id: z.string(),
+  uidn: z.string(),
+  kind: z.enum(['permanent', 'member']),
+  user_name: z.string(),
+  user_email: z.string().nullable(),
+  user_phone: z.string().nullable(),
+  image: z.string().nullable(),
+  image_type: z.string().nullable(),
+  company_id: z.string(),
+  date_exp: z.string().nullable(),
+  check_logs: z.array(z.object({ check_in: z.string(), check_out: z.string().nullable() })),
+});
+export type UserCheckRow = z.infer<typeof userCheckRowSchema>;
+
+/** How many check-ins one attendance row carries at most (the range narrows them). */
+export const USER_CHECK_LOGS_PER_ROW = 50;
+
+/**
+ * Lists count their rows up to this number; past it the total is shown as "10 000+"
+ * and the date range narrows the list. Counting a million rows for every page
+ * would cost more than the page itself.
+ */
+export const LOG_COUNT_CAP = 10_000;
+
+export const checkLogMetaSchema = z.object({
+  page: z.number(),
+  per_page: z.number(),
+  total: z.number(),
+  /** True when there are more rows than `total` counted (LOG_COUNT_CAP). */
+  total_capped: z.boolean(),
+});
+
+export const checkLogPageSchema = <T extends z.ZodType>(item: T) =>
+  z.object({ data: z.array(item), meta: checkLogMetaSchema });
+
+/** The code check's answers (the scan pages alert them, manual validation toasts them). */
+export const CHECK_MESSAGES = {
+  checkedIn: (name: string) => `Arrivée enregistrée : ${name}.`,
+  checkedOut: (name: string) => `Départ enregistré : ${name}.`,
+  alreadyIn: (name: string, time: string) =>
+    `${name} est déjà enregistré(e) à l'arrivée à ${time}.`,
+  alreadyOut: (name: string, time: string) => `${name} est déjà enregistré(e) au départ à ${time}.`,
+  unknownCode: 'QR Code inconnu.',
+  notConfirmed: "La demande de ce visiteur n'est pas encore confirmée.",
+  meetingDayOver: "Ce QR Code n'est plus valable : la date du rendez-vous est passée.",
+  eventOver: "Ce QR Code n'est plus valable : l'événement est terminé.",
+  expired: (date: string) => `Ce QR Code a expiré le ${date}.`,
+  replaced: 'Ce QR Code a été remplacé par une nouvelle carte.',
+  unknownEmail: 'Aucun QR Code de cette entreprise ne correspond à cette adresse e-mail.',
+} as const;

@@ -1,0 +1,194 @@
+import { z } from 'zod';
+import { EMPLOYEE_COUNT_RANGES } from '../constants';
+import { EMAIL_PATTERN, PHONE_PATTERN } from './common';
+
+/** Top-level route names a company slug may not take (ARCHITECTURE §6). */
+export const RESERVED_SLUGS = [
+  'sign-in',
+  'company',
+  'scan',
+  'scan-user-qrcode',
+  'success-checkin',
+  'success-checkout',
+  'success-user-checkin',
+  'success-user-checkout',
+  'qr-details',
+  'user-check-in-out',
+  'api',
+  'assets',
+  'files',
+  'public',
+  'static',
+  'docs',
+  'health',
+  'favicon.ico',
+  'robots.txt',
+  'admin',
+  'login',
+  'logout',
+] as const;
+
+export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+export function isReservedSlug(slug: string): boolean {
+  const lower = slug.toLowerCase();
+  return (RESERVED_SLUGS as readonly string[]).includes(lower) || lower.startsWith('success-');
+}
+
+/** 'Société Générale CI' → 'societe-generale-ci'. */
+export function slugify(name: string): string {
+  return name
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
+    .replace(/-+$/g, '');
+}
+
+/** A company as the API presents it (spec §3 Company). */
+export const companySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  logo: z.string().nullable(),
+  logo_url: z.string().nullable(),
+  description: z.string().nullable(),
+  member_count: z.number(),
+  number_of_employee: z.string().nullable(),
+  email: z.string().nullable(),
+  phone_number: z.string().nullable(),
+  id_number: z.string().nullable(),
+  point_contact: z.string().nullable(),
+  company_field: z.string().nullable(),
+  country: z.string().nullable(),
+  city: z.string().nullable(),
+  state: z.string().nullable(),
+  title: z.string().nullable(),
+  address: z.string().nullable(),
+  zipcode: z.string().nullable(),
+  timezone: z.string(),
+  link: z.string(),
+  qrcode_url: z.string(),
+  created_at: z.string(),
+});
+export type Company = z.infer<typeof companySchema>;
+
+/** Labels of the company form's fields, as the required-field message names them. */
+export const COMPANY_FIELD_LABELS = {
+  logo: 'Logo',
+  name: 'Nom',
+  id_number: "Numéro d'identification",
+  address: 'Adresse',
+  city: 'Ville',
+  state: 'Région / État',
+  country: 'Pays',
+  zipcode: 'Code postal',
+  company_field: "Secteur d'activité",
+  point_contact: 'Point de contact',
+  title: 'Titre',
+  email: 'Email',
+  phone_number: 'Téléphone',
+  description: 'Description',
+  number_of_employee: "Nombre d'employés",
+} as const;
+export type CompanyField = keyof typeof COMPANY_FIELD_LABELS;
+
+/** Logos share the identity files' limit, so the spec's 2 Mo message stays true. */
+export const LOGO_MAX_BYTES = 2 * 1024 * 1024;
+/** Logos are images only, recognised by content on the server (no SVG). */
+export const LOGO_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
+
+export const COMPANY_MESSAGES = {
+  required: (field: CompanyField) => `Le champ "${COMPANY_FIELD_LABELS[field]}" est requis.`,
+  emailInvalid: 'Veuillez entrer une adresse e-mail valide.',
+  phoneInvalid: 'Veuillez entrer un numéro de téléphone valide (8 à 15 chiffres).',
+  employeeRangeInvalid: "Veuillez choisir une tranche du nombre d'employés.",
+  slugStable:
+    "Le slug d'une entreprise ne change pas : ses liens et ses QR codes imprimés en dépendent.",
+  defaultCompany: "L'entreprise par défaut ne peut pas être supprimée.",
+  /** Spec §8 company create and update. */
+  created: 'Entreprise créé avec succès.',
+  updated: 'Entreprise mise à jour avec succès.',
+  deleted: 'Entreprise supprimée avec succès.',
+  /** Deleting a company is refused while it still holds data: nothing is lost by accident. */
+  notEmpty: (name: string, holdings: string[]) =>
+    `Impossible de supprimer l'entreprise « ${name} » : elle contient encore ${holdings.join(', ')}. Supprimez-les d'abord.`,
+} as const;
+
+const blankToUndefined = (value: unknown) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
+
+const requiredCompanyText = (field: CompanyField, max = 200) =>
+  z.preprocess(
+    blankToUndefined,
+    z
+      .string({ error: COMPANY_MESSAGES.required(field) })
+      .trim()
+      .min(1, COMPANY_MESSAGES.required(field))
+      .max(max),
+  );
+
+const companyTextFields = {
+  id_number: requiredCompanyText('id_number', 100),
+  address: requiredCompanyText('address'),
+  city: requiredCompanyText('city', 100),
+  state: requiredCompanyText('state', 100),
+  country: requiredCompanyText('country', 100),
+  zipcode: requiredCompanyText('zipcode', 20),
+  company_field: requiredCompanyText('company_field'),
+  point_contact: requiredCompanyText('point_contact'),
+  title: requiredCompanyText('title'),
+  email: z.preprocess(
+    blankToUndefined,
+    z
+      .string({ error: COMPANY_MESSAGES.required('email') })
+      .trim()
+      .max(254)
+      .regex(EMAIL_PATTERN, COMPANY_MESSAGES.emailInvalid),
+  ),
+  phone_number: z.preprocess(
+    blankToUndefined,
+    z
+      .string({ error: COMPANY_MESSAGES.required('phone_number') })
+      .transform((v) => v.replace(/[\s.-]+/g, ''))
+      .pipe(z.string().regex(PHONE_PATTERN, COMPANY_MESSAGES.phoneInvalid)),
+  ),
+  description: z.preprocess(blankToUndefined, z.string().trim().max(2000).optional()),
+  number_of_employee: z.preprocess(
+    blankToUndefined,
+    z.enum(EMPLOYEE_COUNT_RANGES, { error: COMPANY_MESSAGES.employeeRangeInvalid }).optional(),
+  ),
+};
+
+/**
+ * POST /api/company text fields ('Créer une Entreprise', spec §5: all required but the
+ * description and the employee range). The logo is the multipart file `logo`.
+ */
+export const companyCreateSchema = z.object({
+  name: requiredCompanyText('name', 120),
+  ...companyTextFields,
+});
+export type CompanyCreateInput = z.input<typeof companyCreateSchema>;
+export type CompanyCreate = z.output<typeof companyCreateSchema>;
+
+/**
+ * POST /api/company/{id} text fields ('Editer l'Entreprise'): the name is read-only
+ * there and is not read; the logo is optional.
+ */
+export const companyUpdateSchema = z.object(companyTextFields);
+export type CompanyUpdateInput = z.input<typeof companyUpdateSchema>;
+export type CompanyUpdate = z.output<typeof companyUpdateSchema>;
+
+/**
+ * PUT /api/company/{id} text fields (the company list's inline form, `?compid=`):
+ * name and description required, optional logo. `slug` is accepted only unchanged.
+ */
+export const companyInlineUpdateSchema = z.object({
+  name: requiredCompanyText('name', 120),
+  description: requiredCompanyText('description', 2000),
+  slug: z.preprocess(blankToUndefined, z.string().trim().max(100).optional()),
+});
+export type CompanyInlineUpdateInput = z.input<typeof companyInlineUpdateSchema>;
+export type CompanyInlineUpdate = z.output<typeof companyInlineUpdateSchema>;

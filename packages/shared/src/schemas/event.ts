@@ -1,0 +1,300 @@
+/**
+ * Events (spec §2 Event creation, Event list, Event QR poster, JoinEvent, Event
+ * attendance list; §3 Event; §5 Event form; §7 evenement calls; §8 event messages).
+ *
+ * The creation form and `POST /api/evenement/create` read the same schema; its
+ * issues come in the form's order (company, name, place, address, date, time),
+ * so the first one is the message a person reads on either side.
+ */
+import { z } from 'zod';
+import { EVENT_DEFAULT_DEPARTMENT, HOURS, MINUTES } from '../constants';
+import { API_MESSAGES } from '../messages';
+import { listQuerySchema } from './common';
+import { isVisitDate } from './visitor';
+
+/** The French labels of the event form's fields, as the required-field message names them. */
+export const EVENT_FIELD_LABELS = {
+  company_id: 'Entreprise',
+  name: 'Nom',
+  location: 'Lieu',
+  address_name: 'Adresse',
+  city: 'Ville',
+  country: 'Pays',
+  state: 'Région / État',
+  zipcode: 'Code postal',
+  date_event: 'Date',
+  time_event: 'Heure',
+} as const;
+export type EventField = keyof typeof EVENT_FIELD_LABELS;
+
+/** Spec §5 "Event form": required, in the form's order. */
+export const EVENT_REQUIRED_FIELDS = [
+  'company_id',
+  'name',
+  'location',
+  'address_name',
+  'date_event',
+  'time_event',
+] as const;
+
+export const EVENT_MESSAGES = {
+  required: (field: EventField) => `Le champ "${EVENT_FIELD_LABELS[field]}" est requis.`,
+  /** Spec §5 visitor form's date message, for the same DD/MM/YYYY field. */
+  dateInvalid: 'Invalid Date',
+  timeInvalid: 'Veuillez choisir une heure valide (HH:MM).',
+  datePast: "La date de l'événement est déjà passée : choisissez aujourd'hui ou une date à venir.",
+  /** Spec §8. */
+  created: 'Événement créé avec succès !',
+  added: 'Événement ajouté',
+  found: 'Événement Rétrouvé',
+  createFailed: 'Erreur lors de la création de l’événement.',
+  networkError: 'Erreur réseau ou serveur non joignable.',
+  loadFailed: 'Erreur lors du chargement des données.',
+  listFailed: 'Erreur lors de la récupération des events.',
+  deleteFailed: 'Error deleting event',
+  mustBeLoggedIn: "L'utilisateur doit être connecté",
+  deleted: 'Événement supprimé.',
+  closedNow: 'Les inscriptions à cet événement sont maintenant closes.',
+  /** Deleting an event would lose its participants and their check-ins: refused while it has some. */
+  hasParticipants: (name: string, count: number) =>
+    `Impossible de supprimer l'événement « ${name} » : ${count} participant${count > 1 ? 's y sont inscrits' : ' y est inscrit'}. Clôturez-le plutôt.`,
+  /** Registration through the share link. */
+  registrationClosed: 'Les inscriptions à cet événement sont closes.',
+  eventOver: 'Cet événement est terminé : les inscriptions sont closes.',
+  alreadyRegistered: 'Vous êtes déjà inscrit à cet événement avec cette adresse e-mail.',
+  registered: 'Votre QRCode a été envoyé par e-mail, Merci',
+} as const;
+
+/** Any input value as trimmed text (JSON may send numbers or null). */
+const text = z.preprocess(
+  (v) => (v === undefined || v === null ? '' : typeof v === 'string' ? v.trim() : String(v)),
+  z.string(),
+);
+
+const MAX_LENGTH: Partial<Record<EventField, number>> = { address_name: 300, name: 150 };
+const DEFAULT_MAX_LENGTH = 200;
+
+/** HH:MM with the hour among the form's 01–23 and the minute 00–59 (spec §9). */
+export function isEventTime(value: string): boolean {
+  const [hour = '', minute = ''] = value.split(':');
+  return (
+    value.length === 5 &&
+    (HOURS as readonly string[]).includes(hour) &&
+    (MINUTES as readonly string[]).includes(minute)
+  );
+}
+
+/**
+ * POST /api/evenement/create (JSON). `company_id` is the company's id or slug
+ * (`companyId` is read too, spec §3); a supervisor's is ignored: theirs is used.
+ * Whether the date is past depends on the company's time zone: the server checks it.
+ */
+export const eventCreateSchema = z
+  .preprocess(
+    (raw) => {
+      if (!raw || typeof raw !== 'object') return raw;
+      const body = raw as Record<string, unknown>;
+      return {
+        ...body,
+        company_id: body.company_id ?? body.companyId ?? body.company,
+        address_name: body.address_name ?? body.addressName ?? body.address,
+      };
+    },
+    z.object({
+      company_id: text,
+      name: text,
+      location: text,
+      address_name: text,
+      city: text,
+      country: text,
+      state: text,
+      zipcode: text,
+      date_event: text,
+      time_event: text,
+      departement_id: z.preprocess(
+        (v) => (v === undefined || v === null || v === '' ? EVENT_DEFAULT_DEPARTMENT : v),
+        z.coerce
+          .number({ error: API_MESSAGES.badRequest })
+          .int({ error: API_MESSAGES.badRequest })
+          .min(1, { error: API_MESSAGES.badRequest }),
+      ),
+    }),
+  )
+  .superRefine((v, ctx) => {
+    const fail = (path: EventField, message: string) =>
+      ctx.addIssue({ code: 'custom', path: [path], message });
+    for (const field of EVENT_REQUIRED_FIELDS) {
+      if (!v[field]) fail(field, EVENT_MESSAGES.required(field));
+    }
+    if (v.date_event && !isVisitDate(v.date_event)) fail('date_event', EVENT_MESSAGES.dateInvalid);
+    if (v.time_event && !isEventTime(v.time_event)) fail('time_event', EVENT_MESSAGES.timeInvalid);
+    for (const field of Object.keys(EVENT_FIELD_LABELS) as EventField[]) {
+      const value = v[field];
+      if (value.length > (MAX_LENGTH[field] ?? DEFAULT_MAX_LENGTH)) {
+        fail(field, API_MESSAGES.badRequest);
+      }
+    }
+  });
+/** The JSON the creation form sends. */
+export interface EventCreateInput {
+  company_id: string;
+  name: string;
+  location: string;
+  address_name: string;
+  city?: string;
+  country?: string;
+  state?: string;
+  zipcode?: string;
+  /** DD/MM/YYYY */
+  date_event: string;
+  /** HH:MM */
+  time_event: string;
+  departement_id?: number;
+}
+export type EventCreate = z.output<typeof eventCreateSchema>;
+
+/** The company of an event, as every event answer carries it. */
+export const eventCompanySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  /** The company's time zone: dates and times are shown in it. */
+  timezone: z.string(),
+});
+
+/** An event as staff see it (spec §3 Event). */
+export const eventSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  location: z.string(),
+  address_name: z.string(),
+  /** Spec §3: read back as addressName too. */
+  addressName: z.string(),
+  city: z.string().nullable(),
+  state: z.string().nullable(),
+  zipcode: z.string().nullable(),
+  country: z.string().nullable(),
+  /** DD/MM/YYYY and HH:MM, in the company's time zone. */
+  date_event: z.string(),
+  time_event: z.string(),
+  /** The same moment, ISO 8601 UTC. */
+  starts_at: z.string().nullable(),
+  closed: z.boolean(),
+  closed_at: z.string().nullable(),
+  departement_id: z.number(),
+  company_id: z.string(),
+  companyId: z.string(),
+  company: eventCompanySchema,
+  /** The share link: {PUBLIC_URL}/company/{company slug}/event/{event slug} (spec §7). */
+  link: z.string(),
+  /** The public PNG of the share link's QR code (the poster). */
+  qrcode_url: z.string().nullable(),
+  participant_count: z.number(),
+  created_at: z.string(),
+});
+export type Event = z.infer<typeof eventSchema>;
+
+/** What anyone holding the link may read: nothing about the participants. */
+export const publicEventSchema = z.object({
+  name: z.string(),
+  slug: z.string(),
+  location: z.string(),
+  address_name: z.string(),
+  city: z.string().nullable(),
+  state: z.string().nullable(),
+  zipcode: z.string().nullable(),
+  country: z.string().nullable(),
+  date_event: z.string(),
+  time_event: z.string(),
+  starts_at: z.string().nullable(),
+  /** True when the event no longer takes registrations (closed by staff, or its day is over). */
+  closed: z.boolean(),
+  company: z.object({ name: z.string(), slug: z.string(), timezone: z.string() }),
+  link: z.string(),
+  qrcode_url: z.string(),
+});
+export type PublicEvent = z.infer<typeof publicEventSchema>;
+
+export const eventEnvelopeSchema = z.object({ message: z.string(), data: eventSchema });
+export const publicEventEnvelopeSchema = z.object({
+  message: z.string(),
+  data: publicEventSchema,
+});
+
+/** POST /api/evenement/{company}/{event}/register answer: the code itself goes by e-mail. */
+export const eventRegisteredSchema = z.object({
+  message: z.string(),
+  data: z.object({
+    visitor_id: z.string(),
+    request_id: z.string(),
+    firstname: z.string(),
+    lastname: z.string(),
+    email: z.string(),
+    event: z.object({ name: z.string(), slug: z.string() }),
+    company: z.object({ name: z.string(), slug: z.string() }),
+  }),
+});
+export type EventRegistered = z.infer<typeof eventRegisteredSchema>;
+
+/** `?company=` narrows admin's attendance list to one company (the page's domain). */
+export const eventAttendanceQuerySchema = listQuerySchema.extend({
+  company: z.string().trim().min(1).max(100).optional(),
+});
+export type EventAttendanceQuery = z.infer<typeof eventAttendanceQuerySchema>;
+
+/** Spec §3 "Event attendance entry": an event with its visitors. */
+export const eventAttendanceVisitorSchema = z.object({
+  id: z.string(),
+  firstname: z.string(),
+  lastname: z.string(),
+  email: z.string(),
+  /** A short-lived signed URL of the identity document. */
+  request_image: z.string().nullable(),
+  address: z.string().nullable(),
+  /** The first check-in at the door, if any. */
+  check_in_time: z.string().nullable(),
+  registered_at: z.string(),
+});
+export const eventAttendanceEntrySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  location: z.string(),
+  date_event: z.string(),
+  time_event: z.string(),
+  created_at: z.string(),
+  company: eventCompanySchema,
+  visitors: z.array(eventAttendanceVisitorSchema),
+});
+export type EventAttendanceEntry = z.infer<typeof eventAttendanceEntrySchema>;
+export type EventAttendanceVisitor = z.infer<typeof eventAttendanceVisitorSchema>;
+/**
+ * The page is cut over participants (meta counts them, `per_page` of them per page),
+ * grouped under their events in the order they come.
+ */
+export const eventAttendanceListSchema = z.object({
+  data: z.array(eventAttendanceEntrySchema),
+  meta: z.object({ page: z.number(), per_page: z.number(), total: z.number() }),
+});
+
+/** `?event=` narrows the check-in log to one event (slug or id). */
+export const eventVisitorLogQuerySchema = listQuerySchema.extend({
+  event: z.string().trim().min(1).max(100).optional(),
+});
+export type EventVisitorLogQuery = z.infer<typeof eventVisitorLogQuerySchema>;
+
+/** One check-in of an event's participant (spec §3 "Visitor log", with its event). */
+export const eventVisitorLogSchema = z.object({
+  id: z.string(),
+  visitor_id: z.string(),
+  visitor_name: z.string(),
+  visitor_lastname: z.string(),
+  visitor_email: z.string(),
+  image: z.string().nullable(),
+  created_at: z.string(),
+  check_in_time: z.string(),
+  check_out_time: z.string().nullable(),
+  event: z.object({ id: z.string(), name: z.string(), slug: z.string() }),
+});
+export type EventVisitorLog = z.infer<typeof eventVisitorLogSchema>;

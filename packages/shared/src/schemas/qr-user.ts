@@ -1,0 +1,233 @@
+/**
+ * Permanent QR codes and member cards (spec §2 "QR code creation", "Member card
+ * creation", "Expiry update"; §5 "QR creation", "Member card", "Expiry form").
+ * The web forms and the server routes read these same schemas and messages.
+ *
+ * Multipart bodies arrive as text fields: an empty field counts as absent.
+ */
+import { z } from 'zod';
+import { QR_TYPES } from '../constants';
+import { EMAIL_PATTERN, PHONE_PATTERN } from './common';
+
+export const QR_USER_KINDS = ['permanent', 'member'] as const;
+export type QrUserKind = (typeof QR_USER_KINDS)[number];
+
+/** Labels of the fields, as the required-field message names them. */
+export const QR_USER_FIELD_LABELS = {
+  firstname: 'Prénom',
+  lastname: 'Nom',
+  contact: 'Contact',
+  email: 'Email',
+  title: 'Titre',
+  company_id: 'Entreprise',
+  user_document: 'Document',
+  dateExp: "Date d'expiration",
+} as const;
+export type QrUserField = keyof typeof QR_USER_FIELD_LABELS;
+
+export const QR_USER_MESSAGES = {
+  required: (field: QrUserField) => `Le champ "${QR_USER_FIELD_LABELS[field]}" est requis.`,
+  emailInvalid: 'Veuillez entrer une adresse e-mail valide.',
+  contactInvalid: 'Veuillez entrer un numéro de téléphone valide (8 à 15 chiffres).',
+  typeInvalid: 'Le seul type de QR code est « permanent ».',
+  dateInvalid: 'Invalid Date',
+  companyInvalid: "L'entreprise choisie n'existe pas.",
+  nothingToUpdate: 'La requête est mal formée.',
+  alreadyReplaced: 'Cette carte a déjà été remplacée par une nouvelle.',
+  /** Spec §8 QR creation / member card: success texts the screens show. */
+  qrCreated: 'QRCode a créé avec succès.',
+  memberCreated: 'Carte créée avec succès.',
+  updated: 'QR User updated successfully.',
+  reissued: 'Nouvelle carte émise : l’ancien code est désactivé.',
+} as const;
+
+/** The upload of 'Créer un QRCode': pdf, doc, docx and images (checked by content on the server). */
+export const QR_USER_DOCUMENT_TYPES = [
+  'application/pdf',
+  'application/msword',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'image/jpeg',
+  'image/png',
+  'image/webp',
+] as const;
+/** The member photo of 'Créer une Carte Membre'. */
+export const MEMBER_PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
+
+/** 'YYYY-MM-DD', a real calendar day. */
+export const ISO_DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+export function isIsoDate(value: string): boolean {
+  if (!ISO_DATE_PATTERN.test(value)) return false;
+  const [y, m, d] = value.split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+/** Spec §2: contact keeps digits only, as typed. */
+export function digitsOnly(value: string): string {
+  return value.replace(/\D+/g, '');
+}
+
+const blankToUndefined = (value: unknown) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
+
+const text = (max = 200) => z.string().trim().max(max);
+const optionalText = (max = 200) => z.preprocess(blankToUndefined, text(max).optional());
+const requiredText = (field: QrUserField, max = 200) =>
+  z.preprocess(
+    blankToUndefined,
+    z
+      .string({ error: QR_USER_MESSAGES.required(field) })
+      .trim()
+      .min(1, QR_USER_MESSAGES.required(field))
+      .max(max),
+  );
+
+const emailShape = text(254).regex(EMAIL_PATTERN, QR_USER_MESSAGES.emailInvalid);
+const contactShape = z
+  .string()
+  .transform(digitsOnly)
+  .pipe(z.string().regex(PHONE_PATTERN, QR_USER_MESSAGES.contactInvalid));
+const dateShape = z.string().trim().refine(isIsoDate, QR_USER_MESSAGES.dateInvalid);
+const companyShape = z.uuid({ error: QR_USER_MESSAGES.companyInvalid });
+
+/**
+ * POST /api/create-qr text fields. Spec §5: only the document is required;
+ * what is given must be well formed. No dateExp means the code never expires.
+ */
+export const createQrUserFieldsSchema = z.object({
+  firstname: optionalText(),
+  lastname: optionalText(),
+  contact: z.preprocess(blankToUndefined, contactShape.optional()),
+  email: z.preprocess(blankToUndefined, emailShape.optional()),
+  title: optionalText(),
+  type: z.preprocess(
+    blankToUndefined,
+    z.enum(QR_TYPES, { error: QR_USER_MESSAGES.typeInvalid }).default('permanent'),
+  ),
+  dateExp: z.preprocess(blankToUndefined, dateShape.optional()),
+  company_id: z.preprocess(blankToUndefined, companyShape.optional()),
+});
+export type CreateQrUserFields = z.infer<typeof createQrUserFieldsSchema>;
+
+/** POST /api/create-member text fields (spec §5 Member card: all required, no expiry). */
+export const createMemberFieldsSchema = z.object({
+  firstname: requiredText('firstname'),
+  lastname: requiredText('lastname'),
+  contact: z.preprocess(
+    blankToUndefined,
+    z.string({ error: QR_USER_MESSAGES.required('contact') }).pipe(contactShape),
+  ),
+  email: z.preprocess(
+    blankToUndefined,
+    z.string({ error: QR_USER_MESSAGES.required('email') }).pipe(emailShape),
+  ),
+  title: requiredText('title'),
+  type: z.preprocess(
+    blankToUndefined,
+    z.enum(QR_TYPES, { error: QR_USER_MESSAGES.typeInvalid }).default('permanent'),
+  ),
+  company_id: z.preprocess(
+    blankToUndefined,
+    z.string({ error: QR_USER_MESSAGES.required('company_id') }).pipe(companyShape),
+  ),
+});
+export type CreateMemberFields = z.infer<typeof createMemberFieldsSchema>;
+
+/**
+ * PUT /api/qruser/{id}: the QR user's fields, each optional; at least one.
+ * dateExp null removes the expiry. The expiry screen sends dateExp alone.
+ */
+export const updateQrUserSchema = z
+  .object({
+    firstname: text().min(1).optional(),
+    lastname: text().min(1).optional(),
+    contact: contactShape.optional(),
+    email: emailShape.optional(),
+    title: text().min(1).optional(),
+    dateExp: dateShape.nullable().optional(),
+  })
+  .strict()
+  .refine((body) => Object.keys(body).length > 0, QR_USER_MESSAGES.nothingToUpdate);
+export type UpdateQrUserInput = z.infer<typeof updateQrUserSchema>;
+
+/** PUT /api/qrusermembre/{id}: a member card's fields (no expiry), each optional; at least one. */
+export const updateMemberSchema = z
+  .object({
+    firstname: text().min(1).optional(),
+    lastname: text().min(1).optional(),
+    contact: contactShape.optional(),
+    email: emailShape.optional(),
+    title: text().min(1).optional(),
+  })
+  .strict()
+  .refine((body) => Object.keys(body).length > 0, QR_USER_MESSAGES.nothingToUpdate);
+export type UpdateMemberInput = z.infer<typeof updateMemberSchema>;
+
+/** Spec §5 Expiry form: the date is required. */
+export const expiryFormSchema = z.object({
+  dateExp: z
+    .string({ error: QR_USER_MESSAGES.required('dateExp') })
+    .trim()
+    .min(1, QR_USER_MESSAGES.required('dateExp'))
+    .refine(isIsoDate, QR_USER_MESSAGES.dateInvalid),
+});
+export type ExpiryFormInput = z.infer<typeof expiryFormSchema>;
+
+const cardCompanySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  logo_url: z.string().nullable(),
+});
+
+/**
+ * A QR user or member card as the API presents it (spec §3 "QR user / member"):
+ * everything the card, the captures and the details view need. `qrcode` is a
+ * data URL and `photo` a same-origin signed URL, so captures never taint a canvas.
+ */
+export const qrUserCardSchema = z.object({
+  id: z.string(),
+  uidn: z.string(),
+  kind: z.enum(QR_USER_KINDS),
+  type: z.string(),
+  firstname: z.string().nullable(),
+  lastname: z.string().nullable(),
+  email: z.string().nullable(),
+  contact: z.string().nullable(),
+  title: z.string().nullable(),
+  /** The last valid day, YYYY-MM-DD in the company's time zone; null: never expires. */
+  dateExp: z.string().nullable(),
+  /** The instant the code stops working (end of dateExp), ISO 8601. */
+  date_exp: z.string().nullable(),
+  expired: z.boolean(),
+  revoked: z.boolean(),
+  revoked_at: z.string().nullable(),
+  replaced_by: z.string().nullable(),
+  company_id: z.string(),
+  company: cardCompanySchema,
+  /** The QR image as a data URL; it encodes `qr_target`. */
+  qrcode: z.string(),
+  qr_target: z.string(),
+  /** The uploaded document when it is an image (a member's photo), else null. */
+  photo: z.string().nullable(),
+  user_document: z.string().nullable(),
+  user_document_type: z.string().nullable(),
+  created_at: z.string(),
+});
+export type QrUserCard = z.infer<typeof qrUserCardSchema>;
+
+/** Spec §3 "Member (list)": one row of /api/company/{slug}/members. */
+export const memberListItemSchema = z.object({
+  id: z.string(),
+  firstname: z.string().nullable(),
+  lastname: z.string().nullable(),
+  contact: z.string().nullable(),
+  email: z.string().nullable(),
+  title: z.string().nullable(),
+  user_image: z.string().nullable(),
+  /** The QR image as a data URL. */
+  code: z.string(),
+  uidn: z.string(),
+  company: cardCompanySchema,
+});
+export type MemberListItem = z.infer<typeof memberListItemSchema>;

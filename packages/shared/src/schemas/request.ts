@@ -1,0 +1,114 @@
+/**
+ * Visit requests (spec §3 "Visit request", §4 "Request", §7 requests calls).
+ */
+import { z } from 'zod';
+import { API_MESSAGES } from '../messages';
+import { listQuerySchema } from './common';
+import { visitorCardSchema } from './visitor';
+
+export const REQUEST_MESSAGES = {
+  created: 'Demande créée avec succès.',
+  confirmed: 'Demande confirmée.',
+  alreadyRequested: 'Une demande existe déjà pour ce visiteur.',
+  visitorDeleted: 'Visiteur supprimé.',
+} as const;
+
+/** POST /api/requests/create (spec §7: user_id, visitor_id, host, reason). */
+export const requestCreateSchema = z.object({
+  visitor_id: z.uuid({ error: API_MESSAGES.badRequest }),
+  host: z.string().trim().max(200).optional().default(''),
+  reason: z.string().trim().max(500).optional().default(''),
+  /** Accepted for the spec's payload shape; the host is the free-text `host`. */
+  user_id: z.unknown().optional(),
+});
+export type RequestCreateInput = z.input<typeof requestCreateSchema>;
+
+export const requestCreatedSchema = z.object({
+  message: z.string(),
+  data: z.object({ id: z.string() }),
+});
+
+/** PUT /api/requests/update/{id}: Valider sends status and confirmed as 1 (spec §4). */
+export const requestUpdateSchema = z.object({
+  status: z.coerce
+    .number({ error: API_MESSAGES.badRequest })
+    .pipe(z.literal(1, { error: API_MESSAGES.badRequest })),
+  confirmed: z.union([z.literal(1), z.literal(true), z.literal('1')], {
+    error: API_MESSAGES.badRequest,
+  }),
+});
+export type RequestUpdateInput = z.input<typeof requestUpdateSchema>;
+
+/**
+ * `?event=`: absent → meeting requests (not event registrations); an event's slug
+ * or id → that event's participants; `all` → both.
+ */
+export const requestListQuerySchema = listQuerySchema.extend({
+  event: z.string().trim().min(1).max(100).optional(),
+});
+export type RequestListQuery = z.infer<typeof requestListQuerySchema>;
+
+export const checkInSchema = z.object({
+  check_in_time: z.string(),
+  check_out_time: z.string().nullable(),
+});
+
+/** One row of 'Liste des demandes' / 'Liste Participants' (staff only). */
+export const requestRowSchema = z.object({
+  id: z.string(),
+  status: z.number().nullable(),
+  confirmed: z.boolean().nullable(),
+  host: z.string().nullable(),
+  reason: z.string().nullable(),
+  request_date: z.string().nullable(),
+  request_time: z.string().nullable(),
+  created_at: z.string(),
+  decided_at: z.string().nullable(),
+  company: z.object({ id: z.string(), name: z.string(), slug: z.string() }),
+  visitor: z.object({
+    id: z.string(),
+    /** Given once the request is confirmed (it opens the meeting QR card). */
+    uidn: z.string().nullable(),
+    firstname: z.string(),
+    lastname: z.string(),
+    email: z.string(),
+    contact: z.string(),
+    organisation_name: z.string(),
+    id_number: z.string(),
+    address: z.string().nullable(),
+    city: z.string().nullable(),
+    state: z.string().nullable(),
+    country: z.string().nullable(),
+    zipcode: z.string().nullable(),
+    /** A short-lived signed URL of the identity document. */
+    request_image: z.string().nullable(),
+    /** image/jpeg, image/png, image/webp or application/pdf. */
+    request_image_type: z.string().nullable(),
+    evenements: z.object({ id: z.string(), name: z.string(), slug: z.string() }).nullable(),
+    checkIns: z.array(checkInSchema),
+  }),
+});
+export type RequestRow = z.infer<typeof requestRowSchema>;
+
+/**
+ * GET /api/requests/status/{id} (public; the id is an unguessable UUID v7): what the
+ * waiting screen needs. `card` once confirmed; `request` only for signed-in staff
+ * of the request's company.
+ */
+export const requestStatusSchema = z.object({
+  data: z.object({
+    id: z.string(),
+    state: z.enum(['pending', 'confirmed']),
+    status: z.number().nullable(),
+    confirmed: z.boolean(),
+    card: visitorCardSchema.nullable(),
+    request: requestRowSchema.nullable(),
+  }),
+});
+export type RequestStatus = z.infer<typeof requestStatusSchema>['data'];
+
+/** PUT /api/requests/update/{id} answer (spec §7: data.data.uidn). */
+export const requestConfirmedSchema = z.object({
+  message: z.string(),
+  data: visitorCardSchema,
+});

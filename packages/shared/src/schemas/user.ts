@@ -1,0 +1,137 @@
+/**
+ * Staff users (spec §2 CreateUser, User list, EditUser, Employee list; §3 User,
+ * Employee; §5 User creation; §8 User creation). The web form and the server
+ * routes read these same schemas and messages.
+ */
+import { z } from 'zod';
+import { ROLES } from '../roles';
+import { EMAIL_PATTERN, PHONE_PATTERN } from './common';
+
+/** Labels of the fields, as the required-field message names them. */
+export const USER_FIELD_LABELS = {
+  name: 'Nom',
+  firstname: 'Prénoms',
+  email: 'Email',
+  password: 'Mot de passe',
+  title: 'Titre',
+  contact: 'Téléphone',
+  role: 'Rôle',
+  company_id: 'Entreprise',
+} as const;
+export type UserField = keyof typeof USER_FIELD_LABELS;
+
+export const USER_PASSWORD_MIN_LENGTH = 8;
+
+export const USER_MESSAGES = {
+  required: (field: UserField) => `Le champ "${USER_FIELD_LABELS[field]}" est requis.`,
+  emailInvalid: 'Veuillez entrer une adresse e-mail valide.',
+  contactInvalid: 'Veuillez entrer un numéro de téléphone valide (8 à 15 chiffres).',
+  passwordTooShort: `Le mot de passe doit contenir au moins ${USER_PASSWORD_MIN_LENGTH} caractères.`,
+  companyInvalid: "L'entreprise choisie n'existe pas.",
+  roleInvalid: "Ce rôle n'existe pas.",
+  /** Spec §8 User creation, 409. */
+  emailTaken: 'Un compte avec cet email existe déjà pour cette entreprise.',
+  roleNotAssignable: "Vous n'avez pas la permission d'attribuer ce rôle.",
+  userProtected: "Vous n'avez pas la permission de modifier cet utilisateur.",
+  lastAdmin: 'Le dernier administrateur ne peut être ni supprimé, ni désactivé, ni rétrogradé.',
+  created: "L'utilisateur a été créé avec succès.",
+  updated: 'Utilisateur mis à jour avec succès.',
+  deleted: 'Utilisateur supprimé avec succès.',
+} as const;
+
+const blankToUndefined = (value: unknown) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
+
+const requiredText = (field: UserField, max = 200) =>
+  z.preprocess(
+    blankToUndefined,
+    z
+      .string({ error: USER_MESSAGES.required(field) })
+      .trim()
+      .min(1, USER_MESSAGES.required(field))
+      .max(max),
+  );
+
+/** Spaces, dots and dashes people type between digit groups are dropped; then 8 to 15 digits. */
+const contactShape = z
+  .string()
+  .transform((v) => v.replace(/[\s.-]+/g, ''))
+  .pipe(z.string().regex(PHONE_PATTERN, USER_MESSAGES.contactInvalid));
+
+const passwordShape = z
+  .string({ error: USER_MESSAGES.required('password') })
+  .min(1, USER_MESSAGES.required('password'))
+  .min(USER_PASSWORD_MIN_LENGTH, USER_MESSAGES.passwordTooShort)
+  .max(200);
+
+const userFields = {
+  name: requiredText('name'),
+  firstname: requiredText('firstname'),
+  email: z.preprocess(
+    blankToUndefined,
+    z
+      .string({ error: USER_MESSAGES.required('email') })
+      .trim()
+      .max(254)
+      .regex(EMAIL_PATTERN, USER_MESSAGES.emailInvalid),
+  ),
+  password: passwordShape,
+  title: requiredText('title'),
+  contact: z.preprocess(
+    blankToUndefined,
+    z.string({ error: USER_MESSAGES.required('contact') }).pipe(contactShape),
+  ),
+  role: z.preprocess(
+    blankToUndefined,
+    z.enum(ROLES, {
+      error: (issue) =>
+        issue.input === undefined ? USER_MESSAGES.required('role') : USER_MESSAGES.roleInvalid,
+    }),
+  ),
+  /** Ignored for roles that may not choose (spec §6 "Company choice"): they get their own. */
+  company_id: z.preprocess(
+    blankToUndefined,
+    z.uuid({
+      error: (issue) =>
+        issue.input === undefined
+          ? USER_MESSAGES.required('company_id')
+          : USER_MESSAGES.companyInvalid,
+    }),
+  ),
+  status: z.boolean().default(true),
+  department_id: z.number().int().min(0).max(2_147_483_647).nullable().optional(),
+};
+
+/** POST /api/user/create (spec §5: every field required). */
+export const userCreateSchema = z.object(userFields);
+export type UserCreateInput = z.input<typeof userCreateSchema>;
+export type UserCreate = z.output<typeof userCreateSchema>;
+
+/** PUT /api/user/{id}: the same form; a blank password keeps the current one. */
+export const userUpdateSchema = z.object({
+  ...userFields,
+  password: z.preprocess(blankToUndefined, passwordShape.optional()),
+});
+export type UserUpdateInput = z.input<typeof userUpdateSchema>;
+export type UserUpdate = z.output<typeof userUpdateSchema>;
+
+/** A staff user as the API presents it (spec §3 User; the Employee view reads the same rows). */
+export const userSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  firstname: z.string(),
+  email: z.string(),
+  title: z.string().nullable(),
+  contact: z.string().nullable(),
+  /** The active role: the first of `roles`. */
+  role: z.enum(ROLES),
+  roles: z.array(z.string()),
+  status: z.boolean(),
+  department_id: z.number().nullable(),
+  company_id: z.string(),
+  /** The company's slug (spec §3 "User info"). */
+  company: z.string(),
+  company_name: z.string(),
+  created_at: z.string(),
+});
+export type User = z.infer<typeof userSchema>;

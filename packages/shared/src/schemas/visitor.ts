@@ -1,0 +1,257 @@
+/**
+ * The visitor form (spec §2 "Visitor form", §3 "Visitor (sent)", §5 "Visitor form").
+ *
+ * One schema, two users: the web form validates its values with it before
+ * sending, and `POST /api/visitor/create` validates the multipart fields with it
+ * again. Checks run in the spec's order and the first failing one is the message
+ * a person reads:
+ *   1. required, in this order: first name, last name, id number, employer, email, contact
+ *   2. the identity document (present, not empty, at most 2 MiB)
+ *   3. e-mail shape, 4. contact 8–15 digits, 5. date DD/MM/YYYY, 6. hour and minute chosen.
+ *
+ * Every issue carries `params.key` (and `params.field` for "required") so a screen
+ * can show it in the visitor's language; `message` is the spec's French.
+ */
+import { z } from 'zod';
+import { HOURS, ID_FILE_MAX_BYTES, MINUTES } from '../constants';
+import { EMAIL_PATTERN, PHONE_PATTERN } from './common';
+
+/** The French labels of the required fields, as the messages name them. */
+export const VISITOR_FIELD_LABELS = {
+  firstname: 'Prénoms',
+  lastname: 'Nom',
+  id_number: "Numéro de pièce d'identité",
+  organisation_name: 'Employeur',
+  email: 'Email',
+  contact: 'Contact',
+} as const;
+
+/** Spec §5, in the spec's order. */
+export const VISITOR_REQUIRED_FIELDS = [
+  'firstname',
+  'lastname',
+  'id_number',
+  'organisation_name',
+  'email',
+  'contact',
+] as const;
+export type VisitorRequiredField = (typeof VISITOR_REQUIRED_FIELDS)[number];
+
+export const VISITOR_MESSAGES = {
+  required: (label: string) => `Le champ "${label}" est requis.`,
+  emailInvalid: 'Veuillez entrer une adresse e-mail valide.',
+  phoneInvalid: 'Veuillez entrer un numéro de téléphone valide (8 à 15 chiffres).',
+  fileTooLarge: 'La taille du fichier ne doit pas dépasser 2 Mo.',
+  fileInvalid: 'Veuillez selectionnez un fichier valide',
+  dateMissing: 'Date not selected',
+  dateInvalid: 'Invalid Date',
+  hourMissing: "Veuillez sélectionner l'heure.",
+  minuteMissing: 'Veuillez sélectionner les minutes.',
+  tooLong: 'La requête est mal formée.',
+  /** Spec §8: the screens' success texts (the server answers them as `message`). */
+  visitorCreated: 'Visiteur créé avec succès.',
+  requestCreated: 'Demande créée avec succès.',
+} as const;
+
+/** Keys of `params.key` on the issues of this schema (the web's locale keys). */
+export type VisitorIssueKey =
+  | 'required'
+  | 'emailInvalid'
+  | 'phoneInvalid'
+  | 'fileTooLarge'
+  | 'fileInvalid'
+  | 'dateMissing'
+  | 'dateInvalid'
+  | 'hourMissing'
+  | 'minuteMissing'
+  | 'tooLong';
+
+/** The select placeholders (spec §5: they are flagged as errors). */
+export const HOUR_PLACEHOLDER = 'HH';
+export const MINUTE_PLACEHOLDER = 'MM';
+
+export const VISITOR_LANGUAGES = ['fr', 'en'] as const;
+export type VisitorLanguage = (typeof VISITOR_LANGUAGES)[number];
+
+/** What the schema needs to know of the picked file: a browser File, or the server's upload. */
+export interface FileLike {
+  size: number;
+}
+
+const MAX_LENGTH: Record<string, number> = { address: 300, reason: 500 };
+const DEFAULT_MAX_LENGTH = 200;
+
+/** Any input value as trimmed text: the form and multipart both send strings. */
+const text = z.preprocess(
+  (v) => (v === undefined || v === null ? '' : typeof v === 'string' ? v.trim() : String(v)),
+  z.string(),
+);
+
+/** DD/MM/YYYY with slashes at positions 3 and 6 (spec §5), and a real calendar day. */
+export function isVisitDate(value: string): boolean {
+  if (value.length !== 10 || value[2] !== '/' || value[5] !== '/') return false;
+  const [dd, mm, yyyy] = value.split('/').map(Number) as [number, number, number];
+  if (![dd, mm, yyyy].every(Number.isInteger)) return false;
+  if (mm < 1 || mm > 12 || dd < 1 || yyyy < 1900) return false;
+  return dd <= new Date(Date.UTC(yyyy, mm, 0)).getUTCDate();
+}
+
+export const visitorFormSchema = z
+  .object({
+    /** The company: its id or its slug (the visitor form knows the slug of its URL). */
+    company_id: text,
+    firstname: text,
+    lastname: text,
+    id_number: text,
+    organisation_name: text,
+    email: text,
+    contact: text,
+    address: text,
+    city: text,
+    country: text,
+    state: text,
+    zipcode: text,
+    /** Request fields the same form collects (sent to POST /api/requests/create). */
+    host: text,
+    reason: text,
+    /** DD/MM/YYYY */
+    request_date: text,
+    /** HH:MM, built from the hour and minute selects ('HH:MM' while untouched). */
+    request_time: text,
+    visitor_type: text,
+    /** The visitor's language: the e-mail is written in it. */
+    language: z.preprocess(
+      (v) => ((VISITOR_LANGUAGES as readonly unknown[]).includes(v) ? v : 'fr'),
+      z.enum(VISITOR_LANGUAGES),
+    ),
+    request_image: z.unknown().optional(),
+  })
+  .superRefine((v, ctx) => {
+    const fail = (path: string, key: VisitorIssueKey, message: string, field?: string) => {
+      ctx.addIssue({ code: 'custom', path: [path], message, params: { key, field } });
+    };
+    // 1. Required fields, in the spec's order.
+    for (const field of VISITOR_REQUIRED_FIELDS) {
+      if (!v[field])
+        fail(field, 'required', VISITOR_MESSAGES.required(VISITOR_FIELD_LABELS[field]), field);
+    }
+    // 2. The identity document.
+    const file = v.request_image as FileLike | undefined | null;
+    if (!file || typeof file.size !== 'number' || file.size <= 0) {
+      fail('request_image', 'fileInvalid', VISITOR_MESSAGES.fileInvalid);
+    } else if (file.size > ID_FILE_MAX_BYTES) {
+      fail('request_image', 'fileTooLarge', VISITOR_MESSAGES.fileTooLarge);
+    }
+    // 3–4. Shapes of the e-mail and the phone number.
+    if (v.email && !EMAIL_PATTERN.test(v.email)) {
+      fail('email', 'emailInvalid', VISITOR_MESSAGES.emailInvalid);
+    }
+    if (v.contact && !PHONE_PATTERN.test(v.contact)) {
+      fail('contact', 'phoneInvalid', VISITOR_MESSAGES.phoneInvalid);
+    }
+    // 5. The date.
+    if (!v.request_date) fail('request_date', 'dateMissing', VISITOR_MESSAGES.dateMissing);
+    else if (!isVisitDate(v.request_date)) {
+      fail('request_date', 'dateInvalid', VISITOR_MESSAGES.dateInvalid);
+    }
+    // 6. Hour and minute: the placeholders HH and MM are errors.
+    const [hour = '', minute = ''] = v.request_time.split(':');
+    if (!(HOURS as readonly string[]).includes(hour)) {
+      fail('request_time', 'hourMissing', VISITOR_MESSAGES.hourMissing);
+    } else if (!(MINUTES as readonly string[]).includes(minute) || v.request_time.length !== 5) {
+      fail('request_time', 'minuteMissing', VISITOR_MESSAGES.minuteMissing);
+    }
+    // Last: lengths no real person reaches.
+    for (const [field, value] of Object.entries(v)) {
+      if (typeof value === 'string' && value.length > (MAX_LENGTH[field] ?? DEFAULT_MAX_LENGTH)) {
+        fail(field, 'tooLong', VISITOR_MESSAGES.tooLong);
+      }
+    }
+  })
+  .transform(({ request_image: _file, ...rest }) => ({
+    ...rest,
+    email: rest.email.toLowerCase(),
+  }));
+
+export type VisitorFormInput = z.input<typeof visitorFormSchema>;
+/** What the server stores (the file travels beside it). */
+export type VisitorCreateInput = z.output<typeof visitorFormSchema>;
+
+/** The first issue of a failed parse, as the screens and the server report it. */
+export function firstVisitorIssue(error: z.ZodError): {
+  path: string;
+  message: string;
+  key: VisitorIssueKey | undefined;
+  field: string | undefined;
+} {
+  const issue = error.issues[0];
+  const params = (issue as { params?: { key?: VisitorIssueKey; field?: string } } | undefined)
+    ?.params;
+  return {
+    path: String(issue?.path[0] ?? 'body'),
+    message: issue?.message ?? VISITOR_MESSAGES.tooLong,
+    key: params?.key,
+    field: params?.field,
+  };
+}
+
+/** `{ field: first message }` of a failed parse (the `errors` map of a 400). */
+export function visitorIssueMap(error: z.ZodError): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const field = String(issue.path[0] ?? 'body');
+    errors[field] ??= issue.message;
+  }
+  return errors;
+}
+
+/** POST /api/visitor/create answer (spec §7: data holds visitor_id and the visitor's fields). */
+export const visitorCreatedSchema = z.object({
+  message: z.string(),
+  data: z.object({
+    visitor_id: z.string(),
+    firstname: z.string(),
+    lastname: z.string(),
+    email: z.string(),
+    organisation_name: z.string(),
+    address: z.string().nullable(),
+    city: z.string().nullable(),
+    state: z.string().nullable(),
+    country: z.string().nullable(),
+    zipcode: z.string().nullable(),
+    request_date: z.string().nullable(),
+    request_time: z.string().nullable(),
+    company: z.object({ id: z.string(), name: z.string(), slug: z.string() }),
+  }),
+});
+export type VisitorCreated = z.infer<typeof visitorCreatedSchema>;
+
+/**
+ * The visitor card (WaitingValidation after Valider, the meeting QR card, the
+ * e-mail): what the visitor needs, and nothing of anyone else.
+ */
+export const visitorCardSchema = z.object({
+  uidn: z.string(),
+  /** The QR image (PNG) as a data URL; it encodes PUBLIC_URL/scan/{uidn}. */
+  qr_code: z.string(),
+  firstname: z.string(),
+  lastname: z.string(),
+  organisation_name: z.string(),
+  address: z.string().nullable(),
+  city: z.string().nullable(),
+  state: z.string().nullable(),
+  country: z.string().nullable(),
+  zipcode: z.string().nullable(),
+  /** DD/MM/YYYY and HH:MM of the meeting or the event. */
+  date: z.string().nullable(),
+  time: z.string().nullable(),
+  /** The event's name; null for a meeting (the screens then name the host). */
+  title: z.string().nullable(),
+  /** Where: the event's place, or the company for a meeting. */
+  location: z.string(),
+  host: z.string().nullable(),
+  reason: z.string().nullable(),
+  event: z.object({ id: z.string(), name: z.string(), slug: z.string() }).nullable(),
+  company: z.object({ name: z.string(), slug: z.string(), logo_url: z.string().nullable() }),
+});
+export type VisitorCard = z.infer<typeof visitorCardSchema>;
