@@ -1,0 +1,214 @@
+/**
+ * buildApp(): the whole server as a Fastify instance, used by main.ts and by tests.
+ * Order (STYLE §6): third-party plugins, then our decorators, then routes.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyMultipart from '@fastify/multipart';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import { API_MESSAGES, UPLOAD_MAX_BYTES } from '@sesame/shared';
+import type { Principal } from './auth/principal';
+import { loadPrincipal } from './auth/principal';
+import { TokenService } from './auth/tokens';
+import type { Config } from './config';
+import type { Database } from './db/client';
+import { HttpError } from './errors';
+import { LocalStorage, type FileStorage } from './files/storage';
+import { FileUrls } from './files/urls';
+import { apiRoutes } from './routes';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    db: Database;
+    tokens: TokenService;
+    storage: FileStorage;
+    fileUrls: FileUrls;
+  }
+  interface FastifyRequest {
+    /** The signed-in staff member, or null for an anonymous visitor. */
+    principal: Principal | null;
+  }
+  interface FastifyContextConfig {
+    /** A route anyone may call. Every other /api route requires a signed-in user. */
+    public?: boolean;
+  }
+}
+
+export interface AppOptions {
+  config: Config;
+  db: Database;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export async function buildApp({ config, db, logger }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ?? { level: config.logLevel },
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+    // Ids in URLs are UUIDs and codes; nothing legitimate is longer.
+    routerOptions: { maxParamLength: 200 },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
+        // Mantine sets inline style attributes.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        mediaSrc: ["'self'", 'blob:'],
+        connectSrc: ["'self'"],
+        workerSrc: ["'self'", 'blob:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+    // Logos and posters are embedded by the captures as same-origin images.
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+  });
+  await app.register(fastifyCookie);
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: UPLOAD_MAX_BYTES, files: 2, fields: 60, fieldSize: 64 * 1024 },
+  });
+  await app.register(fastifyRateLimit, {
+    global: false,
+    allowList: config.rateLimits.allowList,
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: 429,
+      message: API_MESSAGES.tooManyRequests,
+      retryAfterMs: context.ttl,
+    }),
+  });
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: {
+        title: 'Sésame API',
+        description: 'Visitor management and access control. Errors: { message, errors? }.',
+        version: '1.0.0',
+      },
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  app.decorate('config', config);
+  app.decorate('db', db);
+  app.decorate('tokens', new TokenService(config.jwtSecret));
+  app.decorate('storage', new LocalStorage(path.join(config.dataDir, 'files')));
+  app.decorate('fileUrls', new FileUrls(config.jwtSecret));
+  app.decorateRequest('principal', null);
+
+  // Who is calling: a valid bearer token loads the principal; anything else is anonymous.
+  app.addHook('onRequest', async (request) => {
+    if (!request.url.startsWith('/api/')) return;
+    const header = request.headers.authorization;
+    const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+    if (!token) return;
+    const claims = await app.tokens.verify(token);
+    if (claims) request.principal = await loadPrincipal(app.db, claims.sid, claims.sub);
+  });
+
+  // Secure by default: a route is public only when it says so.
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
+    if (route.config?.public) return;
+    const guard = async (request: { principal: Principal | null }) => {
+      if (!request.principal) throw new HttpError(401, API_MESSAGES.unauthenticated);
+    };
+    const existing = route.preHandler;
+    route.preHandler = existing
+      ? [guard, ...(Array.isArray(existing) ? existing : [existing])]
+      : guard;
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const errors: Record<string, string> = {};
+      for (const issue of error.validation) {
+        const field = issue.instancePath.replace(/^\//, '').replace(/\//g, '.') || 'body';
+        errors[field] ??= issue.message ?? API_MESSAGES.badRequest;
+      }
+      const first = error.validation[0]?.message;
+      return reply.code(400).send({ message: first ?? API_MESSAGES.badRequest, errors });
+    }
+    if (error instanceof HttpError) {
+      return reply
+        .code(error.statusCode)
+        .send(
+          error.errors
+            ? { message: error.message, errors: error.errors }
+            : { message: error.message },
+        );
+    }
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status === 413 || (error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+      return reply.code(413).send({ message: API_MESSAGES.fileTooLarge });
+    }
+    if (status === 429) {
+      return reply.code(429).send({ message: API_MESSAGES.tooManyRequests });
+    }
+    if (status && status >= 400 && status < 500) {
+      // Malformed JSON, wrong content type, multipart errors: the client's fault, said plainly.
+      return reply.code(status).send({ message: API_MESSAGES.badRequest });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.code(500).send({ message: API_MESSAGES.internal });
+  });
+
+  await app.register(apiRoutes, { prefix: '/api' });
+
+  const webDist = config.webDist;
+  const indexHtml = webDist ? path.join(webDist, 'index.html') : undefined;
+  if (webDist && indexHtml && existsSync(indexHtml)) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      preCompressed: true,
+      wildcard: false,
+      index: false,
+      maxAge: '1h',
+      setHeaders: (reply, filePath) => {
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) {
+          void reply.header('cache-control', 'public, max-age=31536000, immutable');
+        }
+      },
+    });
+  }
+
+  app.setNotFoundHandler(async (request, reply) => {
+    if (
+      request.url.startsWith('/api/') ||
+      request.url === '/api' ||
+      !webDist ||
+      request.method !== 'GET'
+    ) {
+      return reply.code(404).send({ message: API_MESSAGES.notFound });
+    }
+    // Single-page app: every other GET is a screen of the web app.
+    reply.header('cache-control', 'no-cache');
+    return reply.sendFile('index.html', webDist);
+  });
+
+  return app;
+}

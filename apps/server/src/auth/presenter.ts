@@ -1,0 +1,18 @@
+import { ROLES, type Role, type UserInfo } from '@sesame/shared';
+import type { Principal } from './principal';
+
+export function presentUserInfo(principal: Principal): UserInfo {
+  const knownRoles = principal.roles.filter((r): r is Role =>
+    (ROLES as readonly string[]).includes(r),
+  );
+  return {
+    id: principal.userId,
+    name: principal.name,
+    firstname: principal.firstname,
+    email: principal.email,
+    roles: knownRoles.length ? knownRoles : [principal.role],
+    company_id: principal.companyId,
+    company: principal.companySlug,
+    company_name: principal.companyName,
+  };
+}

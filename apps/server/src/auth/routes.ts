@@ -1,0 +1,93 @@
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { API_MESSAGES, loginResponseSchema, loginSchema, userInfoSchema } from '@sesame/shared';
+import { sessions, users } from '../db/schema';
+import { HttpError, unauthenticated } from '../errors';
+import { requirePrincipal } from './authorize';
+import { LoginThrottle } from './login-throttle';
+import { decoyHash, verifyPassword } from './passwords';
+import { tokenExpiry } from './tokens';
+import { presentUserInfo } from './presenter';
+
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  const limits = app.config.rateLimits;
+  const throttle = new LoginThrottle(limits.loginPerWindow, limits.windowMs);
+
+  app.post(
+    '/login_check',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in with e-mail (as username) and password; answers a bearer token.',
+        body: loginSchema,
+        response: { 200: loginResponseSchema },
+      },
+    },
+    async (request) => {
+      const email = request.body.username.toLowerCase();
+      const keys = limits.allowList.includes(request.ip)
+        ? []
+        : [`ip:${request.ip}`, `email:${email}`];
+      if (throttle.isBlocked(keys)) throw new HttpError(429, API_MESSAGES.tooManyRequests);
+
+      const [user] = await app.db
+        .select()
+        .from(users)
+        .where(eq(sql`lower(${users.email})`, email))
+        .limit(1);
+      const valid = await verifyPassword(
+        user?.passwordHash ?? (await decoyHash()),
+        request.body.password,
+      );
+      if (!user || !valid) {
+        throttle.recordFailure(keys);
+        throw new HttpError(401, API_MESSAGES.badCredentials);
+      }
+      if (!user.status) throw new HttpError(403, API_MESSAGES.accountDisabled);
+      throttle.reset([`email:${email}`]);
+
+      const expiresAt = tokenExpiry();
+      const [session] = await app.db
+        .insert(sessions)
+        .values({ userId: user.id, expiresAt })
+        .returning({ id: sessions.id });
+      const token = await app.tokens.sign({ sub: user.id, sid: session!.id }, expiresAt);
+      request.log.info({ userId: user.id }, 'signed in');
+      return { token, expires_at: expiresAt.toISOString() };
+    },
+  );
+
+  app.get(
+    '/user/info',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'The signed-in user: id, roles (first is active), company slug.',
+        response: { 200: userInfoSchema },
+      },
+    },
+    async (request) => presentUserInfo(requirePrincipal(request.principal)),
+  );
+
+  app.post(
+    '/logout',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Revokes the token on the server.',
+        response: { 200: z.object({ message: z.string() }) },
+      },
+    },
+    async (request) => {
+      const principal = request.principal;
+      if (!principal) throw unauthenticated();
+      await app.db
+        .update(sessions)
+        .set({ revokedAt: new Date() })
+        .where(eq(sessions.id, principal.sessionId));
+      return { message: API_MESSAGES.loggedOut };
+    },
+  );
+};

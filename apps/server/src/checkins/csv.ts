@@ -1,0 +1,82 @@
+/**
+ * The visitor log as CSV that French Excel opens cleanly: UTF-8 with a byte-order
+ * mark (or accents come out garbled), semicolons (the comma is the decimal
+ * separator there), CRLF line ends, dates in the company's time zone.
+ */
+import type { CheckMethod } from '@sesame/shared';
+import type { VisitorLogEntry } from './logs';
+
+/** The most rows one export carries; a larger range is split by the person exporting. */
+export const EXPORT_MAX_ROWS = 50_000;
+
+const HEADER = [
+  'Prénom',
+  'Nom',
+  'E-mail',
+  'Code',
+  'Entreprise',
+  'Arrivée',
+  'Départ',
+  "Mode d'arrivée",
+  'Mode de départ',
+  'Arrivée enregistrée par',
+  'Départ enregistré par',
+];
+
+const METHOD_LABELS: Record<CheckMethod, string> = {
+  scan: 'Scan QR',
+  manual: 'Saisie manuelle',
+  kiosk: 'Borne',
+};
+
+/**
+ * One field: quoted when it holds a separator, a quote or a line break; a leading
+ * = + - @ is defused so a visitor's name can never run as a spreadsheet formula.
+ */
+export function csvField(value: string | null | undefined): string {
+  let text = value ?? '';
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[;"\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+function localDateTime(at: Date | null, timeZone: string): string {
+  if (!at) return '';
+  let format = formats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('fr-FR', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    });
+    formats.set(timeZone, format);
+  }
+  return format.format(at).replace(',', '');
+}
+
+export function visitorLogCsv(rows: VisitorLogEntry[]): string {
+  const lines = [HEADER.map(csvField).join(';')];
+  for (const row of rows) {
+    lines.push(
+      [
+        row.firstname,
+        row.lastname,
+        row.email,
+        row.uidn,
+        row.companyName,
+        localDateTime(row.checkInAt, row.timezone),
+        localDateTime(row.checkOutAt, row.timezone),
+        METHOD_LABELS[row.checkInMethod],
+        row.checkOutMethod ? METHOD_LABELS[row.checkOutMethod] : '',
+        row.checkInBy,
+        row.checkOutBy,
+      ]
+        .map(csvField)
+        .join(';'),
+    );
+  }
+  return `\uFEFF${lines.join('\r\n')}\r\n`;
+}

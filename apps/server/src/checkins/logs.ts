@@ -1,0 +1,384 @@
+/**
+ * Presence logs: who came and left, when, how and recorded by whom. Every list is
+ * a page of the newest check-ins first, limited to a company unless the role sees
+ * every company, to a check-in range, and to a search.
+ *
+ * Totals are counted up to LOG_COUNT_CAP rows: counting a million rows on every
+ * page would cost more than the page, and past ten thousand rows a person narrows
+ * the range rather than pages through.
+ */
+import {
+  aliasedTable,
+  and,
+  count,
+  desc,
+  eq,
+  gte,
+  ilike,
+  inArray,
+  lte,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
+import {
+  LOG_COUNT_CAP,
+  USER_CHECK_LOGS_PER_ROW,
+  formatUidn,
+  isUidnShaped,
+  type CheckLogQuery,
+  type CheckMethod,
+} from '@sesame/shared';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { Db } from '../db/client';
+import {
+  companies,
+  files,
+  qrUsers,
+  userChecks,
+  users,
+  visitorChecks,
+  visitorSearchText,
+  visitors,
+} from '../db/schema';
+
+const checkInUser = aliasedTable(users, 'check_in_user');
+const checkOutUser = aliasedTable(users, 'check_out_user');
+const photo = aliasedTable(files, 'photo');
+
+const staffName = (table: typeof checkInUser) =>
+  sql<
+    string | null
+  >`nullif(trim(coalesce(${table.firstname}, '') || ' ' || coalesce(${table.name}, '')), '')`;
+
+function likeAny(q: string, columns: (SQL | AnyPgColumn)[]): SQL {
+  const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return or(...columns.map((c) => ilike(c, like)))!;
+}
+
+function rangeOf(
+  column: typeof visitorChecks.checkInAt | typeof userChecks.checkInAt,
+  query: CheckLogQuery,
+) {
+  return [
+    query.from ? gte(column, new Date(query.from)) : undefined,
+    query.to ? lte(column, new Date(query.to)) : undefined,
+  ];
+}
+
+export interface LogPage<T> {
+  rows: T[];
+  total: number;
+  totalCapped: boolean;
+}
+
+/** Counts the log rows matching `where`, up to LOG_COUNT_CAP + 1. */
+async function cappedCount(
+  db: Db,
+  table: typeof visitorChecks | typeof userChecks,
+  where: SQL | undefined,
+): Promise<{ total: number; totalCapped: boolean }> {
+  const limited = db
+    .select({ one: sql`1` })
+    .from(table)
+    .where(where)
+    .limit(LOG_COUNT_CAP + 1)
+    .as('capped');
+  const [row] = await db.select({ n: count() }).from(limited);
+  const n = Number(row?.n ?? 0);
+  return n > LOG_COUNT_CAP
+    ? { total: LOG_COUNT_CAP, totalCapped: true }
+    : { total: n, totalCapped: false };
+}
+
+/** When, how and by whom a check was recorded: the same columns in every log. */
+function checkFields(table: typeof visitorChecks | typeof userChecks) {
+  return {
+    checkInAt: table.checkInAt,
+    checkOutAt: table.checkOutAt,
+    checkInMethod: sql<CheckMethod>`${table.checkInMethod}`,
+    checkOutMethod: sql<CheckMethod | null>`${table.checkOutMethod}`,
+    checkInBy: staffName(checkInUser),
+    checkOutBy: staffName(checkOutUser),
+  };
+}
+
+// ── Visitor log ('Liste Check in') ────────────────────────────────────────────
+
+/**
+ * The filter reads the checks table alone: a search first finds the matching
+ * people (a scan of the people, not of the log), then their checks by index, and
+ * the capped count needs no join.
+ */
+function visitorLogWhere(
+  db: Db,
+  query: CheckLogQuery,
+  companyId: string | undefined,
+): SQL | undefined {
+  const q = query.q?.trim();
+  const company = companyId ? eq(visitorChecks.companyId, companyId) : undefined;
+  const matching = q
+    ? db
+        .select({ id: visitors.id })
+        .from(visitors)
+        .where(
+          and(
+            companyId ? eq(visitors.companyId, companyId) : undefined,
+            or(
+              // The expression of visitors_search_trgm_idx, so the index serves it.
+              likeAny(q, [visitorSearchText(visitors)]),
+              isUidnShaped(q) ? eq(visitors.uidn, formatUidn(q)) : undefined,
+            ),
+          ),
+        )
+    : undefined;
+  return and(
+    company,
+    ...rangeOf(visitorChecks.checkInAt, query),
+    matching ? inArray(visitorChecks.visitorId, matching) : undefined,
+  );
+}
+
+export interface VisitorLogEntry {
+  id: string;
+  visitorId: string;
+  uidn: string;
+  firstname: string;
+  lastname: string;
+  email: string;
+  imageId: string | null;
+  imageType: string | null;
+  companyName: string;
+  companySlug: string;
+  timezone: string;
+  createdAt: Date;
+  checkInAt: Date;
+  checkOutAt: Date | null;
+  checkInMethod: CheckMethod;
+  checkOutMethod: CheckMethod | null;
+  checkInBy: string | null;
+  checkOutBy: string | null;
+}
+
+function selectVisitorLog(db: Db) {
+  return db
+    .select({
+      id: visitorChecks.id,
+      visitorId: visitors.id,
+      uidn: visitors.uidn,
+      firstname: visitors.firstname,
+      lastname: visitors.lastname,
+      email: visitors.email,
+      imageId: visitors.requestImageId,
+      imageType: photo.mediaType,
+      companyName: companies.name,
+      companySlug: companies.slug,
+      timezone: companies.timezone,
+      createdAt: visitorChecks.createdAt,
+      ...checkFields(visitorChecks),
+    })
+    .from(visitorChecks)
+    .innerJoin(visitors, eq(visitors.id, visitorChecks.visitorId))
+    .innerJoin(companies, eq(companies.id, visitorChecks.companyId))
+    .leftJoin(photo, eq(photo.id, visitors.requestImageId))
+    .leftJoin(checkInUser, eq(checkInUser.id, visitorChecks.checkInBy))
+    .leftJoin(checkOutUser, eq(checkOutUser.id, visitorChecks.checkOutBy));
+}
+
+export async function listVisitorLog(
+  db: Db,
+  query: CheckLogQuery,
+  companyId: string | undefined,
+): Promise<LogPage<VisitorLogEntry>> {
+  const where = visitorLogWhere(db, query, companyId);
+  const rows = await selectVisitorLog(db)
+    .where(where)
+    .orderBy(desc(visitorChecks.checkInAt), desc(visitorChecks.id))
+    .limit(query.per_page)
+    .offset((query.page - 1) * query.per_page);
+  return { rows, ...(await cappedCount(db, visitorChecks, where)) };
+}
+
+/** Every row of the filtered log, newest first, up to `max` (the CSV export). */
+export async function exportVisitorLog(
+  db: Db,
+  query: CheckLogQuery,
+  companyId: string | undefined,
+  max: number,
+): Promise<VisitorLogEntry[]> {
+  return selectVisitorLog(db)
+    .where(visitorLogWhere(db, query, companyId))
+    .orderBy(desc(visitorChecks.checkInAt), desc(visitorChecks.id))
+    .limit(max);
+}
+
+// ── QR users' and members' checks ─────────────────────────────────────────────
+
+function qrUserSearch(q: string): SQL {
+  return or(
+    likeAny(q, [
+      qrUsers.firstname,
+      qrUsers.lastname,
+      qrUsers.email,
+      qrUsers.contact,
+      sql`${qrUsers.firstname} || ' ' || ${qrUsers.lastname}`,
+      sql`${qrUsers.lastname} || ' ' || ${qrUsers.firstname}`,
+    ]),
+    isUidnShaped(q) ? eq(qrUsers.uidn, formatUidn(q)) : undefined,
+  )!;
+}
+
+export interface UserLogEntry {
+  id: string;
+  userId: string;
+  uidn: string;
+  kind: string;
+  firstname: string | null;
+  lastname: string | null;
+  email: string | null;
+  companyName: string;
+  companySlug: string;
+  checkInAt: Date;
+  checkOutAt: Date | null;
+  checkInMethod: CheckMethod;
+  checkOutMethod: CheckMethod | null;
+  checkInBy: string | null;
+  checkOutBy: string | null;
+}
+
+/** The flat log of QR users' and members' checks, newest first. */
+export async function listUserLog(
+  db: Db,
+  query: CheckLogQuery,
+  companyId: string | undefined,
+): Promise<LogPage<UserLogEntry>> {
+  const q = query.q?.trim();
+  const where = and(
+    companyId ? eq(userChecks.companyId, companyId) : undefined,
+    ...rangeOf(userChecks.checkInAt, query),
+    q
+      ? inArray(
+          userChecks.qrUserId,
+          db
+            .select({ id: qrUsers.id })
+            .from(qrUsers)
+            .where(and(companyId ? eq(qrUsers.companyId, companyId) : undefined, qrUserSearch(q))),
+        )
+      : undefined,
+  );
+  const rows = await db
+    .select({
+      id: userChecks.id,
+      userId: qrUsers.id,
+      uidn: qrUsers.uidn,
+      kind: qrUsers.kind,
+      firstname: qrUsers.firstname,
+      lastname: qrUsers.lastname,
+      email: qrUsers.email,
+      companyName: companies.name,
+      companySlug: companies.slug,
+      ...checkFields(userChecks),
+    })
+    .from(userChecks)
+    .innerJoin(qrUsers, eq(qrUsers.id, userChecks.qrUserId))
+    .innerJoin(companies, eq(companies.id, userChecks.companyId))
+    .leftJoin(checkInUser, eq(checkInUser.id, userChecks.checkInBy))
+    .leftJoin(checkOutUser, eq(checkOutUser.id, userChecks.checkOutBy))
+    .where(where)
+    .orderBy(desc(userChecks.checkInAt), desc(userChecks.id))
+    .limit(query.per_page)
+    .offset((query.page - 1) * query.per_page);
+  return { rows, ...(await cappedCount(db, userChecks, where)) };
+}
+
+export interface AttendanceEntry {
+  userId: string;
+  uidn: string;
+  kind: string;
+  firstname: string | null;
+  lastname: string | null;
+  email: string | null;
+  contact: string | null;
+  companyId: string;
+  dateExp: Date | null;
+  documentId: string | null;
+  documentType: string | null;
+  checks: { checkInAt: Date; checkOutAt: Date | null }[];
+}
+
+/**
+ * 'Liste Check in / Check out Participants': a page of live QR users and members
+ * (by name), each with their checks inside the range (newest first, at most
+ * USER_CHECK_LOGS_PER_ROW).
+ */
+export async function listUserAttendance(
+  db: Db,
+  query: CheckLogQuery,
+  companyId: string | undefined,
+): Promise<{ rows: AttendanceEntry[]; total: number }> {
+  const q = query.q?.trim();
+  const where = and(
+    companyId ? eq(qrUsers.companyId, companyId) : undefined,
+    sql`${qrUsers.revokedAt} is null`,
+    q ? qrUserSearch(q) : undefined,
+  );
+  const people = await db
+    .select({
+      userId: qrUsers.id,
+      uidn: qrUsers.uidn,
+      kind: qrUsers.kind,
+      firstname: qrUsers.firstname,
+      lastname: qrUsers.lastname,
+      email: qrUsers.email,
+      contact: qrUsers.contact,
+      companyId: qrUsers.companyId,
+      dateExp: qrUsers.dateExp,
+      documentId: qrUsers.documentId,
+      documentType: photo.mediaType,
+    })
+    .from(qrUsers)
+    .leftJoin(photo, eq(photo.id, qrUsers.documentId))
+    .where(where)
+    .orderBy(sql`lower(${qrUsers.lastname})`, sql`lower(${qrUsers.firstname})`, qrUsers.id)
+    .limit(query.per_page)
+    .offset((query.page - 1) * query.per_page);
+  const [{ total } = { total: 0 }] = await db
+    .select({ total: sql<number>`count(*)::int` })
+    .from(qrUsers)
+    .where(where);
+
+  const ids = people.map((p) => p.userId);
+  const ranked = db
+    .select({
+      qrUserId: userChecks.qrUserId,
+      checkInAt: userChecks.checkInAt,
+      checkOutAt: userChecks.checkOutAt,
+      rank: sql<number>`row_number() over (partition by ${userChecks.qrUserId} order by ${userChecks.checkInAt} desc)`.as(
+        'rank',
+      ),
+    })
+    .from(userChecks)
+    .where(and(inArray(userChecks.qrUserId, ids), ...rangeOf(userChecks.checkInAt, query)))
+    .as('ranked');
+  const checks = ids.length
+    ? await db
+        .select({
+          qrUserId: ranked.qrUserId,
+          checkInAt: ranked.checkInAt,
+          checkOutAt: ranked.checkOutAt,
+        })
+        .from(ranked)
+        .where(lte(ranked.rank, USER_CHECK_LOGS_PER_ROW))
+        .orderBy(desc(ranked.checkInAt))
+    : [];
+  const byUser = new Map<string, AttendanceEntry['checks']>();
+  for (const check of checks) {
+    const list = byUser.get(check.qrUserId) ?? [];
+    list.push({ checkInAt: check.checkInAt, checkOutAt: check.checkOutAt });
+    byUser.set(check.qrUserId, list);
+  }
+  return {
+    rows: people.map((p) => ({ ...p, checks: byUser.get(p.userId) ?? [] })),
+    total: Number(total),
+  };
+}

@@ -1,0 +1,385 @@
+import { and, desc, eq } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  MANUAL_CHECK_TYPE,
+  actsOnAllCompanies,
+  checkLogPageSchema,
+  checkLogQuerySchema,
+  checkResultSchema,
+  codeCheckQuerySchema,
+  kioskCheckSchema,
+  mayPerform,
+  userCheckRowSchema,
+  userLogRowSchema,
+  visitorLogRowSchema,
+  type Action,
+  type CheckLogQuery,
+} from '@sesame/shared';
+import { authorize, companyScope } from '../auth/authorize';
+import type { Principal } from '../auth/principal';
+import { findCompany } from '../companies/service';
+import { companies, qrUsers, userChecks, visitorChecks, visitors } from '../db/schema';
+import { notFound } from '../errors';
+import { visitorLogCsv, EXPORT_MAX_ROWS } from './csv';
+import { exportVisitorLog, listUserAttendance, listUserLog, listVisitorLog } from './logs';
+import { presentAttendance, presentUserLog, presentVisitorLog } from './presenter';
+import { checkByEmail, checkQrUserCode, checkVisitorCode, storedUidn } from './toggle';
+
+const uidnParams = z.object({ uidn: z.string().trim().min(1).max(40) });
+
+const presenceSchema = z.object({
+  data: z.object({
+    firstname: z.string(),
+    lastname: z.string(),
+    /** Identity image or photo: only for signed-in staff of the company. */
+    image: z.string().nullable(),
+    image_type: z.string().nullable(),
+    company: z.object({ name: z.string(), slug: z.string() }),
+    checks: z.array(z.object({ check_in_time: z.string(), check_out_time: z.string().nullable() })),
+  }),
+});
+
+/** Whether the caller is staff of `companyId` who may read this log (for images). */
+function seesLog(who: Principal | null, action: Action, companyId: string): boolean {
+  if (!who || (!mayPerform(who.role, action) && !mayPerform(who.role, 'checks.record')))
+    return false;
+  return who.companyId === companyId || actsOnAllCompanies(who.role, action);
+}
+
+export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
+  const limits = app.config.rateLimits;
+  const codeLimit = { max: limits.codeLookupPerWindow, timeWindow: limits.windowMs };
+  const checkContext = (principal: Principal | null, manual: boolean) => ({
+    principal,
+    method: manual ? ('manual' as const) : ('scan' as const),
+    repeatWindowMs: app.config.repeatScanWindowMs,
+  });
+
+  app.get(
+    '/get-qr-data/:uidn',
+    {
+      config: { rateLimit: codeLimit },
+      schema: {
+        tags: ['checkins'],
+        summary:
+          "Checks a visitor's code: in when outside, out when inside (staff who scan). ?type=1 records a manual validation. " +
+          "A second scan inside the repeat window answers status 'repeat' and changes nothing. " +
+          '409 for a request not confirmed or a day over; 404 for an unknown code or another company’s.',
+        params: uidnParams,
+        querystring: codeCheckQuerySchema,
+        response: { 200: checkResultSchema },
+      },
+    },
+    async (request) => {
+      const manual = request.query.type === MANUAL_CHECK_TYPE;
+      const result = await checkVisitorCode(
+        app.db,
+        request.params.uidn,
+        checkContext(request.principal, manual),
+      );
+      request.log.info({ action: result.action, status: result.status }, 'visitor code checked');
+      return result;
+    },
+  );
+
+  app.get(
+    '/get-qr-user-data/:uidn',
+    {
+      config: { rateLimit: codeLimit },
+      schema: {
+        tags: ['checkins'],
+        summary:
+          "Checks a QR user's or member's code like get-qr-data. An expired code may not come in (409); " +
+          'a re-issued card’s old code is refused (409).',
+        params: uidnParams,
+        querystring: codeCheckQuerySchema,
+        response: { 200: checkResultSchema },
+      },
+    },
+    async (request) => {
+      const manual = request.query.type === MANUAL_CHECK_TYPE;
+      const result = await checkQrUserCode(
+        app.db,
+        request.params.uidn,
+        checkContext(request.principal, manual),
+      );
+      request.log.info({ action: result.action, status: result.status }, 'user code checked');
+      return result;
+    },
+  );
+
+  app.post(
+    '/kiosk/check',
+    {
+      config: { rateLimit: codeLimit },
+      schema: {
+        tags: ['checkins'],
+        summary:
+          "The camera scanner's kiosk presence (ARCHITECTURE §6): an e-mail-shaped code of a QR user or member " +
+          "of the caller's company checks them in, the same code again checks them out. Signs nobody in.",
+        body: kioskCheckSchema,
+        response: { 200: checkResultSchema.extend({ uidn: z.string() }) },
+      },
+    },
+    async (request) => {
+      return checkByEmail(app.db, request.body.email, {
+        principal: request.principal,
+        method: 'kiosk',
+        repeatWindowMs: app.config.repeatScanWindowMs,
+      });
+    },
+  );
+
+  // ── Presence of one code (the thank-you pages) ────────────────────────────
+
+  app.get(
+    '/visitorLog-checkIn/:uidn',
+    {
+      config: { public: true, rateLimit: codeLimit },
+      schema: {
+        tags: ['checkins'],
+        summary:
+          "A visitor's name and latest checks by their code (the thank-you pages). The code is the visitor's " +
+          'secret; the identity image only goes to signed-in staff of the company.',
+        params: uidnParams,
+        response: { 200: presenceSchema },
+      },
+    },
+    async (request) => {
+      const [visitor] = await app.db
+        .select({
+          id: visitors.id,
+          companyId: visitors.companyId,
+          firstname: visitors.firstname,
+          lastname: visitors.lastname,
+          imageId: visitors.requestImageId,
+          company: { name: companies.name, slug: companies.slug },
+        })
+        .from(visitors)
+        .innerJoin(companies, eq(companies.id, visitors.companyId))
+        .where(eq(visitors.uidn, storedUidn(request.params.uidn)))
+        .limit(1);
+      if (!visitor) throw notFound();
+      const checks = await app.db
+        .select({ checkInAt: visitorChecks.checkInAt, checkOutAt: visitorChecks.checkOutAt })
+        .from(visitorChecks)
+        .where(eq(visitorChecks.visitorId, visitor.id))
+        .orderBy(desc(visitorChecks.checkInAt))
+        .limit(10);
+      const staff = seesLog(request.principal, 'visitorLogs.list', visitor.companyId);
+      return {
+        data: {
+          firstname: visitor.firstname,
+          lastname: visitor.lastname,
+          image: staff ? app.fileUrls.signed(visitor.imageId) : null,
+          image_type: null,
+          company: visitor.company,
+          checks: checks.map((c) => ({
+            check_in_time: c.checkInAt.toISOString(),
+            check_out_time: c.checkOutAt?.toISOString() ?? null,
+          })),
+        },
+      };
+    },
+  );
+
+  app.get(
+    '/userLog-checkIn/:uidn',
+    {
+      config: { public: true, rateLimit: codeLimit },
+      schema: {
+        tags: ['checkins'],
+        summary:
+          "A QR user's or member's name and latest checks by their code (the thank-you pages); the photo only " +
+          'for signed-in staff of the company.',
+        params: uidnParams,
+        response: { 200: presenceSchema },
+      },
+    },
+    async (request) => {
+      const [person] = await app.db
+        .select({
+          id: qrUsers.id,
+          companyId: qrUsers.companyId,
+          firstname: qrUsers.firstname,
+          lastname: qrUsers.lastname,
+          documentId: qrUsers.documentId,
+          company: { name: companies.name, slug: companies.slug },
+        })
+        .from(qrUsers)
+        .innerJoin(companies, eq(companies.id, qrUsers.companyId))
+        .where(and(eq(qrUsers.uidn, storedUidn(request.params.uidn))))
+        .limit(1);
+      if (!person) throw notFound();
+      const checks = await app.db
+        .select({ checkInAt: userChecks.checkInAt, checkOutAt: userChecks.checkOutAt })
+        .from(userChecks)
+        .where(eq(userChecks.qrUserId, person.id))
+        .orderBy(desc(userChecks.checkInAt))
+        .limit(10);
+      const staff = seesLog(request.principal, 'userChecks.list', person.companyId);
+      return {
+        data: {
+          firstname: person.firstname ?? '',
+          lastname: person.lastname ?? '',
+          image: staff ? app.fileUrls.signed(person.documentId) : null,
+          image_type: null,
+          company: person.company,
+          checks: checks.map((c) => ({
+            check_in_time: c.checkInAt.toISOString(),
+            check_out_time: c.checkOutAt?.toISOString() ?? null,
+          })),
+        },
+      };
+    },
+  );
+
+  // ── Logs ──────────────────────────────────────────────────────────────────
+
+  const logQueryHelp =
+    'Newest check-in first. ?page=&per_page= (default 10), ?q= name, e-mail or code, ' +
+    '?from=&to= ISO instants bounding the check-in time. meta.total counts up to 10 000 rows ' +
+    '(meta.total_capped says there are more: narrow the range).';
+
+  const visitorLogPage = async (query: CheckLogQuery, companyId: string | undefined) => {
+    const page = await listVisitorLog(app.db, query, companyId);
+    return {
+      data: page.rows.map((row) => presentVisitorLog(row, app.fileUrls)),
+      meta: {
+        page: query.page,
+        per_page: query.per_page,
+        total: page.total,
+        total_capped: page.totalCapped,
+      },
+    };
+  };
+
+  /** The company of a `{company}` path segment, reachable by the caller for `action`. */
+  const companyOf = async (principal: Principal | null, action: Action, slugOrId: string) => {
+    authorize(principal, action);
+    const company = await findCompany(app.db, slugOrId);
+    authorize(principal, action, company ? { companyId: company.id } : null);
+    return company!.id;
+  };
+
+  app.get(
+    '/visitorlog',
+    {
+      schema: {
+        tags: ['checkins'],
+        summary: `'Liste Check in': visitors' checks, every company for admin, their own for others. ${logQueryHelp}`,
+        querystring: checkLogQuerySchema,
+        response: { 200: checkLogPageSchema(visitorLogRowSchema) },
+      },
+    },
+    async (request) => {
+      const who = authorize(request.principal, 'visitorLogs.list');
+      return visitorLogPage(request.query, companyScope(who, 'visitorLogs.list'));
+    },
+  );
+
+  app.get(
+    '/visitorLog/:company',
+    {
+      schema: {
+        tags: ['checkins'],
+        summary: `Visitors' checks of one company (slug or id); another company's answers 404 except for admin. ${logQueryHelp}`,
+        params: z.object({ company: z.string().min(1).max(100) }),
+        querystring: checkLogQuerySchema,
+        response: { 200: checkLogPageSchema(visitorLogRowSchema) },
+      },
+    },
+    async (request) => {
+      const companyId = await companyOf(
+        request.principal,
+        'visitorLogs.list',
+        request.params.company,
+      );
+      return visitorLogPage(request.query, companyId);
+    },
+  );
+
+  app.get(
+    '/visitorlog/export',
+    {
+      schema: {
+        tags: ['checkins'],
+        summary:
+          "The visitor log of the filtered range as CSV for French Excel (UTF-8 with BOM, semicolons), in the company's time zone. " +
+          `Same scope and filters as /visitorlog (?company= a slug to limit it); at most ${EXPORT_MAX_ROWS} rows.`,
+        querystring: checkLogQuerySchema.extend({ company: z.string().min(1).max(100).optional() }),
+        produces: ['text/csv'],
+      },
+    },
+    async (request, reply) => {
+      const who = authorize(request.principal, 'visitorLogs.list');
+      const companyId = request.query.company
+        ? await companyOf(who, 'visitorLogs.list', request.query.company)
+        : companyScope(who, 'visitorLogs.list');
+      const rows = await exportVisitorLog(app.db, request.query, companyId, EXPORT_MAX_ROWS);
+      const stamp = new Date().toISOString().slice(0, 10);
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="liste-check-in-${stamp}.csv"`)
+        .header('cache-control', 'no-store')
+        .send(visitorLogCsv(rows));
+    },
+  );
+
+  app.get(
+    '/userLog',
+    {
+      schema: {
+        tags: ['checkins'],
+        summary: `QR users' and members' checks, one row per check (/user-check-in-out). ${logQueryHelp}`,
+        querystring: checkLogQuerySchema,
+        response: { 200: checkLogPageSchema(userLogRowSchema) },
+      },
+    },
+    async (request) => {
+      const who = authorize(request.principal, 'userChecks.list');
+      const page = await listUserLog(app.db, request.query, companyScope(who, 'userChecks.list'));
+      return {
+        data: page.rows.map(presentUserLog),
+        meta: {
+          page: request.query.page,
+          per_page: request.query.per_page,
+          total: page.total,
+          total_capped: page.totalCapped,
+        },
+      };
+    },
+  );
+
+  app.get(
+    '/userCheckInList',
+    {
+      schema: {
+        tags: ['checkins'],
+        summary:
+          "'Liste Check in / Check out Participants': a page of QR users and members by name, each with their " +
+          'checks inside ?from=&to= (newest first, at most 50). Every company for admin, their own for others.',
+        querystring: checkLogQuerySchema,
+        response: { 200: checkLogPageSchema(userCheckRowSchema) },
+      },
+    },
+    async (request) => {
+      const who = authorize(request.principal, 'userChecks.list');
+      const page = await listUserAttendance(
+        app.db,
+        request.query,
+        companyScope(who, 'userChecks.list'),
+      );
+      return {
+        data: page.rows.map((row) => presentAttendance(row, app.fileUrls)),
+        meta: {
+          page: request.query.page,
+          per_page: request.query.per_page,
+          total: page.total,
+          total_capped: false,
+        },
+      };
+    },
+  );
+};

@@ -1,0 +1,52 @@
+import type { Company } from '@sesame/shared';
+import type { FileUrls } from '../files/urls';
+import { qrTargets } from '../qr/qr';
+import type { CompanyRow } from './service';
+
+export interface CompanyPresenterContext {
+  publicUrl: string;
+  fileUrls: FileUrls;
+}
+
+export function companyQrImageUrl(slug: string): string {
+  return `/api/public/qrcode-link/qrcode-${slug}.png`;
+}
+
+export function presentCompany(row: CompanyRow, ctx: CompanyPresenterContext): Company {
+  return {
+    id: row.id,
+    name: row.name,
+    slug: row.slug,
+    logo: row.logoStoredName,
+    logo_url: ctx.fileUrls.logo(row.logoStoredName),
+    description: row.description,
+    member_count: row.memberCount,
+    number_of_employee: row.numberOfEmployee,
+    email: row.email,
+    phone_number: row.phoneNumber,
+    id_number: row.idNumber,
+    point_contact: row.pointContact,
+    company_field: row.companyField,
+    country: row.country,
+    city: row.city,
+    state: row.state,
+    title: row.title,
+    address: row.address,
+    zipcode: row.zipcode,
+    timezone: row.timezone,
+    link: qrTargets.companyRequestMeeting(ctx.publicUrl, row.slug),
+    qrcode_url: companyQrImageUrl(row.slug),
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+/** What an anonymous visitor may read of a company: enough for the home page and forms. */
+export function presentPublicCompany(row: CompanyRow, ctx: CompanyPresenterContext) {
+  return {
+    id: row.id,
+    name: row.name,
+    slug: row.slug,
+    logo_url: ctx.fileUrls.logo(row.logoStoredName),
+    timezone: row.timezone,
+  };
+}

@@ -1,0 +1,338 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  COMPANY_MESSAGES,
+  LOGO_MAX_BYTES,
+  companyCreateSchema,
+  companyInlineUpdateSchema,
+  companySchema,
+  companyUpdateSchema,
+  listQuerySchema,
+  paginatedSchema,
+} from '@sesame/shared';
+import { authorize, companyScope } from '../auth/authorize';
+import { companies } from '../db/schema';
+import { badRequest, conflict, isUniqueViolation, notFound } from '../errors';
+import { ALLOWED } from '../files/detect';
+import { checkFile, readMultipart, storeFile, type UploadedFile } from '../files/uploads';
+import { qrPng, qrTargets } from '../qr/qr';
+import { parseFields } from './fields';
+import { presentCompany, presentPublicCompany } from './presenter';
+import {
+  companyHoldings,
+  companyValues,
+  deleteEmptyCompany,
+  findCompany,
+  insertCompany,
+  listCompanies,
+  replaceLogo,
+} from './service';
+
+const publicCompanySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  logo_url: z.string().nullable(),
+  timezone: z.string(),
+});
+
+export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
+  const ctx = { publicUrl: app.config.publicUrl, fileUrls: app.fileUrls };
+
+  app.get(
+    '/company/:slugOrId',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['companies'],
+        summary:
+          'One company by slug or id. Staff of the company (or any-company roles) get every field.',
+        params: z.object({ slugOrId: z.string().min(1).max(100) }),
+        response: { 200: z.object({ data: z.union([companySchema, publicCompanySchema]) }) },
+      },
+    },
+    async (request) => {
+      const company = await findCompany(app.db, request.params.slugOrId);
+      if (!company) throw notFound();
+      const who = request.principal;
+      const staffOfIt =
+        who && (who.companyId === company.id || companyScope(who, 'companies.list') === undefined);
+      return {
+        data: staffOfIt ? presentCompany(company, ctx) : presentPublicCompany(company, ctx),
+      };
+    },
+  );
+
+  app.get(
+    '/singlecompanylist',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['companies'],
+        summary: 'The company of a page, from the last segment of its URL (?url=slug).',
+        querystring: z.object({ url: z.string().min(1).max(300) }),
+        response: { 200: z.object({ data: publicCompanySchema }) },
+      },
+    },
+    async (request) => {
+      const slug = request.query.url.split('/').filter(Boolean).pop() ?? '';
+      const company = await findCompany(app.db, slug);
+      if (!company) throw notFound();
+      return { data: presentPublicCompany(company, ctx) };
+    },
+  );
+
+  const listHandler = async (request: {
+    principal: Parameters<typeof authorize>[0];
+    query: z.infer<typeof listQuerySchema>;
+  }) => {
+    const who = authorize(request.principal, 'companies.list');
+    const { rows, total } = await listCompanies(
+      app.db,
+      request.query,
+      companyScope(who, 'companies.list'),
+    );
+    return {
+      data: rows.map((row) => presentCompany(row, ctx)),
+      meta: { page: request.query.page, per_page: request.query.per_page, total },
+    };
+  };
+
+  for (const url of ['/companylist', '/companies']) {
+    app.get(
+      url,
+      {
+        schema: {
+          tags: ['companies'],
+          summary:
+            'Companies the caller may see, paged (?page=&per_page=&q=). A supervisor sees their own.',
+          querystring: listQuerySchema,
+          response: { 200: paginatedSchema(companySchema) },
+        },
+      },
+      listHandler,
+    );
+  }
+
+  app.get(
+    '/public/qrcode-link/:file',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['companies'],
+        summary: "QR image of a company's request-meeting link (public poster).",
+        params: z.object({ file: z.string().regex(/^qrcode-[a-z0-9-]+\.png$/) }),
+      },
+    },
+    async (request, reply) => {
+      const slug = request.params.file.replace(/^qrcode-/, '').replace(/\.png$/, '');
+      const company = await findCompany(app.db, slug);
+      if (!company) throw notFound();
+      const png = await qrPng(qrTargets.companyRequestMeeting(app.config.publicUrl, company.slug));
+      return reply
+        .header('content-type', 'image/png')
+        .header('cache-control', 'public, max-age=3600')
+        .send(png);
+    },
+  );
+  const companyEnvelope = z.object({ message: z.string(), data: companySchema });
+  const idParams = z.object({ id: z.uuid() });
+
+  /** Runs `work`; when it fails, the bytes of the files it stored go too (their rows rolled back). */
+  async function cleaningStoredFiles<T>(work: (stored: string[]) => Promise<T>): Promise<T> {
+    const stored: string[] = [];
+    try {
+      return await work(stored);
+    } catch (error) {
+      await Promise.all(stored.map((name) => app.storage.remove(name).catch(() => undefined)));
+      throw error;
+    }
+  }
+
+  /** The edit forms' logo is optional: no file, or an empty pick, keeps the current one. */
+  const optionalLogo = (file: UploadedFile | undefined) =>
+    file && file.bytes.length > 0 ? checkFile(file, ALLOWED.logo, LOGO_MAX_BYTES) : undefined;
+
+  /** One company's update, and its new logo (the old one's bytes go once committed). */
+  async function updateCompany(
+    companyId: string,
+    set: Partial<typeof companies.$inferInsert>,
+    logo: ReturnType<typeof optionalLogo>,
+  ) {
+    const oldLogo = await cleaningStoredFiles((stored) =>
+      app.db.transaction(async (tx) => {
+        const [current] = await tx
+          .select({ id: companies.id, logoFileId: companies.logoFileId })
+          .from(companies)
+          .where(eq(companies.id, companyId))
+          .for('update');
+        await tx.update(companies).set(set).where(eq(companies.id, companyId));
+        if (!logo) return null;
+        const file = await storeFile(tx, app.storage, logo, {
+          companyId,
+          ownerType: 'company_logo',
+          ownerId: companyId,
+        });
+        stored.push(file.storedName);
+        return replaceLogo(tx, current!, file.id);
+      }),
+    );
+    if (oldLogo) await app.storage.remove(oldLogo);
+    const row = await findCompany(app.db, companyId);
+    return { message: COMPANY_MESSAGES.updated, data: presentCompany(row!, ctx) };
+  }
+
+  /** The company of an edit or delete: 404 when missing or, for a one-company role, another's. */
+  async function companyFor(
+    request: { principal: Parameters<typeof authorize>[0] },
+    id: string,
+    action: 'companies.update' | 'companies.delete',
+  ) {
+    authorize(request.principal, action);
+    const company = await findCompany(app.db, id);
+    const who = authorize(request.principal, action, company ? { companyId: company.id } : null);
+    return { who, company: company! };
+  }
+
+  app.post(
+    '/company',
+    {
+      schema: {
+        tags: ['companies'],
+        summary:
+          "Create a company ('Créer une Entreprise'): multipart with every field of spec §5 and the logo (JPEG, PNG or WebP by content, at most 2 MiB). The slug comes from the name: unique, never a route name, never changed afterwards. Its link QR is served at once from /api/public/qrcode-link/qrcode-{slug}.png.",
+        consumes: ['multipart/form-data'],
+        response: { 201: companyEnvelope },
+      },
+    },
+    async (request, reply) => {
+      const who = authorize(request.principal, 'companies.create');
+      const body = await readMultipart(request);
+      const input = parseFields(
+        companyCreateSchema,
+        body.fields,
+        body.files.logo ? {} : { logo: COMPANY_MESSAGES.required('logo') },
+      );
+      const logo = checkFile(body.files.logo, ALLOWED.logo, LOGO_MAX_BYTES);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const created = await cleaningStoredFiles((stored) =>
+            app.db.transaction(async (tx) => {
+              const company = await insertCompany(tx, input, app.config.timezone);
+              const file = await storeFile(tx, app.storage, logo, {
+                companyId: company.id,
+                ownerType: 'company_logo',
+                ownerId: company.id,
+              });
+              stored.push(file.storedName);
+              await tx
+                .update(companies)
+                .set({ logoFileId: file.id })
+                .where(eq(companies.id, company.id));
+              return company;
+            }),
+          );
+          request.log.info({ companyId: created.id, by: who.userId }, 'company created');
+          const row = await findCompany(app.db, created.id);
+          return reply
+            .code(201)
+            .send({ message: COMPANY_MESSAGES.created, data: presentCompany(row!, ctx) });
+        } catch (error) {
+          // Two companies of the same name at the same moment: the loser takes the next suffix.
+          if (attempt < 5 && isUniqueViolation(error, 'companies_slug_key')) continue;
+          throw error;
+        }
+      }
+    },
+  );
+
+  app.post(
+    '/company/:id',
+    {
+      schema: {
+        tags: ['companies'],
+        summary:
+          "Update a company ('Editer l'Entreprise'): multipart with the fields of spec §5; the name is read-only there and not read; the logo is optional. The slug never changes.",
+        consumes: ['multipart/form-data'],
+        params: idParams,
+        response: { 200: companyEnvelope },
+      },
+    },
+    async (request) => {
+      const { company } = await companyFor(request, request.params.id, 'companies.update');
+      const body = await readMultipart(request);
+      const input = parseFields(companyUpdateSchema, body.fields);
+      return updateCompany(company.id, companyValues(input), optionalLogo(body.files.logo));
+    },
+  );
+
+  app.put(
+    '/company/:id',
+    {
+      schema: {
+        tags: ['companies'],
+        summary:
+          "Update a company from the company list's inline form (?compid=): multipart name, description, optional logo. `slug` may be sent but only unchanged: links and printed QR codes depend on it.",
+        consumes: ['multipart/form-data'],
+        params: idParams,
+        response: { 200: companyEnvelope },
+      },
+    },
+    async (request) => {
+      const { company } = await companyFor(request, request.params.id, 'companies.update');
+      const body = await readMultipart(request);
+      const input = parseFields(companyInlineUpdateSchema, body.fields);
+      if (input.slug && input.slug.toLowerCase() !== company.slug.toLowerCase()) {
+        throw badRequest(COMPANY_MESSAGES.slugStable, { slug: COMPANY_MESSAGES.slugStable });
+      }
+      return updateCompany(
+        company.id,
+        { name: input.name, description: input.description },
+        optionalLogo(body.files.logo),
+      );
+    },
+  );
+
+  app.delete(
+    '/company/delete/:id',
+    {
+      schema: {
+        tags: ['companies'],
+        summary:
+          'Delete a company (ROLE_ADMIN only). Refused (409, with what it still holds) while it has users, visitors, events or QR codes; the default company is never deleted.',
+        params: idParams,
+        response: { 200: z.object({ message: z.string() }) },
+      },
+    },
+    async (request) => {
+      const { who, company } = await companyFor(request, request.params.id, 'companies.delete');
+      if (company.slug.toLowerCase() === app.config.defaultCompanySlug.toLowerCase()) {
+        throw conflict(COMPANY_MESSAGES.defaultCompany);
+      }
+      const removed = await app.db
+        .transaction(async (tx) => {
+          const holdings = await companyHoldings(tx, company.id);
+          if (holdings.length) throw conflict(COMPANY_MESSAGES.notEmpty(company.name, holdings));
+          return deleteEmptyCompany(tx, company.id);
+        })
+        .catch((error: unknown) => {
+          // Something was added to it meanwhile: the database refuses, and so do we.
+          if (isForeignKeyViolation(error)) {
+            throw conflict(COMPANY_MESSAGES.notEmpty(company.name, ['des données']));
+          }
+          throw error;
+        });
+      await Promise.all(removed.map((name) => app.storage.remove(name)));
+      request.log.info({ companyId: company.id, by: who.userId }, 'company deleted');
+      return { message: COMPANY_MESSAGES.deleted };
+    },
+  );
+};
+
+/** PostgreSQL foreign_key_violation, whichever driver raised it. */
+function isForeignKeyViolation(error: unknown): boolean {
+  const e = error as { code?: string; cause?: unknown } | null;
+  if (!e) return false;
+  return e.code === '23503' || (e.cause ? isForeignKeyViolation(e.cause) : false);
+}

@@ -1,0 +1,184 @@
+import { and, asc, eq, ilike, isNull, like, or, sql, type SQL } from 'drizzle-orm';
+import {
+  isReservedSlug,
+  slugify,
+  type CompanyCreate,
+  type CompanyUpdate,
+  type ListQuery,
+} from '@sesame/shared';
+import type { Db } from '../db/client';
+import { countRows } from '../db/pagination';
+import { companies, events, files, mailOutbox, qrUsers, users, visitors } from '../db/schema';
+
+export type CompanyRow = typeof companies.$inferSelect & {
+  logoStoredName: string | null;
+  memberCount: number;
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const memberCount = sql<number>`(select count(*)::int from ${qrUsers} where ${qrUsers.companyId} = ${companies.id} and ${qrUsers.kind} = 'member' and ${qrUsers.revokedAt} is null)`;
+
+function selectCompanies(db: Db) {
+  return db
+    .select({
+      company: companies,
+      logoStoredName: files.storedName,
+      memberCount,
+    })
+    .from(companies)
+    .leftJoin(files, eq(files.id, companies.logoFileId));
+}
+
+function toRow(r: {
+  company: typeof companies.$inferSelect;
+  logoStoredName: string | null;
+  memberCount: number;
+}): CompanyRow {
+  return { ...r.company, logoStoredName: r.logoStoredName, memberCount: Number(r.memberCount) };
+}
+
+/** A live company by slug (case-insensitive) or by id. */
+export async function findCompany(db: Db, slugOrId: string): Promise<CompanyRow | null> {
+  const bySlug = eq(sql`lower(${companies.slug})`, slugOrId.toLowerCase());
+  const where = UUID.test(slugOrId) ? or(eq(companies.id, slugOrId), bySlug) : bySlug;
+  const rows = await selectCompanies(db)
+    .where(and(where, isNull(companies.archivedAt)))
+    .limit(1);
+  return rows[0] ? toRow(rows[0]) : null;
+}
+
+export async function listCompanies(
+  db: Db,
+  query: ListQuery,
+  onlyCompanyId?: string,
+): Promise<{ rows: CompanyRow[]; total: number }> {
+  const conditions: SQL[] = [isNull(companies.archivedAt)];
+  if (onlyCompanyId) conditions.push(eq(companies.id, onlyCompanyId));
+  if (query.q) {
+    // The search is literal: '%' and '_' typed by someone are not wildcards.
+    const pattern = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    conditions.push(or(ilike(companies.name, pattern), ilike(companies.slug, pattern))!);
+  }
+  const where = and(...conditions);
+  const [rows, total] = await Promise.all([
+    selectCompanies(db)
+      .where(where)
+      .orderBy(asc(companies.name))
+      .limit(query.per_page)
+      .offset((query.page - 1) * query.per_page),
+    countRows(db, companies, where),
+  ]);
+  return { rows: rows.map(toRow), total };
+}
+
+/**
+ * A free slug for a new company: the name slugified, never a top-level route name
+ * (ARCHITECTURE §6), suffixed -2, -3… while taken. Archived companies keep theirs,
+ * so an old printed link never lands on a newcomer.
+ */
+export async function freeSlug(db: Db, name: string): Promise<string> {
+  let base = slugify(name) || 'entreprise';
+  // A 'success-…' name stays reserved whatever the suffix: give it a prefix instead.
+  if (isReservedSlug(`${base}-2`)) base = `entreprise-${base}`;
+  const taken = new Set(
+    (
+      await db
+        .select({ slug: companies.slug })
+        .from(companies)
+        .where(
+          or(
+            eq(sql`lower(${companies.slug})`, base),
+            like(sql`lower(${companies.slug})`, `${base}-%`),
+          ),
+        )
+    ).map((r) => r.slug.toLowerCase()),
+  );
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? base : `${base}-${n}`;
+    if (!taken.has(candidate) && !isReservedSlug(candidate)) return candidate;
+  }
+}
+
+type CompanyValues = Omit<typeof companies.$inferInsert, 'id' | 'name' | 'slug' | 'createdAt'>;
+
+export function companyValues(input: CompanyUpdate): CompanyValues {
+  return {
+    idNumber: input.id_number,
+    address: input.address,
+    city: input.city,
+    state: input.state,
+    country: input.country,
+    zipcode: input.zipcode,
+    companyField: input.company_field,
+    pointContact: input.point_contact,
+    title: input.title,
+    email: input.email,
+    phoneNumber: input.phone_number,
+    description: input.description ?? null,
+    numberOfEmployee: input.number_of_employee ?? null,
+  };
+}
+
+/** Inserts the company under a free slug; the caller retries on a slug race. */
+export async function insertCompany(
+  db: Db,
+  input: CompanyCreate,
+  timezone: string,
+): Promise<typeof companies.$inferSelect> {
+  const slug = await freeSlug(db, input.name);
+  const [row] = await db
+    .insert(companies)
+    .values({ name: input.name, slug, timezone, ...companyValues(input) })
+    .returning();
+  return row!;
+}
+
+/**
+ * Points the company at its new logo row and removes the old row. Returns the old
+ * stored name, for the caller to delete the bytes once the transaction is committed.
+ */
+export async function replaceLogo(
+  db: Db,
+  company: { id: string; logoFileId: string | null },
+  newFileId: string,
+): Promise<string | null> {
+  await db.update(companies).set({ logoFileId: newFileId }).where(eq(companies.id, company.id));
+  if (!company.logoFileId) return null;
+  const [old] = await db
+    .delete(files)
+    .where(and(eq(files.id, company.logoFileId), eq(files.companyId, company.id)))
+    .returning({ storedName: files.storedName });
+  return old?.storedName ?? null;
+}
+
+/** What a company still holds that a delete would lose (in the spec's words, pluralised). */
+export async function companyHoldings(db: Db, companyId: string): Promise<string[]> {
+  const counted = [
+    [users, 'utilisateur', 'utilisateurs'],
+    [visitors, 'visiteur', 'visiteurs'],
+    [events, 'évènement', 'évènements'],
+    [qrUsers, 'QR code ou carte membre', 'QR codes ou cartes membres'],
+  ] as const;
+  const holdings: string[] = [];
+  for (const [table, one, many] of counted) {
+    const n = await countRows(db, table, eq(table.companyId, companyId));
+    if (n > 0) holdings.push(`${n} ${n === 1 ? one : many}`);
+  }
+  return holdings;
+}
+
+/**
+ * Deletes an empty company with what only it refers to (its logo, the mails of
+ * visitors already deleted). Returns the stored file names to remove after commit.
+ */
+export async function deleteEmptyCompany(db: Db, companyId: string): Promise<string[]> {
+  await db.update(companies).set({ logoFileId: null }).where(eq(companies.id, companyId));
+  const removed = await db
+    .delete(files)
+    .where(eq(files.companyId, companyId))
+    .returning({ storedName: files.storedName });
+  await db.delete(mailOutbox).where(eq(mailOutbox.companyId, companyId));
+  await db.delete(companies).where(eq(companies.id, companyId));
+  return removed.map((r) => r.storedName);
+}

@@ -1,0 +1,154 @@
+/**
+ * Every environment variable, parsed and validated in one place (ARCHITECTURE §3).
+ * A missing or malformed variable stops the start with one clear line.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { REPEAT_SCAN_WINDOW_MS, SLUG_PATTERN } from '@sesame/shared';
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .optional();
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  PUBLIC_URL: optionalString.pipe(z.url({ error: 'must be an absolute URL' }).optional()),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must start with postgres://')
+      .optional(),
+  ),
+  JWT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  SMTP_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+      .optional(),
+  ),
+  MAIL_FROM: z.string().default('Sésame <no-reply@sesame.local>'),
+  DEFAULT_COMPANY_SLUG: z.string().regex(SLUG_PATTERN, 'must be a lower-case slug').default('demo'),
+  APP_TIMEZONE: z
+    .string()
+    .default('Africa/Abidjan')
+    .refine((tz) => {
+      try {
+        new Intl.DateTimeFormat('fr-FR', { timeZone: tz });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be an IANA time zone such as Africa/Abidjan'),
+  ADMIN_EMAIL: optionalString.pipe(z.email({ error: 'must be an e-mail address' }).optional()),
+  ADMIN_PASSWORD: optionalString.pipe(
+    z.string().min(8, 'must be at least 8 characters').optional(),
+  ),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST: optionalString,
+  REPEAT_SCAN_WINDOW_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0, 'must be 0 or more seconds')
+    .max(3600, 'must be at most 3600 seconds')
+    .default(REPEAT_SCAN_WINDOW_MS / 1000),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  jwtSecret: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  defaultCompanySlug: string;
+  timezone: string;
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  logLevel: string;
+  /** Folder of the built web app; undefined when the server only serves the API. */
+  webDist: string | undefined;
+  /**
+   * A second scan of the same code within this window reports the check just made
+   * instead of toggling it back (a badge held twice in front of the camera).
+   */
+  repeatScanWindowMs: number;
+  /** Rate limits; tests and benchmarks may pass their own. */
+  rateLimits: RateLimits;
+}
+
+export interface RateLimits {
+  /** Failed logins per client per window before 429. */
+  loginPerWindow: number;
+  /** Public form submissions (visitor, event registration) per client per window. */
+  publicFormPerWindow: number;
+  /** Code look-ups per client per window. */
+  codeLookupPerWindow: number;
+  windowMs: number;
+  /** Clients exempt from limits (benchmarks on loopback only). */
+  allowList: string[];
+}
+
+export const DEFAULT_RATE_LIMITS: RateLimits = {
+  loginPerWindow: 10,
+  publicFormPerWindow: 30,
+  codeLookupPerWindow: 600,
+  windowMs: 60_000,
+  allowList: [],
+};
+
+export class ConfigError extends Error {}
+
+/** Parses the environment. Throws ConfigError with one readable line. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(
+      `Configuration error: ${String(issue.path[0] ?? 'environment')} ${issue.message}`,
+    );
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  const port = e.PORT;
+  return {
+    port,
+    host: e.HOST,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    jwtSecret: e.JWT_SECRET ?? persistedSecret(dataDir),
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    defaultCompanySlug: e.DEFAULT_COMPANY_SLUG,
+    timezone: e.APP_TIMEZONE,
+    adminEmail: e.ADMIN_EMAIL,
+    adminPassword: e.ADMIN_PASSWORD,
+    logLevel: e.LOG_LEVEL,
+    webDist: e.WEB_DIST ?? defaultWebDist(),
+    repeatScanWindowMs: e.REPEAT_SCAN_WINDOW_SECONDS * 1000,
+    rateLimits: DEFAULT_RATE_LIMITS,
+  };
+}
+
+/** When JWT_SECRET is unset, one is generated on first start and kept in DATA_DIR. */
+function persistedSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+function defaultWebDist(): string | undefined {
+  const dist = path.resolve(import.meta.dirname, '../../web/dist');
+  return existsSync(dist) ? dist : undefined;
+}

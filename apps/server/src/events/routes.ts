@@ -1,0 +1,438 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  API_MESSAGES,
+  EVENT_MESSAGES,
+  ID_FILE_MAX_BYTES,
+  eventAttendanceListSchema,
+  eventAttendanceQuerySchema,
+  eventCreateSchema,
+  eventEnvelopeSchema,
+  eventRegisteredSchema,
+  eventSchema,
+  eventVisitorLogQuerySchema,
+  eventVisitorLogSchema,
+  firstVisitorIssue,
+  listQuerySchema,
+  paginatedSchema,
+  publicEventEnvelopeSchema,
+  visitorFormSchema,
+  visitorIssueMap,
+  type ListQuery,
+} from '@sesame/shared';
+import { authorize, companyForNewRecord, companyScope } from '../auth/authorize';
+import type { Principal } from '../auth/principal';
+import { findCompany } from '../companies/service';
+import {
+  badRequest,
+  conflict,
+  HttpError,
+  isUniqueViolation,
+  notFound,
+  payloadTooLarge,
+} from '../errors';
+import { ALLOWED } from '../files/detect';
+import { checkFile, readMultipart } from '../files/uploads';
+import { qrPng, qrTargets } from '../qr/qr';
+import { removingStoredFilesOnFailure } from '../visitors/service';
+import {
+  presentAttendance,
+  presentEvent,
+  presentEventVisitorLog,
+  presentPublicEvent,
+} from './presenter';
+import {
+  closeEvent,
+  deleteEventIfEmpty,
+  eventState,
+  findEvent,
+  findEventBySlug,
+  insertEvent,
+  listAttendance,
+  listEvents,
+  listEventVisitorLogs,
+  registerForEvent,
+} from './service';
+import { eventStartsAt, isEventDayOver } from './time';
+
+const idParams = z.object({ id: z.uuid({ error: API_MESSAGES.badRequest }) });
+const slugParam = z.string().min(1).max(100);
+const gone = (message: string) => new HttpError(409, message);
+
+export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
+  const limits = app.config.rateLimits;
+  const publicUrl = app.config.publicUrl;
+
+  /** An event by id that the caller may reach for `action` (404 for another tenant's). */
+  async function eventFor(
+    principal: Principal | null,
+    id: string,
+    action: 'events.list' | 'events.delete',
+  ) {
+    authorize(principal, action);
+    const event = await findEvent(app.db, id);
+    const who = authorize(principal, action, event);
+    return { who, event: event! };
+  }
+
+  /** A company's event by the two slugs of its share link; anything else is a 404. */
+  async function eventBySlugs(companySlug: string, eventSlug: string) {
+    const company = await findCompany(app.db, companySlug);
+    if (!company) throw notFound();
+    const event = await findEventBySlug(app.db, company.id, eventSlug);
+    if (!event) throw notFound();
+    return event;
+  }
+
+  app.post(
+    '/evenement/create',
+    {
+      // Who may create comes before what they sent (401/403 before 400).
+      preValidation: async (request) => {
+        authorize(request.principal, 'events.create');
+      },
+      schema: {
+        tags: ['events'],
+        summary:
+          "Create an event ('Création Événement'). JSON: company_id (id or slug; ROLE_ADMIN and ROLE_SESAME choose, " +
+          'everyone else creates in their own company), name, location, address_name, date_event DD/MM/YYYY, time_event HH:MM ' +
+          "(in the company's time zone; a past day is refused), optional city, country, state, zipcode, departement_id (default 1). " +
+          'The slug comes from the name, unique within the company (-2, -3…), and never changes.',
+        body: eventCreateSchema,
+        response: { 201: eventEnvelopeSchema },
+      },
+    },
+    async (request, reply) => {
+      const who = authorize(request.principal, 'events.create');
+      const input = request.body;
+      const company = await findCompany(
+        app.db,
+        companyForNewRecord(who, 'events.create', input.company_id),
+      );
+      if (!company) throw notFound();
+      if (isEventDayOver(input.date_event, company.timezone)) {
+        throw badRequest(EVENT_MESSAGES.datePast, { date_event: EVENT_MESSAGES.datePast });
+      }
+      const startsAt = eventStartsAt(input.date_event, input.time_event, company.timezone);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const created = await app.db.transaction((tx) =>
+            insertEvent(tx, input, { companyId: company.id, startsAt, createdBy: who.userId }),
+          );
+          request.log.info(
+            { eventId: created.id, companyId: company.id, by: who.userId },
+            'event created',
+          );
+          const row = await findEvent(app.db, created.id);
+          return reply
+            .code(201)
+            .send({ message: EVENT_MESSAGES.created, data: presentEvent(row!, publicUrl) });
+        } catch (error) {
+          // Two events of the same name at the same moment: the loser takes the next suffix.
+          if (attempt < 5 && isUniqueViolation(error, 'events_company_slug_key')) continue;
+          throw error;
+        }
+      }
+    },
+  );
+
+  const listAnswer = async (query: ListQuery, companyId: string | undefined) => {
+    const { rows, total } = await listEvents(app.db, query, companyId);
+    return {
+      data: rows.map((row) => presentEvent(row, publicUrl)),
+      meta: { page: query.page, per_page: query.per_page, total },
+    };
+  };
+
+  app.get(
+    '/evenement/list',
+    {
+      schema: {
+        tags: ['events'],
+        summary:
+          'Events the caller may see, newest first, paged (?page=&per_page=&q=): every company for ROLE_ADMIN ' +
+          'and ROLE_SESAME, their own company for the other roles of the event list.',
+        querystring: listQuerySchema,
+        response: { 200: paginatedSchema(eventSchema) },
+      },
+    },
+    async (request) => {
+      const who = authorize(request.principal, 'events.list');
+      return listAnswer(request.query, companyScope(who, 'events.list'));
+    },
+  );
+
+  app.get(
+    '/evenement/list/:company',
+    {
+      schema: {
+        tags: ['events'],
+        summary:
+          "Events of one company (slug or id), paged (?page=&per_page=&q=). Another company's list answers 404 " +
+          'except for ROLE_ADMIN and ROLE_SESAME.',
+        params: z.object({ company: slugParam }),
+        querystring: listQuerySchema,
+        response: { 200: paginatedSchema(eventSchema) },
+      },
+    },
+    async (request) => {
+      authorize(request.principal, 'events.list');
+      const company = await findCompany(app.db, request.params.company);
+      authorize(request.principal, 'events.list', company ? { companyId: company.id } : null);
+      return listAnswer(request.query, company!.id);
+    },
+  );
+
+  app.get(
+    '/evenement/:id',
+    {
+      schema: {
+        tags: ['events'],
+        summary: "One event ('Événement Rétrouvé'), for staff who may list its company's events.",
+        params: idParams,
+        response: { 200: eventEnvelopeSchema },
+      },
+    },
+    async (request) => {
+      const { event } = await eventFor(request.principal, request.params.id, 'events.list');
+      return { message: EVENT_MESSAGES.found, data: presentEvent(event, publicUrl) };
+    },
+  );
+
+  app.delete(
+    '/evenement/delete/:id',
+    {
+      schema: {
+        tags: ['events'],
+        summary:
+          'Delete an event (ROLE_ADMIN, ROLE_SESAME, a supervisor of its company). Refused (409) while it has ' +
+          'participants: their registrations and check-ins would be lost; close it instead.',
+        params: idParams,
+        response: { 200: z.object({ message: z.string() }) },
+      },
+    },
+    async (request) => {
+      const { who, event } = await eventFor(request.principal, request.params.id, 'events.delete');
+      if (event.participantCount > 0) {
+        throw conflict(EVENT_MESSAGES.hasParticipants(event.name, event.participantCount));
+      }
+      const deleted = await app.db.transaction((tx) => deleteEventIfEmpty(tx, event.id));
+      if (!deleted) {
+        const now = await findEvent(app.db, event.id);
+        throw conflict(EVENT_MESSAGES.hasParticipants(event.name, now?.participantCount ?? 1));
+      }
+      request.log.info({ eventId: event.id, by: who.userId }, 'event deleted');
+      return { message: EVENT_MESSAGES.deleted };
+    },
+  );
+
+  app.put(
+    '/evenement/close/:id',
+    {
+      schema: {
+        tags: ['events'],
+        summary:
+          'Close an event to new registrations (those who may delete it). Participants already registered keep ' +
+          'their codes. Closing again changes nothing.',
+        params: idParams,
+        response: { 200: eventEnvelopeSchema },
+      },
+    },
+    async (request) => {
+      const { who, event } = await eventFor(request.principal, request.params.id, 'events.delete');
+      await closeEvent(app.db, event.id);
+      request.log.info({ eventId: event.id, by: who.userId }, 'event closed');
+      const row = await findEvent(app.db, event.id);
+      return { message: EVENT_MESSAGES.closedNow, data: presentEvent(row!, publicUrl) };
+    },
+  );
+
+  app.get(
+    '/evenement/slug/:company/:event',
+    {
+      config: {
+        public: true,
+        rateLimit: { max: limits.codeLookupPerWindow, timeWindow: limits.windowMs },
+      },
+      schema: {
+        tags: ['events'],
+        summary:
+          "An event by its company's slug and its own (the share link's two segments), for the JoinEvent form " +
+          'and the QR poster. Public: only what the poster shows (no participant); `closed` says whether it ' +
+          "still takes registrations. Another company's event slug answers 404.",
+        security: [],
+        params: z.object({ company: slugParam, event: slugParam }),
+        response: { 200: publicEventEnvelopeSchema },
+      },
+    },
+    async (request) => {
+      const event = await eventBySlugs(request.params.company, request.params.event);
+      const state = eventState(event, event.company.timezone);
+      return { message: EVENT_MESSAGES.found, data: presentPublicEvent(event, state, publicUrl) };
+    },
+  );
+
+  app.get(
+    '/public/qrcode-event/:company/:file',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['events'],
+        summary:
+          "QR image (PNG) of an event's share link, {PUBLIC_URL}/company/{company}/event/{event} (the public poster).",
+        security: [],
+        params: z.object({
+          company: slugParam,
+          file: z.string().regex(/^[A-Za-z0-9-]+\.png$/, { error: API_MESSAGES.badRequest }),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const eventSlug = request.params.file.replace(/\.png$/, '');
+      const event = await eventBySlugs(request.params.company, eventSlug);
+      const png = await qrPng(qrTargets.eventShareLink(publicUrl, event.company.slug, event.slug));
+      return reply
+        .header('content-type', 'image/png')
+        .header('cache-control', 'public, max-age=3600')
+        .send(png);
+    },
+  );
+
+  app.post(
+    '/evenement/:company/:event/register',
+    {
+      config: {
+        public: true,
+        rateLimit: { max: limits.publicFormPerWindow, timeWindow: limits.windowMs },
+      },
+      schema: {
+        tags: ['events'],
+        summary:
+          'Register through the share link (public JoinEvent form). multipart/form-data: the visitor fields of ' +
+          'spec §3 (firstname, lastname, id_number, organisation_name, email, contact, language fr|en) and the identity ' +
+          "document as `request_image` (JPEG, PNG, WebP or PDF, ≤ 2 MiB); the place, date and time are the event's " +
+          "whatever is sent. Creates the visitor and a confirmed request (reason 'not applicable') and queues the code " +
+          'mail, in one transaction. A closed or past event, or an e-mail already registered, answers 409.',
+        security: [],
+        consumes: ['multipart/form-data'],
+        params: z.object({ company: slugParam, event: slugParam }),
+        response: { 201: eventRegisteredSchema },
+      },
+    },
+    async (request, reply) => {
+      const event = await eventBySlugs(request.params.company, request.params.event);
+      const body = await readMultipart(request);
+      const refusal = (state: 'closed' | 'over') =>
+        gone(state === 'closed' ? EVENT_MESSAGES.registrationClosed : EVENT_MESSAGES.eventOver);
+      const state = eventState(event, event.company.timezone);
+      if (state !== 'open') throw refusal(state);
+
+      const upload = body.files.request_image;
+      const parsed = visitorFormSchema.safeParse({
+        ...body.fields,
+        company_id: event.companyId,
+        host: '',
+        reason: '',
+        address: event.addressName,
+        city: event.city ?? '',
+        state: event.state ?? '',
+        zipcode: event.zipcode ?? '',
+        country: event.country ?? '',
+        request_date: event.dateEvent,
+        request_time: event.timeEvent,
+        request_image: upload ? { size: upload.bytes.length } : undefined,
+      });
+      if (!parsed.success) {
+        const first = firstVisitorIssue(parsed.error);
+        if (first.key === 'fileTooLarge') throw payloadTooLarge(first.message);
+        throw badRequest(first.message, visitorIssueMap(parsed.error));
+      }
+      const document = checkFile(upload, ALLOWED.identityDocument, ID_FILE_MAX_BYTES);
+
+      const outcome = await removingStoredFilesOnFailure(app.storage, (storage) =>
+        app.db.transaction((tx) =>
+          registerForEvent(tx, storage, {
+            eventId: event.id,
+            timeZone: event.company.timezone,
+            fields: parsed.data,
+            document,
+          }),
+        ),
+      );
+      if (outcome.kind === 'gone') throw notFound();
+      if (outcome.kind === 'duplicate') throw conflict(EVENT_MESSAGES.alreadyRegistered);
+      if (outcome.kind !== 'registered') throw refusal(outcome.kind);
+      request.log.info(
+        { eventId: event.id, visitorId: outcome.visitorId, companyId: event.companyId },
+        'event registration',
+      );
+      return reply.code(201).send({
+        message: EVENT_MESSAGES.registered,
+        data: {
+          visitor_id: outcome.visitorId,
+          request_id: outcome.requestId,
+          firstname: parsed.data.firstname,
+          lastname: parsed.data.lastname,
+          email: parsed.data.email,
+          event: { name: event.name, slug: event.slug },
+          company: { name: event.company.name, slug: event.company.slug },
+        },
+      });
+    },
+  );
+
+  app.get(
+    '/eventattendencelist',
+    {
+      schema: {
+        tags: ['events'],
+        summary:
+          'Event attendance: events with their participants (spec §3 "Event attendance entry"). ROLE_ADMIN sees ' +
+          "every company's (or one with ?company=slug), the other roles their own company's. Paged over " +
+          'participants (?page=&per_page=&q=); each page groups them under their events.',
+        querystring: eventAttendanceQuerySchema,
+        response: { 200: eventAttendanceListSchema },
+      },
+    },
+    async (request) => {
+      const who = authorize(request.principal, 'eventAttendance.list');
+      let companyId = companyScope(who, 'eventAttendance.list');
+      if (request.query.company) {
+        const company = await findCompany(app.db, request.query.company);
+        authorize(who, 'eventAttendance.list', company ? { companyId: company.id } : null);
+        companyId = company!.id;
+      }
+      const { rows, total } = await listAttendance(app.db, request.query, companyId);
+      return {
+        data: presentAttendance(rows, app.fileUrls),
+        meta: { page: request.query.page, per_page: request.query.per_page, total },
+      };
+    },
+  );
+
+  app.get(
+    '/event/visitorLog/:domain',
+    {
+      schema: {
+        tags: ['events'],
+        summary:
+          "Check-ins of a company's event participants (slug or id), newest first, paged (?page=&per_page=&q=); " +
+          "?event= an event's slug or id. Another company's log answers 404 except for ROLE_ADMIN.",
+        params: z.object({ domain: slugParam }),
+        querystring: eventVisitorLogQuerySchema,
+        response: { 200: paginatedSchema(eventVisitorLogSchema) },
+      },
+    },
+    async (request) => {
+      authorize(request.principal, 'visitorLogs.list');
+      const company = await findCompany(app.db, request.params.domain);
+      authorize(request.principal, 'visitorLogs.list', company ? { companyId: company.id } : null);
+      const page = await listEventVisitorLogs(app.db, request.query, company!.id);
+      if (!page) throw notFound();
+      return {
+        data: page.rows.map((row) => presentEventVisitorLog(row, app.fileUrls)),
+        meta: { page: request.query.page, per_page: request.query.per_page, total: page.total },
+      };
+    },
+  );
+};

@@ -1,0 +1,421 @@
+/**
+ * Events: creation under a stable slug, lists scoped per company, registration
+ * through the share link, and the attendance and check-in lists of participants.
+ * Every query takes the tenant (a company id, or undefined for every company).
+ */
+import { and, asc, count, desc, eq, ilike, isNotNull, like, or, sql, type SQL } from 'drizzle-orm';
+import {
+  slugify,
+  type EventAttendanceQuery,
+  type EventCreate,
+  type EventVisitorLogQuery,
+  type ListQuery,
+  type VisitorCreateInput,
+} from '@sesame/shared';
+import type { Db } from '../db/client';
+import { companies, events, visitorChecks, visitors } from '../db/schema';
+import type { CheckedFile } from '../files/uploads';
+import type { FileStorage } from '../files/storage';
+import { createConfirmedEventRegistration } from '../visitors/service';
+import { isEventDayOver } from './time';
+
+export type EventRecord = typeof events.$inferSelect;
+
+export interface EventCompany {
+  id: string;
+  name: string;
+  slug: string;
+  timezone: string;
+}
+
+export interface EventRow extends EventRecord {
+  company: EventCompany;
+  participantCount: number;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** `?q=` as a LIKE pattern matching the text anywhere. */
+const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+const participantCount = sql<number>`(select count(*)::int from ${visitors} where ${visitors.eventId} = ${events.id})`;
+
+function selectEvents(db: Db) {
+  return db
+    .select({
+      event: events,
+      company: {
+        id: companies.id,
+        name: companies.name,
+        slug: companies.slug,
+        timezone: companies.timezone,
+      },
+      participantCount,
+    })
+    .from(events)
+    .innerJoin(companies, eq(companies.id, events.companyId));
+}
+
+type Selected = {
+  event: EventRecord;
+  company: EventCompany;
+  participantCount: number;
+};
+const toRow = (r: Selected): EventRow => ({
+  ...r.event,
+  company: r.company,
+  participantCount: Number(r.participantCount),
+});
+
+/** One event by id (any company: the caller authorizes with its company). */
+export async function findEvent(db: Db, id: string): Promise<EventRow | null> {
+  const [row] = await selectEvents(db).where(eq(events.id, id)).limit(1);
+  return row ? toRow(row) : null;
+}
+
+/** An event of one company by its slug (case-insensitive). */
+export async function findEventBySlug(
+  db: Db,
+  companyId: string,
+  slug: string,
+): Promise<EventRow | null> {
+  const [row] = await selectEvents(db)
+    .where(and(eq(events.companyId, companyId), eq(sql`lower(${events.slug})`, slug.toLowerCase())))
+    .limit(1);
+  return row ? toRow(row) : null;
+}
+
+/** One page of events, newest first; `companyId` undefined = every company. */
+export async function listEvents(
+  db: Db,
+  query: ListQuery,
+  companyId: string | undefined,
+): Promise<{ rows: EventRow[]; total: number }> {
+  const conditions: (SQL | undefined)[] = [companyId ? eq(events.companyId, companyId) : undefined];
+  if (query.q) {
+    const pattern = likePattern(query.q);
+    conditions.push(
+      or(
+        ilike(events.name, pattern),
+        ilike(events.location, pattern),
+        ilike(events.addressName, pattern),
+        ilike(events.city, pattern),
+        ilike(companies.name, pattern),
+      ),
+    );
+  }
+  const where = and(...conditions);
+  const [rows, totals] = await Promise.all([
+    selectEvents(db)
+      .where(where)
+      .orderBy(desc(events.createdAt), desc(events.id))
+      .limit(query.per_page)
+      .offset((query.page - 1) * query.per_page),
+    db
+      .select({ total: count() })
+      .from(events)
+      .innerJoin(companies, eq(companies.id, events.companyId))
+      .where(where),
+  ]);
+  return { rows: rows.map(toRow), total: Number(totals[0]?.total ?? 0) };
+}
+
+/** `all` is the request list's "every event" filter (?event=all): no event may take it. */
+const RESERVED_EVENT_SLUGS = new Set(['all']);
+
+/**
+ * A free slug for a new event of a company: the name slugified, suffixed -2, -3…
+ * while taken in that company. It never changes afterwards (printed posters use it).
+ */
+export async function freeEventSlug(db: Db, companyId: string, name: string): Promise<string> {
+  const base = slugify(name) || 'evenement';
+  const taken = new Set(
+    (
+      await db
+        .select({ slug: events.slug })
+        .from(events)
+        .where(
+          and(
+            eq(events.companyId, companyId),
+            or(eq(sql`lower(${events.slug})`, base), like(sql`lower(${events.slug})`, `${base}-%`)),
+          ),
+        )
+    ).map((r) => r.slug.toLowerCase()),
+  );
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? base : `${base}-${n}`;
+    if (!taken.has(candidate) && !RESERVED_EVENT_SLUGS.has(candidate)) return candidate;
+  }
+}
+
+/** Inserts the event under a free slug; the caller retries on a slug race. */
+export async function insertEvent(
+  db: Db,
+  input: EventCreate,
+  values: { companyId: string; startsAt: Date; createdBy: string },
+): Promise<EventRecord> {
+  const slug = await freeEventSlug(db, values.companyId, input.name);
+  const orNull = (v: string) => (v ? v : null);
+  const [row] = await db
+    .insert(events)
+    .values({
+      companyId: values.companyId,
+      name: input.name,
+      slug,
+      location: input.location,
+      addressName: input.address_name,
+      city: orNull(input.city),
+      state: orNull(input.state),
+      zipcode: orNull(input.zipcode),
+      country: orNull(input.country),
+      dateEvent: input.date_event,
+      timeEvent: input.time_event,
+      startsAt: values.startsAt,
+      departementId: input.departement_id,
+      createdBy: values.createdBy,
+    })
+    .returning();
+  return row!;
+}
+
+export type EventState = 'open' | 'closed' | 'over';
+
+/** Whether an event still takes registrations: not closed by staff, and its day not over. */
+export function eventState(
+  event: Pick<EventRecord, 'closedAt' | 'dateEvent'>,
+  timeZone: string,
+  now = new Date(),
+): EventState {
+  if (event.closedAt) return 'closed';
+  if (isEventDayOver(event.dateEvent, timeZone, now)) return 'over';
+  return 'open';
+}
+
+/** Stops registrations (idempotent). */
+export async function closeEvent(db: Db, eventId: string): Promise<void> {
+  await db
+    .update(events)
+    .set({ closedAt: sql`coalesce(${events.closedAt}, now())` })
+    .where(eq(events.id, eventId));
+}
+
+/** Deletes an event without participants; returns false when some registered meanwhile. */
+export async function deleteEventIfEmpty(tx: Db, eventId: string): Promise<boolean> {
+  const [locked] = await tx
+    .select({ id: events.id })
+    .from(events)
+    .where(eq(events.id, eventId))
+    .for('update');
+  if (!locked) return true;
+  const [row] = await tx.select({ n: count() }).from(visitors).where(eq(visitors.eventId, eventId));
+  if (Number(row?.n ?? 0) > 0) return false;
+  await tx.delete(events).where(eq(events.id, eventId));
+  return true;
+}
+
+export type RegistrationOutcome =
+  | { kind: 'registered'; visitorId: string; requestId: string }
+  | { kind: 'closed' | 'over' | 'duplicate' | 'gone' };
+
+/**
+ * A registration through the share link, in the caller's transaction: the event row
+ * is locked (registrations of one event go one at a time, so a second form sent with
+ * the same e-mail is seen), its state checked again, then the visitor, the confirmed
+ * request and the code mail are written together.
+ */
+export async function registerForEvent(
+  tx: Db,
+  storage: FileStorage,
+  input: {
+    eventId: string;
+    timeZone: string;
+    fields: VisitorCreateInput;
+    document: CheckedFile;
+  },
+): Promise<RegistrationOutcome> {
+  const [event] = await tx.select().from(events).where(eq(events.id, input.eventId)).for('update');
+  if (!event) return { kind: 'gone' };
+  const state = eventState(event, input.timeZone);
+  if (state !== 'open') return { kind: state };
+  const [already] = await tx
+    .select({ id: visitors.id })
+    .from(visitors)
+    .where(
+      and(
+        eq(visitors.eventId, event.id),
+        eq(sql`lower(${visitors.email})`, input.fields.email.toLowerCase()),
+      ),
+    )
+    .limit(1);
+  if (already) return { kind: 'duplicate' };
+  const { visitor, request } = await createConfirmedEventRegistration(tx, storage, {
+    event,
+    fields: input.fields,
+    document: input.document,
+  });
+  return { kind: 'registered', visitorId: visitor.id, requestId: request.id };
+}
+
+/** The first check-in of a visitor at the door (null until they come). */
+const firstCheckIn = sql<
+  string | null
+>`(select min(${visitorChecks.checkInAt}) from ${visitorChecks} where ${visitorChecks.visitorId} = ${visitors.id})`;
+
+export interface AttendanceRow {
+  event: Pick<
+    EventRecord,
+    'id' | 'name' | 'slug' | 'location' | 'dateEvent' | 'timeEvent' | 'createdAt'
+  >;
+  company: EventCompany;
+  visitor: Pick<
+    typeof visitors.$inferSelect,
+    'id' | 'firstname' | 'lastname' | 'email' | 'address' | 'requestImageId' | 'createdAt'
+  >;
+  checkInTime: string | Date | null;
+}
+
+/**
+ * One page of event participants (newest events first, participants in the order
+ * they registered); `companyId` undefined = every company.
+ */
+export async function listAttendance(
+  db: Db,
+  query: EventAttendanceQuery,
+  companyId: string | undefined,
+): Promise<{ rows: AttendanceRow[]; total: number }> {
+  const conditions: (SQL | undefined)[] = [
+    isNotNull(visitors.eventId),
+    companyId ? eq(events.companyId, companyId) : undefined,
+  ];
+  if (query.q) {
+    const pattern = likePattern(query.q);
+    conditions.push(
+      or(
+        ilike(visitors.firstname, pattern),
+        ilike(visitors.lastname, pattern),
+        ilike(visitors.email, pattern),
+        ilike(events.name, pattern),
+        ilike(events.location, pattern),
+      ),
+    );
+  }
+  const where = and(...conditions);
+  const [rows, totals] = await Promise.all([
+    db
+      .select({
+        event: {
+          id: events.id,
+          name: events.name,
+          slug: events.slug,
+          location: events.location,
+          dateEvent: events.dateEvent,
+          timeEvent: events.timeEvent,
+          createdAt: events.createdAt,
+        },
+        company: {
+          id: companies.id,
+          name: companies.name,
+          slug: companies.slug,
+          timezone: companies.timezone,
+        },
+        visitor: {
+          id: visitors.id,
+          firstname: visitors.firstname,
+          lastname: visitors.lastname,
+          email: visitors.email,
+          address: visitors.address,
+          requestImageId: visitors.requestImageId,
+          createdAt: visitors.createdAt,
+        },
+        checkInTime: firstCheckIn,
+      })
+      .from(visitors)
+      .innerJoin(events, eq(events.id, visitors.eventId))
+      .innerJoin(companies, eq(companies.id, events.companyId))
+      .where(where)
+      .orderBy(desc(events.createdAt), desc(events.id), asc(visitors.createdAt), asc(visitors.id))
+      .limit(query.per_page)
+      .offset((query.page - 1) * query.per_page),
+    db
+      .select({ total: count() })
+      .from(visitors)
+      .innerJoin(events, eq(events.id, visitors.eventId))
+      .where(where),
+  ]);
+  return { rows, total: Number(totals[0]?.total ?? 0) };
+}
+
+export interface EventVisitorLogRow {
+  check: typeof visitorChecks.$inferSelect;
+  visitor: Pick<
+    typeof visitors.$inferSelect,
+    'id' | 'firstname' | 'lastname' | 'email' | 'requestImageId'
+  >;
+  event: { id: string; name: string; slug: string };
+}
+
+/**
+ * One page of check-ins of a company's event participants, newest first.
+ * `eventFilter` is an event's slug or id within that company.
+ */
+export async function listEventVisitorLogs(
+  db: Db,
+  query: EventVisitorLogQuery,
+  companyId: string,
+): Promise<{ rows: EventVisitorLogRow[]; total: number } | null> {
+  const conditions: (SQL | undefined)[] = [eq(visitorChecks.companyId, companyId)];
+  if (query.event) {
+    const match = UUID.test(query.event)
+      ? or(eq(events.id, query.event), eq(events.slug, query.event))
+      : eq(sql`lower(${events.slug})`, query.event.toLowerCase());
+    const [found] = await db
+      .select({ id: events.id })
+      .from(events)
+      .where(and(match, eq(events.companyId, companyId)))
+      .limit(1);
+    if (!found) return null;
+    conditions.push(eq(events.id, found.id));
+  }
+  if (query.q) {
+    const pattern = likePattern(query.q);
+    conditions.push(
+      or(
+        ilike(visitors.firstname, pattern),
+        ilike(visitors.lastname, pattern),
+        ilike(visitors.email, pattern),
+        ilike(events.name, pattern),
+      ),
+    );
+  }
+  const where = and(...conditions);
+  const base = (select: Db) =>
+    select
+      .select({
+        check: visitorChecks,
+        visitor: {
+          id: visitors.id,
+          firstname: visitors.firstname,
+          lastname: visitors.lastname,
+          email: visitors.email,
+          requestImageId: visitors.requestImageId,
+        },
+        event: { id: events.id, name: events.name, slug: events.slug },
+      })
+      .from(visitorChecks)
+      .innerJoin(visitors, eq(visitors.id, visitorChecks.visitorId))
+      .innerJoin(events, eq(events.id, visitors.eventId));
+  const [rows, totals] = await Promise.all([
+    base(db)
+      .where(where)
+      .orderBy(desc(visitorChecks.checkInAt), desc(visitorChecks.id))
+      .limit(query.per_page)
+      .offset((query.page - 1) * query.per_page),
+    db
+      .select({ total: count() })
+      .from(visitorChecks)
+      .innerJoin(visitors, eq(visitors.id, visitorChecks.visitorId))
+      .innerJoin(events, eq(events.id, visitors.eventId))
+      .where(where),
+  ]);
+  return { rows, total: Number(totals[0]?.total ?? 0) };
+}

@@ -1,0 +1,90 @@
+/**
+ * Reads a multipart request into text fields and checked files. A file is
+ * refused when empty, too large or not of an allowed type (by content);
+ * nothing is stored until the caller decides to.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import { API_MESSAGES } from '@sesame/shared';
+import type { Db } from '../db/client';
+import { files } from '../db/schema';
+import { badRequest, payloadTooLarge, unsupportedMediaType } from '../errors';
+import { detectMediaType, EXTENSIONS, type MediaType } from './detect';
+import type { FileStorage } from './storage';
+
+export interface UploadedFile {
+  field: string;
+  filename: string;
+  bytes: Buffer;
+}
+
+export interface MultipartBody {
+  fields: Record<string, string>;
+  files: Record<string, UploadedFile>;
+}
+
+export async function readMultipart(request: FastifyRequest): Promise<MultipartBody> {
+  if (!request.isMultipart()) throw badRequest();
+  const body: MultipartBody = { fields: {}, files: {} };
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        const bytes = await part.toBuffer();
+        if (part.file.truncated) throw payloadTooLarge();
+        body.files[part.fieldname] = { field: part.fieldname, filename: part.filename, bytes };
+      } else if (typeof part.value === 'string') {
+        body.fields[part.fieldname] = part.value;
+      }
+    }
+  } catch (error) {
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw payloadTooLarge();
+    throw error;
+  }
+  return body;
+}
+
+export interface CheckedFile extends UploadedFile {
+  mediaType: MediaType;
+}
+
+/** Size and type checks of one upload; `maxBytes` is the field's own limit. */
+export function checkFile(
+  file: UploadedFile | undefined,
+  allowed: readonly MediaType[],
+  maxBytes: number,
+  tooLargeMessage: string = API_MESSAGES.fileTooLarge,
+): CheckedFile {
+  if (!file || file.bytes.length === 0)
+    throw badRequest(API_MESSAGES.fileInvalid, {
+      [file?.field ?? 'file']: API_MESSAGES.fileInvalid,
+    });
+  if (file.bytes.length > maxBytes) throw payloadTooLarge(tooLargeMessage);
+  const mediaType = detectMediaType(file.bytes);
+  if (!mediaType || !allowed.includes(mediaType)) throw unsupportedMediaType();
+  return { ...file, mediaType };
+}
+
+/** Writes the bytes under a random name and records the file row (in the caller's transaction). */
+export async function storeFile(
+  db: Db,
+  storage: FileStorage,
+  file: CheckedFile,
+  owner: { companyId: string; ownerType: string; ownerId?: string | null },
+): Promise<typeof files.$inferSelect> {
+  const storedName = `${randomBytes(16).toString('hex')}.${EXTENSIONS[file.mediaType]}`;
+  await storage.put(storedName, file.bytes);
+  const [row] = await db
+    .insert(files)
+    .values({
+      companyId: owner.companyId,
+      ownerType: owner.ownerType,
+      ownerId: owner.ownerId ?? null,
+      storedName,
+      originalName: file.filename.slice(0, 200),
+      mediaType: file.mediaType,
+      size: file.bytes.length,
+      sha256: createHash('sha256').update(file.bytes).digest('hex'),
+    })
+    .returning();
+  return row!;
+}

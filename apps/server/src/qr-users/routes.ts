@@ -1,0 +1,344 @@
+/**
+ * Permanent QR codes and member cards (spec §7: create-qr, qruser, qruser-list,
+ * create-member, qrusermembre, qrmembre-list, company members), plus the
+ * re-issue of a lost card.
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  API_MESSAGES,
+  createMemberFieldsSchema,
+  createQrUserFieldsSchema,
+  listQuerySchema,
+  memberListItemSchema,
+  paginatedSchema,
+  QR_USER_MESSAGES,
+  qrUserCardSchema,
+  updateMemberSchema,
+  updateQrUserSchema,
+  UPLOAD_MAX_BYTES,
+  type QrUserKind,
+} from '@sesame/shared';
+import { authorize, companyForNewRecord, companyScope } from '../auth/authorize';
+import type { Principal } from '../auth/principal';
+import { findCompany } from '../companies/service';
+import { badRequest, notFound } from '../errors';
+import { ALLOWED } from '../files/detect';
+import { checkFile, readMultipart, type MultipartBody } from '../files/uploads';
+import { actionsOf, authorizeAny, REISSUE, UPDATE, VIEW, type Rights } from './policy';
+import { presentMember, presentQrUser } from './presenter';
+import {
+  createQrUser,
+  findQrUser,
+  listQrUsers,
+  reissueQrUser,
+  updateQrUser,
+  type QrUserRow,
+} from './service';
+
+const FILE_TOO_LARGE = `La taille du fichier ne doit pas dépasser ${UPLOAD_MAX_BYTES / 1024 / 1024} Mo.`;
+const BOTH: readonly QrUserKind[] = ['permanent', 'member'];
+const MEMBER: readonly QrUserKind[] = ['member'];
+
+const idParams = z.object({ id: z.uuid({ error: API_MESSAGES.badRequest }) });
+const cardAnswer = z.object({ message: z.string().optional(), data: qrUserCardSchema });
+const companyOfList = z.object({
+  id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  logo_url: z.string().nullable(),
+});
+
+/** Multipart text fields through a shared schema: 400 with the first message and a field map. */
+function parseFields<T extends z.ZodType>(schema: T, body: MultipartBody): z.infer<T> {
+  const parsed = schema.safeParse(body.fields);
+  if (parsed.success) return parsed.data;
+  const errors: Record<string, string> = {};
+  for (const issue of parsed.error.issues) {
+    errors[issue.path.join('.') || 'body'] ??= issue.message;
+  }
+  throw badRequest(parsed.error.issues[0]?.message ?? API_MESSAGES.badRequest, errors);
+}
+
+function requireDocument(body: MultipartBody) {
+  const file = body.files.user_document;
+  if (!file || file.bytes.length === 0) {
+    const message = QR_USER_MESSAGES.required('user_document');
+    throw badRequest(message, { user_document: message });
+  }
+  return file;
+}
+
+/**
+ * A card by id: 404 when missing or out of the caller's reach (another tenant),
+ * then 403 when the caller's rights do not cover this kind of card.
+ */
+function authorizeCard(
+  principal: Principal | null,
+  rights: Rights,
+  row: QrUserRow | null,
+): asserts row is QrUserRow {
+  authorizeAny(principal, actionsOf(rights, BOTH), row);
+  authorizeAny(principal, rights[row!.kind], row);
+}
+
+export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
+  const ctx = { publicUrl: app.config.publicUrl, fileUrls: app.fileUrls };
+
+  app.post(
+    '/create-qr',
+    {
+      schema: {
+        tags: ['qr-users'],
+        summary:
+          'Create a permanent QR code (multipart: email, type, firstname, lastname, contact, title, dateExp YYYY-MM-DD, company_id, user_document pdf/doc/docx/image). Answers data.uidn and the card.',
+        consumes: ['multipart/form-data'],
+        response: { 200: cardAnswer },
+      },
+    },
+    async (request) => {
+      const who = authorize(request.principal, 'qrUsers.create');
+      const body = await readMultipart(request);
+      const fields = parseFields(createQrUserFieldsSchema, body);
+      const document = checkFile(
+        requireDocument(body),
+        ALLOWED.qrUserDocument,
+        UPLOAD_MAX_BYTES,
+        FILE_TOO_LARGE,
+      );
+      const companyId = companyForNewRecord(who, 'qrUsers.create', fields.company_id);
+      const row = await app.db.transaction((tx) =>
+        createQrUser(
+          tx,
+          app.storage,
+          { ...fields, kind: 'permanent', companyId, createdBy: who.userId },
+          document,
+        ),
+      );
+      request.log.info({ qrUserId: row.id, companyId }, 'permanent QR created');
+      return { message: QR_USER_MESSAGES.qrCreated, data: await presentQrUser(row, ctx) };
+    },
+  );
+
+  app.post(
+    '/create-member',
+    {
+      schema: {
+        tags: ['qr-users'],
+        summary:
+          'Create a member card (multipart, every field required; user_document is the photo: JPEG, PNG or WebP). Answers data.uidn and data.photo.',
+        consumes: ['multipart/form-data'],
+        response: { 201: cardAnswer },
+      },
+    },
+    async (request, reply) => {
+      const who = authorize(request.principal, 'members.create');
+      const body = await readMultipart(request);
+      const fields = parseFields(createMemberFieldsSchema, body);
+      const photo = checkFile(
+        requireDocument(body),
+        ALLOWED.photo,
+        UPLOAD_MAX_BYTES,
+        FILE_TOO_LARGE,
+      );
+      const companyId = companyForNewRecord(who, 'members.create', fields.company_id);
+      const row = await app.db.transaction((tx) =>
+        createQrUser(
+          tx,
+          app.storage,
+          { ...fields, kind: 'member', companyId, createdBy: who.userId },
+          photo,
+        ),
+      );
+      request.log.info({ qrUserId: row.id, companyId }, 'member card created');
+      return reply
+        .code(201)
+        .send({ message: QR_USER_MESSAGES.memberCreated, data: await presentQrUser(row, ctx) });
+    },
+  );
+
+  app.get(
+    '/qruser/:id',
+    {
+      schema: {
+        tags: ['qr-users'],
+        summary: 'One QR user or member card (details view, expiry screen).',
+        params: idParams,
+        response: { 200: cardAnswer },
+      },
+    },
+    async (request) => {
+      const row = await findQrUser(app.db, request.params.id, BOTH);
+      authorizeCard(request.principal, VIEW, row);
+      return { data: await presentQrUser(row, ctx) };
+    },
+  );
+
+  app.put(
+    '/qruser/:id',
+    {
+      schema: {
+        tags: ['qr-users'],
+        summary:
+          "Change a QR user's fields; the expiry screen sends { dateExp: 'YYYY-MM-DD' } (null removes the expiry).",
+        params: idParams,
+        body: updateQrUserSchema,
+        response: { 200: cardAnswer },
+      },
+    },
+    async (request) => {
+      const row = await findQrUser(app.db, request.params.id, BOTH);
+      authorizeCard(request.principal, UPDATE, row);
+      const updated = await updateQrUser(app.db, row, request.body);
+      return { message: QR_USER_MESSAGES.updated, data: await presentQrUser(updated, ctx) };
+    },
+  );
+
+  app.post(
+    '/qruser/:id/reissue',
+    {
+      schema: {
+        tags: ['qr-users'],
+        summary:
+          'Re-issue a lost card: a new uidn for the same person; the old code is refused from then on.',
+        params: idParams,
+        response: { 201: cardAnswer },
+      },
+    },
+    async (request, reply) => {
+      const who = authorizeAny(request.principal, actionsOf(REISSUE, BOTH));
+      const row = await findQrUser(app.db, request.params.id, BOTH);
+      authorizeCard(request.principal, REISSUE, row);
+      const fresh = await app.db.transaction((tx) => reissueQrUser(tx, row, who.userId));
+      request.log.info({ qrUserId: row.id, replacedBy: fresh.id }, 'card re-issued');
+      return reply
+        .code(201)
+        .send({ message: QR_USER_MESSAGES.reissued, data: await presentQrUser(fresh, ctx) });
+    },
+  );
+
+  app.get(
+    '/qruser-list',
+    {
+      schema: {
+        tags: ['qr-users'],
+        summary:
+          'Permanent QR users, newest first, paged (?page=&per_page=&q=). Admin: all; supervisor and ROLE_SESAME: their company.',
+        querystring: listQuerySchema,
+        response: { 200: paginatedSchema(qrUserCardSchema) },
+      },
+    },
+    async (request) => {
+      const who = authorize(request.principal, 'qrUsers.list');
+      const { rows, total } = await listQrUsers(app.db, request.query, {
+        kind: 'permanent',
+        companyId: companyScope(who, 'qrUsers.list'),
+        order: 'newest',
+      });
+      return {
+        data: await Promise.all(rows.map((row) => presentQrUser(row, ctx))),
+        meta: { page: request.query.page, per_page: request.query.per_page, total },
+      };
+    },
+  );
+
+  app.get(
+    '/qrusermembre/:id',
+    {
+      schema: {
+        tags: ['qr-users'],
+        summary: 'One member card.',
+        params: idParams,
+        response: { 200: cardAnswer },
+      },
+    },
+    async (request) => {
+      authorizeAny(request.principal, VIEW.member);
+      const row = await findQrUser(app.db, request.params.id, MEMBER);
+      authorizeCard(request.principal, VIEW, row);
+      return { data: await presentQrUser(row, ctx) };
+    },
+  );
+
+  app.put(
+    '/qrusermembre/:id',
+    {
+      schema: {
+        tags: ['qr-users'],
+        summary: "Change a member card's fields (firstname, lastname, contact, email, title).",
+        params: idParams,
+        body: updateMemberSchema,
+        response: { 200: cardAnswer },
+      },
+    },
+    async (request) => {
+      authorizeAny(request.principal, UPDATE.member);
+      const row = await findQrUser(app.db, request.params.id, MEMBER);
+      authorizeCard(request.principal, UPDATE, row);
+      const updated = await updateQrUser(app.db, row, request.body);
+      return { message: QR_USER_MESSAGES.updated, data: await presentQrUser(updated, ctx) };
+    },
+  );
+
+  app.get(
+    '/qrmembre-list',
+    {
+      schema: {
+        tags: ['qr-users'],
+        summary:
+          'Member cards, newest first, paged (?page=&per_page=&q=). Admin and ROLE_SESAME: all; others: their company.',
+        querystring: listQuerySchema,
+        response: { 200: paginatedSchema(qrUserCardSchema) },
+      },
+    },
+    async (request) => {
+      const who = authorize(request.principal, 'members.list');
+      const { rows, total } = await listQrUsers(app.db, request.query, {
+        kind: 'member',
+        companyId: companyScope(who, 'members.list'),
+        order: 'newest',
+      });
+      return {
+        data: await Promise.all(rows.map((row) => presentQrUser(row, ctx))),
+        meta: { page: request.query.page, per_page: request.query.per_page, total },
+      };
+    },
+  );
+
+  app.get(
+    '/company/:slug/members',
+    {
+      schema: {
+        tags: ['qr-users'],
+        summary:
+          "A company's members by last name, paged (?page=&per_page=&q=): photo (signed URL), QR (data URL), uidn.",
+        params: z.object({ slug: z.string().min(1).max(100) }),
+        querystring: listQuerySchema,
+        response: {
+          200: paginatedSchema(memberListItemSchema).extend({ company: companyOfList }),
+        },
+      },
+    },
+    async (request) => {
+      authorize(request.principal, 'members.list');
+      const company = await findCompany(app.db, request.params.slug);
+      if (!company) throw notFound();
+      authorize(request.principal, 'members.list', { companyId: company.id });
+      const { rows, total } = await listQrUsers(app.db, request.query, {
+        kind: 'member',
+        companyId: company.id,
+        order: 'name',
+      });
+      return {
+        data: await Promise.all(rows.map((row) => presentMember(row, ctx))),
+        meta: { page: request.query.page, per_page: request.query.per_page, total },
+        company: {
+          id: company.id,
+          name: company.name,
+          slug: company.slug,
+          logo_url: app.fileUrls.logo(company.logoStoredName),
+        },
+      };
+    },
+  );
+};

@@ -1,0 +1,44 @@
+import { formatUidn, type RequestRow } from '@sesame/shared';
+import type { FileUrls } from '../files/urls';
+import type { RequestListRow } from './service';
+
+const iso = (value: string | Date) => new Date(value).toISOString();
+
+/** A request as staff see it; the identity document only as a short-lived signed URL. */
+export function presentRequestRow(row: RequestListRow, fileUrls: FileUrls): RequestRow {
+  const { request, visitor, company, event } = row;
+  return {
+    id: request.id,
+    status: request.status,
+    confirmed: request.confirmed,
+    host: request.host,
+    reason: request.reason,
+    request_date: visitor.requestDate,
+    request_time: visitor.requestTime,
+    created_at: request.createdAt.toISOString(),
+    decided_at: request.decidedAt ? request.decidedAt.toISOString() : null,
+    company,
+    visitor: {
+      id: visitor.id,
+      uidn: request.confirmed ? formatUidn(visitor.uidn) : null,
+      firstname: visitor.firstname,
+      lastname: visitor.lastname,
+      email: visitor.email,
+      contact: visitor.contact,
+      organisation_name: visitor.organisationName,
+      id_number: visitor.idNumber,
+      address: visitor.address,
+      city: visitor.city,
+      state: visitor.state,
+      country: visitor.country,
+      zipcode: visitor.zipcode,
+      request_image: fileUrls.signed(visitor.requestImageId),
+      request_image_type: visitor.requestImageId ? row.documentType : null,
+      evenements: event?.id ? event : null,
+      checkIns: (row.checkIns ?? []).map((c) => ({
+        check_in_time: iso(c.check_in_time),
+        check_out_time: c.check_out_time ? iso(c.check_out_time) : null,
+      })),
+    },
+  };
+}

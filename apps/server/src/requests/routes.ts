@@ -1,0 +1,215 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  API_MESSAGES,
+  REQUEST_MESSAGES,
+  actsOnAllCompanies,
+  mayPerform,
+  paginatedSchema,
+  requestConfirmedSchema,
+  requestCreateSchema,
+  requestCreatedSchema,
+  requestListQuerySchema,
+  requestRowSchema,
+  requestStatusSchema,
+  requestUpdateSchema,
+  type RequestListQuery,
+} from '@sesame/shared';
+import { authorize, companyScope } from '../auth/authorize';
+import type { Principal } from '../auth/principal';
+import { findCompany } from '../companies/service';
+import { visitors } from '../db/schema';
+import { conflict, notFound } from '../errors';
+import { findCardSource, isConfirmed, presentVisitorCard } from '../visitors/card';
+import { createVisitRequest } from '../visitors/service';
+import { presentRequestRow } from './presenter';
+import {
+  confirmRequest,
+  findRequest,
+  findRequestRow,
+  listRequests,
+  visitorHasRequest,
+} from './service';
+
+const idParams = z.object({ id: z.uuid({ error: API_MESSAGES.badRequest }) });
+
+/**
+ * An event's participants are seen by whoever sees the event list (spec §6 events
+ * scope); the requests themselves by the 'Demande' roles.
+ */
+function listAction(query: RequestListQuery): 'events.list' | 'requests.list' {
+  return query.event && query.event !== 'all' ? 'events.list' : 'requests.list';
+}
+
+/** Staff who may see a request's details: its company's (or every company's) staff with a say. */
+function mayReadRequest(who: Principal | null, companyId: string): boolean {
+  if (!who) return false;
+  const action = mayPerform(who.role, 'requests.list') ? 'requests.list' : 'requests.validate';
+  if (!mayPerform(who.role, action)) return false;
+  return who.companyId === companyId || actsOnAllCompanies(who.role, action);
+}
+
+export const requestRoutes: FastifyPluginAsyncZod = async (app) => {
+  const limits = app.config.rateLimits;
+  const ctx = { publicUrl: app.config.publicUrl, fileUrls: app.fileUrls };
+
+  app.post(
+    '/requests/create',
+    {
+      config: {
+        public: true,
+        rateLimit: { max: limits.publicFormPerWindow, timeWindow: limits.windowMs },
+      },
+      schema: {
+        tags: ['requests'],
+        summary:
+          'Creates the visit request of a visitor just created (public). One request per visitor.',
+        body: requestCreateSchema,
+        response: { 201: requestCreatedSchema },
+      },
+    },
+    async (request, reply) => {
+      const { visitor_id, host, reason } = request.body;
+      const created = await app.db.transaction(async (tx) => {
+        // The visitor row is locked so two submissions cannot both create a request.
+        const [visitor] = await tx
+          .select({ id: visitors.id, companyId: visitors.companyId })
+          .from(visitors)
+          .where(eq(visitors.id, visitor_id))
+          .for('update');
+        if (!visitor) throw notFound();
+        if (await visitorHasRequest(tx, visitor.id))
+          throw conflict(REQUEST_MESSAGES.alreadyRequested);
+        return createVisitRequest(tx, {
+          companyId: visitor.companyId,
+          visitorId: visitor.id,
+          host,
+          reason,
+        });
+      });
+      request.log.info({ requestId: created.id, companyId: created.companyId }, 'request created');
+      return reply.code(201).send({ message: REQUEST_MESSAGES.created, data: { id: created.id } });
+    },
+  );
+
+  const listResponse = async (query: RequestListQuery, companyId: string | undefined) => {
+    const page = await listRequests(app.db, query, companyId);
+    if (!page) throw notFound();
+    return {
+      data: page.rows.map((row) => presentRequestRow(row, app.fileUrls)),
+      meta: { page: query.page, per_page: query.per_page, total: page.total },
+    };
+  };
+
+  const listDescription =
+    'Paged (?page=&per_page=, default 10) and searchable (?q= name, e-mail, contact, employer, host, code). ' +
+    "?event= an event slug or id → that event's participants (for the roles of the event list); " +
+    '?event=all → meetings and events; ' +
+    'without it → meeting requests only.';
+
+  app.get(
+    '/requests/list',
+    {
+      schema: {
+        tags: ['requests'],
+        summary: `Requests the caller may see: every company for admin, their own for others. ${listDescription}`,
+        querystring: requestListQuerySchema,
+        response: { 200: paginatedSchema(requestRowSchema) },
+      },
+    },
+    async (request) => {
+      const action = listAction(request.query);
+      const who = authorize(request.principal, action);
+      return listResponse(request.query, companyScope(who, action));
+    },
+  );
+
+  app.get(
+    '/requests/list/:company',
+    {
+      schema: {
+        tags: ['requests'],
+        summary: `Requests of one company (slug or id); another company's list answers 404 except for admin. ${listDescription}`,
+        params: z.object({ company: z.string().min(1).max(100) }),
+        querystring: requestListQuerySchema,
+        response: { 200: paginatedSchema(requestRowSchema) },
+      },
+    },
+    async (request) => {
+      const action = listAction(request.query);
+      authorize(request.principal, action);
+      const company = await findCompany(app.db, request.params.company);
+      authorize(request.principal, action, company ? { companyId: company.id } : null);
+      return listResponse(request.query, company!.id);
+    },
+  );
+
+  app.put(
+    '/requests/update/:id',
+    {
+      schema: {
+        tags: ['requests'],
+        summary:
+          "Valider: { status: 1, confirmed: 1 } confirms the request and queues the visitor's code mail " +
+          '(same transaction). Confirming again changes nothing. Not for supervisors.',
+        params: idParams,
+        body: requestUpdateSchema,
+        response: { 200: requestConfirmedSchema },
+      },
+    },
+    async (request) => {
+      authorize(request.principal, 'requests.validate');
+      const found = await findRequest(app.db, request.params.id);
+      const who = authorize(request.principal, 'requests.validate', found);
+      const visitRequest = found!;
+      const confirmedNow = await app.db.transaction((tx) =>
+        confirmRequest(tx, visitRequest, who.userId),
+      );
+      if (confirmedNow) {
+        request.log.info({ requestId: visitRequest.id, by: who.userId }, 'request confirmed');
+      }
+      const source = await findCardSource(app.db, { requestId: visitRequest.id });
+      if (!source) throw notFound();
+      return { message: REQUEST_MESSAGES.confirmed, data: await presentVisitorCard(source, ctx) };
+    },
+  );
+
+  app.get(
+    '/requests/status/:id',
+    {
+      config: {
+        public: true,
+        rateLimit: { max: limits.codeLookupPerWindow, timeWindow: limits.windowMs },
+      },
+      schema: {
+        tags: ['requests'],
+        summary:
+          'What the waiting screen polls (public: the id is an unguessable UUID v7). state pending or ' +
+          'confirmed; once confirmed, the visitor card with the code and the QR (data URL). Signed-in ' +
+          'staff of the company also get the request row.',
+        params: idParams,
+        response: { 200: requestStatusSchema },
+      },
+    },
+    async (request, reply) => {
+      const source = await findCardSource(app.db, { requestId: request.params.id });
+      if (!source?.request) throw notFound();
+      const confirmed = isConfirmed(source);
+      const staffRow = mayReadRequest(request.principal, source.company.id)
+        ? await findRequestRow(app.db, source.request.id)
+        : null;
+      reply.header('cache-control', 'no-store');
+      return {
+        data: {
+          id: source.request.id,
+          state: confirmed ? ('confirmed' as const) : ('pending' as const),
+          status: source.request.status,
+          confirmed,
+          card: confirmed ? await presentVisitorCard(source, ctx) : null,
+          request: staffRow ? presentRequestRow(staffRow, app.fileUrls) : null,
+        },
+      };
+    },
+  );
+};

@@ -1,0 +1,27 @@
+/**
+ * Every /api route, one plugin per feature. Add a feature here and nowhere else.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import { authRoutes } from './auth/routes';
+import { companyRoutes } from './companies/routes';
+import { fileRoutes } from './files/routes';
+import { healthRoutes } from './health/routes';
+import { qrUserRoutes } from './qr-users/routes';
+import { userRoutes } from './users/routes';
+import { visitorRoutes } from './visitors/routes';
+import { requestRoutes } from './requests/routes';
+import { eventRoutes } from './events/routes';
+import { checkinRoutes } from './checkins/routes';
+
+export const apiRoutes: FastifyPluginAsync = async (app) => {
+  await app.register(healthRoutes);
+  await app.register(authRoutes);
+  await app.register(companyRoutes);
+  await app.register(fileRoutes);
+  await app.register(qrUserRoutes);
+  await app.register(userRoutes);
+  await app.register(visitorRoutes);
+  await app.register(requestRoutes);
+  await app.register(eventRoutes);
+  await app.register(checkinRoutes);
+};

@@ -1,0 +1,136 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  API_MESSAGES,
+  ID_FILE_MAX_BYTES,
+  REQUEST_MESSAGES,
+  VISITOR_MESSAGES,
+  firstVisitorIssue,
+  isUidnShaped,
+  visitorCardSchema,
+  visitorCreatedSchema,
+  visitorFormSchema,
+  visitorIssueMap,
+} from '@sesame/shared';
+import { authorize } from '../auth/authorize';
+import { findCompany } from '../companies/service';
+import { badRequest, notFound, payloadTooLarge } from '../errors';
+import { ALLOWED } from '../files/detect';
+import { checkFile, readMultipart } from '../files/uploads';
+import { findCardSource, isConfirmed, presentVisitorCard } from './card';
+import { createVisitor, deleteVisitor, findVisitor, removingStoredFilesOnFailure } from './service';
+
+export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
+  const limits = app.config.rateLimits;
+  const ctx = { publicUrl: app.config.publicUrl, fileUrls: app.fileUrls };
+
+  app.post(
+    '/visitor/create',
+    {
+      config: {
+        public: true,
+        rateLimit: { max: limits.publicFormPerWindow, timeWindow: limits.windowMs },
+      },
+      schema: {
+        tags: ['visitors'],
+        summary:
+          'Creates a visitor (public visitor form). multipart/form-data: the visitor fields of spec §3 ' +
+          '(company_id = company id or slug, firstname, lastname, id_number, organisation_name, email, ' +
+          'contact, address, city, country, state, zipcode, request_date DD/MM/YYYY, request_time HH:MM, ' +
+          'language fr|en) and the identity document as `request_image` (JPEG, PNG, WebP or PDF, ≤ 2 MiB). ' +
+          'Then POST /api/requests/create with the visitor_id.',
+        consumes: ['multipart/form-data'],
+        response: { 200: visitorCreatedSchema },
+      },
+    },
+    async (request) => {
+      const body = await readMultipart(request);
+      const upload = body.files.request_image;
+      const parsed = visitorFormSchema.safeParse({
+        ...body.fields,
+        request_image: upload ? { size: upload.bytes.length } : undefined,
+      });
+      if (!parsed.success) {
+        const first = firstVisitorIssue(parsed.error);
+        if (first.key === 'fileTooLarge') throw payloadTooLarge(first.message);
+        throw badRequest(first.message, visitorIssueMap(parsed.error));
+      }
+      const fields = parsed.data;
+      if (!fields.company_id) throw badRequest();
+      const company = await findCompany(app.db, fields.company_id);
+      if (!company) throw notFound();
+      const document = checkFile(upload, ALLOWED.identityDocument, ID_FILE_MAX_BYTES);
+
+      const visitor = await removingStoredFilesOnFailure(app.storage, (storage) =>
+        app.db.transaction((tx) =>
+          createVisitor(tx, storage, { companyId: company.id, fields, document }),
+        ),
+      );
+      request.log.info({ visitorId: visitor.id, companyId: company.id }, 'visitor created');
+      return {
+        message: VISITOR_MESSAGES.visitorCreated,
+        data: {
+          visitor_id: visitor.id,
+          firstname: visitor.firstname,
+          lastname: visitor.lastname,
+          email: visitor.email,
+          organisation_name: visitor.organisationName,
+          address: visitor.address,
+          city: visitor.city,
+          state: visitor.state,
+          country: visitor.country,
+          zipcode: visitor.zipcode,
+          request_date: visitor.requestDate,
+          request_time: visitor.requestTime,
+          company: { id: company.id, name: company.name, slug: company.slug },
+        },
+      };
+    },
+  );
+
+  app.delete(
+    '/visitor/delete/:id',
+    {
+      schema: {
+        tags: ['visitors'],
+        summary:
+          'Deletes a visitor with their requests, checks and identity document (admin only).',
+        params: z.object({ id: z.uuid({ error: API_MESSAGES.badRequest }) }),
+        response: { 200: z.object({ message: z.string() }) },
+      },
+    },
+    async (request) => {
+      authorize(request.principal, 'requests.delete');
+      const visitor = await findVisitor(app.db, request.params.id, undefined);
+      authorize(request.principal, 'requests.delete', visitor);
+      const storedNames = await app.db.transaction((tx) => deleteVisitor(tx, visitor!));
+      await Promise.all(storedNames.map((name) => app.storage.remove(name)));
+      request.log.info({ visitorId: visitor!.id }, 'visitor deleted');
+      return { message: REQUEST_MESSAGES.visitorDeleted };
+    },
+  );
+
+  app.get(
+    '/visitor/card/:uidn',
+    {
+      config: {
+        public: true,
+        rateLimit: { max: limits.codeLookupPerWindow, timeWindow: limits.windowMs },
+      },
+      schema: {
+        tags: ['visitors'],
+        summary:
+          'The meeting QR card of a confirmed visitor, by their code (the code is the secret: ' +
+          'public). Unknown or unconfirmed codes answer 404.',
+        params: z.object({ uidn: z.string().max(40) }),
+        response: { 200: z.object({ data: visitorCardSchema }) },
+      },
+    },
+    async (request) => {
+      if (!isUidnShaped(request.params.uidn)) throw notFound();
+      const source = await findCardSource(app.db, { uidn: request.params.uidn });
+      if (!source || !isConfirmed(source)) throw notFound();
+      return { data: await presentVisitorCard(source, ctx) };
+    },
+  );
+};

@@ -1,0 +1,224 @@
+/**
+ * The visitor journey's writes: a visitor with their checked identity document,
+ * a visit request, an event registration. Each takes the caller's transaction,
+ * so a route composes them and everything lands, or nothing does.
+ *
+ * For the events feature, `createConfirmedEventRegistration` is the whole
+ * registration in one call (visitor + confirmed request + the code mail).
+ */
+import { and, eq } from 'drizzle-orm';
+import { EVENT_DEFAULT_REASON, type VisitorCreateInput } from '@sesame/shared';
+import type { Db } from '../db/client';
+import { newUidn } from '../db/ids';
+import { events, files, visitRequests, visitors } from '../db/schema';
+import type { CheckedFile } from '../files/uploads';
+import { storeFile } from '../files/uploads';
+import type { FileStorage } from '../files/storage';
+import { enqueueVisitorCodeMail } from '../mail/outbox';
+
+export type VisitorRow = typeof visitors.$inferSelect;
+export type VisitRequestRow = typeof visitRequests.$inferSelect;
+export type EventRow = typeof events.$inferSelect;
+
+/** The `files.owner_type` of identity documents. */
+export const VISITOR_DOCUMENT_OWNER = 'visitor';
+
+export interface CreateVisitorInput {
+  companyId: string;
+  /** The form's fields, parsed by `visitorFormSchema`. */
+  fields: VisitorCreateInput;
+  /** The identity document, already checked by `checkFile` (type by content, size). */
+  document: CheckedFile;
+  /** Set for an event registration. */
+  eventId?: string | null;
+}
+
+const orNull = (value: string | undefined | null) => (value ? value : null);
+
+/**
+ * Stores the identity document and the visitor (with a fresh uidn); returns the row.
+ * The document's bytes are written before the rows: wrap the transaction in
+ * `removingStoredFilesOnFailure` so a rollback leaves no orphan on disk.
+ */
+export async function createVisitor(
+  tx: Db,
+  storage: FileStorage,
+  input: CreateVisitorInput,
+): Promise<VisitorRow> {
+  const { fields, companyId } = input;
+  const document = await storeFile(tx, storage, input.document, {
+    companyId,
+    ownerType: VISITOR_DOCUMENT_OWNER,
+  });
+  const [visitor] = await tx
+    .insert(visitors)
+    .values({
+      companyId,
+      eventId: input.eventId ?? null,
+      uidn: newUidn(),
+      firstname: fields.firstname,
+      lastname: fields.lastname,
+      email: fields.email,
+      contact: fields.contact,
+      idNumber: fields.id_number,
+      organisationName: fields.organisation_name,
+      address: orNull(fields.address),
+      city: orNull(fields.city),
+      state: orNull(fields.state),
+      country: orNull(fields.country),
+      zipcode: orNull(fields.zipcode),
+      visitorType: orNull(fields.visitor_type),
+      requestDate: orNull(fields.request_date),
+      requestTime: orNull(fields.request_time),
+      language: fields.language,
+      requestImageId: document.id,
+    })
+    .returning();
+  await tx.update(files).set({ ownerId: visitor!.id }).where(eq(files.id, document.id));
+  return visitor!;
+}
+
+export interface CreateVisitRequestInput {
+  companyId: string;
+  visitorId: string;
+  host?: string | null;
+  reason?: string | null;
+  /** A request confirmed at once (event registrations): status 1, confirmed. */
+  confirmed?: boolean;
+  decidedBy?: string | null;
+}
+
+export async function createVisitRequest(
+  tx: Db,
+  input: CreateVisitRequestInput,
+): Promise<VisitRequestRow> {
+  const [row] = await tx
+    .insert(visitRequests)
+    .values({
+      companyId: input.companyId,
+      visitorId: input.visitorId,
+      host: orNull(input.host),
+      reason: orNull(input.reason),
+      ...(input.confirmed
+        ? { status: 1, confirmed: true, decidedAt: new Date(), decidedBy: input.decidedBy ?? null }
+        : {}),
+    })
+    .returning();
+  return row!;
+}
+
+export interface EventRegistrationInput {
+  /** The event, already found in its company and checked open by the caller. */
+  event: Pick<
+    EventRow,
+    | 'id'
+    | 'companyId'
+    | 'addressName'
+    | 'city'
+    | 'state'
+    | 'zipcode'
+    | 'country'
+    | 'dateEvent'
+    | 'timeEvent'
+  >;
+  fields: VisitorCreateInput;
+  document: CheckedFile;
+}
+
+/**
+ * An event registration (ARCHITECTURE §10: no host, confirmed at once): the
+ * visitor with the event's place, date and time (whatever the form sent), a
+ * confirmed request with reason 'not applicable', and the code mail queued —
+ * all in the caller's transaction.
+ */
+export async function createConfirmedEventRegistration(
+  tx: Db,
+  storage: FileStorage,
+  input: EventRegistrationInput,
+): Promise<{ visitor: VisitorRow; request: VisitRequestRow }> {
+  const { event } = input;
+  const visitor = await createVisitor(tx, storage, {
+    companyId: event.companyId,
+    eventId: event.id,
+    document: input.document,
+    fields: {
+      ...input.fields,
+      address: event.addressName,
+      city: event.city ?? '',
+      state: event.state ?? '',
+      zipcode: event.zipcode ?? '',
+      country: event.country ?? '',
+      request_date: event.dateEvent,
+      request_time: event.timeEvent,
+    },
+  });
+  const request = await createVisitRequest(tx, {
+    companyId: event.companyId,
+    visitorId: visitor.id,
+    host: null,
+    reason: EVENT_DEFAULT_REASON,
+    confirmed: true,
+  });
+  await enqueueVisitorCodeMail(tx, { companyId: event.companyId, visitorId: visitor.id });
+  return { visitor, request };
+}
+
+/** A visitor of a company (or of any company when `companyId` is undefined). */
+export async function findVisitor(
+  db: Db,
+  id: string,
+  companyId: string | undefined,
+): Promise<VisitorRow | null> {
+  const [row] = await db
+    .select()
+    .from(visitors)
+    .where(
+      companyId ? and(eq(visitors.id, id), eq(visitors.companyId, companyId)) : eq(visitors.id, id),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * Deletes a visitor with their requests and checks (cascade) and their identity
+ * document's row; returns the stored names to remove from storage after commit.
+ */
+export async function deleteVisitor(tx: Db, visitor: VisitorRow): Promise<string[]> {
+  await tx.delete(visitors).where(eq(visitors.id, visitor.id));
+  const removed = await tx
+    .delete(files)
+    .where(
+      and(
+        eq(files.companyId, visitor.companyId),
+        eq(files.ownerType, VISITOR_DOCUMENT_OWNER),
+        eq(files.ownerId, visitor.id),
+      ),
+    )
+    .returning({ storedName: files.storedName });
+  return removed.map((f) => f.storedName);
+}
+
+/**
+ * Runs `work` with a storage that remembers what it wrote; when `work` throws
+ * (the transaction rolled back), those files are removed again.
+ */
+export async function removingStoredFilesOnFailure<T>(
+  storage: FileStorage,
+  work: (storage: FileStorage) => Promise<T>,
+): Promise<T> {
+  const written: string[] = [];
+  const tracking: FileStorage = {
+    put: async (name, bytes) => {
+      written.push(name);
+      await storage.put(name, bytes);
+    },
+    get: (name) => storage.get(name),
+    remove: (name) => storage.remove(name),
+  };
+  try {
+    return await work(tracking);
+  } catch (error) {
+    await Promise.all(written.map((name) => storage.remove(name).catch(() => undefined)));
+    throw error;
+  }
+}

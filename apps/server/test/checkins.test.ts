@@ -1,0 +1,507 @@
+import { eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  API_MESSAGES,
+  CHECK_MESSAGES,
+  type CheckResult,
+  type UserCheckRow,
+  type VisitorLogRow,
+} from '@sesame/shared';
+import { DEFAULT_RATE_LIMITS } from '../src/config';
+import { userChecks, visitorChecks } from '../src/db/schema';
+import { as, tokenFor, useTestApp, type TestContext } from './helpers/app';
+import { testDatabaseKind } from './helpers/db';
+import {
+  buildEvent,
+  buildQrUser,
+  buildRequest,
+  buildTenant,
+  buildVisitor,
+} from './helpers/factories';
+
+const generous = { ...DEFAULT_RATE_LIMITS, codeLookupPerWindow: 100_000 };
+type Tenant = Awaited<ReturnType<typeof buildTenant>>;
+
+/** Today, as the visitor form writes a date (DD/MM/YYYY), in Abidjan (UTC). */
+function formDate(offsetDays = 0): string {
+  const d = new Date(Date.now() + offsetDays * 86_400_000);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${pad(d.getUTCDate())}/${pad(d.getUTCMonth() + 1)}/${d.getUTCFullYear()}`;
+}
+
+function caller(ctx: TestContext) {
+  const tokens = new Map<string, string>();
+  return async (
+    url: string,
+    email?: string,
+    options: { method?: 'GET' | 'POST'; payload?: object } = {},
+  ) => {
+    let token: string | null = null;
+    if (email) {
+      token = tokens.get(email) ?? (await tokenFor(ctx.app, email));
+      tokens.set(email, token);
+    }
+    return as(ctx.app, token)({ method: options.method ?? 'GET', url, payload: options.payload });
+  };
+}
+
+/** A visitor of `tenant` whose meeting is today and confirmed. */
+async function confirmedVisitor(ctx: TestContext, tenant: Tenant, values = {}) {
+  const visitor = await buildVisitor(ctx.db, {
+    company: tenant.company,
+    requestDate: formDate(),
+    ...values,
+  });
+  await buildRequest(ctx.db, {
+    company: tenant.company,
+    visitor,
+    status: 1,
+    confirmed: true,
+  });
+  return visitor;
+}
+
+describe(`check-in and check-out (${testDatabaseKind})`, () => {
+  const ctx = useTestApp({ rateLimits: generous, repeatScanWindowMs: 0 });
+  let acme: Tenant;
+  let globex: Tenant;
+  let call: ReturnType<typeof caller>;
+
+  beforeAll(async () => {
+    acme = await buildTenant(ctx.db);
+    globex = await buildTenant(ctx.db);
+    call = caller(ctx);
+  });
+
+  describe('GET /api/get-qr-data/{uidn}', () => {
+    it('answers 401 without a token', async () => {
+      const visitor = await confirmedVisitor(ctx, acme);
+      const res = await call(`/api/get-qr-data/${visitor.uidn}`);
+      expect(res.statusCode).toBe(401);
+      expect(res.json().message).toBe(API_MESSAGES.unauthenticated);
+    });
+
+    it('answers 403 to a role that does not scan (supervisor)', async () => {
+      const visitor = await confirmedVisitor(ctx, acme);
+      const res = await call(`/api/get-qr-data/${visitor.uidn}`, acme.staff.ROLE_SUPERVISOR.email);
+      expect(res.statusCode).toBe(403);
+      expect(res.json().message).toBe(API_MESSAGES.forbidden);
+    });
+
+    it("answers 404 for an unknown code and for another company's code alike", async () => {
+      const unknown = await call('/api/get-qr-data/ZZZZ-ZZZZ-ZZZZ', acme.staff.ROLE_EMPLOYEE.email);
+      expect(unknown.statusCode).toBe(404);
+      expect(unknown.json().message).toBe(CHECK_MESSAGES.unknownCode);
+      const theirs = await confirmedVisitor(ctx, globex);
+      const other = await call(`/api/get-qr-data/${theirs.uidn}`, acme.staff.ROLE_EMPLOYEE.email);
+      expect(other.statusCode).toBe(404);
+      expect(other.json().message).toBe(CHECK_MESSAGES.unknownCode);
+      expect(
+        await ctx.db.select().from(visitorChecks).where(eq(visitorChecks.visitorId, theirs.id)),
+      ).toHaveLength(0);
+    });
+
+    it('checks in, then out, recording who and how', async () => {
+      const visitor = await confirmedVisitor(ctx, acme);
+      const receptionist = acme.staff.ROLE_EMPLOYEE;
+      const first = await call(`/api/get-qr-data/${visitor.uidn}`, receptionist.email);
+      expect(first.statusCode).toBe(200);
+      const checkIn = first.json<CheckResult>();
+      expect(checkIn).toMatchObject({
+        status: 'success',
+        action: 'check_in',
+        redirectUrl: `/success-checkin/${visitor.uidn}`,
+        message: CHECK_MESSAGES.checkedIn('Awa Koné'),
+      });
+
+      // Typed by hand: lower case, no dashes, type=1.
+      const typed = visitor.uidn.replace(/-/g, '').toLowerCase();
+      const second = await call(`/api/get-qr-data/${typed}?type=1`, receptionist.email);
+      expect(second.statusCode).toBe(200);
+      expect(second.json<CheckResult>()).toMatchObject({
+        status: 'success',
+        action: 'check_out',
+        redirectUrl: `/success-checkout/${visitor.uidn}`,
+      });
+
+      const [check] = await ctx.db
+        .select()
+        .from(visitorChecks)
+        .where(eq(visitorChecks.visitorId, visitor.id));
+      expect(check).toMatchObject({
+        checkInMethod: 'scan',
+        checkOutMethod: 'manual',
+        checkInBy: receptionist.id,
+        checkOutBy: receptionist.id,
+      });
+      expect(check!.checkOutAt).not.toBeNull();
+    });
+
+    it('refuses a request not yet confirmed, and changes nothing', async () => {
+      const visitor = await buildVisitor(ctx.db, {
+        company: acme.company,
+        requestDate: formDate(),
+      });
+      await buildRequest(ctx.db, { company: acme.company, visitor });
+      const res = await call(`/api/get-qr-data/${visitor.uidn}`, acme.staff.ROLE_EMPLOYEE.email);
+      expect(res.statusCode).toBe(409);
+      expect(res.json().message).toBe(CHECK_MESSAGES.notConfirmed);
+      expect(
+        await ctx.db.select().from(visitorChecks).where(eq(visitorChecks.visitorId, visitor.id)),
+      ).toHaveLength(0);
+    });
+
+    it('refuses to let in a visitor whose meeting day is over, but lets one inside leave', async () => {
+      const late = await confirmedVisitor(ctx, acme, { requestDate: formDate(-2) });
+      const refused = await call(`/api/get-qr-data/${late.uidn}`, acme.staff.ROLE_EMPLOYEE.email);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().message).toBe(CHECK_MESSAGES.meetingDayOver);
+
+      const inside = await confirmedVisitor(ctx, acme, { requestDate: formDate(-1) });
+      await ctx.db.insert(visitorChecks).values({
+        companyId: acme.company.id,
+        visitorId: inside.id,
+        checkInAt: new Date(Date.now() - 86_400_000),
+        checkInMethod: 'scan',
+      });
+      const out = await call(`/api/get-qr-data/${inside.uidn}`, acme.staff.ROLE_EMPLOYEE.email);
+      expect(out.statusCode).toBe(200);
+      expect(out.json<CheckResult>().action).toBe('check_out');
+    });
+
+    it("refuses an event guest once the event's day is over", async () => {
+      const event = await buildEvent(ctx.db, { company: acme.company, dateEvent: formDate(-3) });
+      const guest = await confirmedVisitor(ctx, acme, { eventId: event.id });
+      const res = await call(`/api/get-qr-data/${guest.uidn}`, acme.staff.ROLE_EMPLOYEE.email);
+      expect(res.statusCode).toBe(409);
+      expect(res.json().message).toBe(CHECK_MESSAGES.eventOver);
+    });
+
+    it('lets the admin check a visitor of any company', async () => {
+      const visitor = await confirmedVisitor(ctx, globex);
+      const res = await call(`/api/get-qr-data/${visitor.uidn}`, acme.staff.ROLE_ADMIN.email);
+      expect(res.statusCode).toBe(200);
+    });
+
+    it('answers 400, not 500, to a malformed code or type', async () => {
+      const res = await call('/api/get-qr-data/ABCD?type=x', acme.staff.ROLE_EMPLOYEE.email);
+      expect(res.statusCode).toBe(400);
+    });
+
+    it('keeps 50 racing scans consistent: each success is one change, never two open checks', async () => {
+      const visitor = await confirmedVisitor(ctx, acme);
+      const token = await tokenFor(ctx.app, acme.staff.ROLE_EMPLOYEE.email);
+      const responses = await Promise.all(
+        Array.from({ length: 50 }, () =>
+          as(ctx.app, token)({ method: 'GET', url: `/api/get-qr-data/${visitor.uidn}` }),
+        ),
+      );
+      expect(responses.every((r) => r.statusCode === 200)).toBe(true);
+      const successes = responses.filter((r) => r.json<CheckResult>().status === 'success');
+      const checks = await ctx.db
+        .select()
+        .from(visitorChecks)
+        .where(eq(visitorChecks.visitorId, visitor.id));
+      expect(checks.filter((c) => c.checkOutAt === null).length).toBeLessThanOrEqual(1);
+      // Every check-in and every check-out reported as a success is in the log, and no other.
+      const changes = checks.length + checks.filter((c) => c.checkOutAt !== null).length;
+      expect(successes).toHaveLength(changes);
+    });
+  });
+
+  describe('GET /api/get-qr-user-data/{uidn}', () => {
+    it('checks a member in and out, and answers 401/403/404 like get-qr-data', async () => {
+      const member = await buildQrUser(ctx.db, { company: acme.company, kind: 'member' });
+      expect((await call(`/api/get-qr-user-data/${member.uidn}`)).statusCode).toBe(401);
+      expect(
+        (await call(`/api/get-qr-user-data/${member.uidn}`, acme.staff.ROLE_SUPERVISOR.email))
+          .statusCode,
+      ).toBe(403);
+      expect(
+        (await call(`/api/get-qr-user-data/${member.uidn}`, globex.staff.ROLE_EMPLOYEE.email))
+          .statusCode,
+      ).toBe(404);
+      const inRes = await call(
+        `/api/get-qr-user-data/${member.uidn}`,
+        acme.staff.ROLE_MANAGER.email,
+      );
+      expect(inRes.json<CheckResult>()).toMatchObject({
+        status: 'success',
+        action: 'check_in',
+        redirectUrl: `/success-user-checkin/${member.uidn}`,
+      });
+      const outRes = await call(
+        `/api/get-qr-user-data/${member.uidn}`,
+        acme.staff.ROLE_MANAGER.email,
+      );
+      expect(outRes.json<CheckResult>()).toMatchObject({
+        action: 'check_out',
+        redirectUrl: `/success-user-checkout/${member.uidn}`,
+      });
+    });
+
+    it('refuses an expired QR code with its expiry date', async () => {
+      const expired = await buildQrUser(ctx.db, {
+        company: acme.company,
+        dateExp: new Date('2020-03-15T23:59:59.999Z'),
+      });
+      const res = await call(
+        `/api/get-qr-user-data/${expired.uidn}`,
+        acme.staff.ROLE_EMPLOYEE.email,
+      );
+      expect(res.statusCode).toBe(409);
+      expect(res.json().message).toBe(CHECK_MESSAGES.expired('15/03/2020'));
+      expect(
+        await ctx.db.select().from(userChecks).where(eq(userChecks.qrUserId, expired.id)),
+      ).toHaveLength(0);
+    });
+
+    it("refuses a re-issued card's old code", async () => {
+      const old = await buildQrUser(ctx.db, { company: acme.company, revokedAt: new Date() });
+      const res = await call(`/api/get-qr-user-data/${old.uidn}`, acme.staff.ROLE_EMPLOYEE.email);
+      expect(res.statusCode).toBe(409);
+      expect(res.json().message).toBe(CHECK_MESSAGES.replaced);
+    });
+  });
+
+  describe('POST /api/kiosk/check', () => {
+    it("toggles a QR user of the caller's company by e-mail, and no one else's", async () => {
+      const member = await buildQrUser(ctx.db, { company: acme.company, kind: 'member' });
+      const body = { email: member.email!.toUpperCase() };
+      const first = await call('/api/kiosk/check', acme.staff.ROLE_EMPLOYEE.email, {
+        method: 'POST',
+        payload: body,
+      });
+      expect(first.statusCode).toBe(200);
+      expect(first.json()).toMatchObject({ action: 'check_in', uidn: member.uidn });
+      const [check] = await ctx.db
+        .select()
+        .from(userChecks)
+        .where(eq(userChecks.qrUserId, member.id));
+      expect(check!.checkInMethod).toBe('kiosk');
+
+      const elsewhere = await call('/api/kiosk/check', globex.staff.ROLE_EMPLOYEE.email, {
+        method: 'POST',
+        payload: body,
+      });
+      expect(elsewhere.statusCode).toBe(404);
+      expect(elsewhere.json().message).toBe(CHECK_MESSAGES.unknownEmail);
+
+      const bad = await call('/api/kiosk/check', acme.staff.ROLE_EMPLOYEE.email, {
+        method: 'POST',
+        payload: { email: 'not-an-email' },
+      });
+      expect(bad.statusCode).toBe(400);
+      expect(
+        (await call('/api/kiosk/check', undefined, { method: 'POST', payload: body })).statusCode,
+      ).toBe(401);
+    });
+  });
+
+  describe('logs', () => {
+    beforeAll(async () => {
+      // One closed and one open check in each company.
+      for (const tenant of [acme, globex]) {
+        const a = await confirmedVisitor(ctx, tenant, {
+          firstname: 'Logged',
+          lastname: `In-${tenant.company.slug}`,
+        });
+        await ctx.db.insert(visitorChecks).values([
+          {
+            companyId: tenant.company.id,
+            visitorId: a.id,
+            checkInAt: new Date('2030-01-10T08:00:00Z'),
+            checkOutAt: new Date('2030-01-10T09:30:00Z'),
+            checkInMethod: 'scan',
+            checkOutMethod: 'manual',
+            checkInBy: tenant.staff.ROLE_EMPLOYEE.id,
+          },
+        ]);
+        const member = await buildQrUser(ctx.db, {
+          company: tenant.company,
+          kind: 'member',
+          firstname: 'Attendee',
+          lastname: tenant.company.slug,
+        });
+        await ctx.db.insert(userChecks).values({
+          companyId: tenant.company.id,
+          qrUserId: member.id,
+          checkInAt: new Date('2030-01-10T07:00:00Z'),
+          checkInMethod: 'kiosk',
+        });
+      }
+    });
+
+    it('visitor log: 401, 403, own company for others, every company for admin, range and search', async () => {
+      expect((await call('/api/visitorlog')).statusCode).toBe(401);
+      expect((await call('/api/visitorlog', acme.staff.ROLE_EMPLOYEE.email)).statusCode).toBe(403);
+
+      const range = 'from=2030-01-10T00:00:00Z&to=2030-01-11T00:00:00Z';
+      const own = await call(`/api/visitorlog?${range}`, acme.staff.ROLE_SUPERVISOR.email);
+      expect(own.statusCode).toBe(200);
+      const ownRows = own.json<{ data: VisitorLogRow[] }>().data;
+      expect(ownRows).toHaveLength(1);
+      expect(ownRows[0]).toMatchObject({
+        visitor_name: 'Logged',
+        visitor_lastname: `In-${acme.company.slug}`,
+        check_in_time: '2030-01-10T08:00:00.000Z',
+        check_out_time: '2030-01-10T09:30:00.000Z',
+        check_in_method: 'scan',
+        check_out_method: 'manual',
+      });
+      expect(ownRows[0]!.check_in_by).toContain(acme.staff.ROLE_EMPLOYEE.name);
+
+      const all = await call(`/api/visitorlog?${range}`, acme.staff.ROLE_ADMIN.email);
+      expect(all.json<{ meta: { total: number } }>().meta.total).toBe(2);
+
+      const searched = await call(
+        `/api/visitorlog?${range}&q=${encodeURIComponent(`in-${globex.company.slug}`)}`,
+        acme.staff.ROLE_ADMIN.email,
+      );
+      expect(searched.json<{ data: VisitorLogRow[] }>().data.map((r) => r.company.slug)).toEqual([
+        globex.company.slug,
+      ]);
+
+      const bad = await call('/api/visitorlog?from=yesterday', acme.staff.ROLE_ADMIN.email);
+      expect(bad.statusCode).toBe(400);
+    });
+
+    it("visitor log of a company: another company's answers 404 except for admin", async () => {
+      const mine = await call(
+        `/api/visitorLog/${acme.company.slug}`,
+        acme.staff.ROLE_MANAGER.email,
+      );
+      expect(mine.statusCode).toBe(200);
+      const theirs = await call(
+        `/api/visitorLog/${globex.company.slug}`,
+        acme.staff.ROLE_MANAGER.email,
+      );
+      expect(theirs.statusCode).toBe(404);
+      const admin = await call(
+        `/api/visitorLog/${globex.company.slug}`,
+        acme.staff.ROLE_ADMIN.email,
+      );
+      expect(admin.statusCode).toBe(200);
+    });
+
+    it('exports the filtered visitor log as CSV for French Excel', async () => {
+      const res = await call(
+        '/api/visitorlog/export?from=2030-01-10T00:00:00Z&to=2030-01-11T00:00:00Z',
+        acme.staff.ROLE_SUPERVISOR.email,
+      );
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toContain('text/csv');
+      expect(res.headers['content-disposition']).toContain('attachment;');
+      const body = res.rawPayload;
+      expect([...body.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+      const lines = body.toString('utf8').slice(1).trim().split('\r\n');
+      expect(lines[0]).toBe(
+        "Prénom;Nom;E-mail;Code;Entreprise;Arrivée;Départ;Mode d'arrivée;Mode de départ;Arrivée enregistrée par;Départ enregistré par",
+      );
+      expect(lines).toHaveLength(2);
+      expect(lines[1]).toContain(';10/01/2030 08:00;10/01/2030 09:30;Scan QR;Saisie manuelle;');
+    });
+
+    it('user attendance: scope per role, checks inside the range', async () => {
+      expect((await call('/api/userCheckInList', acme.staff.ROLE_EMPLOYEE.email)).statusCode).toBe(
+        403,
+      );
+      const range = 'from=2030-01-10T00:00:00Z&to=2030-01-11T00:00:00Z';
+      const own = await call(
+        `/api/userCheckInList?${range}&q=Attendee`,
+        acme.staff.ROLE_MANAGER.email,
+      );
+      expect(own.statusCode).toBe(200);
+      const rows = own.json<{ data: UserCheckRow[] }>().data;
+      expect(rows).toHaveLength(1);
+      expect(rows[0]!.user_name).toBe(`Attendee ${acme.company.slug}`);
+      expect(rows[0]!.check_logs).toEqual([
+        { check_in: '2030-01-10T07:00:00.000Z', check_out: null },
+      ]);
+
+      const admin = await call(
+        `/api/userCheckInList?${range}&q=Attendee`,
+        acme.staff.ROLE_ADMIN.email,
+      );
+      expect(admin.json<{ data: UserCheckRow[] }>().data).toHaveLength(2);
+
+      const outside = await call(
+        '/api/userCheckInList?from=2031-01-01T00:00:00Z&q=Attendee',
+        acme.staff.ROLE_MANAGER.email,
+      );
+      expect(outside.json<{ data: UserCheckRow[] }>().data[0]!.check_logs).toEqual([]);
+    });
+
+    it('user log: one row per check, own company', async () => {
+      const res = await call('/api/userLog?q=Attendee', acme.staff.ROLE_SUPERVISOR.email);
+      expect(res.statusCode).toBe(200);
+      const rows = res.json<{ data: { user_name: string; check_in_method: string }[] }>().data;
+      expect(rows).toEqual([
+        expect.objectContaining({
+          user_name: `Attendee ${acme.company.slug}`,
+          check_in_method: 'kiosk',
+        }),
+      ]);
+    });
+
+    it('thank-you data: name and checks for anyone holding the code, the image for staff only', async () => {
+      const visitor = await confirmedVisitor(ctx, acme);
+      await call(`/api/get-qr-data/${visitor.uidn}`, acme.staff.ROLE_EMPLOYEE.email);
+      const anonymous = await call(`/api/visitorLog-checkIn/${visitor.uidn}`);
+      expect(anonymous.statusCode).toBe(200);
+      expect(anonymous.json().data).toMatchObject({
+        firstname: 'Awa',
+        lastname: 'Koné',
+        image: null,
+      });
+      expect(anonymous.json().data.checks).toHaveLength(1);
+      expect((await call('/api/visitorLog-checkIn/ZZZZ-ZZZZ-ZZZZ')).statusCode).toBe(404);
+    });
+  });
+});
+
+describe(`repeated scans (${testDatabaseKind})`, () => {
+  const ctx = useTestApp({ rateLimits: generous, repeatScanWindowMs: 60_000 });
+
+  it('a second scan within the window reports the check-in instead of checking out', async () => {
+    const acme = await buildTenant(ctx.db);
+    const call = caller(ctx);
+    const visitor = await confirmedVisitor(ctx, acme);
+    const first = await call(`/api/get-qr-data/${visitor.uidn}`, acme.staff.ROLE_EMPLOYEE.email);
+    expect(first.json<CheckResult>().status).toBe('success');
+    const again = await call(`/api/get-qr-data/${visitor.uidn}`, acme.staff.ROLE_EMPLOYEE.email);
+    expect(again.statusCode).toBe(200);
+    const repeat = again.json<CheckResult>();
+    expect(repeat.status).toBe('repeat');
+    expect(repeat.action).toBe('check_in');
+    expect(repeat.redirectUrl).toBeUndefined();
+    expect(repeat.message).toMatch(
+      /^Awa Koné est déjà enregistré\(e\) à l'arrivée à \d{2}:\d{2}\.$/,
+    );
+    const checks = await ctx.db
+      .select()
+      .from(visitorChecks)
+      .where(eq(visitorChecks.visitorId, visitor.id));
+    expect(checks).toHaveLength(1);
+    expect(checks[0]!.checkOutAt).toBeNull();
+  });
+
+  it('50 scans of one code racing make exactly one change', async () => {
+    const acme = await buildTenant(ctx.db);
+    const visitor = await confirmedVisitor(ctx, acme);
+    const token = await tokenFor(ctx.app, acme.staff.ROLE_EMPLOYEE.email);
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        as(ctx.app, token)({ method: 'GET', url: `/api/get-qr-data/${visitor.uidn}` }),
+      ),
+    );
+    const statuses = responses.map((r) => r.json<CheckResult>().status);
+    expect(statuses.filter((s) => s === 'success')).toHaveLength(1);
+    expect(statuses.filter((s) => s === 'repeat')).toHaveLength(49);
+    const checks = await ctx.db
+      .select()
+      .from(visitorChecks)
+      .where(eq(visitorChecks.visitorId, visitor.id));
+    expect(checks).toHaveLength(1);
+  });
+});

@@ -1,0 +1,153 @@
+/**
+ * Factories that build a consistent tenant graph: a company, its staff of
+ * every role, visitors and requests, events, QR users. Each returns the row.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Role } from '@sesame/shared';
+import { hashPassword } from '../../src/auth/passwords';
+import type { Db } from '../../src/db/client';
+import { newUidn } from '../../src/db/ids';
+import { companies, events, qrUsers, users, visitRequests, visitors } from '../../src/db/schema';
+
+export const TEST_PASSWORD = 'Test-Password-123';
+let passwordHash: Promise<string> | undefined;
+const unique = () => randomBytes(4).toString('hex');
+
+export async function buildCompany(db: Db, values: Partial<typeof companies.$inferInsert> = {}) {
+  const suffix = unique();
+  const [row] = await db
+    .insert(companies)
+    .values({ name: `Company ${suffix}`, slug: `company-${suffix}`, ...values })
+    .returning();
+  return row!;
+}
+
+export async function buildUser(
+  db: Db,
+  options: { company: { id: string }; role?: Role } & Partial<typeof users.$inferInsert>,
+) {
+  const { company, role = 'ROLE_EMPLOYEE', ...values } = options;
+  passwordHash ??= hashPassword(TEST_PASSWORD);
+  const suffix = unique();
+  const [row] = await db
+    .insert(users)
+    .values({
+      companyId: company.id,
+      name: `User ${suffix}`,
+      firstname: 'Test',
+      email: `${role.toLowerCase().replace('role_', '')}-${suffix}@example.com`,
+      passwordHash: await passwordHash,
+      roles: [role],
+      ...values,
+    })
+    .returning();
+  return row!;
+}
+
+export async function buildVisitor(
+  db: Db,
+  options: { company: { id: string } } & Partial<typeof visitors.$inferInsert>,
+) {
+  const { company, ...values } = options;
+  const [row] = await db
+    .insert(visitors)
+    .values({
+      companyId: company.id,
+      uidn: newUidn(),
+      firstname: 'Awa',
+      lastname: 'Koné',
+      email: `visitor-${unique()}@example.com`,
+      contact: '0701020304',
+      idNumber: 'CI-123456',
+      organisationName: 'Acme',
+      requestDate: '24/11/2026',
+      requestTime: '10:30',
+      ...values,
+    })
+    .returning();
+  return row!;
+}
+
+export async function buildRequest(
+  db: Db,
+  options: { company: { id: string }; visitor: { id: string } } & Partial<
+    typeof visitRequests.$inferInsert
+  >,
+) {
+  const { company, visitor, ...values } = options;
+  const [row] = await db
+    .insert(visitRequests)
+    .values({
+      companyId: company.id,
+      visitorId: visitor.id,
+      host: 'M. Diallo',
+      reason: 'Réunion',
+      ...values,
+    })
+    .returning();
+  return row!;
+}
+
+export async function buildEvent(
+  db: Db,
+  options: { company: { id: string } } & Partial<typeof events.$inferInsert>,
+) {
+  const { company, ...values } = options;
+  const suffix = unique();
+  const [row] = await db
+    .insert(events)
+    .values({
+      companyId: company.id,
+      name: `Event ${suffix}`,
+      slug: `event-${suffix}`,
+      location: 'Salle A',
+      addressName: 'Plateau',
+      dateEvent: '24/12/2030',
+      timeEvent: '10:00',
+      ...values,
+    })
+    .returning();
+  return row!;
+}
+
+export async function buildQrUser(
+  db: Db,
+  options: { company: { id: string }; kind?: 'permanent' | 'member' } & Partial<
+    typeof qrUsers.$inferInsert
+  >,
+) {
+  const { company, kind = 'permanent', ...values } = options;
+  const [row] = await db
+    .insert(qrUsers)
+    .values({
+      companyId: company.id,
+      kind,
+      uidn: newUidn(),
+      firstname: 'Yao',
+      lastname: 'Kouassi',
+      email: `qr-${unique()}@example.com`,
+      contact: '0102030405',
+      title: 'Technicien',
+      dateExp: kind === 'permanent' ? new Date(Date.now() + 30 * 86400_000) : null,
+      ...values,
+    })
+    .returning();
+  return row!;
+}
+
+/** A company with one user of each role, and their tokens fetched lazily by tests. */
+export async function buildTenant(db: Db) {
+  const company = await buildCompany(db);
+  const roles: Role[] = [
+    'ROLE_USER',
+    'ROLE_EMPLOYEE',
+    'ROLE_SUPERVISOR',
+    'ROLE_SESAME',
+    'ROLE_MANAGER',
+    'ROLE_ADMIN',
+    'ROLE_SUPER_ADMIN',
+  ];
+  const staff = {} as Record<Role, typeof users.$inferSelect>;
+  for (const role of roles) staff[role] = await buildUser(db, { company, role });
+  return { company, staff };
+}
