@@ -1,0 +1,44 @@
+import type { ReactNode } from 'react';
+import { MantineProvider } from '@mantine/core';
+import { ModalsProvider } from '@mantine/modals';
+import { Notifications } from '@mantine/notifications';
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { ApiError } from '../lib/api-client';
+import { clearSession, hasSessionToken } from '../lib/session';
+import { theme } from './theme';
+
+/** A 401 on a signed-in session means the token was revoked or expired: back to sign-in, once. */
+function onApiError(error: unknown) {
+  if (error instanceof ApiError && error.status === 401 && hasSessionToken()) {
+    clearSession();
+    window.location.assign('/sign-in');
+  }
+}
+
+export const queryClient = new QueryClient({
+  queryCache: new QueryCache({ onError: onApiError }),
+  mutationCache: new MutationCache({
+    // A screen whose spec shows its own 401 message first says so with `meta.handlesUnauthorized`.
+    onError: (error, _variables, _context, mutation) => {
+      if (!mutation.meta?.handlesUnauthorized) onApiError(error);
+    },
+  }),
+  defaultOptions: {
+    queries: {
+      retry: (count, error) =>
+        !(error instanceof ApiError && error.status >= 400 && error.status < 500) && count < 2,
+      refetchOnWindowFocus: false,
+    },
+  },
+});
+
+export function Providers({ children }: { children: ReactNode }) {
+  return (
+    <MantineProvider theme={theme} defaultColorScheme="light">
+      <Notifications position="top-center" containerWidth={420} />
+      <QueryClientProvider client={queryClient}>
+        <ModalsProvider>{children}</ModalsProvider>
+      </QueryClientProvider>
+    </MantineProvider>
+  );
+}

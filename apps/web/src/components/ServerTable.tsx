@@ -1,0 +1,117 @@
+import { useState, type ReactNode } from 'react';
+import {
+  Alert,
+  Center,
+  Group,
+  Loader,
+  Pagination,
+  ScrollArea,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { PAGE_SIZE } from '@sesame/shared';
+import type { Paginated } from '../lib/api-client';
+
+export interface Column<T> {
+  key: string;
+  header: ReactNode;
+  render: (row: T, index: number) => ReactNode;
+}
+
+export interface ServerTableProps<T> {
+  /** Query key prefix; page and search are appended. */
+  queryKey: readonly unknown[];
+  fetchPage: (params: { page: number; per_page: number; q?: string }) => Promise<Paginated<T>>;
+  columns: Column<T>[];
+  rowKey: (row: T) => string;
+  emptyMessage: ReactNode;
+  /** Shown instead of the server's error text when loading fails. */
+  errorMessage?: ReactNode;
+  searchable?: boolean;
+  perPage?: number;
+  /** Not paged (the spec's event lists): one page of up to 100 rows. */
+  unpaged?: boolean;
+}
+
+/** A table whose rows are paged and searched on the server (ARCHITECTURE §4). */
+export function ServerTable<T>(props: ServerTableProps<T>) {
+  const { t } = useTranslation();
+  const [page, setPage] = useState(1);
+  const [search, setSearch] = useState('');
+  const [q] = useDebouncedValue(search.trim(), 300);
+  const perPage = props.unpaged ? 100 : (props.perPage ?? PAGE_SIZE);
+  const query = useQuery({
+    queryKey: [...props.queryKey, { page, perPage, q }],
+    queryFn: () => props.fetchPage({ page, per_page: perPage, q: q || undefined }),
+    placeholderData: keepPreviousData,
+  });
+  const total = query.data?.meta.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / perPage));
+  const offset = (page - 1) * perPage;
+
+  return (
+    <div>
+      {props.searchable && (
+        <TextInput
+          label={t('table.search')}
+          placeholder={t('table.searchPlaceholder')}
+          value={search}
+          onChange={(e) => {
+            setSearch(e.currentTarget.value);
+            setPage(1);
+          }}
+          mb="sm"
+          maw={360}
+        />
+      )}
+      {query.isError ? (
+        <Alert color="red" role="alert">
+          {props.errorMessage ?? (query.error as Error).message}
+        </Alert>
+      ) : query.isPending ? (
+        <Center py="xl">
+          <Loader aria-label={t('loading')} />
+        </Center>
+      ) : query.data.data.length === 0 ? (
+        <Text py="lg" c="dimmed" data-testid="empty">
+          {props.emptyMessage}
+        </Text>
+      ) : (
+        <ScrollArea>
+          <Table striped highlightOnHover verticalSpacing="sm" miw={600}>
+            <Table.Thead>
+              <Table.Tr>
+                {props.columns.map((c) => (
+                  <Table.Th key={c.key}>{c.header}</Table.Th>
+                ))}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {query.data.data.map((row, i) => (
+                <Table.Tr key={props.rowKey(row)}>
+                  {props.columns.map((c) => (
+                    <Table.Td key={c.key}>{c.render(row, offset + i)}</Table.Td>
+                  ))}
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </ScrollArea>
+      )}
+      {!props.unpaged && pages > 1 && (
+        <Group justify="center" mt="md">
+          <Pagination
+            value={page}
+            onChange={setPage}
+            total={pages}
+            aria-label={t('table.pagination')}
+          />
+        </Group>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,141 @@
+import { useEffect, useState } from 'react';
+import {
+  Anchor,
+  Button,
+  Card,
+  Container,
+  PasswordInput,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import { loginSchema, REDIRECT_DELAY_MS } from '@sesame/shared';
+import { ApiError } from '../../../lib/api-client';
+import { useAuth } from '../../../lib/auth';
+
+type FieldErrors = Partial<Record<'username' | 'password', string>>;
+
+/** Spec §8 Login: the message for each status. */
+function loginErrorMessage(
+  error: unknown,
+  t: (key: string, options?: Record<string, unknown>) => string,
+): string {
+  if (!(error instanceof ApiError) || error.status === 0) return t('auth:errors.thrown');
+  switch (error.status) {
+    case 400:
+      return t('auth:errors.400');
+    case 401:
+      return t('auth:errors.401');
+    case 403:
+      return t('auth:errors.403');
+    case 404:
+      return t('auth:errors.404');
+    case 429:
+      return error.message;
+    case 500:
+      return t('auth:errors.500');
+    default:
+      return t('auth:errors.failed', { message: error.message || t('auth:errors.unknown') });
+  }
+}
+
+export default function LoginPage() {
+  const { t } = useTranslation(['auth', 'common']);
+  const { login, user, isAuthenticated } = useAuth();
+  const navigate = useNavigate();
+  const location = useLocation();
+  // A guarded page (a scan link opened by a phone's camera) sends its path along:
+  // after signing in, the receptionist goes back to it rather than to the home page.
+  const from = (location.state as { from?: unknown } | null)?.from;
+  const returnTo =
+    typeof from === 'string' && from.startsWith('/') && !from.startsWith('//') ? from : null;
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [redirecting, setRedirecting] = useState(false);
+
+  // Already signed in: straight to the user's company.
+  useEffect(() => {
+    if (isAuthenticated && user && !loading && !redirecting)
+      void navigate(returnTo ?? `/${user.company}`, { replace: true });
+  }, [isAuthenticated, user, loading, redirecting, navigate, returnTo]);
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    setFormError(null);
+    const parsed = loginSchema.safeParse({ username: email, password });
+    if (!parsed.success) {
+      const next: FieldErrors = {};
+      for (const issue of parsed.error.issues) {
+        const field = issue.path[0] as keyof FieldErrors;
+        next[field] ??= issue.message;
+      }
+      setErrors(next);
+      return;
+    }
+    setErrors({});
+    setLoading(true);
+    setRedirecting(true);
+    try {
+      const info = await login(parsed.data.username, parsed.data.password);
+      notifications.show({ message: t('auth:success'), color: 'teal' });
+      setTimeout(() => void navigate(returnTo ?? `/${info.company}`), REDIRECT_DELAY_MS);
+    } catch (error) {
+      setRedirecting(false);
+      setFormError(loginErrorMessage(error, t));
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  return (
+    <Container size={420} py="xl">
+      <Card withBorder shadow="sm" padding="xl" radius="lg">
+        <Title order={1} size="h2" ta="center" mb={4}>
+          {t('auth:title')}
+        </Title>
+        <Text c="dimmed" size="sm" ta="center" mb="lg">
+          {t('auth:subtitle')}
+        </Text>
+        <form onSubmit={submit} noValidate>
+          <Stack>
+            <TextInput
+              label={t('auth:email')}
+              type="email"
+              autoComplete="username"
+              value={email}
+              onChange={(e) => setEmail(e.currentTarget.value)}
+              error={errors.username}
+              name="email"
+            />
+            <PasswordInput
+              label={t('auth:password')}
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.currentTarget.value)}
+              error={errors.password}
+              name="password"
+            />
+            {formError && (
+              <Text c="red.8" size="sm" role="alert">
+                {formError}
+              </Text>
+            )}
+            <Button type="submit" disabled={loading} loading={loading} fullWidth size="md">
+              {t('auth:submit')}
+            </Button>
+            <Anchor href="#" size="sm" ta="center" onClick={(e) => e.preventDefault()}>
+              {t('auth:changePassword')}
+            </Anchor>
+          </Stack>
+        </form>
+      </Card>
+    </Container>
+  );
+}

@@ -1,0 +1,8 @@
+import type { RouteObject } from 'react-router';
+import LoginPage from './pages/LoginPage';
+
+// Login is a public first screen: in the main bundle, not lazy.
+export const authRoutes: RouteObject[] = [
+  { index: true, element: <LoginPage /> },
+  { path: 'sign-in', element: <LoginPage /> },
+];

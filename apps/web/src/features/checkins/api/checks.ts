@@ -1,0 +1,62 @@
+/**
+ * The code check calls (spec §7): a visitor's code, a QR user's or member's code,
+ * and the kiosk's e-mail code. Each call changes a person's state on the server,
+ * so screens call them once, as mutations, never as queries that refetch.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { MANUAL_CHECK_TYPE, type CheckResult } from '@sesame/shared';
+import { api, ApiError } from '../../../lib/api-client';
+
+export type CodeKind = 'visitor' | 'user';
+
+const CHECK_PATHS: Record<CodeKind, string> = {
+  visitor: '/get-qr-data',
+  user: '/get-qr-user-data',
+};
+
+export function checkCode(kind: CodeKind, uidn: string, manual = false): Promise<CheckResult> {
+  const query = manual ? `?type=${MANUAL_CHECK_TYPE}` : '';
+  return api.get<CheckResult>(`${CHECK_PATHS[kind]}/${encodeURIComponent(uidn)}${query}`);
+}
+
+/**
+ * A code typed by hand may be a visitor's or a member's: the visitor's check is
+ * tried first, and a member's when no visitor holds that code.
+ */
+export async function checkTypedCode(uidn: string): Promise<CheckResult> {
+  try {
+    return await checkCode('visitor', uidn, true);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return checkCode('user', uidn, true);
+    throw error;
+  }
+}
+
+export function checkByEmail(email: string): Promise<CheckResult & { uidn: string }> {
+  return api.post<CheckResult & { uidn: string }>('/kiosk/check', { email });
+}
+
+export interface Presence {
+  firstname: string;
+  lastname: string;
+  image: string | null;
+  company: { name: string; slug: string };
+  checks: { check_in_time: string; check_out_time: string | null }[];
+}
+
+const PRESENCE_PATHS: Record<CodeKind, string> = {
+  visitor: '/visitorLog-checkIn',
+  user: '/userLog-checkIn',
+};
+
+/** Name, photo (staff only) and latest checks of a code: the thank-you pages. */
+export function usePresence(kind: CodeKind, uidn: string) {
+  return useQuery({
+    queryKey: ['presence', kind, uidn],
+    queryFn: () =>
+      api
+        .get<{ data: Presence }>(`${PRESENCE_PATHS[kind]}/${encodeURIComponent(uidn)}`)
+        .then((r) => r.data),
+    retry: false,
+  });
+}

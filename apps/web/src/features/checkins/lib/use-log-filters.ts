@@ -1,0 +1,50 @@
+import { useMemo, useState } from 'react';
+import { useDebouncedValue } from '@mantine/hooks';
+import { PAGE_SIZE } from '@sesame/shared';
+import { useCompany } from '../../../lib/company';
+import { DEFAULT_TIMEZONE } from '../../../lib/format';
+import type { LogFilters, LogParams } from '../api/logs';
+import { EMPTY_RANGE, rangeToQuery, withEndOfDay, type WallRange } from './log-range';
+
+/** The time zone a log's times are shown and picked in: the company's, else the app's. */
+export function useLogTimeZone(companySlug: string | null | undefined): string {
+  const company = useCompany(companySlug);
+  return company.data?.timezone ?? DEFAULT_TIMEZONE;
+}
+
+/**
+ * A log screen's search, range and page. A new search or range goes back to page 1;
+ * the search reaches the server 300 ms after the last key.
+ */
+export function useLogFilters(timeZone: string) {
+  const [page, setPage] = useState(1);
+  const [search, setSearchText] = useState('');
+  const [q] = useDebouncedValue(search.trim(), 300);
+  const [range, setRangeValue] = useState<WallRange>(EMPTY_RANGE);
+
+  const filters: LogFilters = useMemo(
+    () => ({ q: q || undefined, ...rangeToQuery(range, timeZone) }),
+    [q, range, timeZone],
+  );
+  const params: LogParams = useMemo(
+    () => ({ page, per_page: PAGE_SIZE, ...filters }),
+    [page, filters],
+  );
+
+  return {
+    page,
+    setPage,
+    search,
+    setSearch: (value: string) => {
+      setSearchText(value);
+      setPage(1);
+    },
+    range,
+    setRange: (value: WallRange) => {
+      setRangeValue((previous) => withEndOfDay(value, previous));
+      setPage(1);
+    },
+    filters,
+    params,
+  };
+}

@@ -1,0 +1,192 @@
+/**
+ * 'Login with QR Code' (spec §2, §4, §9): the in-app scanner. The rear camera
+ * fills a 640×480 canvas checked every 500 ms. A code of this application (a
+ * visitor's or member's scan link) opens its scan page; an e-mail-shaped code is
+ * the kiosk presence of ARCHITECTURE §6 — it checks that member in, the same code
+ * again checks them out, and never signs anyone into the application.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Alert, Badge, Button, Container, Group, Paper, Stack, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router';
+import { SCANNER } from '@sesame/shared';
+import { PageTitle } from '../../../components/PageTitle';
+import { checkByEmail } from '../api/checks';
+import { createDecoder, type FrameDecoder } from '../lib/decoder';
+import { scanFailureText } from '../lib/messages';
+import { readScanned } from '../lib/scanned';
+
+/** The kiosk's present member survives a reload of the scanner, not the tab. */
+const KIOSK_KEY = 'kioskPresence';
+
+type Feedback = { tone: 'success' | 'info' | 'error'; text: string } | null;
+const TONE_COLORS = { success: 'teal', info: 'blue', error: 'red' } as const;
+
+export default function CameraPage() {
+  const { domain = '' } = useParams();
+  const { t } = useTranslation('checkins');
+  const navigate = useNavigate();
+  const videoRef = useRef<HTMLVideoElement>(null);
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const lockedUntil = useRef(0);
+  const busy = useRef(false);
+  const [cameraError, setCameraError] = useState(false);
+  const [detecting, setDetecting] = useState(false);
+  const [feedback, setFeedback] = useState<Feedback>(null);
+  const [kioskEmail, setKioskEmail] = useState<string | null>(() =>
+    sessionStorage.getItem(KIOSK_KEY),
+  );
+
+  const rememberKiosk = (email: string | null) => {
+    if (email) sessionStorage.setItem(KIOSK_KEY, email);
+    else sessionStorage.removeItem(KIOSK_KEY);
+    setKioskEmail(email);
+  };
+
+  const handleCode = useCallback(
+    async (value: string) => {
+      lockedUntil.current = Date.now() + SCANNER.rescanLockMs;
+      const scanned = readScanned(value, window.location.origin);
+      if (scanned.kind === 'link') {
+        void navigate(scanned.path);
+        return;
+      }
+      if (scanned.kind !== 'email') {
+        setFeedback({ tone: 'error', text: t('camera.invalid', { value }) });
+        return;
+      }
+      const present = sessionStorage.getItem(KIOSK_KEY);
+      if (present && present !== scanned.email) {
+        setFeedback({ tone: 'error', text: t('camera.alreadyLoggedIn', { user: present }) });
+        return;
+      }
+      try {
+        const result = await checkByEmail(scanned.email);
+        lockedUntil.current = Date.now() + SCANNER.kioskLockMs;
+        if (result.status === 'repeat') {
+          setFeedback({ tone: 'info', text: result.message });
+          return;
+        }
+        rememberKiosk(result.action === 'check_in' ? scanned.email : null);
+        setFeedback({ tone: 'success', text: result.message });
+      } catch (error) {
+        setFeedback({ tone: 'error', text: scanFailureText(error, t) });
+      }
+    },
+    [navigate, t],
+  );
+
+  useEffect(() => {
+    let stream: MediaStream | null = null;
+    let timer: number | undefined;
+    let stopped = false;
+    let decode: FrameDecoder | null = null;
+
+    const tick = async () => {
+      const video = videoRef.current;
+      const canvas = canvasRef.current;
+      if (stopped || busy.current || !decode || !video || !canvas) return;
+      if (video.readyState < video.HAVE_CURRENT_DATA || Date.now() < lockedUntil.current) return;
+      busy.current = true;
+      try {
+        canvas.getContext('2d')?.drawImage(video, 0, 0, SCANNER.width, SCANNER.height);
+        const value = await decode(canvas);
+        setDetecting(!value);
+        if (value && !stopped) await handleCode(value);
+      } catch (error) {
+        console.warn('QR decoding failed', error);
+      } finally {
+        busy.current = false;
+      }
+    };
+
+    const start = async () => {
+      try {
+        decode = await createDecoder();
+        stream = await navigator.mediaDevices.getUserMedia({
+          audio: false,
+          video: {
+            facingMode: { ideal: 'environment' },
+            width: { ideal: SCANNER.width },
+            height: { ideal: SCANNER.height },
+          },
+        });
+        if (stopped) return;
+        const video = videoRef.current;
+        if (video) {
+          video.srcObject = stream;
+          await video.play().catch(() => undefined);
+        }
+        timer = window.setInterval(() => void tick(), SCANNER.intervalMs);
+      } catch (error) {
+        // Spec §8: a refused camera is logged; the screen offers the manual validation.
+        console.warn('Camera unavailable', error);
+        if (!stopped) setCameraError(true);
+      }
+    };
+    void start();
+    return () => {
+      stopped = true;
+      window.clearInterval(timer);
+      stream?.getTracks().forEach((track) => track.stop());
+    };
+  }, [handleCode]);
+
+  return (
+    <Container size="sm" py="lg">
+      <PageTitle ta="center">{t('camera.title')}</PageTitle>
+      <Stack gap="md">
+        {kioskEmail && (
+          <Group justify="center">
+            <Badge size="lg" color="teal" variant="light">
+              {t('camera.present', { user: kioskEmail })}
+            </Badge>
+          </Group>
+        )}
+        {/* No camera: no black frame, the message below says what to do. */}
+        <Paper
+          withBorder
+          radius="md"
+          p={0}
+          style={{
+            overflow: 'hidden',
+            background: '#000',
+            display: cameraError ? 'none' : undefined,
+          }}
+        >
+          <video
+            ref={videoRef}
+            muted
+            playsInline
+            aria-label={t('camera.videoLabel')}
+            style={{ width: '100%', display: 'block', aspectRatio: '4 / 3', objectFit: 'cover' }}
+          />
+        </Paper>
+        <canvas ref={canvasRef} width={SCANNER.width} height={SCANNER.height} hidden />
+        <div aria-live="polite">
+          {feedback ? (
+            <Alert color={TONE_COLORS[feedback.tone]} role="status" data-testid="scan-feedback">
+              {feedback.text}
+            </Alert>
+          ) : cameraError ? (
+            <Alert color="yellow" role="status">
+              {t('camera.unavailable')}
+            </Alert>
+          ) : (
+            <Text ta="center" c="dimmed" size="sm">
+              {detecting ? t('camera.noCode') : t('camera.aim')}
+            </Text>
+          )}
+        </div>
+        <Group justify="center">
+          <Button component={Link} to={`/${domain}/manual-check`} variant="default">
+            {t('camera.manual')}
+          </Button>
+          <Button component={Link} to={`/${domain}/menu`} variant="subtle">
+            {t('camera.menu')}
+          </Button>
+        </Group>
+      </Stack>
+    </Container>
+  );
+}

@@ -1,0 +1,97 @@
+/**
+ * 'Validation Manuelle UIDN' (spec §2, §4, §5): the front desk types a code read
+ * out by a visitor or a member (with or without dashes, any case). An empty field
+ * sends nothing; a check that changed the person's state shows 'Bien éffectué';
+ * anything else toasts the server's message.
+ */
+import { useState, type FormEvent } from 'react';
+import { Alert, Button, Container, Group, Paper, Stack, Text, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useMutation } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { formatUidn, type CheckResult } from '@sesame/shared';
+import { PageTitle } from '../../../components/PageTitle';
+import { checkTypedCode } from '../api/checks';
+import { scanFailureText } from '../lib/messages';
+
+export default function ManualCheckPage() {
+  const { domain = '' } = useParams();
+  const { t } = useTranslation('checkins');
+  const [uidn, setUidn] = useState('');
+  const [done, setDone] = useState<CheckResult | null>(null);
+  const check = useMutation({ mutationFn: checkTypedCode });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (check.isPending) return;
+    const code = uidn.trim();
+    if (!code) {
+      notifications.show({ message: t('manual.empty'), color: 'blue' });
+      return;
+    }
+    check.mutate(code, {
+      onSuccess: (result) => {
+        if (result.status === 'success') setDone(result);
+        else notifications.show({ message: result.message, color: 'orange' });
+      },
+      onError: (error) => {
+        notifications.show({ message: scanFailureText(error, t), color: 'red' });
+      },
+    });
+  };
+
+  const again = () => {
+    setDone(null);
+    setUidn('');
+  };
+
+  return (
+    <Container size="xs" py="xl">
+      <PageTitle ta="center">{t('manual.title')}</PageTitle>
+      <Paper withBorder radius="md" p="lg">
+        {done ? (
+          <Stack align="center" gap="md">
+            <Alert color="teal" role="status" w="100%" title={t('manual.done')}>
+              {done.message}
+            </Alert>
+            <Group justify="center">
+              <Button component={Link} to={`/${domain}`}>
+                {t('manual.home')}
+              </Button>
+              <Button variant="default" onClick={again}>
+                {t('manual.another')}
+              </Button>
+            </Group>
+          </Stack>
+        ) : (
+          <form onSubmit={submit} noValidate>
+            <Stack gap="md">
+              <TextInput
+                label={t('manual.label')}
+                description={t('manual.hint')}
+                placeholder="7KQ2-M9XD-4TRA"
+                value={uidn}
+                onChange={(e) => setUidn(e.currentTarget.value)}
+                onBlur={() => uidn.trim() && setUidn(formatUidn(uidn))}
+                autoComplete="off"
+                autoCapitalize="characters"
+                spellCheck={false}
+                maxLength={40}
+                size="md"
+                styles={{ input: { fontFamily: 'monospace', letterSpacing: '0.1em' } }}
+                data-autofocus
+              />
+              <Button type="submit" size="md" loading={check.isPending}>
+                {t('manual.submit')}
+              </Button>
+              <Text size="xs" c="dimmed">
+                {t('manual.footnote')}
+              </Text>
+            </Stack>
+          </form>
+        )}
+      </Paper>
+    </Container>
+  );
+}

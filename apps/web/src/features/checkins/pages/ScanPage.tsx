@@ -1,0 +1,79 @@
+/**
+ * `/scan/{uidn}` and `/scan-user-qrcode/{uidn}`: what a phone's camera app opens
+ * from a QR code. A signed-in receptionist's scan checks the holder in or out and
+ * goes on to the thank-you page; a repeat inside the window says when the person
+ * was already checked; a refusal says why. Without a session: to the login, and
+ * back here after it.
+ */
+import { useEffect, useRef } from 'react';
+import { Alert, Button, Center, Container, Group, Loader, Stack } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useMutation } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import { PageTitle } from '../../../components/PageTitle';
+import { useAuth } from '../../../lib/auth';
+import { hasSessionToken } from '../../../lib/session';
+import { checkCode, type CodeKind } from '../api/checks';
+import { scanFailureText } from '../lib/messages';
+
+export default function ScanPage() {
+  const { uidn = '' } = useParams();
+  const { pathname } = useLocation();
+  const kind: CodeKind = pathname.startsWith('/scan-user-qrcode/') ? 'user' : 'visitor';
+  const { t } = useTranslation('checkins');
+  const { user } = useAuth();
+  const navigate = useNavigate();
+  const check = useMutation({ mutationFn: () => checkCode(kind, uidn) });
+  // One check per visit of the page, even when React runs effects twice.
+  const asked = useRef(false);
+
+  useEffect(() => {
+    if (asked.current) return;
+    asked.current = true;
+    if (!hasSessionToken()) {
+      notifications.show({ message: t('scan.loginRequired'), color: 'yellow' });
+      void navigate('/sign-in', { replace: true, state: { from: pathname } });
+      return;
+    }
+    check.mutate(undefined, {
+      onSuccess: (result) => {
+        if (result.redirectUrl) void navigate(result.redirectUrl, { replace: true });
+      },
+    });
+  }, [check, navigate, pathname, t]);
+
+  const home = user ? `/${user.company}` : '/';
+  return (
+    <Container size="xs" py="xl">
+      <PageTitle ta="center">{t('scan.title')}</PageTitle>
+      {check.isError ? (
+        <Alert color="red" role="alert" title={t('scan.invalid')}>
+          {scanFailureText(check.error, t)}
+        </Alert>
+      ) : check.data?.status === 'repeat' ? (
+        <Alert color="yellow" role="alert" title={t('scan.repeatTitle')}>
+          {check.data.message}
+        </Alert>
+      ) : (
+        <Center py="xl">
+          <Loader aria-label={t('scan.checking')} />
+        </Center>
+      )}
+      {(check.isError || check.data?.status === 'repeat') && (
+        <Stack mt="lg">
+          <Group justify="center">
+            {user && (
+              <Button component={Link} to={`/${user.company}/camera`}>
+                {t('scan.scanAnother')}
+              </Button>
+            )}
+            <Button component={Link} to={home} variant="default">
+              {t('thanks.home')}
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </Container>
+  );
+}

@@ -1,0 +1,111 @@
+/**
+ * `/user-check-in-out` (spec §2 "User check-in and check-out screen"): every check
+ * of the permanent QR codes and member cards, one row per check, newest first;
+ * searched, limited to a date-time range and paged by the server. Spec §6 user
+ * check-ins: ROLE_ADMIN sees every company's, the others their own.
+ */
+import { Alert, Badge, Container, Group, Stack, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { mayPerform, type UserLogRow } from '@sesame/shared';
+import { PageTitle } from '../../../components/PageTitle';
+import { useAuth } from '../../../lib/auth';
+import { useUserLog } from '../api/logs';
+import { checkColumns } from '../components/CheckCells';
+import { LogFilterBar } from '../components/LogFilterBar';
+import { LogTable, type LogColumn } from '../components/LogTable';
+import { useLogFilters, useLogTimeZone } from '../lib/use-log-filters';
+
+function UserLog({ company, showCompany }: { company: string; showCompany: boolean }) {
+  const { t } = useTranslation('checkinLogs');
+  const timeZone = useLogTimeZone(company);
+  const log = useLogFilters(timeZone);
+  const query = useUserLog(log.params);
+
+  const columns: LogColumn<UserLogRow>[] = [
+    {
+      key: 'index',
+      header: t('userLog.columns.index'),
+      render: (_row, i) => i + 1,
+      card: 'hidden',
+    },
+    {
+      key: 'name',
+      header: t('userLog.columns.name'),
+      card: 'title',
+      render: (row) => (
+        <Stack gap={2}>
+          <Text size="sm" fw={500}>
+            {row.user_name || row.uidn}
+          </Text>
+          <Group gap={6}>
+            <Badge size="xs" variant="light" color={row.kind === 'member' ? 'grape' : 'gray'}>
+              {t(`kinds.${row.kind}`)}
+            </Badge>
+          </Group>
+        </Stack>
+      ),
+    },
+    {
+      key: 'email',
+      header: t('userLog.columns.email'),
+      render: (row) => row.user_email ?? '',
+      card: 'wide',
+    },
+  ];
+  if (showCompany) {
+    columns.push({
+      key: 'company',
+      header: t('userLog.columns.company'),
+      render: (row) => row.company.name,
+      card: 'wide',
+    });
+  }
+  columns.push(
+    ...checkColumns<UserLogRow>(
+      { checkIn: t('userLog.columns.checkIn'), checkOut: t('userLog.columns.checkOut') },
+      timeZone,
+    ),
+  );
+
+  return (
+    <>
+      <LogFilterBar
+        search={log.search}
+        onSearchChange={log.setSearch}
+        range={log.range}
+        onRangeChange={log.setRange}
+      />
+      <LogTable
+        query={query}
+        columns={columns}
+        rowKey={(row) => row.id}
+        page={log.page}
+        onPageChange={log.setPage}
+        emptyMessage={t('userLog.empty')}
+        label={t('userLog.title')}
+        minWidth={showCompany ? 880 : 760}
+      />
+    </>
+  );
+}
+
+export default function UserLogPage() {
+  const { t } = useTranslation('checkinLogs');
+  const { user, role } = useAuth();
+  const allowed = !!user && !!role && mayPerform(role, 'userChecks.list');
+  return (
+    <Container size="xl" py="lg">
+      <PageTitle mb={4}>{t('userLog.title')}</PageTitle>
+      <Text c="dimmed" size="sm" mb="md">
+        {t('userLog.intro')}
+      </Text>
+      {allowed ? (
+        <UserLog company={user.company} showCompany={role === 'ROLE_ADMIN'} />
+      ) : (
+        <Alert color="red" role="alert">
+          {t('forbidden')}
+        </Alert>
+      )}
+    </Container>
+  );
+}

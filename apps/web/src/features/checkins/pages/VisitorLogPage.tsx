@@ -1,0 +1,152 @@
+/**
+ * 'Liste Check in' (`/{domain}/display-logs`, spec §2 Visitor log): each visitor's
+ * check-in and check-out, newest first, with how and by whom they were recorded;
+ * searched, limited to a date-time range and paged by the server; the same
+ * filters export as CSV. Spec §6: ROLE_ADMIN reads every company's log, the other
+ * roles their own company's.
+ */
+import { useState } from 'react';
+import { Alert, Button, Container, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import { mayPerform, type VisitorLogRow } from '@sesame/shared';
+import { PageTitle } from '../../../components/PageTitle';
+import { useAuth } from '../../../lib/auth';
+import { formatDateTime } from '../../../lib/format';
+import { downloadVisitorLogCsv, useVisitorLog, type VisitorLogScope } from '../api/logs';
+import { checkColumns, LogImage } from '../components/CheckCells';
+import { LogFilterBar } from '../components/LogFilterBar';
+import { LogTable, type LogColumn } from '../components/LogTable';
+import { useLogFilters, useLogTimeZone } from '../lib/use-log-filters';
+
+function VisitorLog({ scope, showCompany }: { scope: VisitorLogScope; showCompany: boolean }) {
+  const { t, i18n } = useTranslation('checkinLogs');
+  const { domain = '' } = useParams();
+  const timeZone = useLogTimeZone(scope.company ?? domain);
+  const log = useLogFilters(timeZone);
+  const query = useVisitorLog(scope, log.params);
+  const [exporting, setExporting] = useState(false);
+  const fullName = (row: VisitorLogRow) => `${row.visitor_name} ${row.visitor_lastname}`.trim();
+
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      await downloadVisitorLogCsv(scope, log.filters);
+    } catch (error) {
+      notifications.show({
+        color: 'red',
+        message: t('visitorLog.exportFailed', { message: (error as Error).message }),
+      });
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const columns: LogColumn<VisitorLogRow>[] = [
+    {
+      key: 'index',
+      header: t('visitorLog.columns.index'),
+      render: (_row, i) => i + 1,
+      card: 'hidden',
+    },
+    {
+      key: 'name',
+      header: t('visitorLog.columns.name'),
+      card: 'title',
+      render: (row) => (
+        <Stack gap={0}>
+          <Text size="sm" fw={500}>
+            {fullName(row)}
+          </Text>
+          {showCompany && (
+            <Text size="xs" c="dimmed">
+              {row.company.name}
+            </Text>
+          )}
+        </Stack>
+      ),
+    },
+    {
+      key: 'email',
+      header: t('visitorLog.columns.email'),
+      render: (row) => row.visitor_email,
+      card: 'wide',
+    },
+    {
+      key: 'image',
+      header: t('visitorLog.columns.image'),
+      card: 'aside',
+      render: (row) => (
+        <LogImage
+          src={row.image}
+          type={row.image_type}
+          alt={t('visitorLog.imageAlt', { name: fullName(row) })}
+        />
+      ),
+    },
+    {
+      key: 'createdAt',
+      header: t('visitorLog.columns.createdAt'),
+      card: 'wide',
+      render: (row) => (
+        <Text size="sm">{formatDateTime(row.created_at, timeZone, i18n.language)}</Text>
+      ),
+    },
+    ...checkColumns<VisitorLogRow>(
+      { checkIn: t('visitorLog.columns.checkIn'), checkOut: t('visitorLog.columns.checkOut') },
+      timeZone,
+    ),
+  ];
+
+  return (
+    <>
+      <LogFilterBar
+        search={log.search}
+        onSearchChange={log.setSearch}
+        range={log.range}
+        onRangeChange={log.setRange}
+        actions={
+          <Button
+            variant="light"
+            onClick={() => void exportCsv()}
+            loading={exporting}
+            disabled={!query.data || query.data.meta.total === 0}
+            title={t('visitorLog.exportLabel')}
+          >
+            {t('visitorLog.export')}
+          </Button>
+        }
+      />
+      <LogTable
+        query={query}
+        columns={columns}
+        rowKey={(row) => row.id}
+        page={log.page}
+        onPageChange={log.setPage}
+        emptyMessage={t('visitorLog.empty')}
+        label={t('visitorLog.title')}
+        minWidth={960}
+      />
+    </>
+  );
+}
+
+export default function VisitorLogPage() {
+  const { t } = useTranslation('checkinLogs');
+  const { user, role } = useAuth();
+  const allowed = !!user && !!role && mayPerform(role, 'visitorLogs.list');
+  const isAdmin = role === 'ROLE_ADMIN';
+  return (
+    <Container size="xl" py="lg">
+      <PageTitle>{t('visitorLog.title')}</PageTitle>
+      {allowed ? (
+        <VisitorLog scope={isAdmin ? {} : { company: user.company }} showCompany={isAdmin} />
+      ) : (
+        <Alert color="red" role="alert">
+          {t('forbidden')}
+        </Alert>
+      )}
+    </Container>
+  );
+}

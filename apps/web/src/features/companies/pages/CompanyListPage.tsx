@@ -1,0 +1,290 @@
+/**
+ * 'Liste des Compagnies' (spec §2 Company list, §6 Company list scope): paged on the
+ * server; a supervisor sees only their own company (the server scopes it). The edit
+ * link opens the inline form (`?compid=`) for the roles of COMPANY_LIST_RULES; delete
+ * is for the admin, and the server refuses a company that still holds data.
+ */
+import { useEffect, useRef, useState } from 'react';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Center,
+  Code,
+  Container,
+  Group,
+  Image,
+  Loader,
+  Text,
+  Tooltip,
+  VisuallyHidden,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import {
+  COMPANY_LIST_RULES,
+  IMAGE_SIZES,
+  REDIRECT_DELAY_MS,
+  mayPerform,
+  type Company,
+  type Role,
+} from '@sesame/shared';
+import { confirmDelete } from '../../../components/confirm-delete';
+import { CopyLinkButton } from '../../../components/CopyLinkButton';
+import { PageTitle } from '../../../components/PageTitle';
+import { ServerTable, type Column } from '../../../components/ServerTable';
+import { ApiError } from '../../../lib/api-client';
+import { useAuth } from '../../../lib/auth';
+import {
+  deleteCompany,
+  getCompanies,
+  useCompanyDetails,
+  useInlineUpdateCompany,
+} from '../api/companies';
+import { useCompanyFailure, type Feedback } from '../components/feedback';
+import { InlineCompanyForm } from '../components/InlineCompanyForm';
+
+/** Spec §6: a one-company role (the supervisor) has its own edit-link rule. */
+function showsEditLink(role: Role): boolean {
+  const roles = COMPANY_LIST_RULES.ownCompanyOnly.includes(role)
+    ? COMPANY_LIST_RULES.editLinkForOwnCompanyOnlyRoles
+    : COMPANY_LIST_RULES.editLink;
+  return roles.includes(role);
+}
+
+/** The inline form of `?compid=`: loads the company, saves with PUT, then closes after 1.5 s. */
+function InlineEdit({ companyId, domain }: { companyId: string; domain: string }) {
+  const { t } = useTranslation('companies');
+  const navigate = useNavigate();
+  const loaded = useCompanyDetails(companyId);
+  const mutation = useInlineUpdateCompany();
+  const failure = useCompanyFailure();
+  const [feedback, setFeedback] = useState<Feedback | null>(null);
+  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
+  const redirect = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const listPath = `/${domain}/company-list`;
+
+  useEffect(() => () => clearTimeout(redirect.current), []);
+
+  const submit = async (id: string, form: FormData) => {
+    setFeedback(null);
+    setServerErrors({});
+    try {
+      await mutation.mutateAsync({ id, form });
+      setFeedback({ color: 'teal', title: t('edit.updated') });
+      notifications.show({ message: t('edit.updated'), color: 'teal' });
+      redirect.current = setTimeout(() => void navigate(listPath), REDIRECT_DELAY_MS);
+    } catch (error) {
+      const { feedback: next, fieldErrors } = failure(error);
+      setFeedback(next);
+      setServerErrors(fieldErrors);
+    }
+  };
+
+  if (loaded.isPending) {
+    return (
+      <Center py="md">
+        <Loader aria-label={t('loading', { ns: 'common' })} />
+      </Center>
+    );
+  }
+  // Someone outside the company reads only its public fields: they may not edit it.
+  const company = loaded.data && 'link' in loaded.data ? loaded.data : null;
+  if (!company) {
+    const status = loaded.error instanceof ApiError ? loaded.error.status : 403;
+    return (
+      <Alert
+        color="red"
+        role="alert"
+        title={t('status.loadFailed')}
+        mb="lg"
+        withCloseButton
+        onClose={() => void navigate(listPath)}
+        closeButtonLabel={t('list.inlineCancel')}
+      >
+        {status === 404 ? t('status.404') : status === 0 ? null : t('status.403')}
+      </Alert>
+    );
+  }
+  return (
+    <InlineCompanyForm
+      key={company.id}
+      company={company}
+      fullEditPath={`/${domain}/edit-company/${company.slug}`}
+      pending={mutation.isPending || feedback?.color === 'teal'}
+      serverErrors={serverErrors}
+      feedback={feedback}
+      onSubmit={(form) => void submit(company.id, form)}
+      onClose={() => void navigate(listPath)}
+    />
+  );
+}
+
+export default function CompanyListPage() {
+  const { t } = useTranslation('companies');
+  const { domain = '' } = useParams();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const compid = searchParams.get('compid');
+  const { user, role } = useAuth();
+  const queryClient = useQueryClient();
+  const ownOnly = !!role && COMPANY_LIST_RULES.ownCompanyOnly.includes(role);
+  const showEdit = !!role && showsEditLink(role);
+  const showDelete = !!role && COMPANY_LIST_RULES.deleteButton.includes(role);
+  const mayCreate = !!role && mayPerform(role, 'companies.create');
+  const scope = ownOnly ? (user?.company ?? domain) : 'all';
+
+  const remove = async (row: Company) => {
+    const deleted = await confirmDelete(
+      row.name,
+      () => deleteCompany(row.id),
+      t('list.deleted', { name: row.name }),
+    );
+    if (!deleted) return;
+    if (compid === row.id) setSearchParams({});
+    await queryClient.invalidateQueries({ queryKey: ['companies'] });
+  };
+
+  const columns: Column<Company>[] = [
+    { key: 'id', header: t('list.columns.id'), render: (_row, index) => index + 1 },
+    {
+      key: 'name',
+      header: t('list.columns.name'),
+      render: (row) => (
+        <Text size="sm" fw={600}>
+          {row.name}
+        </Text>
+      ),
+    },
+    {
+      key: 'slug',
+      header: t('list.columns.slug'),
+      render: (row) => <Code style={{ whiteSpace: 'nowrap' }}>{row.slug}</Code>,
+    },
+    {
+      key: 'link',
+      header: t('list.columns.link'),
+      render: (row) => <CopyLinkButton link={row.link} />,
+    },
+    {
+      key: 'qrcode',
+      header: t('list.columns.qrcode'),
+      render: (row) => (
+        <Anchor
+          component={Link}
+          to={`/${domain}/show-company-qrcode/${row.slug}`}
+          aria-label={t('list.qrOpen', { name: row.name })}
+          display="inline-block"
+        >
+          <Image
+            src={row.qrcode_url}
+            alt={t('list.qrAlt', { name: row.name })}
+            w={IMAGE_SIZES.medium}
+            h={IMAGE_SIZES.medium}
+            fit="contain"
+          />
+        </Anchor>
+      ),
+    },
+    {
+      key: 'logo',
+      header: t('list.columns.logo'),
+      render: (row) =>
+        row.logo_url ? (
+          <Image
+            src={row.logo_url}
+            alt={t('list.logoAlt', { name: row.name })}
+            w={IMAGE_SIZES.medium}
+            h={IMAGE_SIZES.medium}
+            fit="contain"
+            radius="sm"
+          />
+        ) : (
+          <Text size="sm" c="dimmed">
+            {t('list.noLogo')}
+          </Text>
+        ),
+    },
+    {
+      key: 'employees',
+      header: t('list.columns.employees'),
+      render: (row) => (
+        <Anchor component={Link} to={`/company/${row.slug}`} size="sm">
+          {t('list.employees')}
+        </Anchor>
+      ),
+    },
+    {
+      key: 'members',
+      header: t('list.columns.members'),
+      render: (row) => {
+        const count = t('list.memberCount', { count: row.member_count });
+        return (
+          <Tooltip label={count} withArrow>
+            <Anchor component={Link} to={`/company/${row.slug}/members`} size="sm">
+              {t('list.members')}
+              <VisuallyHidden> ({count})</VisuallyHidden>
+            </Anchor>
+          </Tooltip>
+        );
+      },
+    },
+  ];
+  if (showEdit) {
+    columns.push({
+      key: 'edit',
+      header: t('list.columns.edit'),
+      render: (row) => (
+        <Anchor
+          component={Link}
+          to={`/${domain}/company-list?compid=${row.id}`}
+          size="sm"
+          aria-label={t('list.editLabel', { name: row.name })}
+        >
+          {t('list.edit')}
+        </Anchor>
+      ),
+    });
+  }
+  if (showDelete) {
+    columns.push({
+      key: 'delete',
+      header: t('list.columns.delete'),
+      render: (row) => (
+        <Button
+          size="xs"
+          color="red"
+          variant="light"
+          onClick={() => void remove(row)}
+          aria-label={t('list.deleteLabel', { name: row.name })}
+        >
+          {t('list.delete')}
+        </Button>
+      ),
+    });
+  }
+
+  return (
+    <Container size="xl" py="lg">
+      <Group justify="space-between" align="flex-start" wrap="wrap">
+        <PageTitle>{t('list.title')}</PageTitle>
+        {mayCreate && (
+          <Button component={Link} to={`/${domain}/create-company`} variant="light">
+            {t('list.create')}
+          </Button>
+        )}
+      </Group>
+      {compid && <InlineEdit key={compid} companyId={compid} domain={domain} />}
+      <ServerTable
+        queryKey={['companies', 'list', scope]}
+        fetchPage={getCompanies}
+        columns={columns}
+        rowKey={(row) => row.id}
+        emptyMessage={t('list.empty')}
+        errorMessage={t('status.loadFailed')}
+        searchable
+      />
+    </Container>
+  );
+}

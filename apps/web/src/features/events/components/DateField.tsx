@@ -1,0 +1,78 @@
+import { useState } from 'react';
+import { ActionIcon, Popover, TextInput, type TextInputProps } from '@mantine/core';
+import { DatePicker } from '@mantine/dates';
+import 'dayjs/locale/fr';
+
+/** 'YYYY-MM-DD' (the calendar) ↔ 'DD/MM/YYYY' (the field, spec §5). */
+const fromIso = (iso: string) => iso.slice(0, 10).split('-').reverse().join('/');
+const toIso = (ddmmyyyy: string) => {
+  const [dd, mm, yyyy] = ddmmyyyy.split('/');
+  return dd && mm && yyyy && yyyy.length === 4 ? `${yyyy}-${mm}-${dd}` : null;
+};
+
+interface DateFieldProps extends Omit<TextInputProps, 'value' | 'onChange' | 'rightSection'> {
+  value: string;
+  onChange: (value: string) => void;
+  calendarLabel: string;
+  language: string;
+  /** 'YYYY-MM-DD': days before it cannot be picked. */
+  minDate?: string;
+}
+
+/** A DD/MM/YYYY text field (10 characters) with a calendar picker. */
+export function DateField({
+  value,
+  onChange,
+  calendarLabel,
+  language,
+  minDate,
+  ...props
+}: DateFieldProps) {
+  const [open, setOpen] = useState(false);
+  const iso = toIso(value);
+  return (
+    <TextInput
+      {...props}
+      value={value}
+      onChange={(e) => onChange(e.currentTarget.value)}
+      maxLength={10}
+      inputMode="numeric"
+      rightSection={
+        <Popover opened={open} onChange={setOpen} position="bottom-end" withinPortal>
+          <Popover.Target>
+            <ActionIcon
+              variant="subtle"
+              aria-label={calendarLabel}
+              onClick={() => setOpen((o) => !o)}
+            >
+              <svg
+                width="18"
+                height="18"
+                viewBox="0 0 24 24"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+                aria-hidden="true"
+              >
+                <rect x="3" y="5" width="18" height="16" rx="2" />
+                <path d="M16 3v4M8 3v4M3 11h18" />
+              </svg>
+            </ActionIcon>
+          </Popover.Target>
+          <Popover.Dropdown>
+            <DatePicker
+              locale={language.startsWith('en') ? 'en' : 'fr'}
+              value={iso}
+              defaultDate={iso ?? minDate}
+              minDate={minDate}
+              onChange={(picked) => {
+                if (picked) onChange(fromIso(picked));
+                setOpen(false);
+              }}
+            />
+          </Popover.Dropdown>
+        </Popover>
+      }
+    />
+  );
+}

@@ -1,0 +1,184 @@
+/**
+ * 'Liste des Evenements' (spec §2 Event list, §6 scope): ROLE_ADMIN and ROLE_SESAME
+ * see every company's events, the other roles their own company's; paged on the server.
+ */
+import { Anchor, Badge, Button, Container, Group, Image, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import {
+  DELETE_TOAST_MS,
+  IMAGE_SIZES,
+  actsOnAllCompanies,
+  mayPerform,
+  type Event,
+} from '@sesame/shared';
+import { CopyLinkButton } from '../../../components/CopyLinkButton';
+import { PageTitle } from '../../../components/PageTitle';
+import { ServerTable, type Column } from '../../../components/ServerTable';
+import { ApiError } from '../../../lib/api-client';
+import { useAuth } from '../../../lib/auth';
+import { deleteEvent, getEvents } from '../api/events';
+import { formatCreatedAt, formatEventDate, formatEventTime } from '../lib/format';
+
+export default function EventListPage() {
+  const { t, i18n } = useTranslation('events');
+  const { domain = '' } = useParams();
+  const { user, role } = useAuth();
+  const queryClient = useQueryClient();
+  const allCompanies = !!role && actsOnAllCompanies(role, 'events.list');
+  const scope = allCompanies ? null : (user?.company ?? domain);
+  const mayDelete = !!role && mayPerform(role, 'events.delete');
+  const mayCreate = !!role && mayPerform(role, 'events.create');
+  const lang = i18n.language;
+
+  const remove = async (event: Event) => {
+    if (!window.confirm(t('list.deleteConfirm', { name: event.name }))) return;
+    const id = notifications.show({
+      message: t('list.deleting', { name: event.name }),
+      loading: true,
+      autoClose: false,
+    });
+    try {
+      await deleteEvent(event.id);
+      notifications.update({
+        id,
+        message: t('list.deleted'),
+        color: 'teal',
+        loading: false,
+        autoClose: DELETE_TOAST_MS,
+      });
+      await queryClient.invalidateQueries({ queryKey: ['events'] });
+    } catch (error) {
+      const server =
+        error instanceof ApiError && error.status > 0 && !error.message.startsWith('HTTP ')
+          ? error.message
+          : '';
+      notifications.update({
+        id,
+        message: server || t('list.deleteFailed'),
+        color: 'red',
+        loading: false,
+        autoClose: DELETE_TOAST_MS,
+      });
+    }
+  };
+
+  const columns: Column<Event>[] = [
+    { key: 'id', header: t('list.columns.id'), render: (_row, index) => index + 1 },
+    { key: 'company', header: t('list.columns.company'), render: (row) => row.company.name },
+    {
+      key: 'name',
+      header: t('list.columns.name'),
+      render: (row) => (
+        <Stack gap={2}>
+          <Text fw={600} size="sm">
+            {row.name}
+          </Text>
+          {row.closed && (
+            <Badge color="gray" variant="light" size="sm">
+              {t('list.closed')}
+            </Badge>
+          )}
+        </Stack>
+      ),
+    },
+    { key: 'location', header: t('list.columns.location'), render: (row) => row.location },
+    {
+      key: 'date',
+      header: t('list.columns.date'),
+      render: (row) => formatEventDate(row.date_event, lang),
+    },
+    {
+      key: 'time',
+      header: t('list.columns.time'),
+      render: (row) => formatEventTime(row.time_event, lang),
+    },
+    {
+      key: 'createdAt',
+      header: t('list.columns.createdAt'),
+      render: (row) => formatCreatedAt(row.created_at, row.company.timezone, lang),
+    },
+    {
+      key: 'link',
+      header: t('list.columns.link'),
+      render: (row) => <CopyLinkButton link={row.link} />,
+    },
+    {
+      key: 'participants',
+      header: t('list.columns.participants'),
+      render: (row) => (
+        <Anchor
+          component={Link}
+          to={`/${row.company.slug}/list-qrcode-events/${row.slug}`}
+          size="sm"
+        >
+          {t('list.participants')}{' '}
+          <Text span c="dimmed" size="xs">
+            ({t('list.participantCount', { count: row.participant_count })})
+          </Text>
+        </Anchor>
+      ),
+    },
+    {
+      key: 'qrcode',
+      header: t('list.columns.qrcode'),
+      render: (row) =>
+        row.qrcode_url ? (
+          <Anchor component={Link} to={`/${row.company.slug}/show-event-qrcode/${row.slug}`}>
+            <Image
+              src={row.qrcode_url}
+              alt={t('list.qrAlt', { name: row.name })}
+              w={IMAGE_SIZES.small}
+              h={IMAGE_SIZES.small}
+              fit="contain"
+            />
+          </Anchor>
+        ) : (
+          <Text size="sm" c="dimmed">
+            {t('list.noQr')}
+          </Text>
+        ),
+    },
+  ];
+  if (mayDelete) {
+    columns.push({
+      key: 'actions',
+      header: t('list.columns.actions'),
+      render: (row) => (
+        <Button
+          size="xs"
+          color="red"
+          variant="light"
+          onClick={() => void remove(row)}
+          aria-label={t('list.deleteLabel', { name: row.name })}
+        >
+          {t('list.delete')}
+        </Button>
+      ),
+    });
+  }
+
+  return (
+    <Container size="xl" py="lg">
+      <Group justify="space-between" align="flex-start" wrap="wrap">
+        <PageTitle>{t('list.title')}</PageTitle>
+        {mayCreate && (
+          <Button component={Link} to={`/${domain}/create-event`} variant="light">
+            {t('list.create')}
+          </Button>
+        )}
+      </Group>
+      <ServerTable
+        queryKey={['events', 'list', scope ?? 'all']}
+        fetchPage={(params) => getEvents(scope, params)}
+        columns={columns}
+        rowKey={(row) => row.id}
+        emptyMessage={t('list.empty')}
+        errorMessage={t('list.loadFailed')}
+        searchable
+      />
+    </Container>
+  );
+}

@@ -1,0 +1,114 @@
+/**
+ * JoinEvent (`/company/{domain}/event/{slug}`, spec §2): the visitor form in event
+ * mode, reached through the share link or the poster's QR, often on a phone.
+ * A registration needs no host: the code and QR go by e-mail at once.
+ */
+import { useState } from 'react';
+import { Alert, Center, Container, Loader, Paper, Stack, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router';
+import { storeVisitorSummary } from '../../../components/visitor-form/summary';
+import { VisitorForm } from '../../../components/visitor-form/VisitorForm';
+import { ApiError } from '../../../lib/api-client';
+import { setCurrentCompany } from '../../../lib/session';
+import { registerForEvent, usePublicEvent } from '../api/events';
+import { formatAddress, formatEventDay, formatEventTime } from '../lib/format';
+
+export default function JoinEventPage() {
+  const { t, i18n } = useTranslation('events');
+  const { domain = '', slug = '' } = useParams();
+  const navigate = useNavigate();
+  const query = usePublicEvent(domain, slug);
+  const [submitting, setSubmitting] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const lang = i18n.language;
+
+  if (query.isPending) {
+    return (
+      <Center py="xl">
+        <Loader aria-label={t('poster.title')} />
+      </Center>
+    );
+  }
+  if (query.isError) {
+    const notFound = query.error instanceof ApiError && query.error.status === 404;
+    return (
+      <Container size="sm" py="xl">
+        <Alert color="red" role="alert">
+          {notFound ? t('join.notFound') : t('join.loadFailed')}
+        </Alert>
+      </Container>
+    );
+  }
+
+  const event = query.data.data;
+  const when = t('join.when', {
+    date: formatEventDay(event.date_event, lang),
+    time: formatEventTime(event.time_event, lang),
+  });
+
+  const submit = async (formData: FormData) => {
+    setFailure(null);
+    setSubmitting(true);
+    try {
+      const { data } = await registerForEvent(event.company.slug, event.slug, formData);
+      setCurrentCompany(event.company.slug);
+      storeVisitorSummary({
+        firstname: data.firstname,
+        lastname: data.lastname,
+        title: event.name,
+        location: event.location,
+        address: event.address_name,
+        city: event.city ?? '',
+        state: event.state ?? '',
+        country: event.country ?? '',
+        zipcode: event.zipcode ?? '',
+        date_event: event.date_event,
+        time_event: event.time_event,
+      });
+      await navigate(`/${event.company.slug}/qr-code/${data.visitor_id}`);
+    } catch (error) {
+      if (error instanceof ApiError && error.status > 0) {
+        const message =
+          error.message && !error.message.startsWith('HTTP ')
+            ? error.message
+            : t('join.unknownError');
+        setFailure(t('join.failure', { message }));
+        // A registration refused because the event closed meanwhile: show it closed.
+        if (error.status === 409) void query.refetch();
+      } else {
+        setFailure(t('join.network'));
+      }
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <Container size="md" py={{ base: 'sm', sm: 'lg' }} px={{ base: 'xs', sm: 'md' }}>
+      <Stack gap="md">
+        <Paper withBorder radius="md" p="md" data-testid="event-summary">
+          <Text fw={600}>{event.name}</Text>
+          <Text size="sm">{when}</Text>
+          <Text size="sm" c="dimmed">
+            {event.location} — {formatAddress(event)}
+          </Text>
+        </Paper>
+        {event.closed ? (
+          <Alert color="gray" title={t('join.closedTitle')} role="status">
+            {t('join.closed')}
+          </Alert>
+        ) : (
+          <>
+            {failure && (
+              <Alert color="red" role="alert" data-testid="join-error">
+                {failure}
+              </Alert>
+            )}
+            <VisitorForm event={event} onSubmit={submit} submitting={submitting} />
+          </>
+        )}
+      </Stack>
+    </Container>
+  );
+}

@@ -1,0 +1,23 @@
+import type { RouteObject } from 'react-router';
+import { lazyPage } from '../../components/lazy-page';
+import { RequireAuth } from '../../components/RequireAuth';
+
+export const eventRoutes: RouteObject[] = [
+  // Public: the share link (JoinEvent) and the poster.
+  { path: 'company/:domain/event/:slug', lazy: lazyPage(() => import('./pages/JoinEventPage')) },
+  {
+    path: ':domain/show-event-qrcode/:slug',
+    lazy: lazyPage(() => import('./pages/EventPosterPage')),
+  },
+  {
+    element: <RequireAuth />,
+    children: [
+      { path: ':domain/create-event', lazy: lazyPage(() => import('./pages/CreateEventPage')) },
+      { path: ':domain/list-events', lazy: lazyPage(() => import('./pages/EventListPage')) },
+      {
+        path: ':domain/event-attendences',
+        lazy: lazyPage(() => import('./pages/EventAttendancePage')),
+      },
+    ],
+  },
+];

@@ -1,0 +1,97 @@
+import { useEffect } from 'react';
+import {
+  Alert,
+  Button,
+  Card,
+  Center,
+  Container,
+  Image,
+  Loader,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { showsHomeButton } from '@sesame/shared';
+import { useAuth } from '../../../lib/auth';
+import { useCompany } from '../../../lib/company';
+import { setCurrentCompany } from '../../../lib/session';
+
+/** Spec §2 Home: the request-meeting button, and the Menu button for staff. */
+export default function HomePage() {
+  const { t } = useTranslation('home');
+  const { domain = '' } = useParams();
+  const { role, isAuthenticated } = useAuth();
+  const company = useCompany(domain);
+
+  useEffect(() => {
+    if (company.data) setCurrentCompany(company.data.slug);
+  }, [company.data]);
+
+  if (company.isPending) {
+    return (
+      <Center py="xl">
+        <Loader aria-label={t('common:loading')} />
+      </Center>
+    );
+  }
+  if (company.isError) {
+    return (
+      <Container size="sm" py="xl">
+        <Alert color="red" title={t('notFoundTitle')} role="alert">
+          {t('notFound', { slug: domain })}
+        </Alert>
+      </Container>
+    );
+  }
+
+  const viewer = isAuthenticated ? role : null;
+  return (
+    <Container size="sm" py="xl">
+      <Card withBorder radius="lg" padding="xl" shadow="sm">
+        <Stack align="center" gap="lg">
+          {company.data.logo_url && (
+            <Image
+              src={company.data.logo_url}
+              alt={company.data.name}
+              h={75}
+              w="auto"
+              fit="contain"
+            />
+          )}
+          <Title order={1} ta="center" size="h2">
+            {t('welcome', { company: company.data.name })}
+          </Title>
+          <Text ta="center" c="dimmed">
+            {t('intro')}
+          </Text>
+          {showsHomeButton('requestMeeting', viewer) && (
+            <Button
+              component={Link}
+              to={`/${company.data.slug}/meeting`}
+              size="lg"
+              fullWidth
+              h="auto"
+              py="sm"
+              styles={{ label: { whiteSpace: 'normal', textAlign: 'center' } }}
+            >
+              {t('requestMeeting')}
+            </Button>
+          )}
+          {viewer && showsHomeButton('menu', viewer) && (
+            <Button
+              component={Link}
+              to={`/${company.data.slug}/menu`}
+              size="lg"
+              variant="light"
+              fullWidth
+            >
+              {t('menu')}
+            </Button>
+          )}
+        </Stack>
+      </Card>
+    </Container>
+  );
+}

@@ -1,0 +1,95 @@
+/**
+ * QR user list (spec §2): name, email, contact, image and QR code; a click opens
+ * the details. Scope per spec §6 is the server's: admin all companies,
+ * supervisor and ROLE_SESAME their own, other roles none.
+ */
+import { Anchor, Container, Image, Text, UnstyledButton } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { IMAGE_SIZES, type QrUserCard } from '@sesame/shared';
+import { ImageModal } from '../../../components/ImageModal';
+import { PageTitle } from '../../../components/PageTitle';
+import { ServerTable, type Column } from '../../../components/ServerTable';
+import { getQrUsers, qrUserKeys } from '../api/qr-users';
+import { displayName, formatDay } from '../lib/names';
+import { detailsPath } from '../lib/paths';
+
+export default function QrUserListPage() {
+  const { t, i18n } = useTranslation('qrUsers');
+  const navigate = useNavigate();
+  const open = (row: QrUserCard) => void navigate(detailsPath(row.id), { state: { qrUser: row } });
+
+  const columns: Column<QrUserCard>[] = [
+    { key: 'index', header: t('list.columns.index'), render: (_row, index) => index + 1 },
+    {
+      key: 'name',
+      header: t('list.columns.name'),
+      render: (row) => (
+        <Anchor component={Link} to={detailsPath(row.id)} state={{ qrUser: row }} fw={600}>
+          {displayName(row) || row.uidn}
+        </Anchor>
+      ),
+    },
+    { key: 'email', header: t('list.columns.email'), render: (row) => row.email ?? '' },
+    { key: 'contact', header: t('list.columns.contact'), render: (row) => row.contact ?? '' },
+    {
+      key: 'image',
+      header: t('list.columns.image'),
+      render: (row) =>
+        row.photo ? (
+          <ImageModal src={row.photo} alt={displayName(row) || row.uidn} size={IMAGE_SIZES.small} />
+        ) : row.user_document ? (
+          <Anchor href={row.user_document} target="_blank" rel="noreferrer" size="sm">
+            {t('list.openDocument')}
+          </Anchor>
+        ) : (
+          <Text size="sm" c="dimmed">
+            {t('list.noImage')}
+          </Text>
+        ),
+    },
+    {
+      key: 'qrcode',
+      header: t('list.columns.qrcode'),
+      render: (row) => (
+        <UnstyledButton
+          onClick={() => open(row)}
+          aria-label={t('list.openDetails', { name: displayName(row) || row.uidn })}
+        >
+          <Image src={row.qrcode} alt="" w={IMAGE_SIZES.small} h={IMAGE_SIZES.small} />
+        </UnstyledButton>
+      ),
+    },
+    {
+      key: 'expiry',
+      header: t('list.columns.expiry'),
+      render: (row) =>
+        row.dateExp ? (
+          <Text size="sm" c={row.expired ? 'red.8' : undefined} fw={row.expired ? 700 : undefined}>
+            {t(row.expired ? 'card.expired' : 'card.expires', {
+              date: formatDay(row.dateExp, i18n.language),
+            })}
+          </Text>
+        ) : (
+          <Text size="sm" c="dimmed">
+            {t('card.noExpiry')}
+          </Text>
+        ),
+    },
+  ];
+
+  return (
+    <Container size="xl" py="lg">
+      <PageTitle>{t('list.title')}</PageTitle>
+      <ServerTable
+        queryKey={qrUserKeys.list()}
+        fetchPage={getQrUsers}
+        columns={columns}
+        rowKey={(row) => row.id}
+        emptyMessage={t('list.empty')}
+        errorMessage={t('list.failed')}
+        searchable
+      />
+    </Container>
+  );
+}

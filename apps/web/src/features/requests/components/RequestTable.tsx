@@ -1,0 +1,174 @@
+/**
+ * 'Liste des demandes' and, with `event`, 'Liste Participants' (spec §2 Request
+ * list): pages of 10 served by the server (an event's list shows up to 100 at
+ * once), the image in a full-size modal, 'Confirmé' / 'En attente', the action
+ * column for those who may validate (never supervisors), delete for admin only.
+ */
+import { Anchor, Badge, Button, Stack, Text } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { REQUEST_LIST_RULES, mayPerform, type RequestRow, type Role } from '@sesame/shared';
+import { confirmDelete } from '../../../components/confirm-delete';
+import { ServerTable, type Column } from '../../../components/ServerTable';
+import { IdentityDocument } from '../../../components/visitor-form/IdentityDocument';
+import { formatDateTime, formatLongDate } from '../../../lib/format';
+import { deleteVisitor, fetchRequests, type RequestListScope } from '../api/requests';
+
+export interface RequestTableProps {
+  /** The company slug of the screen's URL. */
+  domain: string;
+  role: Role;
+  /** The signed-in user's company slug. */
+  userCompany: string;
+  /** Event mode: the event's slug or id (participants, check-in column, not paged). */
+  event?: string;
+}
+
+export function RequestTable({ domain, role, userCompany, event }: RequestTableProps) {
+  const { t, i18n } = useTranslation('requests');
+  const queryClient = useQueryClient();
+  const isAdmin = role === 'ROLE_ADMIN';
+  const scope: RequestListScope = event
+    ? { company: domain, event }
+    : { company: isAdmin ? undefined : userCompany };
+  const showAction =
+    mayPerform(role, 'requests.validate') && !REQUEST_LIST_RULES.noActionColumn.includes(role);
+  const showDelete = REQUEST_LIST_RULES.deleteColumn.includes(role);
+  const fullName = (row: RequestRow) => `${row.visitor.firstname} ${row.visitor.lastname}`;
+
+  const remove = async (row: RequestRow) => {
+    const deleted = await confirmDelete(fullName(row), () => deleteVisitor(row.visitor.id));
+    if (deleted) await queryClient.invalidateQueries({ queryKey: ['requests'] });
+  };
+
+  const columns: Column<RequestRow>[] = [
+    {
+      key: 'visitor',
+      header: t('columns.visitor'),
+      render: (row) => (
+        <Stack gap={0}>
+          <Text size="sm" fw={500}>
+            {fullName(row)}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {row.visitor.organisation_name}
+          </Text>
+        </Stack>
+      ),
+    },
+    { key: 'email', header: t('columns.email'), render: (row) => row.visitor.email },
+    { key: 'contact', header: t('columns.contact'), render: (row) => row.visitor.contact },
+    {
+      key: 'image',
+      header: t('columns.image'),
+      render: (row) => (
+        <IdentityDocument
+          src={row.visitor.request_image}
+          type={row.visitor.request_image_type}
+          name={fullName(row)}
+          size={50}
+        />
+      ),
+    },
+    { key: 'host', header: t('columns.host'), render: (row) => row.host ?? '' },
+    { key: 'reason', header: t('columns.reason'), render: (row) => row.reason ?? '' },
+  ];
+  if (event) {
+    columns.push({
+      key: 'checkin',
+      header: t('columns.checkIn'),
+      render: (row) => {
+        const last = row.visitor.checkIns.at(-1);
+        if (!last)
+          return (
+            <Text size="sm" c="dimmed">
+              {t('checkIn.none')}
+            </Text>
+          );
+        return (
+          <Stack gap={0}>
+            <Text size="sm">{formatDateTime(last.check_in_time, undefined, i18n.language)}</Text>
+            {last.check_out_time && (
+              <Text size="xs" c="dimmed">
+                {t('checkIn.out', {
+                  time: formatDateTime(last.check_out_time, undefined, i18n.language),
+                })}
+              </Text>
+            )}
+          </Stack>
+        );
+      },
+    });
+  }
+  columns.push(
+    {
+      key: 'status',
+      header: t('columns.status'),
+      render: (row) =>
+        row.confirmed ? (
+          <Badge color="teal" variant="light">
+            {t('status.confirmed')}
+          </Badge>
+        ) : (
+          <Badge color="yellow" variant="light" c="yellow.9">
+            {t('status.pending')}
+          </Badge>
+        ),
+    },
+    {
+      key: 'created',
+      header: t('columns.createdAt'),
+      render: (row) => formatLongDate(row.created_at, undefined, i18n.language),
+    },
+  );
+  if (showAction) {
+    columns.push({
+      key: 'action',
+      header: t('columns.action'),
+      render: (row) =>
+        !row.confirmed && row.status === null ? (
+          <Button component={Link} to={`/${domain}/waiting-validation/${row.id}`} size="xs">
+            {t('action.validate')}
+          </Button>
+        ) : row.confirmed && row.visitor.uidn ? (
+          <Anchor
+            component={Link}
+            to={`/company/${row.company.slug}/meeting-request-qr/${row.visitor.uidn}`}
+            size="sm"
+          >
+            {t('action.card')}
+          </Anchor>
+        ) : null,
+    });
+  }
+  if (showDelete) {
+    columns.push({
+      key: 'delete',
+      header: t('columns.delete'),
+      render: (row) => (
+        <Button
+          color="red"
+          variant="subtle"
+          size="xs"
+          onClick={() => void remove(row)}
+          aria-label={t('action.deleteLabel', { name: fullName(row) })}
+        >
+          {t('action.delete')}
+        </Button>
+      ),
+    });
+  }
+
+  return (
+    <ServerTable<RequestRow>
+      queryKey={['requests', 'list', scope]}
+      fetchPage={(params) => fetchRequests(scope, params)}
+      columns={columns}
+      rowKey={(row) => row.id}
+      emptyMessage={event ? t('empty.event') : t('empty.requests')}
+      searchable
+      unpaged={!!event}
+    />
+  );
+}

@@ -1,0 +1,139 @@
+/**
+ * 'Liste des Utilisateurs' (spec §2 User list, §6 scope): ROLE_ADMIN reads every
+ * company's users, the others their own company's; a supervisor's list has neither
+ * admins nor themself (the server leaves them out). Edit for super admin and
+ * ROLE_SESAME on the accounts they may edit; delete for the admin only.
+ */
+import { Anchor, Badge, Button, Container, Group, Stack, Text } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import {
+  USER_LIST_RULES,
+  actsOnAllCompanies,
+  canAssignRole,
+  isRole,
+  mayPerform,
+  type Role,
+  type User,
+} from '@sesame/shared';
+import { confirmDelete } from '../../../components/confirm-delete';
+import { PageTitle } from '../../../components/PageTitle';
+import { ServerTable, type Column } from '../../../components/ServerTable';
+import { useAuth } from '../../../lib/auth';
+import { formatLongDate } from '../../../lib/format';
+import { deleteUser, getUsers } from '../api/users';
+
+/** The server's rule, mirrored to show the link only where it will work. */
+function mayEdit(viewer: { id: string; role: Role }, row: User): boolean {
+  if (row.id === viewer.id) return true;
+  return row.roles.filter(isRole).every((r) => canAssignRole(viewer.role, r));
+}
+
+export default function UserListPage() {
+  const { t, i18n } = useTranslation('users');
+  const { domain = '' } = useParams();
+  const { user, role } = useAuth();
+  const queryClient = useQueryClient();
+  const allCompanies = !!role && actsOnAllCompanies(role, 'users.list');
+  const scope = allCompanies ? null : (user?.company ?? domain);
+  const showEdit = !!role && USER_LIST_RULES.editLink.includes(role);
+  const showDelete = !!role && USER_LIST_RULES.deleteColumn.includes(role);
+  const mayCreate = !!role && mayPerform(role, 'users.create');
+
+  const remove = async (row: User) => {
+    const name = `${row.firstname} ${row.name}`;
+    if (await confirmDelete(name, () => deleteUser(row.id))) {
+      await queryClient.invalidateQueries({ queryKey: ['users'] });
+    }
+  };
+
+  const columns: Column<User>[] = [
+    { key: 'id', header: t('list.columns.id'), render: (_row, index) => index + 1 },
+    {
+      key: 'name',
+      header: t('list.columns.name'),
+      render: (row) => (
+        <Stack gap={2}>
+          <Text size="sm" fw={600}>
+            {row.name} {row.firstname}
+          </Text>
+          <Group gap={6}>
+            <Text size="xs" c="dimmed">
+              {t(`roles.${row.role}`)}
+              {allCompanies ? ` · ${row.company_name}` : ''}
+            </Text>
+            {!row.status && (
+              <Badge size="xs" color="gray" variant="light">
+                {t('list.disabled')}
+              </Badge>
+            )}
+          </Group>
+        </Stack>
+      ),
+    },
+    { key: 'email', header: t('list.columns.email'), render: (row) => row.email },
+    {
+      key: 'createdAt',
+      header: t('list.columns.createdAt'),
+      render: (row) => formatLongDate(row.created_at, undefined, i18n.language),
+    },
+  ];
+  if (showEdit && user && role) {
+    columns.push({
+      key: 'edit',
+      header: t('list.columns.edit'),
+      render: (row) =>
+        mayEdit({ id: user.id, role }, row) ? (
+          <Anchor
+            component={Link}
+            to={`/${domain}/edit-user/${row.id}`}
+            size="sm"
+            aria-label={t('list.editLabel', { name: `${row.firstname} ${row.name}` })}
+          >
+            {t('list.edit')}
+          </Anchor>
+        ) : null,
+    });
+  }
+  if (showDelete) {
+    columns.push({
+      key: 'delete',
+      header: t('list.columns.delete'),
+      render: (row) =>
+        row.id === user?.id ? null : (
+          <Button
+            size="xs"
+            color="red"
+            variant="light"
+            onClick={() => void remove(row)}
+            aria-label={t('list.deleteLabel', { name: `${row.firstname} ${row.name}` })}
+          >
+            {t('list.delete')}
+          </Button>
+        ),
+    });
+  }
+
+  return (
+    <Container size="xl" py="lg">
+      <Group justify="space-between" align="flex-start" wrap="wrap">
+        <PageTitle>{t('list.title')}</PageTitle>
+        {mayCreate && (
+          <Button component={Link} to={`/${domain}/create-user`} variant="light">
+            {t('list.create')}
+          </Button>
+        )}
+      </Group>
+      <ServerTable
+        queryKey={['users', 'list', scope ?? 'all']}
+        fetchPage={(params) => getUsers(params, scope)}
+        columns={columns}
+        rowKey={(row) => row.id}
+        emptyMessage={t('list.empty')}
+        errorMessage={t('list.loadFailed')}
+        searchable
+      />
+    </Container>
+  );
+}

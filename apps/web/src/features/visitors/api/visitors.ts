@@ -1,0 +1,57 @@
+/**
+ * The visitor journey's calls (spec §7): create the visitor (multipart), then the
+ * request; the waiting screen's status; Valider; the meeting QR card by code.
+ */
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { RequestStatus, VisitorCard, VisitorCreated } from '@sesame/shared';
+import { api } from '../../../lib/api-client';
+
+/** How often the waiting screen asks whether the host decided (short polling). */
+export const STATUS_POLL_MS = 3000;
+
+export function createVisitor(formData: FormData) {
+  return api.post<VisitorCreated>('/visitor/create', formData);
+}
+
+export function createRequest(body: { visitor_id: string; host: string; reason: string }) {
+  return api.post<{ message: string; data: { id: string } }>('/requests/create', body);
+}
+
+export const requestStatusQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: ['requests', 'status', id],
+    queryFn: () => api.get<{ data: RequestStatus }>(`/requests/status/${id}`).then((r) => r.data),
+    // Poll until the host confirmed; then the card does not change any more.
+    refetchInterval: (query) => (query.state.data?.state === 'confirmed' ? false : STATUS_POLL_MS),
+    refetchIntervalInBackground: true,
+    retry: 1,
+  });
+
+export function useRequestStatus(id: string) {
+  return useQuery(requestStatusQueryOptions(id));
+}
+
+export function useConfirmRequest(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () =>
+      api.put<{ message: string; data: VisitorCard }>(`/requests/update/${id}`, {
+        status: 1,
+        confirmed: 1,
+      }),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: ['requests'] });
+    },
+  });
+}
+
+export function useVisitorCard(uidn: string) {
+  return useQuery({
+    queryKey: ['visitor-card', uidn],
+    queryFn: () =>
+      api
+        .get<{ data: VisitorCard }>(`/visitor/card/${encodeURIComponent(uidn)}`)
+        .then((r) => r.data),
+    retry: false,
+  });
+}

@@ -1,0 +1,114 @@
+import { forwardRef } from 'react';
+import { Group, Image, Paper, Stack, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { VisitorCard } from '@sesame/shared';
+
+/** '24/11/2026' → '24 novembre 2026' (or the English long date); unchanged if unreadable. */
+export function longVisitDate(ddmmyyyy: string | null, lang: string): string {
+  if (!ddmmyyyy) return '';
+  const [dd, mm, yyyy] = ddmmyyyy.split('/').map(Number);
+  if (!dd || !mm || !yyyy) return ddmmyyyy;
+  return new Intl.DateTimeFormat(lang.startsWith('en') ? 'en-GB' : 'fr-FR', {
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  }).format(new Date(Date.UTC(yyyy, mm - 1, dd)));
+}
+
+export function cardAddress(
+  card: Pick<VisitorCard, 'address' | 'city' | 'state' | 'zipcode' | 'country'>,
+): string {
+  return [
+    card.address,
+    card.city,
+    [card.zipcode, card.state].filter(Boolean).join(' '),
+    card.country,
+  ]
+    .filter((part) => part && part.trim())
+    .join(', ');
+}
+
+/** The displayed size of the QR on the card (large enough to scan from a phone screen). */
+const CARD_QR_SIZE = 160;
+
+/**
+ * The visitor card (WaitingValidation after Valider, the meeting QR card):
+ * time, date, name, title, place, address, organisation, QR image and code.
+ * The ref is the node Capture turns into a PNG.
+ */
+export const VisitorCardView = forwardRef<HTMLDivElement, { card: VisitorCard }>(
+  function VisitorCardView({ card }, ref) {
+    const { t, i18n } = useTranslation('visitors');
+    const title =
+      card.title ?? (card.host ? t('card.meetingWith', { host: card.host }) : t('card.meeting'));
+    const address = cardAddress(card);
+    const rows: [string, string][] = [
+      [t('card.date'), longVisitDate(card.date, i18n.language)],
+      [t('card.time'), card.time ?? ''],
+      [t('card.name'), `${card.firstname} ${card.lastname}`],
+      [t('card.organisation'), card.organisation_name],
+      [t('card.location'), card.location],
+      [t('card.address'), address],
+    ];
+    return (
+      <Paper
+        ref={ref}
+        withBorder
+        radius="md"
+        p="lg"
+        bg="white"
+        maw={420}
+        w="100%"
+        data-testid="visitor-card"
+      >
+        <Stack gap="sm" align="stretch">
+          <Group gap="sm" wrap="nowrap">
+            {card.company.logo_url && (
+              <Image
+                src={card.company.logo_url}
+                alt={card.company.name}
+                h={50}
+                w="auto"
+                fit="contain"
+              />
+            )}
+            <Text fw={600}>{card.company.name}</Text>
+          </Group>
+          <Title order={2} size="h3">
+            {title}
+          </Title>
+          <Stack gap={4}>
+            {rows
+              .filter(([, value]) => value)
+              .map(([label, value]) => (
+                <Group key={label} gap="xs" wrap="nowrap" align="flex-start">
+                  <Text size="sm" c="dimmed" miw={110}>
+                    {label}
+                  </Text>
+                  <Text size="sm" fw={500}>
+                    {value}
+                  </Text>
+                </Group>
+              ))}
+          </Stack>
+          <Stack gap={4} align="center" mt="xs">
+            <Image
+              src={card.qr_code}
+              alt={t('card.qrAlt', { code: card.uidn })}
+              w={CARD_QR_SIZE}
+              h={CARD_QR_SIZE}
+            />
+            <Text size="xs" c="dimmed">
+              {t('card.code')}
+            </Text>
+            <Text ff="monospace" fw={700} size="xl" data-testid="visitor-code">
+              {card.uidn}
+            </Text>
+          </Stack>
+        </Stack>
+      </Paper>
+    );
+  },
+);

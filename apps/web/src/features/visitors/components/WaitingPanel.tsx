@@ -1,0 +1,149 @@
+/**
+ * The waiting screen (spec §2 WaitingValidation): 'En attente de la confirmation de
+ * l'hôte...' until the host decides — it asks the server every few seconds and
+ * changes by itself — then the visitor card. Staff who may decide get Valider /
+ * Annuler; once confirmed, signed-in staff get Menu and Capture, an anonymous
+ * visitor the spec's e-mail sentence.
+ */
+import { useRef } from 'react';
+import { Alert, Button, Center, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { mayPerform, type RequestRow } from '@sesame/shared';
+import { IdentityDocument } from '../../../components/visitor-form/IdentityDocument';
+import { ApiError } from '../../../lib/api-client';
+import { useAuth } from '../../../lib/auth';
+import { useConfirmRequest, useRequestStatus } from '../api/visitors';
+import { failureText, statusText } from '../lib/outcome';
+import { CaptureButton, meetingCaptureName } from './CaptureButton';
+import { VisitorCardView } from './VisitorCardView';
+
+export function WaitingPanel({ domain, id }: { domain: string; id: string }) {
+  const { t } = useTranslation('visitors');
+  const navigate = useNavigate();
+  const { role, isAuthenticated } = useAuth();
+  const status = useRequestStatus(id);
+  const confirm = useConfirmRequest(id);
+  const cardRef = useRef<HTMLDivElement>(null);
+
+  if (status.isPending) {
+    return (
+      <Center py="xl">
+        <Loader aria-label={t('common:loading')} />
+      </Center>
+    );
+  }
+  if (status.isError) {
+    const code = status.error instanceof ApiError ? status.error.status : 0;
+    return (
+      <Alert color="red" role="alert">
+        {code ? statusText(t, code) : t('outcome.unexpected')}
+      </Alert>
+    );
+  }
+
+  const data = status.data;
+  const mayDecide = !!role && mayPerform(role, 'requests.validate') && !!data.request;
+
+  const validate = async () => {
+    try {
+      const result = await confirm.mutateAsync();
+      notifications.show({ color: 'teal', message: result.message });
+      await status.refetch();
+    } catch (error) {
+      const { title, message } = failureText(t, error);
+      notifications.show({ color: 'red', title, message });
+    }
+  };
+
+  if (data.state === 'confirmed' && data.card) {
+    const card = data.card;
+    return (
+      <Stack align="center" gap="md">
+        <VisitorCardView ref={cardRef} card={card} />
+        {isAuthenticated ? (
+          <Group>
+            <Button component={Link} to={`/${domain}/menu`} variant="default">
+              {t('waiting.menu')}
+            </Button>
+            <CaptureButton
+              target={cardRef}
+              filename={meetingCaptureName(card.company.slug, card.uidn)}
+            />
+          </Group>
+        ) : (
+          <Alert color="teal" role="status" maw={420} w="100%" data-testid="mail-sent">
+            {t('waiting.mailSent')}
+          </Alert>
+        )}
+      </Stack>
+    );
+  }
+
+  return (
+    <Paper withBorder radius="md" p="lg" maw={520} mx="auto">
+      <Stack gap="md">
+        <Group gap="sm" wrap="nowrap" role="status" aria-live="polite">
+          <Loader size="sm" aria-hidden="true" />
+          <Title order={2} size="h4" data-testid="waiting-text">
+            {t('waiting.pending')}
+          </Title>
+        </Group>
+        {!isAuthenticated && (
+          <Text size="sm" c="dimmed">
+            {t('waiting.autoRefresh')}
+          </Text>
+        )}
+        {data.request && <RequestSummary request={data.request} />}
+        {mayDecide && (
+          <Group>
+            <Button onClick={() => void validate()} loading={confirm.isPending}>
+              {t('waiting.validate')}
+            </Button>
+            <Button variant="default" onClick={() => void navigate(`/${domain}/list-qrcode`)}>
+              {t('waiting.cancel')}
+            </Button>
+          </Group>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+function RequestSummary({ request }: { request: RequestRow }) {
+  const { t } = useTranslation('visitors');
+  const v = request.visitor;
+  const rows: [string, string | null][] = [
+    [t('card.name'), `${v.firstname} ${v.lastname}`],
+    [t('card.organisation'), v.organisation_name],
+    [t('form.fields.email'), v.email],
+    [t('form.fields.contact'), v.contact],
+    [t('form.fields.host'), request.host],
+    [t('form.fields.reason'), request.reason],
+    [t('card.date'), [request.request_date, request.request_time].filter(Boolean).join(' ')],
+  ];
+  return (
+    <Group align="flex-start" gap="lg" wrap="wrap" data-testid="request-summary">
+      <Stack gap={4}>
+        {rows
+          .filter(([, value]) => value)
+          .map(([label, value]) => (
+            <Group key={label} gap="xs" wrap="nowrap">
+              <Text size="sm" c="dimmed" miw={110}>
+                {label}
+              </Text>
+              <Text size="sm" fw={500}>
+                {value}
+              </Text>
+            </Group>
+          ))}
+      </Stack>
+      <IdentityDocument
+        src={v.request_image}
+        type={v.request_image_type}
+        name={`${v.firstname} ${v.lastname}`}
+      />
+    </Group>
+  );
+}

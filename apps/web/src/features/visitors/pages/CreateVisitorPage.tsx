@@ -1,0 +1,84 @@
+/**
+ * CreateVisitor (`/{domain}/meeting`): the visitor form, then the two calls of
+ * spec §4 — visitor (200 → 'Visiteur créé avec succès.'), then request
+ * (201 → 'Demande créée avec succès.') — and on to RequestMeeting with the id.
+ */
+import { useState } from 'react';
+import { Alert, Center, Container, Loader } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router';
+import { REDIRECT_DELAY_MS } from '@sesame/shared';
+import { storeVisitorSummary } from '../../../components/visitor-form/summary';
+import { VisitorForm } from '../../../components/visitor-form/VisitorForm';
+import { ApiError } from '../../../lib/api-client';
+import { useCompany } from '../../../lib/company';
+import { setCurrentCompany } from '../../../lib/session';
+import { createRequest, createVisitor } from '../api/visitors';
+import { failureText } from '../lib/outcome';
+
+export default function CreateVisitorPage() {
+  const { domain = '' } = useParams();
+  const { t } = useTranslation('visitors');
+  const navigate = useNavigate();
+  const company = useCompany(domain);
+  const [submitting, setSubmitting] = useState(false);
+
+  const submit = async (formData: FormData) => {
+    if (!company.data) return;
+    setSubmitting(true);
+    try {
+      formData.set('company_id', company.data.id);
+      const visitor = await createVisitor(formData);
+      notifications.show({ color: 'teal', message: t('outcome.visitorCreated') });
+      const v = visitor.data;
+      storeVisitorSummary({
+        firstname: v.firstname,
+        lastname: v.lastname,
+        title: '',
+        location: v.company.name,
+        address: v.address ?? '',
+        city: v.city ?? '',
+        state: v.state ?? '',
+        country: v.country ?? '',
+        zipcode: v.zipcode ?? '',
+        date_event: v.request_date ?? '',
+        time_event: v.request_time ?? '',
+      });
+      const request = await createRequest({
+        visitor_id: v.visitor_id,
+        host: String(formData.get('host') ?? ''),
+        reason: String(formData.get('reason') ?? ''),
+      });
+      notifications.show({ color: 'teal', message: t('outcome.requestCreated') });
+      setCurrentCompany(domain);
+      await navigate(`/${domain}/request-meeting/${request.data.id}`);
+    } catch (error) {
+      const { title, message } = failureText(t, error);
+      notifications.show({ color: 'red', title, message, autoClose: 8000 });
+      if (error instanceof ApiError && error.status === 401) {
+        setTimeout(() => void navigate(`/${domain}/request-meeting`), REDIRECT_DELAY_MS);
+      }
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <Container size="md" py={{ base: 'sm', sm: 'xl' }} px={{ base: 'xs', sm: 'md' }}>
+      {company.isPending ? (
+        <Center py="xl">
+          <Loader aria-label={t('common:loading')} />
+        </Center>
+      ) : company.isError ? (
+        <Alert color="red" role="alert">
+          {company.error instanceof ApiError && company.error.status === 404
+            ? t('outcome.companyNotFound')
+            : t('outcome.status500')}
+        </Alert>
+      ) : (
+        <VisitorForm onSubmit={submit} submitting={submitting} />
+      )}
+    </Container>
+  );
+}

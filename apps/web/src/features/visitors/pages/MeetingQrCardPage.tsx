@@ -1,0 +1,49 @@
+/**
+ * The meeting QR card (`/company/{domain}/meeting-request-qr/{uidn}`): the code is
+ * the visitor's secret, so the card opens with it and nothing else. Capture
+ * downloads meeting-{company}-{code}.png.
+ */
+import { useRef } from 'react';
+import { Alert, Center, Container, Group, Loader, Stack } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import { PageTitle } from '../../../components/PageTitle';
+import { ApiError } from '../../../lib/api-client';
+import { useVisitorCard } from '../api/visitors';
+import { CaptureButton, meetingCaptureName } from '../components/CaptureButton';
+import { VisitorCardView } from '../components/VisitorCardView';
+import { statusText } from '../lib/outcome';
+
+export default function MeetingQrCardPage() {
+  const { uidn = '' } = useParams();
+  const { t } = useTranslation('visitors');
+  const card = useVisitorCard(uidn);
+  const ref = useRef<HTMLDivElement>(null);
+
+  return (
+    <Container size="sm" py={{ base: 'md', sm: 'xl' }}>
+      <PageTitle ta="center">{t('card.pageTitle')}</PageTitle>
+      {card.isPending ? (
+        <Center py="xl">
+          <Loader aria-label={t('common:loading')} />
+        </Center>
+      ) : card.isError ? (
+        <Alert color="red" role="alert">
+          {card.error instanceof ApiError && card.error.status
+            ? statusText(t, card.error.status)
+            : t('outcome.unexpected')}
+        </Alert>
+      ) : (
+        <Stack align="center">
+          <VisitorCardView ref={ref} card={card.data} />
+          <Group>
+            <CaptureButton
+              target={ref}
+              filename={meetingCaptureName(card.data.company.slug, card.data.uidn)}
+            />
+          </Group>
+        </Stack>
+      )}
+    </Container>
+  );
+}

@@ -1,0 +1,84 @@
+/**
+ * RequestMeeting. Without an id (`/{domain}/request-meeting`): the entry to the
+ * visitor form. With the id of a request just created
+ * (`/{domain}/request-meeting/{id}`): the visitor waits there for the host's
+ * decision (the screen changes by itself); signed-in staff go on to
+ * WaitingValidation after 1.5 s (spec §4).
+ */
+import { useEffect } from 'react';
+import { Button, Center, Container, Image, Loader, Paper, Stack, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router';
+import { REDIRECT_DELAY_MS } from '@sesame/shared';
+import { PageTitle } from '../../../components/PageTitle';
+import { useAuth } from '../../../lib/auth';
+import { useCompany } from '../../../lib/company';
+import { setCurrentCompany } from '../../../lib/session';
+import { WaitingPanel } from '../components/WaitingPanel';
+
+export default function RequestMeetingPage() {
+  const { domain = '', id } = useParams();
+  const { t } = useTranslation('visitors');
+  const navigate = useNavigate();
+  const { isAuthenticated } = useAuth();
+  const company = useCompany(domain);
+
+  useEffect(() => {
+    if (company.data) setCurrentCompany(company.data.slug);
+  }, [company.data]);
+
+  useEffect(() => {
+    if (!id || !isAuthenticated) return;
+    const timer = setTimeout(
+      () => void navigate(`/${domain}/waiting-validation/${id}`),
+      REDIRECT_DELAY_MS,
+    );
+    return () => clearTimeout(timer);
+  }, [id, isAuthenticated, domain, navigate]);
+
+  if (id) {
+    return (
+      <Container size="sm" py={{ base: 'md', sm: 'xl' }}>
+        <PageTitle ta="center">{t('waiting.title')}</PageTitle>
+        <WaitingPanel domain={domain} id={id} />
+      </Container>
+    );
+  }
+
+  return (
+    <Container size="xs" py="xl">
+      <Paper withBorder radius="md" p="xl">
+        {company.isPending ? (
+          <Center>
+            <Loader aria-label={t('common:loading')} />
+          </Center>
+        ) : (
+          <Stack align="center" gap="md">
+            {company.data?.logo_url && (
+              <Image
+                src={company.data.logo_url}
+                alt={company.data.name}
+                h={75}
+                w="auto"
+                fit="contain"
+              />
+            )}
+            <PageTitle ta="center" mb={0}>
+              {company.data ? company.data.name : t('outcome.companyNotFound')}
+            </PageTitle>
+            {company.data && (
+              <>
+                <Text ta="center" c="dimmed">
+                  {t('entry.intro')}
+                </Text>
+                <Button component={Link} to={`/${domain}/meeting`} size="md" fullWidth>
+                  {t('entry.requestMeeting')}
+                </Button>
+              </>
+            )}
+          </Stack>
+        )}
+      </Paper>
+    </Container>
+  );
+}

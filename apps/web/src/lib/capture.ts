@@ -1,0 +1,19 @@
+/** Captures of on-screen cards (visitor card, posters, member cards) as PNG downloads. */
+import { toPng } from 'html-to-image';
+
+export async function nodeToPngDataUrl(node: HTMLElement): Promise<string> {
+  return toPng(node, { pixelRatio: 2, cacheBust: false, backgroundColor: '#ffffff' });
+}
+
+export function downloadDataUrl(dataUrl: string, filename: string): void {
+  const link = document.createElement('a');
+  link.href = dataUrl;
+  link.download = filename;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+}
+
+export async function downloadNodeAsPng(node: HTMLElement, filename: string): Promise<void> {
+  downloadDataUrl(await nodeToPngDataUrl(node), filename);
+}

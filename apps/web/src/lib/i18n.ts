@@ -1,0 +1,33 @@
+import i18n from 'i18next';
+import { initReactI18next } from 'react-i18next';
+
+/** Every namespace file: locales/{lang}/{namespace}.json. French is the default. */
+const files = import.meta.glob<{ default: Record<string, unknown> }>('../locales/*/*.json', {
+  eager: true,
+});
+const resources: Record<string, Record<string, Record<string, unknown>>> = {};
+for (const [file, module] of Object.entries(files)) {
+  const match = /locales\/(\w+)\/([\w-]+)\.json$/.exec(file);
+  if (!match) continue;
+  const [, lang, ns] = match as unknown as [string, string, string];
+  (resources[lang] ??= {})[ns] = module.default;
+}
+
+export const LANGUAGES = ['fr', 'en'] as const;
+const stored = localStorage.getItem('lang');
+
+void i18n.use(initReactI18next).init({
+  resources,
+  lng: stored === 'en' ? 'en' : 'fr',
+  fallbackLng: 'fr',
+  defaultNS: 'common',
+  ns: Object.keys(resources.fr ?? {}),
+  interpolation: { escapeValue: false },
+});
+
+i18n.on('languageChanged', (lng) => {
+  localStorage.setItem('lang', lng);
+  document.documentElement.lang = lng;
+});
+
+export default i18n;
