@@ -1,0 +1,253 @@
+/**
+ * The events journey (issue 5): a supervisor creates an event for their company
+ * (locked), finds it in 'Liste des Evenements', copies its link and captures its QR
+ * poster; an anonymous guest on a phone opens the link and registers with an
+ * identity document; the code mail reaches a real SMTP server with a QR that
+ * decodes to the scan URL; staff check the guest in; 'Liste Participants' and the
+ * event attendance list show them.
+ */
+import { readFile } from 'node:fs/promises';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newContext, PHONE, screenshot } from './support/browser';
+import { decodeQr } from './support/qr';
+import { apiToken, startServer, type RunningServer } from './support/server';
+import { startSmtp, type TestSmtp } from './support/smtp';
+
+const SUPERVISOR = { email: 'superviseur@demo.test', password: 'Superviseur-Password-123' };
+const GUEST_EMAIL = 'kouadio.guest@example.com';
+const EVENT_NAME = 'Forum Numérique 2030';
+const EVENT_SLUG = 'forum-numerique-2030';
+
+/** A small real PNG (the identity document). */
+const ID_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAAKElEQVR4nGP8z8Dwn4EIwESMolGF1FHIQqxCRmIVjgbP0FE4GjyDUCEAw9wDH5uY8SkAAAAASUVORK5CYII=',
+  'base64',
+);
+
+async function createSupervisor(server: RunningServer): Promise<void> {
+  const token = await apiToken(server);
+  const company = (await (await fetch(`${server.url}/api/company/demo`)).json()) as {
+    data: { id: string };
+  };
+  const res = await fetch(`${server.url}/api/user/create`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({
+      name: 'Bamba',
+      firstname: 'Fatou',
+      email: SUPERVISOR.email,
+      password: SUPERVISOR.password,
+      title: 'Superviseure',
+      contact: '0102030405',
+      role: 'ROLE_SUPERVISOR',
+      company_id: company.data.id,
+    }),
+  });
+  if (res.status !== 200 && res.status !== 201) {
+    throw new Error(`could not create the supervisor: ${res.status} ${await res.text()}`);
+  }
+}
+
+async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/sign-in');
+  await page.getByLabel('Adresse e-mail').fill(email);
+  await page.getByLabel('Mot de passe').fill(password);
+  await page.getByRole('button', { name: 'Soumettre' }).click();
+  await page.waitForURL(/\/demo$/);
+}
+
+describe('events journey in Chromium', () => {
+  let server: RunningServer;
+  let smtp: TestSmtp;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    server = await startServer({ SMTP_URL: smtp.url });
+    browser = await launchBrowser();
+    await createSupervisor(server);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await smtp?.stop();
+  });
+
+  it('create, copy the link, poster PNG, guest registers on a phone, mail with QR, check-in, participants, attendance', async () => {
+    const shareLink = `${server.url}/company/demo/event/${EVENT_SLUG}`;
+
+    // ── The supervisor creates the event for their own company (locked) ───────
+    const supContext = await newContext(browser, server.url, {
+      permissions: ['clipboard-read', 'clipboard-write'],
+    });
+    const sup = await supContext.newPage();
+    await signIn(sup, SUPERVISOR.email, SUPERVISOR.password);
+    await sup.goto('/demo/create-event');
+    await sup.getByRole('heading', { name: 'Création Événement' }).waitFor();
+    const company = sup.getByLabel('Entreprise');
+    expect(await company.inputValue()).toBe('Demo');
+    expect(await company.getAttribute('readonly')).not.toBeNull();
+
+    // The first missing field is named, in the form's order.
+    await sup.getByRole('button', { name: "Créer l'événement" }).click();
+    await sup
+      .getByTestId('event-form-error')
+      .filter({ hasText: 'Le champ "Nom" est requis.' })
+      .waitFor();
+
+    await sup.getByRole('textbox', { name: 'Nom', exact: true }).fill(EVENT_NAME);
+    await sup.getByLabel('Lieu').fill('Salle Ivoire');
+    await sup.getByLabel('Adresse').fill('Boulevard de la République');
+    await sup.getByLabel('Ville').fill('Abidjan');
+    await sup.getByRole('textbox', { name: 'Date', exact: true }).fill('24/12/2030');
+    await sup.getByLabel('Heure').selectOption('18');
+    await sup.getByLabel('Minute').selectOption('30');
+    await screenshot(sup, 'event-create-1280');
+    await sup.getByRole('button', { name: "Créer l'événement" }).click();
+    await sup.getByText('Événement ajouté').first().waitFor();
+    await sup.getByText('Événement créé avec succès !').first().waitFor();
+    await sup.waitForURL(`${server.url}/demo/menu`);
+
+    // ── 'Liste des Evenements': the row, the link copied, the QR ──────────────
+    await sup.goto('/demo/list-events');
+    await sup.getByRole('heading', { name: 'Liste des Evenements' }).waitFor();
+    for (const header of [
+      'ID',
+      'Entreprise',
+      'Nom',
+      'Lieu',
+      'Date',
+      'Heure',
+      'Date de Création',
+      'Lien',
+      'Participants',
+      'QRCode',
+    ]) {
+      await sup.getByRole('columnheader', { name: header, exact: true }).waitFor();
+    }
+    const row = sup.getByRole('row').filter({ hasText: EVENT_NAME });
+    await row.getByText('24 décembre 2030').waitFor();
+    await row.getByText('18:30').waitFor();
+    await row.getByRole('button', { name: 'Copier le lien' }).click();
+    await row.getByRole('button', { name: 'Texte Copié' }).waitFor();
+    await sup.getByText('Texte Copié').first().waitFor();
+    expect(await sup.evaluate(() => navigator.clipboard.readText())).toBe(shareLink);
+    // The 2 s flag goes back.
+    await row.getByRole('button', { name: 'Copier le lien' }).waitFor({ timeout: 5000 });
+    expect(await row.getByRole('img', { name: /QR code de l'événement/ }).count()).toBe(1);
+    await screenshot(sup, 'event-list-1280');
+
+    // ── The poster: Capture → event-demo.png, a QR that decodes to the link ───
+    await row.getByRole('link', { name: /QR code de l'événement/ }).click();
+    await sup.waitForURL(`${server.url}/demo/show-event-qrcode/${EVENT_SLUG}`);
+    await sup.getByTestId('event-poster').getByText(EVENT_NAME).waitFor();
+    await sup.getByRole('link', { name: 'Menu' }).waitFor();
+    await screenshot(sup, 'event-poster-1280');
+    const captureButton = sup.getByRole('button', { name: 'Capture' });
+    await expect.poll(() => captureButton.isEnabled()).toBe(true);
+    const [download] = await Promise.all([sup.waitForEvent('download'), captureButton.click()]);
+    expect(download.suggestedFilename()).toBe('event-demo.png');
+    const poster = await readFile((await download.path())!);
+    expect(poster.subarray(1, 4).toString()).toBe('PNG');
+    expect(await decodeQr(poster)).toBe(shareLink);
+
+    // ── The guest, anonymous, on a 375 px phone, through the copied link ──────
+    const guestContext = await newContext(browser, server.url, PHONE);
+    const guest = await guestContext.newPage();
+    await guest.goto(shareLink);
+    await guest.getByRole('heading', { name: EVENT_NAME }).waitFor();
+    await guest.getByTestId('event-summary').getByText('mardi 24 décembre 2030 à 18:30').waitFor();
+    // The event's place, date and time are filled and read-only; no host, no reason.
+    const address = guest.getByRole('textbox', { name: 'Adresse', exact: true });
+    expect(await address.inputValue()).toBe('Boulevard de la République');
+    expect(await address.getAttribute('readonly')).not.toBeNull();
+    expect(await guest.getByRole('textbox', { name: 'Date', exact: true }).inputValue()).toBe(
+      '24/12/2030',
+    );
+    expect(await guest.getByLabel('Heure').inputValue()).toBe('18');
+    expect(await guest.getByLabel('Minute').inputValue()).toBe('30');
+    expect(await guest.getByLabel("Nom de l'hôte").count()).toBe(0);
+    expect(await guest.getByLabel('Motif de la visite').count()).toBe(0);
+
+    await guest.getByLabel('Prénoms').fill('Kouadio');
+    await guest.getByRole('textbox', { name: 'Nom', exact: true }).fill('Yao');
+    await guest.getByLabel("Numéro de pièce d'identité").fill('CI-2030-0077');
+    await guest.locator('input[type="file"]').setInputFiles({
+      name: 'piece-identite.png',
+      mimeType: 'image/png',
+      buffer: ID_PNG,
+    });
+    await guest.getByLabel('Employeur').fill('Orange CI');
+    await guest.getByLabel('Email').fill(GUEST_EMAIL);
+    await guest.getByLabel('Contact').fill('0707070707');
+    await screenshot(guest, 'event-join-375');
+    await guest.getByRole('button', { name: 'Envoyer la demande' }).click();
+    await guest.waitForURL(/\/demo\/qr-code\/[0-9a-f-]{36}$/);
+    await guest.getByTestId('visitor-summary').getByText('Kouadio Yao').waitFor();
+    await guest.getByText('Votre QRCode a été envoyé par e-mail, Merci').waitFor();
+    await screenshot(guest, 'event-joined-375');
+
+    // ── The mail arrives at once (no host approval), with the scan QR ────────
+    const mail = await smtp.waitForMessage(
+      (m) => m.to !== undefined && JSON.stringify(m.to).includes(GUEST_EMAIL),
+    );
+    expect(mail.subject).toBe(`Votre code d'accès – ${EVENT_NAME}`);
+    expect(mail.text).toContain('Bonjour Kouadio Yao,');
+    expect(mail.text).toContain('mardi 24 décembre 2030');
+    const uidn = /\b([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4})\b/.exec(mail.text ?? '')?.[1];
+    expect(uidn).toBeDefined();
+    const qr = mail.attachments.find((a) => a.contentType === 'image/png');
+    expect(await decodeQr(qr!.content)).toBe(`${server.url}/scan/${uidn}`);
+
+    // ── Staff (the admin) check the guest in at the door ─────────────────────
+    const adminContext = await newContext(browser, server.url);
+    const admin = await adminContext.newPage();
+    await signIn(admin, server.adminEmail, server.adminPassword);
+    const check = await admin.evaluate(async (code) => {
+      const res = await fetch(`/api/get-qr-data/${code}`, {
+        headers: { authorization: `Bearer ${localStorage.getItem('token') ?? ''}` },
+      });
+      return {
+        status: res.status,
+        body: (await res.json()) as { status?: string; redirectUrl?: string },
+      };
+    }, uidn!);
+    expect(check.status).toBe(200);
+    expect(check.body.status).toBe('success');
+    expect(check.body.redirectUrl).toContain(`/success-checkin/${uidn}`);
+
+    // ── 'Liste Participants' shows the guest checked in ──────────────────────
+    await sup.goto('/demo/list-events');
+    await sup
+      .getByRole('row')
+      .filter({ hasText: EVENT_NAME })
+      .getByRole('link', { name: /Participants/ })
+      .click();
+    await sup.waitForURL(`${server.url}/demo/list-qrcode-events/${EVENT_SLUG}`);
+    await sup.getByRole('heading', { name: 'Liste Participants' }).waitFor();
+    const participant = sup.getByRole('row').filter({ hasText: GUEST_EMAIL });
+    await participant.getByText('Confirmé').waitFor();
+    await participant
+      .getByText(/\d{1,2} \S+ \d{4} à \d{2}:\d{2}/)
+      .first()
+      .waitFor();
+    await screenshot(sup, 'event-participants-1280');
+
+    // ── The event attendance list shows them under the event ────────────────
+    await admin.goto('/demo/event-attendences');
+    const attendance = admin.getByRole('row').filter({ hasText: GUEST_EMAIL });
+    await attendance.getByText(EVENT_NAME).waitFor();
+    await attendance.getByText('Kouadio', { exact: true }).waitFor();
+    await attendance.getByText('Salle Ivoire').waitFor();
+    await screenshot(admin, 'event-attendance-1280');
+
+    // Exactly one mail for this guest.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(smtp.messages.filter((m) => JSON.stringify(m.to).includes(GUEST_EMAIL))).toHaveLength(1);
+
+    await guestContext.close();
+    await adminContext.close();
+    await supContext.close();
+  });
+});

@@ -1,0 +1,205 @@
+/**
+ * The visitor journey (issue 3): an anonymous visitor on a phone requests a
+ * meeting with an identity document; a receptionist signed in on another device
+ * validates it from 'Liste des demandes'; the visitor's waiting screen changes by
+ * itself to the card; the mail reaches a real SMTP server with a QR that decodes
+ * to the scan URL; staff capture the card as meeting-{company}-{code}.png.
+ */
+import { readFile } from 'node:fs/promises';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newContext, PHONE, screenshot } from './support/browser';
+import { decodeQr } from './support/qr';
+import { apiToken, startServer, type RunningServer } from './support/server';
+import { startSmtp, type TestSmtp } from './support/smtp';
+
+const RECEPTIONIST = { email: 'accueil@demo.test', password: 'Accueil-Password-123' };
+const VISITOR_EMAIL = 'awa.kone@example.com';
+
+/** A small real PNG (the identity document): a QR image made by the server's own library is not needed. */
+const ID_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAAKElEQVR4nGP8z8Dwn4EIwESMolGF1FHIQqxCRmIVjgbP0FE4GjyDUCEAw9wDH5uY8SkAAAAASUVORK5CYII=',
+  'base64',
+);
+
+async function createReceptionist(server: RunningServer): Promise<void> {
+  const token = await apiToken(server);
+  const company = (await (await fetch(`${server.url}/api/company/demo`)).json()) as {
+    data: { id: string };
+  };
+  const res = await fetch(`${server.url}/api/user/create`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({
+      name: 'Yao',
+      firstname: 'Aya',
+      email: RECEPTIONIST.email,
+      password: RECEPTIONIST.password,
+      title: 'Réceptionniste',
+      contact: '0102030405',
+      role: 'ROLE_EMPLOYEE',
+      company_id: company.data.id,
+    }),
+  });
+  if (res.status !== 200 && res.status !== 201) {
+    throw new Error(`could not create the receptionist: ${res.status} ${await res.text()}`);
+  }
+}
+
+/** A form field by its label, exactly (Mantine appends ' *' to required labels). */
+function field(page: Page, label: string) {
+  const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return page.getByLabel(new RegExp(`^${escaped}( \\*)?$`));
+}
+
+async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/sign-in');
+  await page.getByLabel('Adresse e-mail').fill(email);
+  await page.getByLabel('Mot de passe').fill(password);
+  await page.getByRole('button', { name: 'Soumettre' }).click();
+  await page.waitForURL(/\/demo$/);
+}
+
+describe('visitor journey in Chromium', () => {
+  let server: RunningServer;
+  let smtp: TestSmtp;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    server = await startServer({ SMTP_URL: smtp.url });
+    browser = await launchBrowser();
+    await createReceptionist(server);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await smtp?.stop();
+  });
+
+  it('request on a phone, validation by the receptionist, card by itself, mail with QR, PNG capture', async () => {
+    // ── The visitor, anonymous, on a 375 px phone ─────────────────────────────
+    const visitorContext = await newContext(browser, server.url, PHONE);
+    const visitor = await visitorContext.newPage();
+    await visitor.goto('/demo');
+    await visitor.getByRole('link', { name: 'Demander un rendez-vous' }).click();
+    await visitor.waitForURL(`${server.url}/demo/meeting`);
+    await visitor.getByRole('heading', { name: 'Demande de rendez-vous' }).waitFor();
+
+    // Everything but the first names and the e-mail: the first missing field is named.
+    await field(visitor, 'Nom').fill('Koné');
+    await field(visitor, "Numéro de pièce d'identité").fill('CI-2030-0042');
+    await visitor.locator('input[type="file"]').setInputFiles({
+      name: 'piece-identite.png',
+      mimeType: 'image/png',
+      buffer: ID_PNG,
+    });
+    await field(visitor, 'Adresse').fill('Rue des Jardins 12');
+    await field(visitor, 'Ville').fill('Abidjan');
+    await field(visitor, 'Pays').selectOption('Côte d’Ivoire');
+    await field(visitor, 'Employeur').fill('Acme CI');
+    await field(visitor, "Nom de l'hôte").fill('M. Diallo');
+    await field(visitor, 'Motif de la visite').fill('Entretien');
+    await field(visitor, 'Date').fill('24/12/2030');
+    await field(visitor, 'Heure').selectOption('10');
+    await field(visitor, 'Minute').selectOption('30');
+    await field(visitor, 'Contact').fill('0701020304');
+    await visitor.getByRole('button', { name: 'Envoyer la demande' }).click();
+    await visitor
+      .getByTestId('visitor-form-error')
+      .filter({ hasText: 'Le champ "Prénoms" est requis.' })
+      .waitFor();
+    await screenshot(visitor, 'visitor-form-error-375');
+
+    await field(visitor, 'Prénoms').fill('Awa');
+    await field(visitor, 'Email').fill(VISITOR_EMAIL);
+    await visitor.getByRole('button', { name: 'Envoyer la demande' }).click();
+    await visitor.getByText('Visiteur créé avec succès.').first().waitFor();
+    await visitor.getByText('Demande créée avec succès.').first().waitFor();
+    await visitor.waitForURL(/\/demo\/request-meeting\/[0-9a-f-]{36}$/);
+    const requestId = visitor.url().split('/').pop()!;
+    await visitor.getByText("En attente de la confirmation de l'hôte...").waitFor();
+    // A marker that survives only if the page is never reloaded.
+    await visitor.evaluate(
+      () => ((window as unknown as { __noReload: boolean }).__noReload = true),
+    );
+    await screenshot(visitor, 'visitor-waiting-375');
+
+    // ── The receptionist, signed in on a desktop ─────────────────────────────
+    const staffContext = await newContext(browser, server.url);
+    const staff = await staffContext.newPage();
+    await signIn(staff, RECEPTIONIST.email, RECEPTIONIST.password);
+    await staff.goto('/demo/list-qrcode');
+    await staff.getByRole('heading', { name: 'Liste des demandes' }).waitFor();
+    const row = staff.getByRole('row').filter({ hasText: 'Awa Koné' });
+    await row.getByText('En attente').waitFor();
+    await row.getByText(VISITOR_EMAIL).waitFor();
+    // Only admins delete.
+    expect(await staff.getByRole('columnheader', { name: 'Supprimer' }).count()).toBe(0);
+    // The identity document opens full size in a modal.
+    await row.getByRole('button', { name: /Agrandir/ }).click();
+    const modal = staff.getByRole('dialog');
+    await modal.waitFor();
+    expect(await modal.locator('img').getAttribute('src')).toMatch(/^\/api\/files\//);
+    await screenshot(staff, 'request-list-modal-1280');
+    await staff.keyboard.press('Escape');
+    await modal.waitFor({ state: 'detached' });
+
+    await row.getByRole('link', { name: 'Valider' }).click();
+    await staff.waitForURL(`${server.url}/demo/waiting-validation/${requestId}`);
+    await staff.getByText("En attente de la confirmation de l'hôte...").waitFor();
+    await staff.getByTestId('request-summary').getByText('Awa Koné').waitFor();
+    await staff.getByRole('button', { name: 'Valider' }).click();
+    await staff.getByTestId('visitor-card').waitFor();
+    const uidn = (await staff.getByTestId('visitor-code').textContent())!.trim();
+    expect(uidn).toMatch(/^[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/);
+    await staff.getByRole('link', { name: 'Menu' }).waitFor();
+    await screenshot(staff, 'waiting-validated-1280');
+
+    // Capture: a PNG named for the meeting and the company, whose QR still decodes.
+    const [download] = await Promise.all([
+      staff.waitForEvent('download'),
+      staff.getByRole('button', { name: 'Capture' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`meeting-demo-${uidn}.png`);
+    const capture = await readFile((await download.path())!);
+    expect(capture.subarray(1, 4).toString()).toBe('PNG');
+    expect(await decodeQr(capture)).toBe(`${server.url}/scan/${uidn}`);
+
+    // ── The visitor's screen changed by itself, without a reload ─────────────
+    await visitor.getByTestId('visitor-card').waitFor({ timeout: 15_000 });
+    expect(
+      await visitor.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload),
+    ).toBe(true);
+    expect((await visitor.getByTestId('visitor-code').textContent())!.trim()).toBe(uidn);
+    await visitor.getByText('Votre QRCode a été envoyé par e-mail, Merci').waitFor();
+    expect(await visitor.getByRole('button', { name: 'Capture' }).count()).toBe(0);
+    await screenshot(visitor, 'visitor-card-375');
+
+    // ── The mail: French, the details, the code, a QR that decodes to the scan URL ──
+    const mail = await smtp.waitForMessage((m) => m.text?.includes(uidn) ?? false, 20_000);
+    expect(mail.subject).toBe('Votre code visiteur – Demo');
+    expect(mail.text).toContain('Bonjour Awa Koné,');
+    expect(mail.text).toContain('M. Diallo');
+    expect(mail.text).toContain('mardi 24 décembre 2030');
+    const qr = mail.attachments.find((a) => a.contentType === 'image/png');
+    expect(qr?.contentDisposition).toBe('inline');
+    expect(await decodeQr(qr!.content)).toBe(`${server.url}/scan/${uidn}`);
+
+    // The list now says 'Confirmé'.
+    await staff.goto('/demo/list-qrcode');
+    await staff.getByRole('row').filter({ hasText: 'Awa Koné' }).getByText('Confirmé').waitFor();
+
+    // The meeting QR card opens with the code alone (the link in the mail), on the phone.
+    await visitor.goto(`/company/demo/meeting-request-qr/${uidn}`);
+    await visitor.getByTestId('visitor-card').getByText('Awa Koné').waitFor();
+    await screenshot(visitor, 'meeting-card-375');
+
+    // Exactly one mail for this visitor.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(smtp.messages.filter((m) => m.text?.includes(uidn))).toHaveLength(1);
+
+    await visitorContext.close();
+    await staffContext.close();
+  });
+});
