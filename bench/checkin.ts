@@ -1,0 +1,265 @@
+/**
+ * `npm run bench -- checkin` (ARCHITECTURE §9), on PostgreSQL:
+ *  1. the code check (GET /api/get-qr-data/{uidn}) under 64 concurrent connections,
+ *     against a bare Fastify route doing the same single-row write, in one run,
+ *     with 100,000 confirmed visitors: both throughputs, the ratio, p50 and p99;
+ *  2. a page of the visitor log (GET /api/visitorlog) at 10,000, 100,000 and
+ *     1,000,000 log rows: p95 of a first page, a deep page and a date range.
+ * Budgets: ratio ≥ 0.70 and p99 < 25 ms; log pages p95 < 50 ms, flat as rows grow.
+ *
+ * BENCH_DATABASE_URL (else TEST_DATABASE_URL, else the local server) names the
+ * PostgreSQL server; the benchmark creates and drops its own database there.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { freePort } from '../e2e/support/server';
+
+const SERVER_URL =
+  process.env.BENCH_DATABASE_URL ??
+  process.env.TEST_DATABASE_URL ??
+  'postgres://postgres@127.0.0.1:5432/postgres';
+const DATABASE = 'sesame_bench';
+const VISITORS = 100_000;
+const CONNECTIONS = 64;
+const DURATION_S = 15;
+const LOG_SIZES = (process.env.BENCH_LOG_SIZES ?? '10000,100000,1000000')
+  .split(',')
+  .map(Number)
+  .filter(Boolean);
+const LOG_SAMPLES = 200;
+const ADMIN = { email: 'bench-admin@sesame.test', password: 'Bench-Password-123' };
+const RECEPTIONIST = { email: 'bench-desk@sesame.test', password: 'Bench-Password-123' };
+
+/** SQL turning a row number into a code-shaped uidn: 'ABCD-EFGH-JKMN'. */
+const UIDN_OF = (n: string) =>
+  `overlay(overlay(lpad(upper(to_hex(${n})), 12, '0') placing '-' from 5 for 0) placing '-' from 10 for 0)`;
+
+function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: SERVER_URL });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+interface Child {
+  url: string;
+  stop(): Promise<void>;
+}
+
+async function serve(mode: 'app' | 'bare', env: Record<string, string> = {}): Promise<Child> {
+  const port = await freePort();
+  const child: ChildProcess = fork(path.join(import.meta.dirname, 'serve.ts'), {
+    execArgv: ['--import', 'tsx'],
+    env: {
+      ...process.env,
+      BENCH_MODE: mode,
+      PORT: String(port),
+      DATABASE_URL: withDatabase(SERVER_URL, DATABASE),
+      LOG_LEVEL: 'silent',
+      ...env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', () => resolve());
+    child.once('exit', (code) => reject(new Error(`${mode} server exited with ${code}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+async function login(url: string, who: { email: string; password: string }): Promise<string> {
+  const res = await fetch(`${url}/api/login_check`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: who.email, password: who.password }),
+  });
+  if (!res.ok) throw new Error(`login failed: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { token: string }).token;
+}
+
+/** One company, an admin and a receptionist, 100,000 visitors with a confirmed request today. */
+async function seed(db: pg.Client): Promise<string[]> {
+  const { hashPassword } = await import('../apps/server/src/auth/passwords');
+  const hash = await hashPassword(ADMIN.password);
+  const today = new Date();
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const formDate = `${pad(today.getUTCDate())}/${pad(today.getUTCMonth() + 1)}/${today.getUTCFullYear()}`;
+  await db.query(`
+    insert into companies (id, name, slug) values (gen_random_uuid(), 'Bench', 'bench');
+    insert into users (id, company_id, name, firstname, email, password_hash, roles)
+      select gen_random_uuid(), id, 'Admin', 'Bench', '${ADMIN.email}', '${hash}', array['ROLE_ADMIN'] from companies where slug = 'bench';
+    insert into users (id, company_id, name, firstname, email, password_hash, roles)
+      select gen_random_uuid(), id, 'Desk', 'Bench', '${RECEPTIONIST.email}', '${hash}', array['ROLE_EMPLOYEE'] from companies where slug = 'bench';
+  `);
+  // uidn: 12 Crockford characters from the row number (hex digits are among them), unique.
+  await db.query(
+    `insert into visitors (id, company_id, uidn, firstname, lastname, email, contact, id_number,
+                           organisation_name, request_date, request_time)
+     select gen_random_uuid(), c.id, ${UIDN_OF('g')},
+            'Visiteur', 'N' || g, 'v' || g || '@example.com', '0700000000', 'ID-' || g, 'Acme', $1, '10:00'
+       from companies c, generate_series(1, $2::int) g where c.slug = 'bench'`,
+    [formDate, VISITORS],
+  );
+  await db.query(
+    `insert into visit_requests (id, company_id, visitor_id, host, reason, status, confirmed)
+     select gen_random_uuid(), company_id, id, 'Hôte', 'Réunion', 1, true from visitors`,
+  );
+  await db.query('analyze');
+  const { rows } = await db.query<{ uidn: string }>('select uidn from visitors');
+  return rows.map((r) => r.uidn);
+}
+
+async function load(url: string, token: string | null, paths: string[]) {
+  let i = 0;
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: DURATION_S,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+    requests: [
+      {
+        method: 'GET',
+        setupRequest: (request) => ({ ...request, path: paths[i++ % paths.length]! }),
+      },
+    ],
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+function shuffled<T>(items: T[]): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+  }
+  return copy;
+}
+
+async function p95(url: string, token: string): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < LOG_SAMPLES; i++) {
+    const started = performance.now();
+    const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+    await res.arrayBuffer();
+    if (!res.ok) throw new Error(`${url}: ${res.status}`);
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length * 0.95)]!;
+}
+
+/** Adds closed checks until the log holds `target` rows, spread over the last year. */
+async function growLog(db: pg.Client, target: number): Promise<void> {
+  const { rows } = await db.query<{ n: string }>('select count(*) as n from visitor_checks');
+  const missing = target - Number(rows[0]!.n);
+  if (missing <= 0) return;
+  await db.query(
+    `insert into visitor_checks (id, company_id, visitor_id, check_in_at, check_out_at,
+                                 check_in_method, check_out_method)
+     select gen_random_uuid(), v.company_id, v.id,
+            now() - g * interval '31 seconds', now() - g * interval '31 seconds' + interval '1 hour',
+            'scan', 'scan'
+       from generate_series(1, $1::int) g
+       join visitors v on v.uidn = ${UIDN_OF(`((g % ${VISITORS}) + 1)`)}`,
+    [missing],
+  );
+  await db.query('analyze visitor_checks');
+}
+
+export async function run(): Promise<void> {
+  await admin(async (db) => {
+    await db.query(`drop database if exists ${DATABASE} with (force)`);
+    await db.query(`create database ${DATABASE}`);
+  });
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sesame-bench-'));
+  const dbClient = new pg.Client({ connectionString: withDatabase(SERVER_URL, DATABASE) });
+  let app: Child | null = null;
+  let bare: Child | null = null;
+  try {
+    // The app migrates the new database at start.
+    app = await serve('app', { DATA_DIR: dataDir, REPEAT_SCAN_WINDOW_SECONDS: '0' });
+    await dbClient.connect();
+    console.log(`seeding ${VISITORS.toLocaleString('en')} confirmed visitors…`);
+    const codes = shuffled(await seed(dbClient));
+    const deskToken = await login(app.url, RECEPTIONIST);
+    const adminToken = await login(app.url, ADMIN);
+
+    // ── 1. The code check against the bare route ───────────────────────────
+    bare = await serve('bare');
+    console.log(
+      `\ncode check, ${CONNECTIONS} connections, ${DURATION_S} s each (PostgreSQL, this machine):`,
+    );
+    const baseline = await load(
+      bare.url,
+      null,
+      codes.map((c) => `/bare/${c}`),
+    );
+    await bare.stop();
+    bare = null;
+    const check = await load(
+      app.url,
+      deskToken,
+      codes.map((c) => `/api/get-qr-data/${c}`),
+    );
+    const row = (name: string, r: typeof check) =>
+      `  ${name.padEnd(34)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${String(r.p50).padStart(3)} ms   p99 ${String(r.p99).padStart(4)} ms   non-2xx ${r.non2xx}   errors ${r.errors}`;
+    console.log(row('bare Fastify route (1 INSERT)', baseline));
+    console.log(row('GET /api/get-qr-data/{uidn}', check));
+    const ratio = check.rps / baseline.rps;
+    console.log(
+      `  ratio ${ratio.toFixed(2)} (budget ≥ 0.70: ${ratio >= 0.7 ? 'ok' : 'UNDER'}), p99 ${check.p99} ms (budget < 25 ms: ${check.p99 < 25 ? 'ok' : 'OVER'})`,
+    );
+
+    // ── 2. Visitor log pages as the log grows ──────────────────────────────
+    console.log(`\nvisitor log page (GET /api/visitorlog, admin, p95 of ${LOG_SAMPLES} calls):`);
+    console.log('  rows         first page   page 50   one day range   search');
+    const day = new Date(Date.now() - 3 * 86_400_000);
+    const from = new Date(day.setUTCHours(0, 0, 0, 0)).toISOString();
+    const to = new Date(day.getTime() + 86_400_000).toISOString();
+    for (const size of LOG_SIZES) {
+      await growLog(dbClient, size);
+      const base = `${app.url}/api/visitorlog`;
+      const first = await p95(`${base}?page=1`, adminToken);
+      const deep = await p95(`${base}?page=50`, adminToken);
+      const range = await p95(`${base}?from=${from}&to=${to}`, adminToken);
+      const search = await p95(`${base}?q=N4242`, adminToken);
+      const fmt = (ms: number) => `${ms.toFixed(1)} ms`.padStart(9);
+      console.log(
+        `  ${size.toLocaleString('en').padEnd(11)} ${fmt(first)}   ${fmt(deep)}   ${fmt(range)}     ${fmt(search)}`,
+      );
+    }
+    console.log('  budget: p95 < 50 ms per page, flat as rows grow');
+  } finally {
+    await bare?.stop();
+    await app?.stop();
+    await dbClient.end().catch(() => undefined);
+    await admin((db) => db.query(`drop database if exists ${DATABASE} with (force)`));
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
