@@ -17,6 +17,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { freePort } from '../e2e/support/server';
+import { cpuDuring } from './cpu';
 
 const SERVER_URL =
   process.env.BENCH_DATABASE_URL ??
@@ -56,13 +57,21 @@ async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
 
 interface Child {
   url: string;
+  pid: number;
   stop(): Promise<void>;
 }
 
 async function serve(mode: 'app' | 'bare', env: Record<string, string> = {}): Promise<Child> {
   const port = await freePort();
   const child: ChildProcess = fork(path.join(import.meta.dirname, 'serve.ts'), {
-    execArgv: ['--import', 'tsx'],
+    // BENCH_CPU_PROF=dir writes a V8 CPU profile of each server there (open it in Chrome's DevTools).
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(process.env.BENCH_CPU_PROF
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+        : []),
+    ],
     env: {
       ...process.env,
       BENCH_MODE: mode,
@@ -79,6 +88,7 @@ async function serve(mode: 'app' | 'bare', env: Record<string, string> = {}): Pr
   });
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
     stop: async () => {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
@@ -129,21 +139,29 @@ async function seed(db: pg.Client): Promise<string[]> {
   return rows.map((r) => r.uidn);
 }
 
-async function load(url: string, token: string | null, paths: string[]) {
+async function load(server: Child, token: string | null, paths: string[]) {
   let i = 0;
-  const result = await autocannon({
-    url,
-    connections: CONNECTIONS,
-    duration: DURATION_S,
-    headers: token ? { authorization: `Bearer ${token}` } : {},
-    requests: [
-      {
-        method: 'GET',
-        setupRequest: (request) => ({ ...request, path: paths[i++ % paths.length]! }),
-      },
-    ],
-  });
+  const { result, cpu } = await cpuDuring(server.pid, () =>
+    autocannon({
+      url: server.url,
+      connections: CONNECTIONS,
+      duration: DURATION_S,
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+      requests: [
+        {
+          method: 'GET',
+          setupRequest: (request) => ({ ...request, path: paths[i++ % paths.length]! }),
+        },
+      ],
+    }),
+  );
+  const perRequestUs = (ms: number) => (ms * 1000) / Math.max(1, result.requests.total);
   return {
+    cpu: {
+      server: perRequestUs(cpu.serverMs),
+      postgres: perRequestUs(cpu.postgresMs),
+      load: perRequestUs(cpu.loadMs),
+    },
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -216,14 +234,14 @@ export async function run(): Promise<void> {
       `\ncode check, ${CONNECTIONS} connections, ${DURATION_S} s each (PostgreSQL, this machine):`,
     );
     const baseline = await load(
-      bare.url,
+      bare,
       null,
       codes.map((c) => `/bare/${c}`),
     );
     await bare.stop();
     bare = null;
     const check = await load(
-      app.url,
+      app,
       deskToken,
       codes.map((c) => `/api/get-qr-data/${c}`),
     );
@@ -231,6 +249,11 @@ export async function run(): Promise<void> {
       `  ${name.padEnd(34)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${String(r.p50).padStart(3)} ms   p99 ${String(r.p99).padStart(4)} ms   non-2xx ${r.non2xx}   errors ${r.errors}`;
     console.log(row('bare Fastify route (1 INSERT)', baseline));
     console.log(row('GET /api/get-qr-data/{uidn}', check));
+    const cpuRow = (name: string, r: typeof check) =>
+      `  ${name.padEnd(34)} server ${r.cpu.server.toFixed(0).padStart(4)} µs   PostgreSQL ${r.cpu.postgres.toFixed(0).padStart(4)} µs   load generator ${r.cpu.load.toFixed(0).padStart(4)} µs`;
+    console.log('  CPU per request:');
+    console.log(cpuRow('bare Fastify route (1 INSERT)', baseline));
+    console.log(cpuRow('GET /api/get-qr-data/{uidn}', check));
     const ratio = check.rps / baseline.rps;
     console.log(
       `  ratio ${ratio.toFixed(2)} (budget ≥ 0.70: ${ratio >= 0.7 ? 'ok' : 'UNDER'}), p99 ${check.p99} ms (budget < 25 ms: ${check.p99 < 25 ? 'ok' : 'OVER'})`,

@@ -5,7 +5,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -28,6 +27,7 @@ import { HttpError } from './errors';
 import { LocalStorage, type FileStorage } from './files/storage';
 import { FileUrls } from './files/urls';
 import { apiRoutes } from './routes';
+import { addSecurityHeaders } from './security-headers';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -64,26 +64,7 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
-        // Mantine sets inline style attributes.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        mediaSrc: ["'self'", 'blob:'],
-        connectSrc: ["'self'"],
-        workerSrc: ["'self'", 'blob:'],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    crossOriginEmbedderPolicy: false,
-    // Logos and posters are embedded by the captures as same-origin images.
-    crossOriginResourcePolicy: { policy: 'same-origin' },
-  });
+  addSecurityHeaders(app);
   await app.register(fastifyCookie);
   await app.register(fastifyMultipart, {
     limits: { fileSize: UPLOAD_MAX_BYTES, files: 2, fields: 60, fieldSize: 64 * 1024 },
