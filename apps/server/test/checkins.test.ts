@@ -8,7 +8,7 @@ import {
   type VisitorLogRow,
 } from '@sesame/shared';
 import { DEFAULT_RATE_LIMITS } from '../src/config';
-import { userChecks, visitorChecks } from '../src/db/schema';
+import { userChecks, users, visitorChecks } from '../src/db/schema';
 import { as, tokenFor, useTestApp, type TestContext } from './helpers/app';
 import { testDatabaseKind } from './helpers/db';
 import {
@@ -16,6 +16,7 @@ import {
   buildQrUser,
   buildRequest,
   buildTenant,
+  buildUser,
   buildVisitor,
 } from './helpers/factories';
 
@@ -86,6 +87,49 @@ describe(`check-in and check-out (${testDatabaseKind})`, () => {
       const res = await call(`/api/get-qr-data/${visitor.uidn}`, acme.staff.ROLE_SUPERVISOR.email);
       expect(res.statusCode).toBe(403);
       expect(res.json().message).toBe(API_MESSAGES.forbidden);
+    });
+
+    it('answers 401 once the session is revoked or the account disabled, and changes nothing', async () => {
+      const visitor = await confirmedVisitor(ctx, acme);
+      const scan = (token: string) =>
+        as(ctx.app, token)({ method: 'GET', url: `/api/get-qr-data/${visitor.uidn}` });
+
+      const loggedOut = await buildUser(ctx.db, { company: acme.company });
+      const revoked = await tokenFor(ctx.app, loggedOut.email);
+      expect((await as(ctx.app, revoked)({ method: 'POST', url: '/api/logout' })).statusCode).toBe(
+        200,
+      );
+      const afterLogout = await scan(revoked);
+      expect(afterLogout.statusCode).toBe(401);
+      expect(afterLogout.json().message).toBe(API_MESSAGES.unauthenticated);
+
+      const leaver = await buildUser(ctx.db, { company: acme.company });
+      const stillSigned = await tokenFor(ctx.app, leaver.email);
+      await ctx.db.update(users).set({ status: false }).where(eq(users.id, leaver.id));
+      expect((await scan(stillSigned)).statusCode).toBe(401);
+
+      expect((await scan('not-a-token-at-all')).statusCode).toBe(401);
+      expect(
+        await ctx.db.select().from(visitorChecks).where(eq(visitorChecks.visitorId, visitor.id)),
+      ).toHaveLength(0);
+    });
+
+    it('reads the active role as the first known role of the list', async () => {
+      const visitor = await confirmedVisitor(ctx, acme);
+      // A supervisor who also holds the employee role acts as a supervisor: no scanning.
+      const supervisor = await buildUser(ctx.db, {
+        company: acme.company,
+        roles: ['ROLE_UNKNOWN', 'ROLE_SUPERVISOR', 'ROLE_EMPLOYEE'],
+      });
+      const refused = await call(`/api/get-qr-data/${visitor.uidn}`, supervisor.email);
+      expect(refused.statusCode).toBe(403);
+      const desk = await buildUser(ctx.db, {
+        company: acme.company,
+        roles: ['ROLE_UNKNOWN', 'ROLE_EMPLOYEE', 'ROLE_SUPERVISOR'],
+      });
+      const allowed = await call(`/api/get-qr-data/${visitor.uidn}`, desk.email);
+      expect(allowed.statusCode).toBe(200);
+      expect(allowed.json<CheckResult>().action).toBe('check_in');
     });
 
     it("answers 404 for an unknown code and for another company's code alike", async () => {

@@ -15,16 +15,24 @@ import {
   visitorLogRowSchema,
   type Action,
   type CheckLogQuery,
+  type CheckMethod,
 } from '@sesame/shared';
 import { authorize, companyScope } from '../auth/authorize';
 import type { Principal } from '../auth/principal';
 import { findCompany } from '../companies/service';
 import { companies, qrUsers, userChecks, visitorChecks, visitors } from '../db/schema';
-import { notFound } from '../errors';
+import { notFound, unauthenticated } from '../errors';
+import type { TokenClaims } from '../auth/tokens';
 import { visitorLogCsv, EXPORT_MAX_ROWS } from './csv';
 import { exportVisitorLog, listUserAttendance, listUserLog, listVisitorLog } from './logs';
 import { presentAttendance, presentUserLog, presentVisitorLog } from './presenter';
-import { checkByEmail, checkQrUserCode, checkVisitorCode, storedUidn } from './toggle';
+import {
+  checkByEmail,
+  checkQrUserCode,
+  checkVisitorCode,
+  storedUidn,
+  type CheckContext,
+} from './toggle';
 
 const uidnParams = z.object({ uidn: z.string().trim().min(1).max(40) });
 
@@ -50,16 +58,18 @@ function seesLog(who: Principal | null, action: Action, companyId: string): bool
 export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
   const limits = app.config.rateLimits;
   const codeLimit = { max: limits.codeLookupPerWindow, timeWindow: limits.windowMs };
-  const checkContext = (principal: Principal | null, manual: boolean) => ({
-    principal,
-    method: manual ? ('manual' as const) : ('scan' as const),
-    repeatWindowMs: app.config.repeatScanWindowMs,
-  });
+  // The code checks verify the session inside their single statement (check-statement.ts).
+  const checkConfig = { rateLimit: codeLimit, sessionCheckedByRoute: true };
+  const checkContext = (caller: TokenClaims | null, method: CheckMethod): CheckContext => {
+    if (!caller) throw unauthenticated();
+    return { caller, method, repeatWindowMs: app.config.repeatScanWindowMs };
+  };
+  const codeMethod = (type: number | undefined) => (type === MANUAL_CHECK_TYPE ? 'manual' : 'scan');
 
   app.get(
     '/get-qr-data/:uidn',
     {
-      config: { rateLimit: codeLimit },
+      config: checkConfig,
       schema: {
         tags: ['checkins'],
         summary:
@@ -72,11 +82,10 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const manual = request.query.type === MANUAL_CHECK_TYPE;
       const result = await checkVisitorCode(
         app.db,
         request.params.uidn,
-        checkContext(request.principal, manual),
+        checkContext(request.claims, codeMethod(request.query.type)),
       );
       request.log.info({ action: result.action, status: result.status }, 'visitor code checked');
       return result;
@@ -86,7 +95,7 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/get-qr-user-data/:uidn',
     {
-      config: { rateLimit: codeLimit },
+      config: checkConfig,
       schema: {
         tags: ['checkins'],
         summary:
@@ -98,11 +107,10 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const manual = request.query.type === MANUAL_CHECK_TYPE;
       const result = await checkQrUserCode(
         app.db,
         request.params.uidn,
-        checkContext(request.principal, manual),
+        checkContext(request.claims, codeMethod(request.query.type)),
       );
       request.log.info({ action: result.action, status: result.status }, 'user code checked');
       return result;
@@ -112,7 +120,7 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/kiosk/check',
     {
-      config: { rateLimit: codeLimit },
+      config: checkConfig,
       schema: {
         tags: ['checkins'],
         summary:
@@ -123,11 +131,7 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      return checkByEmail(app.db, request.body.email, {
-        principal: request.principal,
-        method: 'kiosk',
-        repeatWindowMs: app.config.repeatScanWindowMs,
-      });
+      return checkByEmail(app.db, request.body.email, checkContext(request.claims, 'kiosk'));
     },
   );
 

@@ -97,19 +97,29 @@ export function eventDayEndsAt(date: string, timeZone: string): Date {
   return new Date(end);
 }
 
+/**
+ * The first instant of the day after `date` in `timeZone`. Where daylight saving
+ * changes at midnight this is not simply "00:00 read with some offset": in a gap
+ * (00:00 → 01:00) the day ends at the change, and in an overlap (01:00 → 00:00)
+ * at the first of the two midnights. So every offset in force around that midnight
+ * gives a candidate, and the day ends at the earliest candidate whose wall clock
+ * already reads the next day. (No zone changes its offset twice within 16 hours.)
+ */
 function computeDayEnd(date: string, timeZone: string): Date {
   const { year, month, day } = parseEventDateTime(date, '00:00');
-  const next = new Date(Date.UTC(year, month - 1, day + 1));
-  return zonedToUtc(
-    {
-      year: next.getUTCFullYear(),
-      month: next.getUTCMonth() + 1,
-      day: next.getUTCDate(),
-      hour: 0,
-      minute: 0,
-    },
-    timeZone,
-  );
+  // The next midnight as if the zone were UTC; rolled over like Date.UTC does.
+  const midnight = Date.UTC(year, month - 1, day + 1);
+  const around = 16 * 3_600_000;
+  const offsets = new Set([
+    offsetMs(new Date(midnight - around), timeZone),
+    offsetMs(new Date(midnight + around), timeZone),
+  ]);
+  const readsNextDay = (instant: number) => {
+    const w = wallClock(new Date(instant), timeZone);
+    return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) >= midnight;
+  };
+  const candidates = [...offsets].map((offset) => midnight - offset).filter(readsNextDay);
+  return new Date(Math.min(...candidates));
 }
 
 /** Whether the event's day is over in its company's time zone. */

@@ -1,0 +1,242 @@
+/**
+ * The code check as one SQL statement (ARCHITECTURE §7, §9): the front desk's
+ * throughput is in round trips, so a scan makes exactly one. The statement
+ *   1. finds the caller's live session and active role, and whether that role may
+ *      record checks and on which companies (the shared permission matrix, passed in);
+ *   2. finds the holder of the code within that reach, with their latest check and
+ *      what would refuse them entry;
+ *   3. decides: a repeat inside the window, a check-out, a refusal or a check-in;
+ *   4. writes the check-out or the check-in, guarded: the check-out closes only a
+ *      check still open, the check-in inserts only if the partial unique index (one
+ *      open check per person) lets it. Two scans racing on one code make one change;
+ *      the loser's write finds nothing to do and it reports the winner's check.
+ * It answers one row saying all of that; toggle.ts turns it into the answer or the error.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import { ACTIONS, ROLES } from '@sesame/shared';
+import type { Database } from '../db/client';
+import { rawPrepared } from '../db/raw-prepared';
+
+/** What the statement decided for the holder. */
+export type CheckDecision = 'repeatIn' | 'close' | 'repeatOut' | 'refuse' | 'open';
+
+/** Why a holder may not come in (or, for 'replaced', neither in nor out). Keys of CHECK_MESSAGES. */
+export type Refusal = 'notConfirmed' | 'eventOver' | 'meetingDayOver' | 'expired' | 'replaced';
+
+export interface CheckOutcome {
+  /** The token's session is live and its user active. */
+  authenticated: boolean;
+  mayRecord: boolean;
+  /** Null when no holder was found within the caller's reach. */
+  holderId: string | null;
+  uidn: string | null;
+  firstname: string | null;
+  lastname: string | null;
+  timezone: string | null;
+  dateExp: Date | null;
+  refusal: Refusal | null;
+  latestIn: Date | null;
+  latestOut: Date | null;
+  decision: CheckDecision | null;
+  /** The guarded write found something to do. */
+  wrote: boolean;
+}
+
+/** The values every code check passes; the holder's key (code or e-mail) comes on top. */
+export interface CheckValues {
+  sessionId: string;
+  userId: string;
+  now: Date;
+  /** Checks made after this instant are repeats (now minus the repeat window). */
+  since: Date;
+  method: string;
+  newCheckId: string;
+}
+
+const p = (name: string) => sql.placeholder(name);
+
+/** The matrix rows the statement needs, as parameters (one source of truth: packages/shared). */
+const permissionValues = {
+  knownRoles: [...ROLES],
+  recordRoles: [...ACTIONS['checks.record'].roles],
+  allCompanyRoles: [...ACTIONS['checks.record'].allCompanies],
+};
+
+/**
+ * The end of a 'DD/MM/YYYY' day in a time zone: the first instant of the next local
+ * day. The same reading as eventDayEndsAt in events/time.ts (a test holds the two
+ * equal): day and month overflow roll forward instead of failing. PostgreSQL reads a
+ * midnight that daylight saving skips as the change itself (right) but a midnight
+ * that occurs twice as the second one; 23:00 the evening before plus one hour gives
+ * the first, so the earlier of the two readings is the day's end.
+ */
+export function dayEndSql(date: SQL, timeZone: SQL): SQL {
+  const midnight = sql`(make_timestamp(substr(${date}, 7, 4)::int, 1, 1, 0, 0, 0)
+      + (substr(${date}, 4, 2)::int - 1) * interval '1 month'
+      + substr(${date}, 1, 2)::int * interval '1 day')`;
+  return sql`least(${midnight} at time zone ${timeZone},
+      (${midnight} - interval '1 hour') at time zone ${timeZone} + interval '1 hour')`;
+}
+
+/** Step 1: the caller (loadPrincipal's rules: live session, active user, first known role). */
+const callerCtes = sql`
+  caller as (
+    select u.id as user_id, u.company_id,
+           coalesce((select r from unnest(u.roles) with ordinality as t(r, i)
+                      where r = any(${p('knownRoles')}::text[]) order by i limit 1),
+                    'ROLE_USER') as role
+      from sessions s
+      join users u on u.id = s.user_id
+     where s.id = ${p('sessionId')}::uuid and s.user_id = ${p('userId')}::uuid
+       and s.revoked_at is null and s.expires_at > now() and u.status
+  ),
+  recorder as (
+    select user_id, company_id,
+           role = any(${p('recordRoles')}::text[]) as may_record,
+           role = any(${p('allCompanyRoles')}::text[]) as all_companies
+      from caller
+  )`;
+
+/** The holder is within the caller's reach: their company, or every company for some roles. */
+const reaches = (companyId: SQL) =>
+  sql`exists (select 1 from recorder
+               where may_record and (recorder.company_id = ${companyId} or all_companies))`;
+
+const NOW = sql`${p('now')}::timestamptz`;
+
+/** Step 2 for a visitor's code: confirmed request, and their day (event's or meeting's) not over. */
+const visitorHolder = sql`
+  holder as (
+    select v.id, v.uidn, v.company_id, v.firstname, v.lastname, c.timezone,
+           null::timestamptz as date_exp,
+           null::text as blocked,
+           case
+             when not exists (select 1 from visit_requests r where r.visitor_id = v.id and r.confirmed)
+               then 'notConfirmed'
+             when e.date_event is not null then
+               case when ${NOW} >= ${dayEndSql(sql`e.date_event`, sql`c.timezone`)} then 'eventOver' end
+             when v.request_date ~ '^[0-9]{2}/[0-9]{2}/[0-9]{4}$'
+                  and ${NOW} >= ${dayEndSql(sql`v.request_date`, sql`c.timezone`)}
+               then 'meetingDayOver'
+           end as refusal
+      from visitors v
+      join companies c on c.id = v.company_id
+      left join events e on e.id = v.event_id
+     where v.uidn = ${p('code')} and ${reaches(sql`v.company_id`)}
+     limit 1
+  )`;
+
+/** QR users and members: a re-issued card's old code is refused in and out; an expired one may not come in. */
+const qrUserColumns = sql`
+    q.id, q.uidn, q.company_id, coalesce(q.firstname, '') as firstname,
+    coalesce(q.lastname, '') as lastname, c.timezone, q.date_exp,
+    case when q.revoked_at is not null then 'replaced' end as blocked,
+    case when q.date_exp is not null and q.date_exp < ${NOW} then 'expired' end as refusal`;
+
+const qrUserHolder = sql`
+  holder as (
+    select ${qrUserColumns}
+      from qr_users q
+      join companies c on c.id = q.company_id
+     where q.uidn = ${p('code')} and ${reaches(sql`q.company_id`)}
+     limit 1
+  )`;
+
+/**
+ * The kiosk presence (ARCHITECTURE §6): an e-mail of a QR user or member of the
+ * caller's own company; a member card before a permanent QR, then the newest.
+ */
+const kioskHolder = sql`
+  holder as (
+    select ${qrUserColumns}
+      from qr_users q
+      join companies c on c.id = q.company_id
+     where q.company_id = (select company_id from recorder where may_record)
+       and lower(q.email) = ${p('email')} and q.revoked_at is null
+     order by q.kind = 'member' desc, q.created_at desc
+     limit 1
+  )`;
+
+/** Steps 3 and 4, on the holder's check table. */
+function decideAndWrite(table: 'visitor_checks' | 'user_checks'): SQL {
+  const checks = sql.raw(table);
+  const holderColumn = sql.raw(table === 'visitor_checks' ? 'visitor_id' : 'qr_user_id');
+  return sql`
+  latest as (
+    select h.*, l.id as latest_id, l.check_in_at as latest_in, l.check_out_at as latest_out
+      from holder h
+      left join lateral (
+        select id, check_in_at, check_out_at from ${checks}
+         where ${holderColumn} = h.id order by check_in_at desc limit 1
+      ) l on true
+  ),
+  decision as (
+    select latest.*,
+           case
+             when blocked is not null then 'refuse'
+             when latest_id is not null and latest_out is null then
+               case when latest_in > ${p('since')}::timestamptz then 'repeatIn' else 'close' end
+             when latest_out > ${p('since')}::timestamptz then 'repeatOut'
+             when refusal is not null then 'refuse'
+             else 'open'
+           end as decision
+      from latest
+  ),
+  closed as (
+    update ${checks}
+       set check_out_at = ${NOW}, check_out_method = ${p('method')},
+           check_out_by = (select user_id from caller)
+     where id = (select latest_id from decision where decision = 'close')
+       and check_out_at is null
+    returning id
+  ),
+  opened as (
+    insert into ${checks} (id, company_id, ${holderColumn}, check_in_at, check_in_method, check_in_by)
+    select ${p('newCheckId')}::uuid, company_id, id, ${NOW}, ${p('method')}, (select user_id from caller)
+      from decision where decision = 'open'
+    on conflict do nothing
+    returning id
+  )`;
+}
+
+const answer = sql`
+  select c.user_id is not null as authenticated,
+         coalesce(r.may_record, false) as "mayRecord",
+         d.id as "holderId", d.uidn, d.firstname, d.lastname, d.timezone, d.date_exp as "dateExp",
+         coalesce(d.blocked, d.refusal) as refusal,
+         d.latest_in as "latestIn", d.latest_out as "latestOut", d.decision,
+         (exists (select 1 from closed) or exists (select 1 from opened)) as wrote
+    from (select 1) as one
+    left join caller c on true
+    left join recorder r on true
+    left join decision d on true`;
+
+function checkStatement<Key extends 'code' | 'email'>(
+  name: string,
+  holder: SQL,
+  table: 'visitor_checks' | 'user_checks',
+) {
+  const run = rawPrepared<CheckOutcome>(
+    name,
+    sql`with ${callerCtes}, ${holder}, ${decideAndWrite(table)} ${answer}`,
+  );
+  // The answer always has exactly one row: `from (select 1)` with left joins.
+  return async (db: Database, values: CheckValues & Record<Key, string>): Promise<CheckOutcome> =>
+    (await run(db, { ...permissionValues, ...values }))[0]!;
+}
+
+export const checkVisitorCodeStatement = checkStatement<'code'>(
+  'check_visitor_code',
+  visitorHolder,
+  'visitor_checks',
+);
+export const checkQrUserCodeStatement = checkStatement<'code'>(
+  'check_qr_user_code',
+  qrUserHolder,
+  'user_checks',
+);
+export const checkKioskEmailStatement = checkStatement<'email'>(
+  'check_kiosk_email',
+  kioskHolder,
+  'user_checks',
+);
