@@ -66,55 +66,43 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
   };
   const codeMethod = (type: number | undefined) => (type === MANUAL_CHECK_TYPE ? 'manual' : 'scan');
 
-  app.get(
-    '/get-qr-data/:uidn',
-    {
-      config: checkConfig,
-      schema: {
-        tags: ['checkins'],
-        summary:
-          "Checks a visitor's code: in when outside, out when inside (staff who scan). ?type=1 records a manual validation. " +
-          "A second scan inside the repeat window answers status 'repeat' and changes nothing. " +
-          '409 for a request not confirmed or a day over; 404 for an unknown code or another company’s.',
-        params: uidnParams,
-        querystring: codeCheckQuerySchema,
-        response: { 200: checkResultSchema },
+  /** The two code checks differ only in whose code they read. */
+  const codeCheckRoute = (url: string, summary: string, check: typeof checkVisitorCode) =>
+    app.get(
+      url,
+      {
+        config: checkConfig,
+        schema: {
+          tags: ['checkins'],
+          summary,
+          params: uidnParams,
+          querystring: codeCheckQuerySchema,
+          response: { 200: checkResultSchema },
+        },
       },
-    },
-    async (request) => {
-      const result = await checkVisitorCode(
-        app.db,
-        request.params.uidn,
-        checkContext(request.claims, codeMethod(request.query.type)),
-      );
-      request.log.info({ action: result.action, status: result.status }, 'visitor code checked');
-      return result;
-    },
-  );
+      async (request) => {
+        const result = await check(
+          app.db,
+          request.params.uidn,
+          checkContext(request.claims, codeMethod(request.query.type)),
+        );
+        request.log.info({ url, action: result.action, status: result.status }, 'code checked');
+        return result;
+      },
+    );
 
-  app.get(
+  codeCheckRoute(
+    '/get-qr-data/:uidn',
+    "Checks a visitor's code: in when outside, out when inside (staff who scan). ?type=1 records a manual validation. " +
+      "A second scan inside the repeat window answers status 'repeat' and changes nothing. " +
+      '409 for a request not confirmed or a day over; 404 for an unknown code or another company’s.',
+    checkVisitorCode,
+  );
+  codeCheckRoute(
     '/get-qr-user-data/:uidn',
-    {
-      config: checkConfig,
-      schema: {
-        tags: ['checkins'],
-        summary:
-          "Checks a QR user's or member's code like get-qr-data. An expired code may not come in (409); " +
-          'a re-issued card’s old code is refused (409).',
-        params: uidnParams,
-        querystring: codeCheckQuerySchema,
-        response: { 200: checkResultSchema },
-      },
-    },
-    async (request) => {
-      const result = await checkQrUserCode(
-        app.db,
-        request.params.uidn,
-        checkContext(request.claims, codeMethod(request.query.type)),
-      );
-      request.log.info({ action: result.action, status: result.status }, 'user code checked');
-      return result;
-    },
+    "Checks a QR user's or member's code like get-qr-data. An expired code may not come in (409); " +
+      'a re-issued card’s old code is refused (409).',
+    checkQrUserCode,
   );
 
   app.post(

@@ -132,40 +132,41 @@ export function storedUidn(input: string): string {
   return formatUidn(normalizeUidn(input));
 }
 
+/** Where a successful check of a QR user's or member's code sends the scanner. */
+const USER_PAGES: [string, string] = ['success-user-checkin', 'success-user-checkout'];
+
 function withRedirect(result: Toggled, pages: [string, string], uidn: string): CheckResult {
   if (result.status !== 'success') return result;
   const page = result.action === 'check_in' ? pages[0] : pages[1];
   return { ...result, redirectUrl: `/${page}/${uidn}` };
 }
 
+type CodeStatement = typeof checkVisitorCodeStatement;
+
+async function checkCode(
+  statement: CodeStatement,
+  pages: [string, string],
+  db: Database,
+  uidn: string,
+  ctx: CheckContext,
+): Promise<CheckResult> {
+  const code = storedUidn(uidn);
+  const values = checkValues(ctx);
+  const outcome = await statement(db, { ...values, code });
+  const result = toResult(outcome, values.now, CHECK_MESSAGES.unknownCode);
+  return withRedirect(result, pages, code);
+}
+
 /**
  * A visitor's code (`get-qr-data`). To come in, their request must be confirmed
  * and their day (the event's, or the meeting's) not over.
  */
-export async function checkVisitorCode(
-  db: Database,
-  uidn: string,
-  ctx: CheckContext,
-): Promise<CheckResult> {
-  const code = storedUidn(uidn);
-  const values = checkValues(ctx);
-  const outcome = await checkVisitorCodeStatement(db, { ...values, code });
-  const result = toResult(outcome, values.now, CHECK_MESSAGES.unknownCode);
-  return withRedirect(result, ['success-checkin', 'success-checkout'], code);
-}
+export const checkVisitorCode = (db: Database, uidn: string, ctx: CheckContext) =>
+  checkCode(checkVisitorCodeStatement, ['success-checkin', 'success-checkout'], db, uidn, ctx);
 
 /** A QR user's or member's code (`get-qr-user-data`). An expired code may not come in. */
-export async function checkQrUserCode(
-  db: Database,
-  uidn: string,
-  ctx: CheckContext,
-): Promise<CheckResult> {
-  const code = storedUidn(uidn);
-  const values = checkValues(ctx);
-  const outcome = await checkQrUserCodeStatement(db, { ...values, code });
-  const result = toResult(outcome, values.now, CHECK_MESSAGES.unknownCode);
-  return withRedirect(result, ['success-user-checkin', 'success-user-checkout'], code);
-}
+export const checkQrUserCode = (db: Database, uidn: string, ctx: CheckContext) =>
+  checkCode(checkQrUserCodeStatement, USER_PAGES, db, uidn, ctx);
 
 /**
  * The kiosk presence session (ARCHITECTURE §6): an e-mail-shaped code of a QR
@@ -185,7 +186,7 @@ export async function checkByEmail(
   const result = toResult(outcome, values.now, CHECK_MESSAGES.unknownEmail);
   const uidn = outcome.uidn!;
   return {
-    ...withRedirect(result, ['success-user-checkin', 'success-user-checkout'], uidn),
+    ...withRedirect(result, USER_PAGES, uidn),
     uidn,
   };
 }

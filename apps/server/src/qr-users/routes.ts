@@ -217,29 +217,42 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get(
-    '/qruser-list',
-    {
-      schema: {
-        tags: ['qr-users'],
-        summary:
-          'Permanent QR users, newest first, paged (?page=&per_page=&q=). Admin: all; supervisor and ROLE_SESAME: their company.',
-        querystring: listQuerySchema,
-        response: { 200: paginatedSchema(qrUserCardSchema) },
+  /** The two card lists differ in the kind of card and the action that scopes them. */
+  const cardListRoute = (
+    url: string,
+    summary: string,
+    kind: 'permanent' | 'member',
+    action: 'qrUsers.list' | 'members.list',
+  ) =>
+    app.get(
+      url,
+      {
+        schema: {
+          tags: ['qr-users'],
+          summary,
+          querystring: listQuerySchema,
+          response: { 200: paginatedSchema(qrUserCardSchema) },
+        },
       },
-    },
-    async (request) => {
-      const who = authorize(request.principal, 'qrUsers.list');
-      const { rows, total } = await listQrUsers(app.db, request.query, {
-        kind: 'permanent',
-        companyId: companyScope(who, 'qrUsers.list'),
-        order: 'newest',
-      });
-      return {
-        data: await Promise.all(rows.map((row) => presentQrUser(row, ctx))),
-        meta: { page: request.query.page, per_page: request.query.per_page, total },
-      };
-    },
+      async (request) => {
+        const who = authorize(request.principal, action);
+        const { rows, total } = await listQrUsers(app.db, request.query, {
+          kind,
+          companyId: companyScope(who, action),
+          order: 'newest',
+        });
+        return {
+          data: await Promise.all(rows.map((row) => presentQrUser(row, ctx))),
+          meta: { page: request.query.page, per_page: request.query.per_page, total },
+        };
+      },
+    );
+
+  cardListRoute(
+    '/qruser-list',
+    'Permanent QR users, newest first, paged (?page=&per_page=&q=). Admin: all; supervisor and ROLE_SESAME: their company.',
+    'permanent',
+    'qrUsers.list',
   );
 
   app.get(
@@ -280,29 +293,11 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get(
+  cardListRoute(
     '/qrmembre-list',
-    {
-      schema: {
-        tags: ['qr-users'],
-        summary:
-          'Member cards, newest first, paged (?page=&per_page=&q=). Admin and ROLE_SESAME: all; others: their company.',
-        querystring: listQuerySchema,
-        response: { 200: paginatedSchema(qrUserCardSchema) },
-      },
-    },
-    async (request) => {
-      const who = authorize(request.principal, 'members.list');
-      const { rows, total } = await listQrUsers(app.db, request.query, {
-        kind: 'member',
-        companyId: companyScope(who, 'members.list'),
-        order: 'newest',
-      });
-      return {
-        data: await Promise.all(rows.map((row) => presentQrUser(row, ctx))),
-        meta: { page: request.query.page, per_page: request.query.per_page, total },
-      };
-    },
+    'Member cards, newest first, paged (?page=&per_page=&q=). Admin and ROLE_SESAME: all; others: their company.',
+    'member',
+    'members.list',
   );
 
   app.get(
