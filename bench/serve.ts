@@ -30,11 +30,14 @@ async function serveBare(): Promise<void> {
   const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
   const app = Fastify({ logger: false });
   app.get<{ Params: { uidn: string } }>('/bare/:uidn', async (request) => {
-    const result = await pool.query(
-      `insert into visitor_checks (id, company_id, visitor_id, check_in_method, check_out_at)
-       select gen_random_uuid(), company_id, id, 'scan', now() from visitors where uidn = $1`,
-      [request.params.uidn],
-    );
+    // A named prepared statement, like the code check's: the baseline does not pay
+    // for parsing and planning on every request either.
+    const result = await pool.query({
+      name: 'bare_insert',
+      text: `insert into visitor_checks (id, company_id, visitor_id, check_in_method, check_out_at)
+             select gen_random_uuid(), company_id, id, 'scan', now() from visitors where uidn = $1`,
+      values: [request.params.uidn],
+    });
     return { status: 'success', rows: result.rowCount };
   });
   await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
