@@ -288,6 +288,14 @@ describe('companies and staff journey in Chromium', () => {
     await manager.getByRole('row').filter({ hasText: RENAMED }).waitFor();
     expect(await manager.getByRole('columnheader', { name: 'Modifier' }).count()).toBe(0);
     expect(await manager.getByRole('columnheader', { name: 'Supprimer' }).count()).toBe(0);
+    // They open their own company's staff and members, not another company's (spec §6).
+    const ownRow = manager.getByRole('row').filter({ hasText: RENAMED });
+    const demoRow = manager.getByRole('row').filter({ hasText: 'Demo' });
+    await demoRow.waitFor();
+    expect(await ownRow.getByRole('link', { name: 'Employés' }).count()).toBe(1);
+    expect(await ownRow.getByRole('link', { name: /Membres/ }).count()).toBe(1);
+    expect(await demoRow.getByRole('link', { name: 'Employés' }).count()).toBe(0);
+    expect(await demoRow.getByRole('link', { name: /Membres/ }).count()).toBe(0);
 
     // ── The manager creates a supervisor and an employee in their company ─────
     for (const [person, title, contact, roleLabel] of [

@@ -27,7 +27,9 @@ import {
   COMPANY_LIST_RULES,
   IMAGE_SIZES,
   REDIRECT_DELAY_MS,
+  actsOnAllCompanies,
   mayPerform,
+  type Action,
   type Company,
   type Role,
 } from '@sesame/shared';
@@ -134,6 +136,15 @@ export default function CompanyListPage() {
   const showDelete = !!role && COMPANY_LIST_RULES.deleteButton.includes(role);
   const mayCreate = !!role && mayPerform(role, 'companies.create');
   const scope = ownOnly ? (user?.company ?? domain) : 'all';
+  /**
+   * A manager lists every company but reads only their own company's staff and members
+   * (spec §6): the links show only where the server would answer, instead of leading
+   * to 'Failed to fetch data.'.
+   */
+  const opens = (action: Action, row: Company) =>
+    !!role &&
+    mayPerform(role, action) &&
+    (actsOnAllCompanies(role, action) || row.id === user?.company_id);
 
   const remove = async (row: Company) => {
     const deleted = await confirmDelete(
@@ -209,16 +220,18 @@ export default function CompanyListPage() {
     {
       key: 'employees',
       header: t('list.columns.employees'),
-      render: (row) => (
-        <Anchor component={Link} to={`/company/${row.slug}`} size="sm">
-          {t('list.employees')}
-        </Anchor>
-      ),
+      render: (row) =>
+        opens('employees.list', row) ? (
+          <Anchor component={Link} to={`/company/${row.slug}`} size="sm">
+            {t('list.employees')}
+          </Anchor>
+        ) : null,
     },
     {
       key: 'members',
       header: t('list.columns.members'),
       render: (row) => {
+        if (!opens('members.list', row)) return null;
         const count = t('list.memberCount', { count: row.member_count });
         return (
           <Tooltip label={count} withArrow>
