@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dayEndSql } from '../src/checkins/check-statement';
 import type { DatabaseHandle } from '../src/db/client';
 import { eventDayEndsAt } from '../src/events/time';
+import { endOfDay } from '../src/qr-users/dates';
 import { createTestDatabase, testDatabaseKind } from './helpers/db';
 
 const ZONES = [
@@ -87,5 +88,24 @@ describe(`the day's end, in TypeScript and in SQL (${testDatabaseKind})`, () => 
     expect(eventDayEndsAt('23/11/2026', 'Africa/Abidjan').toISOString()).toBe(
       '2026-11-24T00:00:00.000Z',
     );
+  });
+
+  it("ends a QR code's expiry day at the last millisecond before that next midnight", () => {
+    expect(endOfDay('2026-11-23', 'Europe/Paris').toISOString()).toBe('2026-11-23T22:59:59.999Z');
+    expect(endOfDay('2026-11-23', 'Africa/Abidjan').toISOString()).toBe('2026-11-23T23:59:59.999Z');
+    // Santiago, 06/09/2026: midnight is skipped; the 5th ends at the change.
+    expect(endOfDay('2026-09-05', 'America/Santiago').toISOString()).toBe(
+      '2026-09-06T03:59:59.999Z',
+    );
+    // Havana, 01/11/2026: midnight comes twice; the 31st ends before the first.
+    expect(endOfDay('2026-10-31', 'America/Havana').toISOString()).toBe('2026-11-01T03:59:59.999Z');
+    for (const zone of ZONES) {
+      for (const date of DATES.filter((d) => /^(0[1-9]|[12]\d|3[01])\/(0[1-9]|1[0-2])/.test(d))) {
+        const [day, month, year] = date.split('/');
+        expect(endOfDay(`${year}-${month}-${day}`, zone).getTime()).toBe(
+          eventDayEndsAt(date, zone).getTime() - 1,
+        );
+      }
+    }
   });
 });

@@ -22,7 +22,8 @@ import {
   visitorChecks,
   visitors,
 } from '../src/db/schema';
-import { eventDayEndsAt, eventStartsAt, wallClock, zonedToUtc } from '../src/events/time';
+import { eventDayEndsAt, eventStartsAt } from '../src/events/time';
+import { wallClock, zonedToUtc } from '../src/time-zones';
 import { qrPng } from '../src/qr/qr';
 import { as, multipart, startTestApp, tokenFor, useTestApp } from './helpers/app';
 import { testDatabaseKind } from './helpers/db';

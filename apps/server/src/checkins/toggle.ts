@@ -18,7 +18,7 @@ import type { TokenClaims } from '../auth/tokens';
 import type { Database } from '../db/client';
 import { newId } from '../db/ids';
 import { forbidden, HttpError, notFound, unauthenticated } from '../errors';
-import { dayOf } from '../qr-users/dates';
+import { dayOf } from '../time-zones';
 import {
   checkKioskEmailStatement,
   checkQrUserCodeStatement,

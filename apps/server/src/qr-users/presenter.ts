@@ -6,7 +6,7 @@
 import type { MemberListItem, QrUserCard } from '@sesame/shared';
 import type { FileUrls } from '../files/urls';
 import { qrDataUrl, qrTargets } from '../qr/qr';
-import { dayOf } from './dates';
+import { dayOf } from '../time-zones';
 import type { QrUserRow } from './service';
 
 export interface QrUserPresenterContext {
