@@ -4,6 +4,7 @@
  * day) are read in it. Events (events/time.ts) and QR-user expiry (qr-users/dates.ts)
  * both build on these.
  */
+import { formatPerZone, WALL_CLOCK_FORMAT } from '@sesame/shared';
 
 export interface LocalDateTime {
   year: number;
@@ -13,29 +14,9 @@ export interface LocalDateTime {
   minute: number;
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterFor(timeZone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formatters.set(timeZone, formatter);
-  }
-  return formatter;
-}
-
 /** The wall-clock reading of `instant` in `timeZone`. */
 export function wallClock(instant: Date, timeZone: string): LocalDateTime & { second: number } {
-  const parts = formatterFor(timeZone).formatToParts(instant);
+  const parts = WALL_CLOCK_FORMAT(timeZone).formatToParts(instant);
   const get = (type: Intl.DateTimeFormatPartTypes) =>
     Number(parts.find((p) => p.type === type)?.value ?? 0);
   return {
@@ -92,20 +73,10 @@ export function nextMidnight(year: number, month: number, day: number, timeZone:
   return new Date(Math.min(...candidates));
 }
 
-const dayFormatters = new Map<string, Intl.DateTimeFormat>();
+// en-CA formats as YYYY-MM-DD.
+const dayFormat = formatPerZone('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit' });
 
 /** The calendar day (YYYY-MM-DD) of `instant` in `timeZone`. */
 export function dayOf(instant: Date, timeZone: string): string {
-  let formatter = dayFormatters.get(timeZone);
-  if (!formatter) {
-    // en-CA formats as YYYY-MM-DD.
-    formatter = new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-    });
-    dayFormatters.set(timeZone, formatter);
-  }
-  return formatter.format(instant);
+  return dayFormat(timeZone).format(instant);
 }

@@ -13,3 +13,4 @@ export * from './schemas/visitor';
 export * from './schemas/request';
 export * from './schemas/event';
 export * from './schemas/checkin';
+export * from './time-zone-formats';

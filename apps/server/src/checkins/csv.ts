@@ -3,7 +3,7 @@
  * mark (or accents come out garbled), semicolons (the comma is the decimal
  * separator there), CRLF line ends, dates in the company's time zone.
  */
-import type { CheckMethod } from '@sesame/shared';
+import { formatPerZone, type CheckMethod } from '@sesame/shared';
 import type { VisitorLogEntry } from './logs';
 
 /** The most rows one export carries; a larger range is split by the person exporting. */
@@ -39,22 +39,16 @@ export function csvField(value: string | null | undefined): string {
   return /[;"\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-const formats = new Map<string, Intl.DateTimeFormat>();
+const dateTimeFormat = formatPerZone('fr-FR', {
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+});
 function localDateTime(at: Date | null, timeZone: string): string {
   if (!at) return '';
-  let format = formats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('fr-FR', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-    });
-    formats.set(timeZone, format);
-  }
-  return format.format(at).replace(',', '');
+  return dateTimeFormat(timeZone).format(at).replace(',', '');
 }
 
 export function visitorLogCsv(rows: VisitorLogEntry[]): string {

@@ -9,6 +9,7 @@
  */
 import {
   CHECK_MESSAGES,
+  formatPerZone,
   formatUidn,
   normalizeUidn,
   type CheckMethod,
@@ -53,15 +54,8 @@ function checkValues(ctx: CheckContext): CheckValues {
   };
 }
 
-const clockFormats = new Map<string, Intl.DateTimeFormat>();
-function timeOfDay(at: Date, timeZone: string): string {
-  let format = clockFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('fr-FR', { timeZone, hour: '2-digit', minute: '2-digit' });
-    clockFormats.set(timeZone, format);
-  }
-  return format.format(at);
-}
+const clockFormat = formatPerZone('fr-FR', { hour: '2-digit', minute: '2-digit' });
+const timeOfDay = (at: Date, timeZone: string) => clockFormat(timeZone).format(at);
 
 /** A refusal a person can act on: the code is known but may not be checked in (or out) now. */
 function refusalMessage(outcome: CheckOutcome): string {

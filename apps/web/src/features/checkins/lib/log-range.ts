@@ -3,6 +3,7 @@
  * that a person reads in the company's time zone, as the lists show their times; the
  * API takes instants (ISO 8601 UTC), so each end is placed in that zone here.
  */
+import { WALL_CLOCK_FORMAT } from '@sesame/shared';
 
 /** [start, end] as the range picker gives them; null for an end not chosen. */
 export type WallRange = [string | null, string | null];
@@ -11,26 +12,10 @@ export const EMPTY_RANGE: WallRange = [null, null];
 
 const WALL_TIME = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?/;
 
-const offsetFormats = new Map<string, Intl.DateTimeFormat>();
-
 /** How far `timeZone`'s wall clock is ahead of UTC at `instant`, in ms. */
 function zoneOffset(instant: number, timeZone: string): number {
-  let format = offsetFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    offsetFormats.set(timeZone, format);
-  }
   const parts: Record<string, number> = {};
-  for (const part of format.formatToParts(new Date(instant))) {
+  for (const part of WALL_CLOCK_FORMAT(timeZone).formatToParts(new Date(instant))) {
     if (part.type !== 'literal') parts[part.type] = Number(part.value);
   }
   const wall = Date.UTC(
