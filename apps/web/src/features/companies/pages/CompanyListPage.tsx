@@ -36,6 +36,7 @@ import {
 import { confirmDelete } from '../../../components/confirm-delete';
 import { CopyLinkButton } from '../../../components/CopyLinkButton';
 import { PageTitle } from '../../../components/PageTitle';
+import { QrThumbnailLink } from '../../../components/QrThumbnailLink';
 import { ServerTable, type Column } from '../../../components/ServerTable';
 import { ApiError } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
@@ -182,20 +183,13 @@ export default function CompanyListPage() {
       key: 'qrcode',
       header: t('list.columns.qrcode'),
       render: (row) => (
-        <Anchor
-          component={Link}
+        <QrThumbnailLink
           to={`/${domain}/show-company-qrcode/${row.slug}`}
-          aria-label={t('list.qrOpen', { name: row.name })}
-          display="inline-block"
-        >
-          <Image
-            src={row.qrcode_url}
-            alt={t('list.qrAlt', { name: row.name })}
-            w={IMAGE_SIZES.medium}
-            h={IMAGE_SIZES.medium}
-            fit="contain"
-          />
-        </Anchor>
+          src={row.qrcode_url}
+          alt={t('list.qrAlt', { name: row.name })}
+          label={t('list.qrOpen', { name: row.name })}
+          size={IMAGE_SIZES.medium}
+        />
       ),
     },
     {

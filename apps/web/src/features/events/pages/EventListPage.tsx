@@ -2,7 +2,7 @@
  * 'Liste des Evenements' (spec §2 Event list, §6 scope): ROLE_ADMIN and ROLE_SESAME
  * see every company's events, the other roles their own company's; paged on the server.
  */
-import { Anchor, Badge, Button, Container, Group, Image, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Container, Group, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +16,7 @@ import {
 } from '@sesame/shared';
 import { CopyLinkButton } from '../../../components/CopyLinkButton';
 import { PageTitle } from '../../../components/PageTitle';
+import { QrThumbnailLink } from '../../../components/QrThumbnailLink';
 import { ServerTable, type Column } from '../../../components/ServerTable';
 import { ApiError } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
@@ -126,15 +127,12 @@ export default function EventListPage() {
       header: t('list.columns.qrcode'),
       render: (row) =>
         row.qrcode_url ? (
-          <Anchor component={Link} to={`/${row.company.slug}/show-event-qrcode/${row.slug}`}>
-            <Image
-              src={row.qrcode_url}
-              alt={t('list.qrAlt', { name: row.name })}
-              w={IMAGE_SIZES.small}
-              h={IMAGE_SIZES.small}
-              fit="contain"
-            />
-          </Anchor>
+          <QrThumbnailLink
+            to={`/${row.company.slug}/show-event-qrcode/${row.slug}`}
+            src={row.qrcode_url}
+            alt={t('list.qrAlt', { name: row.name })}
+            size={IMAGE_SIZES.small}
+          />
         ) : (
           <Text size="sm" c="dimmed">
             {t('list.noQr')}
