@@ -3,6 +3,7 @@
  * create-member, qrusermembre, qrmembre-list, company members), plus the
  * re-issue of a lost card.
  */
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -85,6 +86,40 @@ function authorizeCard(
 export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
   const ctx = { publicUrl: app.config.publicUrl, fileUrls: app.fileUrls };
 
+  /** A new card of either kind: the same steps, each kind with its right, fields and file types. */
+  const CARD_KINDS = {
+    permanent: {
+      action: 'qrUsers.create',
+      fields: createQrUserFieldsSchema,
+      allowed: ALLOWED.qrUserDocument,
+      logged: 'permanent QR created',
+    },
+    member: {
+      action: 'members.create',
+      fields: createMemberFieldsSchema,
+      allowed: ALLOWED.photo,
+      logged: 'member card created',
+    },
+  } as const;
+  const createCard = async (request: FastifyRequest, kind: keyof typeof CARD_KINDS) => {
+    const { action, fields: schema, allowed, logged } = CARD_KINDS[kind];
+    const who = authorize(request.principal, action);
+    const body = await readMultipart(request);
+    const fields = parseFields(schema, body);
+    const document = checkFile(requireDocument(body), allowed, UPLOAD_MAX_BYTES, FILE_TOO_LARGE);
+    const companyId = companyForNewRecord(who, action, fields.company_id);
+    const row = await app.db.transaction((tx) =>
+      createQrUser(
+        tx,
+        app.storage,
+        { ...fields, kind, companyId, createdBy: who.userId },
+        document,
+      ),
+    );
+    request.log.info({ qrUserId: row.id, companyId }, logged);
+    return row;
+  };
+
   app.post(
     '/create-qr',
     {
@@ -97,25 +132,7 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const who = authorize(request.principal, 'qrUsers.create');
-      const body = await readMultipart(request);
-      const fields = parseFields(createQrUserFieldsSchema, body);
-      const document = checkFile(
-        requireDocument(body),
-        ALLOWED.qrUserDocument,
-        UPLOAD_MAX_BYTES,
-        FILE_TOO_LARGE,
-      );
-      const companyId = companyForNewRecord(who, 'qrUsers.create', fields.company_id);
-      const row = await app.db.transaction((tx) =>
-        createQrUser(
-          tx,
-          app.storage,
-          { ...fields, kind: 'permanent', companyId, createdBy: who.userId },
-          document,
-        ),
-      );
-      request.log.info({ qrUserId: row.id, companyId }, 'permanent QR created');
+      const row = await createCard(request, 'permanent');
       return { message: QR_USER_MESSAGES.qrCreated, data: await presentQrUser(row, ctx) };
     },
   );
@@ -132,25 +149,7 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const who = authorize(request.principal, 'members.create');
-      const body = await readMultipart(request);
-      const fields = parseFields(createMemberFieldsSchema, body);
-      const photo = checkFile(
-        requireDocument(body),
-        ALLOWED.photo,
-        UPLOAD_MAX_BYTES,
-        FILE_TOO_LARGE,
-      );
-      const companyId = companyForNewRecord(who, 'members.create', fields.company_id);
-      const row = await app.db.transaction((tx) =>
-        createQrUser(
-          tx,
-          app.storage,
-          { ...fields, kind: 'member', companyId, createdBy: who.userId },
-          photo,
-        ),
-      );
-      request.log.info({ qrUserId: row.id, companyId }, 'member card created');
+      const row = await createCard(request, 'member');
       return reply
         .code(201)
         .send({ message: QR_USER_MESSAGES.memberCreated, data: await presentQrUser(row, ctx) });

@@ -8,11 +8,9 @@ import { useEffect, useRef, useState } from 'react';
 import {
   Alert,
   Anchor,
-  Button,
   Center,
   Code,
   Container,
-  Group,
   Image,
   Loader,
   Text,
@@ -35,7 +33,7 @@ import {
 } from '@sesame/shared';
 import { confirmDelete } from '../../../components/confirm-delete';
 import { CopyLinkButton } from '../../../components/CopyLinkButton';
-import { PageTitle } from '../../../components/PageTitle';
+import { DeleteRowButton, ListHeader } from '../../../components/ListParts';
 import { QrThumbnailLink } from '../../../components/QrThumbnailLink';
 import { ServerTable, type Column } from '../../../components/ServerTable';
 import { ApiError } from '../../../lib/api-client';
@@ -259,29 +257,23 @@ export default function CompanyListPage() {
       key: 'delete',
       header: t('list.columns.delete'),
       render: (row) => (
-        <Button
-          size="xs"
-          color="red"
-          variant="light"
-          onClick={() => void remove(row)}
-          aria-label={t('list.deleteLabel', { name: row.name })}
-        >
-          {t('list.delete')}
-        </Button>
+        <DeleteRowButton
+          label={t('list.delete')}
+          ariaLabel={t('list.deleteLabel', { name: row.name })}
+          onDelete={() => void remove(row)}
+        />
       ),
     });
   }
 
   return (
     <Container size="xl" py="lg">
-      <Group justify="space-between" align="flex-start" wrap="wrap">
-        <PageTitle>{t('list.title')}</PageTitle>
-        {mayCreate && (
-          <Button component={Link} to={`/${domain}/create-company`} variant="light">
-            {t('list.create')}
-          </Button>
-        )}
-      </Group>
+      <ListHeader
+        title={t('list.title')}
+        create={
+          mayCreate ? { to: `/${domain}/create-company`, label: t('list.create') } : undefined
+        }
+      />
       {compid && <InlineEdit key={compid} companyId={compid} domain={domain} />}
       <ServerTable
         queryKey={['companies', 'list', scope]}

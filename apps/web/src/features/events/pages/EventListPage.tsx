@@ -2,7 +2,7 @@
  * 'Liste des Evenements' (spec §2 Event list, §6 scope): ROLE_ADMIN and ROLE_SESAME
  * see every company's events, the other roles their own company's; paged on the server.
  */
-import { Anchor, Badge, Button, Container, Group, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Container, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -15,7 +15,7 @@ import {
   type Event,
 } from '@sesame/shared';
 import { CopyLinkButton } from '../../../components/CopyLinkButton';
-import { PageTitle } from '../../../components/PageTitle';
+import { DeleteRowButton, ListHeader } from '../../../components/ListParts';
 import { QrThumbnailLink } from '../../../components/QrThumbnailLink';
 import { ServerTable, type Column } from '../../../components/ServerTable';
 import { ApiError } from '../../../lib/api-client';
@@ -145,29 +145,21 @@ export default function EventListPage() {
       key: 'actions',
       header: t('list.columns.actions'),
       render: (row) => (
-        <Button
-          size="xs"
-          color="red"
-          variant="light"
-          onClick={() => void remove(row)}
-          aria-label={t('list.deleteLabel', { name: row.name })}
-        >
-          {t('list.delete')}
-        </Button>
+        <DeleteRowButton
+          label={t('list.delete')}
+          ariaLabel={t('list.deleteLabel', { name: row.name })}
+          onDelete={() => void remove(row)}
+        />
       ),
     });
   }
 
   return (
     <Container size="xl" py="lg">
-      <Group justify="space-between" align="flex-start" wrap="wrap">
-        <PageTitle>{t('list.title')}</PageTitle>
-        {mayCreate && (
-          <Button component={Link} to={`/${domain}/create-event`} variant="light">
-            {t('list.create')}
-          </Button>
-        )}
-      </Group>
+      <ListHeader
+        title={t('list.title')}
+        create={mayCreate ? { to: `/${domain}/create-event`, label: t('list.create') } : undefined}
+      />
       <ServerTable
         queryKey={['events', 'list', scope ?? 'all']}
         fetchPage={(params) => getEvents(scope, params)}

@@ -4,7 +4,7 @@
  * admins nor themself (the server leaves them out). Edit for super admin and
  * ROLE_SESAME on the accounts they may edit; delete for the admin only.
  */
-import { Anchor, Badge, Button, Container, Group, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Container, Group, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
@@ -18,7 +18,7 @@ import {
   type User,
 } from '@sesame/shared';
 import { confirmDelete } from '../../../components/confirm-delete';
-import { PageTitle } from '../../../components/PageTitle';
+import { DeleteRowButton, ListHeader } from '../../../components/ListParts';
 import { ServerTable, type Column } from '../../../components/ServerTable';
 import { useAuth } from '../../../lib/auth';
 import { formatLongDate } from '../../../lib/format';
@@ -102,29 +102,21 @@ export default function UserListPage() {
       header: t('list.columns.delete'),
       render: (row) =>
         row.id === user?.id ? null : (
-          <Button
-            size="xs"
-            color="red"
-            variant="light"
-            onClick={() => void remove(row)}
-            aria-label={t('list.deleteLabel', { name: `${row.firstname} ${row.name}` })}
-          >
-            {t('list.delete')}
-          </Button>
+          <DeleteRowButton
+            label={t('list.delete')}
+            ariaLabel={t('list.deleteLabel', { name: `${row.firstname} ${row.name}` })}
+            onDelete={() => void remove(row)}
+          />
         ),
     });
   }
 
   return (
     <Container size="xl" py="lg">
-      <Group justify="space-between" align="flex-start" wrap="wrap">
-        <PageTitle>{t('list.title')}</PageTitle>
-        {mayCreate && (
-          <Button component={Link} to={`/${domain}/create-user`} variant="light">
-            {t('list.create')}
-          </Button>
-        )}
-      </Group>
+      <ListHeader
+        title={t('list.title')}
+        create={mayCreate ? { to: `/${domain}/create-user`, label: t('list.create') } : undefined}
+      />
       <ServerTable
         queryKey={['users', 'list', scope ?? 'all']}
         fetchPage={(params) => getUsers(params, scope)}
