@@ -14,7 +14,6 @@ import {
   desc,
   eq,
   gte,
-  ilike,
   inArray,
   lte,
   or,
@@ -29,7 +28,6 @@ import {
   type CheckLogQuery,
   type CheckMethod,
 } from '@sesame/shared';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client';
 import {
   companies,
@@ -41,6 +39,7 @@ import {
   visitorSearchText,
   visitors,
 } from '../db/schema';
+import { likeAny } from '../db/pagination';
 
 const checkInUser = aliasedTable(users, 'check_in_user');
 const checkOutUser = aliasedTable(users, 'check_out_user');
@@ -50,11 +49,6 @@ const staffName = (table: typeof checkInUser) =>
   sql<
     string | null
   >`nullif(trim(coalesce(${table.firstname}, '') || ' ' || coalesce(${table.name}, '')), '')`;
-
-function likeAny(q: string, columns: (SQL | AnyPgColumn)[]): SQL {
-  const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return or(...columns.map((c) => ilike(c, like)))!;
-}
 
 function rangeOf(
   column: typeof visitorChecks.checkInAt | typeof userChecks.checkInAt,

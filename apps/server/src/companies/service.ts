@@ -1,4 +1,4 @@
-import { and, asc, eq, ilike, isNull, like, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, isNull, like, or, sql, type SQL } from 'drizzle-orm';
 import {
   isReservedSlug,
   slugify,
@@ -7,7 +7,7 @@ import {
   type ListQuery,
 } from '@sesame/shared';
 import type { Db } from '../db/client';
-import { countRows } from '../db/pagination';
+import { countRows, likeAny } from '../db/pagination';
 import { companies, events, files, mailOutbox, qrUsers, users, visitors } from '../db/schema';
 
 export type CompanyRow = typeof companies.$inferSelect & {
@@ -56,9 +56,7 @@ export async function listCompanies(
   const conditions: SQL[] = [isNull(companies.archivedAt)];
   if (onlyCompanyId) conditions.push(eq(companies.id, onlyCompanyId));
   if (query.q) {
-    // The search is literal: '%' and '_' typed by someone are not wildcards.
-    const pattern = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    conditions.push(or(ilike(companies.name, pattern), ilike(companies.slug, pattern))!);
+    conditions.push(likeAny(query.q, [companies.name, companies.slug]));
   }
   const where = and(...conditions);
   const [rows, total] = await Promise.all([

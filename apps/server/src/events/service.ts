@@ -3,7 +3,7 @@
  * through the share link, and the attendance and check-in lists of participants.
  * Every query takes the tenant (a company id, or undefined for every company).
  */
-import { and, asc, count, desc, eq, ilike, isNotNull, like, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNotNull, like, or, sql, type SQL } from 'drizzle-orm';
 import {
   slugify,
   type EventAttendanceQuery,
@@ -14,6 +14,7 @@ import {
 } from '@sesame/shared';
 import type { Db } from '../db/client';
 import { companies, events, visitorChecks, visitors } from '../db/schema';
+import { likeAny } from '../db/pagination';
 import type { CheckedFile } from '../files/uploads';
 import type { FileStorage } from '../files/storage';
 import { createConfirmedEventRegistration } from '../visitors/service';
@@ -34,9 +35,6 @@ export interface EventRow extends EventRecord {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** `?q=` as a LIKE pattern matching the text anywhere. */
-const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 const participantCount = sql<number>`(select count(*)::int from ${visitors} where ${visitors.eventId} = ${events.id})`;
 
@@ -93,15 +91,14 @@ export async function listEvents(
 ): Promise<{ rows: EventRow[]; total: number }> {
   const conditions: (SQL | undefined)[] = [companyId ? eq(events.companyId, companyId) : undefined];
   if (query.q) {
-    const pattern = likePattern(query.q);
     conditions.push(
-      or(
-        ilike(events.name, pattern),
-        ilike(events.location, pattern),
-        ilike(events.addressName, pattern),
-        ilike(events.city, pattern),
-        ilike(companies.name, pattern),
-      ),
+      likeAny(query.q, [
+        events.name,
+        events.location,
+        events.addressName,
+        events.city,
+        companies.name,
+      ]),
     );
   }
   const where = and(...conditions);
@@ -288,15 +285,14 @@ export async function listAttendance(
     companyId ? eq(events.companyId, companyId) : undefined,
   ];
   if (query.q) {
-    const pattern = likePattern(query.q);
     conditions.push(
-      or(
-        ilike(visitors.firstname, pattern),
-        ilike(visitors.lastname, pattern),
-        ilike(visitors.email, pattern),
-        ilike(events.name, pattern),
-        ilike(events.location, pattern),
-      ),
+      likeAny(query.q, [
+        visitors.firstname,
+        visitors.lastname,
+        visitors.email,
+        events.name,
+        events.location,
+      ]),
     );
   }
   const where = and(...conditions);
@@ -377,14 +373,8 @@ export async function listEventVisitorLogs(
     conditions.push(eq(events.id, found.id));
   }
   if (query.q) {
-    const pattern = likePattern(query.q);
     conditions.push(
-      or(
-        ilike(visitors.firstname, pattern),
-        ilike(visitors.lastname, pattern),
-        ilike(visitors.email, pattern),
-        ilike(events.name, pattern),
-      ),
+      likeAny(query.q, [visitors.firstname, visitors.lastname, visitors.email, events.name]),
     );
   }
   const where = and(...conditions);

@@ -3,7 +3,7 @@
  * Every function that reads by id returns the row with its company, and the
  * caller authorises against that company before using it.
  */
-import { and, asc, desc, eq, ilike, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
   formatUidn,
@@ -14,7 +14,7 @@ import {
 } from '@sesame/shared';
 import type { Db } from '../db/client';
 import { newId, newUidn } from '../db/ids';
-import { countRows } from '../db/pagination';
+import { countRows, likeAny } from '../db/pagination';
 import { companies, files, qrUsers, userChecks } from '../db/schema';
 import { conflict, notFound } from '../errors';
 import type { CheckedFile } from '../files/uploads';
@@ -218,15 +218,14 @@ export async function reissueQrUser(tx: Db, row: QrUserRow, by: string): Promise
 
 function searchCondition(q: string | undefined): SQL | undefined {
   if (!q) return undefined;
-  const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const byText = or(
-    ilike(qrUsers.firstname, like),
-    ilike(qrUsers.lastname, like),
-    ilike(qrUsers.email, like),
-    ilike(qrUsers.contact, like),
-    ilike(sql`${qrUsers.lastname} || ' ' || ${qrUsers.firstname}`, like),
-    ilike(sql`${qrUsers.firstname} || ' ' || ${qrUsers.lastname}`, like),
-  )!;
+  const byText = likeAny(q, [
+    qrUsers.firstname,
+    qrUsers.lastname,
+    qrUsers.email,
+    qrUsers.contact,
+    sql`${qrUsers.lastname} || ' ' || ${qrUsers.firstname}`,
+    sql`${qrUsers.firstname} || ' ' || ${qrUsers.lastname}`,
+  ]);
   return isUidnShaped(q) ? or(byText, eq(qrUsers.uidn, formatUidn(q))) : byText;
 }
 

@@ -2,10 +2,11 @@
  * Visit requests: the staff list (paged on the server, scoped per company),
  * the host's decision, and what the waiting screen polls.
  */
-import { and, count, desc, eq, ilike, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { formatUidn, isUidnShaped, type RequestListQuery } from '@sesame/shared';
 import type { Db } from '../db/client';
 import { companies, events, files, visitRequests, visitors, visitorChecks } from '../db/schema';
+import { likeAny } from '../db/pagination';
 import { enqueueVisitorCodeMail } from '../mail/outbox';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -85,15 +86,16 @@ export async function listRequests(
     byEvent,
   ];
   if (query.q) {
-    const like = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     conditions.push(
       or(
-        ilike(visitors.firstname, like),
-        ilike(visitors.lastname, like),
-        ilike(visitors.email, like),
-        ilike(visitors.contact, like),
-        ilike(visitors.organisationName, like),
-        ilike(visitRequests.host, like),
+        likeAny(query.q, [
+          visitors.firstname,
+          visitors.lastname,
+          visitors.email,
+          visitors.contact,
+          visitors.organisationName,
+          visitRequests.host,
+        ]),
         // A code is found whole (typed any case, with or without dashes): a few
         // characters of a random code would match strangers.
         isUidnShaped(query.q) ? eq(visitors.uidn, formatUidn(query.q)) : undefined,

@@ -1,7 +1,7 @@
-import { and, desc, eq, ilike, ne, not, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, ne, not, sql, type SQL } from 'drizzle-orm';
 import type { ListQuery } from '@sesame/shared';
 import type { Db } from '../db/client';
-import { countRows, offsetOf } from '../db/pagination';
+import { countRows, likeAny, offsetOf } from '../db/pagination';
 import { companies, sessions, users } from '../db/schema';
 
 export type UserRow = typeof users.$inferSelect & { companySlug: string; companyName: string };
@@ -47,10 +47,7 @@ export async function listUsers(
     conditions.push(not(sql`'ROLE_ADMIN' = any(${users.roles})`));
   }
   if (query.q) {
-    const like = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    conditions.push(
-      or(ilike(users.name, like), ilike(users.firstname, like), ilike(users.email, like))!,
-    );
+    conditions.push(likeAny(query.q, [users.name, users.firstname, users.email]));
   }
   const where = conditions.length ? and(...conditions) : undefined;
   const [rows, total] = await Promise.all([

@@ -196,24 +196,27 @@ export const eventSchema = z.object({
 export type Event = z.infer<typeof eventSchema>;
 
 /** What anyone holding the link may read: nothing about the participants. */
-export const publicEventSchema = z.object({
-  name: z.string(),
-  slug: z.string(),
-  location: z.string(),
-  address_name: z.string(),
-  city: z.string().nullable(),
-  state: z.string().nullable(),
-  zipcode: z.string().nullable(),
-  country: z.string().nullable(),
-  date_event: z.string(),
-  time_event: z.string(),
-  starts_at: z.string().nullable(),
-  /** True when the event no longer takes registrations (closed by staff, or its day is over). */
-  closed: z.boolean(),
-  company: z.object({ name: z.string(), slug: z.string(), timezone: z.string() }),
-  link: z.string(),
-  qrcode_url: z.string(),
-});
+export const publicEventSchema = eventSchema
+  .pick({
+    name: true,
+    slug: true,
+    location: true,
+    address_name: true,
+    city: true,
+    state: true,
+    zipcode: true,
+    country: true,
+    date_event: true,
+    time_event: true,
+    starts_at: true,
+    /** True when the event no longer takes registrations (closed by staff, or its day is over). */
+    closed: true,
+    link: true,
+  })
+  .extend({
+    company: eventCompanySchema.pick({ name: true, slug: true, timezone: true }),
+    qrcode_url: z.string(),
+  });
 export type PublicEvent = z.infer<typeof publicEventSchema>;
 
 export const eventEnvelopeSchema = z.object({ message: z.string(), data: eventSchema });
