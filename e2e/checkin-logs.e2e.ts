@@ -10,7 +10,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, PHONE, screenshot } from './support/browser';
+import { launchBrowser, newContext, PHONE, screenshot, signIn } from './support/browser';
 import { apiToken, startServer, type RunningServer } from './support/server';
 
 const TIME_ZONE = 'Africa/Abidjan';
@@ -159,14 +159,6 @@ async function permanentQr(
 async function settledScreenshot(page: Page, name: string): Promise<void> {
   await page.waitForFunction(() => document.getAnimations().length === 0);
   await screenshot(page, name);
-}
-
-async function signIn(page: Page, email: string, password: string): Promise<void> {
-  await page.goto('/sign-in');
-  await page.getByLabel('Adresse e-mail').fill(email);
-  await page.getByLabel('Mot de passe').fill(password);
-  await page.getByRole('button', { name: 'Soumettre' }).click();
-  await page.waitForURL(/\/demo$/);
 }
 
 /** '22 novembre 2026 à 10:32': a French long date with its time. */

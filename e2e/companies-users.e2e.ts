@@ -9,7 +9,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, screenshot } from './support/browser';
+import { launchBrowser, newContext, screenshot, signIn } from './support/browser';
 import { decodeQr } from './support/qr';
 import { startServer, type RunningServer } from './support/server';
 
@@ -34,14 +34,6 @@ const EMPLOYEE = {
   email: 'awa.diallo@ivoire-logistique.test',
   password: 'Employee-Password-123',
 };
-
-async function signIn(page: Page, email: string, password: string, slug: string): Promise<void> {
-  await page.goto('/sign-in');
-  await page.getByLabel('Adresse e-mail').fill(email);
-  await page.getByLabel('Mot de passe').fill(password);
-  await page.getByRole('button', { name: 'Soumettre' }).click();
-  await page.waitForURL(new RegExp(`/${slug}$`));
-}
 
 /** A full-page screenshot from the top, so the sticky navbar sits where a person sees it. */
 async function shot(page: Page, name: string): Promise<void> {

@@ -7,9 +7,9 @@
  * event attendance list show them.
  */
 import { readFile } from 'node:fs/promises';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, PHONE, screenshot } from './support/browser';
+import { launchBrowser, newContext, PHONE, screenshot, signIn } from './support/browser';
 import { decodeQr } from './support/qr';
 import { apiToken, startServer, type RunningServer } from './support/server';
 import { startSmtp, type TestSmtp } from './support/smtp';
@@ -47,14 +47,6 @@ async function createSupervisor(server: RunningServer): Promise<void> {
   if (res.status !== 200 && res.status !== 201) {
     throw new Error(`could not create the supervisor: ${res.status} ${await res.text()}`);
   }
-}
-
-async function signIn(page: Page, email: string, password: string): Promise<void> {
-  await page.goto('/sign-in');
-  await page.getByLabel('Adresse e-mail').fill(email);
-  await page.getByLabel('Mot de passe').fill(password);
-  await page.getByRole('button', { name: 'Soumettre' }).click();
-  await page.waitForURL(/\/demo$/);
 }
 
 describe('events journey in Chromium', () => {

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, screenshot, tempDir } from './support/browser';
+import { launchBrowser, newContext, screenshot, tempDir, signIn } from './support/browser';
 import { decodeQr } from './support/qr';
 import { apiToken, startServer, type RunningServer } from './support/server';
 
@@ -107,14 +107,6 @@ async function getCard(server: RunningServer, id: string): Promise<Card> {
   });
   expect(res.status).toBe(200);
   return ((await res.json()) as { data: Card }).data;
-}
-
-async function signIn(page: Page, email: string, password: string): Promise<void> {
-  await page.goto('/sign-in');
-  await page.getByLabel('Adresse e-mail').fill(email);
-  await page.getByLabel('Mot de passe').fill(password);
-  await page.getByRole('button', { name: 'Soumettre' }).click();
-  await page.waitForURL(/\/demo$/);
 }
 
 /** Every <img> inside the node has loaded with real pixels (no broken or blocked image). */

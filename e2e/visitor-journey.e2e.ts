@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, PHONE, screenshot } from './support/browser';
+import { launchBrowser, newContext, PHONE, screenshot, signIn } from './support/browser';
 import { decodeQr } from './support/qr';
 import { apiToken, startServer, type RunningServer } from './support/server';
 import { startSmtp, type TestSmtp } from './support/smtp';
@@ -50,14 +50,6 @@ async function createReceptionist(server: RunningServer): Promise<void> {
 function field(page: Page, label: string) {
   const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return page.getByLabel(new RegExp(`^${escaped}( \\*)?$`));
-}
-
-async function signIn(page: Page, email: string, password: string): Promise<void> {
-  await page.goto('/sign-in');
-  await page.getByLabel('Adresse e-mail').fill(email);
-  await page.getByLabel('Mot de passe').fill(password);
-  await page.getByRole('button', { name: 'Soumettre' }).click();
-  await page.waitForURL(/\/demo$/);
 }
 
 describe('visitor journey in Chromium', () => {

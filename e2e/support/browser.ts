@@ -74,3 +74,12 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 export async function tempDir(prefix: string): Promise<string> {
   return mkdtemp(path.join(os.tmpdir(), prefix));
 }
+
+/** Signs in on '/sign-in' and waits for the company's home ('/{slug}'). */
+export async function signIn(page: Page, email: string, password: string, slug = 'demo') {
+  await page.goto('/sign-in');
+  await page.getByLabel('Adresse e-mail').fill(email);
+  await page.getByLabel('Mot de passe').fill(password);
+  await page.getByRole('button', { name: 'Soumettre' }).click();
+  await page.waitForURL(new RegExp(`/${slug}$`));
+}

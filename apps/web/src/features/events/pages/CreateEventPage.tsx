@@ -4,17 +4,7 @@
  * choose it. The shared schema checks the fields here and again on the server.
  */
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import {
-  Alert,
-  Button,
-  Container,
-  Grid,
-  NativeSelect,
-  Paper,
-  Select,
-  Stack,
-  TextInput,
-} from '@mantine/core';
+import { Container, Grid, NativeSelect, Paper, Select, Stack, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
@@ -32,6 +22,7 @@ import {
   mayChooseCompany,
   type EventField,
 } from '@sesame/shared';
+import { FormSubmit } from '../../../components/FormSubmit';
 import { CountrySelect } from '../../../components/CountrySelect';
 import { PageTitle } from '../../../components/PageTitle';
 import { ApiError } from '../../../lib/api-client';
@@ -333,14 +324,12 @@ export default function CreateEventPage() {
                 />
               </Grid.Col>
             </Grid>
-            {formError && (
-              <Alert color="red" role="alert" data-testid="event-form-error">
-                {formError}
-              </Alert>
-            )}
-            <Button type="submit" size="md" loading={mutation.isPending} fullWidth>
-              {t('create.submit')}
-            </Button>
+            <FormSubmit
+              error={formError}
+              errorTestId="event-form-error"
+              pending={mutation.isPending}
+              label={t('create.submit')}
+            />
           </Stack>
         </form>
       </Paper>

@@ -6,17 +6,7 @@
  * schemas check the fields here and again on the server.
  */
 import { useMemo, useRef, useState, type FormEvent } from 'react';
-import {
-  Alert,
-  Button,
-  FileInput,
-  Grid,
-  NativeSelect,
-  Paper,
-  Select,
-  Stack,
-  TextInput,
-} from '@mantine/core';
+import { FileInput, Grid, NativeSelect, Paper, Select, Stack, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
@@ -34,6 +24,7 @@ import {
   type QrUserCard,
   type QrUserField,
 } from '@sesame/shared';
+import { FormSubmit } from '../../../components/FormSubmit';
 import { ApiError } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
 import { useCompany } from '../../../lib/company';
@@ -361,14 +352,12 @@ export function CardForm({
               />
             </Grid.Col>
           </Grid>
-          {formError && (
-            <Alert color="red" role="alert" data-testid="card-form-error">
-              {formError}
-            </Alert>
-          )}
-          <Button type="submit" size="md" loading={mutation.isPending} fullWidth>
-            {t('form.submit')}
-          </Button>
+          <FormSubmit
+            error={formError}
+            errorTestId="card-form-error"
+            pending={mutation.isPending}
+            label={t('form.submit')}
+          />
         </Stack>
       </form>
     </Paper>
