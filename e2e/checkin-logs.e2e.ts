@@ -12,14 +12,9 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newContext, PHONE, screenshot, signIn } from './support/browser';
 import { apiToken, startServer, type RunningServer } from './support/server';
+import { ID_PNG } from './support/visitors';
 
 const TIME_ZONE = 'Africa/Abidjan';
-
-/** A small real PNG (the identity document and the QR user's photo). */
-const ID_PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAAKElEQVR4nGP8z8Dwn4EIwESMolGF1FHIQqxCRmIVjgbP0FE4GjyDUCEAw9wDH5uY8SkAAAAASUVORK5CYII=',
-  'base64',
-);
 
 const LEAVER = { firstname: 'Mariam', lastname: 'Ouattara', email: 'mariam.ouattara@example.com' };
 const STAYER = { firstname: 'Koffi', lastname: 'Brou', email: 'koffi.brou@example.com' };

@@ -13,34 +13,11 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VisitorLogRow } from '@sesame/shared';
 import { launchBrowser, newContext, PHONE, screenshot } from './support/browser';
-import { apiToken, startServer, type RunningServer } from './support/server';
+import { apiToken, startServer, type RunningServer, createDemoStaff } from './support/server';
 import { createConfirmedVisitor } from './support/visitors';
 
 const run = promisify(execFile);
 const RECEPTIONIST = { email: 'accueil@demo.test', password: 'Accueil-Password-123' };
-
-async function createReceptionist(server: RunningServer, token: string): Promise<void> {
-  const company = (await (await fetch(`${server.url}/api/company/demo`)).json()) as {
-    data: { id: string };
-  };
-  const res = await fetch(`${server.url}/api/user/create`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({
-      name: 'Yao',
-      firstname: 'Mariam',
-      email: RECEPTIONIST.email,
-      password: RECEPTIONIST.password,
-      title: 'Hôtesse d’accueil',
-      contact: '0102030405',
-      role: 'ROLE_EMPLOYEE',
-      company_id: company.data.id,
-    }),
-  });
-  if (res.status !== 200 && res.status !== 201) {
-    throw new Error(`could not create the receptionist: ${res.status} ${await res.text()}`);
-  }
-}
 
 async function fillLogin(page: Page): Promise<void> {
   await page.getByLabel('Adresse e-mail').fill(RECEPTIONIST.email);
@@ -88,7 +65,13 @@ describe('check-in journey in Chromium', () => {
     server = await startServer({ REPEAT_SCAN_WINDOW_SECONDS: '0' });
     browser = await launchBrowser();
     adminToken = await apiToken(server);
-    await createReceptionist(server, adminToken);
+    await createDemoStaff(server, {
+      ...RECEPTIONIST,
+      name: 'Yao',
+      firstname: 'Mariam',
+      title: 'Hôtesse d’accueil',
+      role: 'ROLE_EMPLOYEE',
+    });
   });
   afterAll(async () => {
     await browser?.close();

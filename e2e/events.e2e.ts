@@ -11,43 +11,14 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newContext, PHONE, screenshot, signIn } from './support/browser';
 import { decodeQr } from './support/qr';
-import { apiToken, startServer, type RunningServer } from './support/server';
+import { createDemoStaff, startServer, type RunningServer } from './support/server';
+import { ID_PNG } from './support/visitors';
 import { startSmtp, type TestSmtp } from './support/smtp';
 
 const SUPERVISOR = { email: 'superviseur@demo.test', password: 'Superviseur-Password-123' };
 const GUEST_EMAIL = 'kouadio.guest@example.com';
 const EVENT_NAME = 'Forum Numérique 2030';
 const EVENT_SLUG = 'forum-numerique-2030';
-
-/** A small real PNG (the identity document). */
-const ID_PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAAKElEQVR4nGP8z8Dwn4EIwESMolGF1FHIQqxCRmIVjgbP0FE4GjyDUCEAw9wDH5uY8SkAAAAASUVORK5CYII=',
-  'base64',
-);
-
-async function createSupervisor(server: RunningServer): Promise<void> {
-  const token = await apiToken(server);
-  const company = (await (await fetch(`${server.url}/api/company/demo`)).json()) as {
-    data: { id: string };
-  };
-  const res = await fetch(`${server.url}/api/user/create`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({
-      name: 'Bamba',
-      firstname: 'Fatou',
-      email: SUPERVISOR.email,
-      password: SUPERVISOR.password,
-      title: 'Superviseure',
-      contact: '0102030405',
-      role: 'ROLE_SUPERVISOR',
-      company_id: company.data.id,
-    }),
-  });
-  if (res.status !== 200 && res.status !== 201) {
-    throw new Error(`could not create the supervisor: ${res.status} ${await res.text()}`);
-  }
-}
 
 describe('events journey in Chromium', () => {
   let server: RunningServer;
@@ -58,7 +29,13 @@ describe('events journey in Chromium', () => {
     smtp = await startSmtp();
     server = await startServer({ SMTP_URL: smtp.url });
     browser = await launchBrowser();
-    await createSupervisor(server);
+    await createDemoStaff(server, {
+      ...SUPERVISOR,
+      name: 'Bamba',
+      firstname: 'Fatou',
+      title: 'Superviseure',
+      role: 'ROLE_SUPERVISOR',
+    });
   });
   afterAll(async () => {
     await browser?.close();

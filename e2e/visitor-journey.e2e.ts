@@ -10,41 +10,12 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newContext, PHONE, screenshot, signIn } from './support/browser';
 import { decodeQr } from './support/qr';
-import { apiToken, startServer, type RunningServer } from './support/server';
+import { createDemoStaff, startServer, type RunningServer } from './support/server';
+import { ID_PNG } from './support/visitors';
 import { startSmtp, type TestSmtp } from './support/smtp';
 
 const RECEPTIONIST = { email: 'accueil@demo.test', password: 'Accueil-Password-123' };
 const VISITOR_EMAIL = 'awa.kone@example.com';
-
-/** A small real PNG (the identity document): a QR image made by the server's own library is not needed. */
-const ID_PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAAKElEQVR4nGP8z8Dwn4EIwESMolGF1FHIQqxCRmIVjgbP0FE4GjyDUCEAw9wDH5uY8SkAAAAASUVORK5CYII=',
-  'base64',
-);
-
-async function createReceptionist(server: RunningServer): Promise<void> {
-  const token = await apiToken(server);
-  const company = (await (await fetch(`${server.url}/api/company/demo`)).json()) as {
-    data: { id: string };
-  };
-  const res = await fetch(`${server.url}/api/user/create`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({
-      name: 'Yao',
-      firstname: 'Aya',
-      email: RECEPTIONIST.email,
-      password: RECEPTIONIST.password,
-      title: 'Réceptionniste',
-      contact: '0102030405',
-      role: 'ROLE_EMPLOYEE',
-      company_id: company.data.id,
-    }),
-  });
-  if (res.status !== 200 && res.status !== 201) {
-    throw new Error(`could not create the receptionist: ${res.status} ${await res.text()}`);
-  }
-}
 
 /** A form field by its label, exactly (Mantine appends ' *' to required labels). */
 function field(page: Page, label: string) {
@@ -61,7 +32,13 @@ describe('visitor journey in Chromium', () => {
     smtp = await startSmtp();
     server = await startServer({ SMTP_URL: smtp.url });
     browser = await launchBrowser();
-    await createReceptionist(server);
+    await createDemoStaff(server, {
+      ...RECEPTIONIST,
+      name: 'Yao',
+      firstname: 'Aya',
+      title: 'Réceptionniste',
+      role: 'ROLE_EMPLOYEE',
+    });
   });
   afterAll(async () => {
     await browser?.close();

@@ -117,3 +117,28 @@ export async function apiToken(
   if (!res.ok) throw new Error(`login failed: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { token: string }).token;
 }
+
+export interface StaffMember {
+  name: string;
+  firstname: string;
+  email: string;
+  password: string;
+  title: string;
+  role: string;
+}
+
+/** Creates a staff member of the demo company through the API, as the admin (set-up only). */
+export async function createDemoStaff(server: RunningServer, person: StaffMember): Promise<void> {
+  const token = await apiToken(server);
+  const company = (await (await fetch(`${server.url}/api/company/demo`)).json()) as {
+    data: { id: string };
+  };
+  const res = await fetch(`${server.url}/api/user/create`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ ...person, contact: '0102030405', company_id: company.data.id }),
+  });
+  if (res.status !== 200 && res.status !== 201) {
+    throw new Error(`could not create ${person.email}: ${res.status} ${await res.text()}`);
+  }
+}
