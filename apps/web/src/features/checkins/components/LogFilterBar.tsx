@@ -4,25 +4,17 @@ import { DateTimePicker, type CalendarAriaLabels } from '@mantine/dates';
 import { useMediaQuery } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import 'dayjs/locale/fr';
-import type { WallRange } from '../lib/log-range';
+import type { LogFilterState } from '../lib/use-log-filters';
 
 interface LogFilterBarProps {
-  search: string;
-  onSearchChange: (value: string) => void;
-  range: WallRange;
-  onRangeChange: (value: WallRange) => void;
+  /** The list's filters (useLogFilters): the bar reads and sets search and range there. */
+  log: LogFilterState;
   /** Buttons at the end of the bar (the CSV export). */
   actions?: ReactNode;
 }
 
 /** A log's search box (name, e-mail or code) and its check-in range, dates with times. */
-export function LogFilterBar({
-  search,
-  onSearchChange,
-  range,
-  onRangeChange,
-  actions,
-}: LogFilterBarProps) {
+export function LogFilterBar({ log, actions }: LogFilterBarProps) {
   const { t, i18n } = useTranslation('checkinLogs');
   // A phone has no room for the calendar beside the field: it opens in a modal there.
   const narrow = useMediaQuery('(max-width: 36em)');
@@ -37,16 +29,16 @@ export function LogFilterBar({
         label={t('filters.search')}
         placeholder={t('filters.searchPlaceholder')}
         type="search"
-        value={search}
-        onChange={(e) => onSearchChange(e.currentTarget.value)}
+        value={log.search}
+        onChange={(e) => log.setSearch(e.currentTarget.value)}
         w={{ base: '100%', xs: 260 }}
       />
       <DateTimePicker
         type="range"
         label={t('filters.range')}
         placeholder={t('filters.rangePlaceholder')}
-        value={range}
-        onChange={(value) => onRangeChange(value)}
+        value={log.range}
+        onChange={(value) => log.setRange(value)}
         locale={i18n.language.startsWith('en') ? 'en' : 'fr'}
         valueFormat="DD/MM/YYYY HH:mm"
         labelSeparator={t('filters.rangeSeparator')}

@@ -48,3 +48,6 @@ export function useLogFilters(timeZone: string) {
     params,
   };
 }
+
+/** What useLogFilters gives a log page: page, search, range and the query they make. */
+export type LogFilterState = ReturnType<typeof useLogFilters>;

@@ -230,12 +230,7 @@ function UserAttendance({ domain, canEdit }: { domain: string; canEdit: boolean 
 
   return (
     <>
-      <LogFilterBar
-        search={log.search}
-        onSearchChange={log.setSearch}
-        range={log.range}
-        onRangeChange={log.setRange}
-      />
+      <LogFilterBar log={log} />
       <LogTable
         query={query}
         columns={columns}

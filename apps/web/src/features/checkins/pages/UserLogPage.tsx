@@ -69,12 +69,7 @@ function UserLog({ company, showCompany }: { company: string; showCompany: boole
 
   return (
     <>
-      <LogFilterBar
-        search={log.search}
-        onSearchChange={log.setSearch}
-        range={log.range}
-        onRangeChange={log.setRange}
-      />
+      <LogFilterBar log={log} />
       <LogTable
         query={query}
         columns={columns}

@@ -102,10 +102,7 @@ function VisitorLog({ scope, showCompany }: { scope: VisitorLogScope; showCompan
   return (
     <>
       <LogFilterBar
-        search={log.search}
-        onSearchChange={log.setSearch}
-        range={log.range}
-        onRangeChange={log.setRange}
+        log={log}
         actions={
           <Button
             variant="light"
