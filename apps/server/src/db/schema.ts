@@ -50,6 +50,8 @@ export const companies = pgTable(
     address: text('address'),
     zipcode: text('zipcode'),
     timezone: text('timezone').notNull().default('Africa/Abidjan'),
+    /** Codes of this company's visitors check in from this many minutes before their day starts. */
+    arrivalEarlyMinutes: integer('arrival_early_minutes').notNull().default(0),
     archivedAt: timestamp('archived_at', { withTimezone: true }),
     createdAt: createdAt(),
   },

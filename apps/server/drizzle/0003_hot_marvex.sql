@@ -1,0 +1,1 @@
+ALTER TABLE "companies" ADD COLUMN "arrival_early_minutes" integer DEFAULT 0 NOT NULL;
