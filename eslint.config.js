@@ -69,6 +69,7 @@ export default tseslint.config(
       'e2e/**',
       'apps/server/src/main.ts',
       'apps/server/scripts/**',
+      'apps/server/faults/**',
       'apps/web/scripts/**',
     ],
     rules: { 'no-console': 'off' },

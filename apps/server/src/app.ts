@@ -17,11 +17,12 @@ import {
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
-import { API_MESSAGES, UPLOAD_MAX_BYTES } from '@sesame/shared';
+import { API_MESSAGES, AVAILABILITY_MESSAGES, UPLOAD_MAX_BYTES } from '@sesame/shared';
 import type { Principal } from './auth/principal';
 import { loadPrincipal } from './auth/principal';
 import { TokenService, type TokenClaims } from './auth/tokens';
-import type { Config } from './config';
+import { DEFAULT_HTTP_TIMEOUTS, type Config } from './config';
+import { isDatabaseUnavailable } from './db/availability';
 import type { Database } from './db/client';
 import { HttpError } from './errors';
 import { LocalStorage, type FileStorage } from './files/storage';
@@ -66,6 +67,9 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
     logger: logger ?? { level: config.logLevel },
     trustProxy: true,
     bodyLimit: 1024 * 1024,
+    // A slow or silent client may not hold a socket for long (issue 12).
+    requestTimeout: (config.httpTimeouts ?? DEFAULT_HTTP_TIMEOUTS).requestMs,
+    connectionTimeout: (config.httpTimeouts ?? DEFAULT_HTTP_TIMEOUTS).connectionMs,
     // Ids in URLs are UUIDs and codes; nothing legitimate is longer.
     routerOptions: { maxParamLength: 200 },
   });
@@ -168,6 +172,14 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
     if (status && status >= 400 && status < 500) {
       // Malformed JSON, wrong content type, multipart errors: the client's fault, said plainly.
       return reply.code(status).send({ message: API_MESSAGES.badRequest });
+    }
+    if (isDatabaseUnavailable(error)) {
+      // The database is out (dropped connection, timeout): nothing was recorded; retry soon.
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply
+        .code(503)
+        .header('retry-after', '2')
+        .send({ message: AVAILABILITY_MESSAGES.databaseUnavailable });
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send({ message: API_MESSAGES.internal });

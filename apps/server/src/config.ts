@@ -7,12 +7,20 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { REPEAT_SCAN_WINDOW_MS, SLUG_PATTERN } from '@sesame/shared';
+import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from './db/availability';
 
 const optionalString = z
   .string()
   .trim()
   .transform((v) => (v === '' ? undefined : v))
   .optional();
+
+export interface HttpTimeouts {
+  requestMs: number;
+  connectionMs: number;
+}
+
+export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { requestMs: 30_000, connectionMs: 60_000 };
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -57,6 +65,27 @@ const envSchema = z.object({
     .min(0, 'must be 0 or more seconds')
     .max(3600, 'must be at most 3600 seconds')
     .default(REPEAT_SCAN_WINDOW_MS / 1000),
+  // Timeouts on the request path (issue 12): a dead or slow database answers 503 quickly.
+  DB_CONNECT_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100, 'must be at least 100 ms')
+    .default(DEFAULT_DATABASE_TIMEOUTS.connectMs),
+  DB_STATEMENT_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100, 'must be at least 100 ms')
+    .default(DEFAULT_DATABASE_TIMEOUTS.statementMs),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(1000, 'must be at least 1000 ms')
+    .default(DEFAULT_HTTP_TIMEOUTS.requestMs),
+  HTTP_CONNECTION_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(1000, 'must be at least 1000 ms')
+    .default(DEFAULT_HTTP_TIMEOUTS.connectionMs),
 });
 
 export interface Config {
@@ -82,6 +111,10 @@ export interface Config {
   repeatScanWindowMs: number;
   /** Rate limits; tests and benchmarks may pass their own. */
   rateLimits: RateLimits;
+  /** PostgreSQL connect and statement timeouts (defaults when absent). */
+  databaseTimeouts?: DatabaseTimeouts;
+  /** Fastify's requestTimeout (whole request received) and connectionTimeout (idle socket). */
+  httpTimeouts?: HttpTimeouts;
 }
 
 export interface RateLimits {
@@ -135,6 +168,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: e.WEB_DIST ?? defaultWebDist(),
     repeatScanWindowMs: e.REPEAT_SCAN_WINDOW_SECONDS * 1000,
     rateLimits: DEFAULT_RATE_LIMITS,
+    databaseTimeouts: {
+      connectMs: e.DB_CONNECT_TIMEOUT_MS,
+      statementMs: e.DB_STATEMENT_TIMEOUT_MS,
+    },
+    httpTimeouts: {
+      requestMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      connectionMs: e.HTTP_CONNECTION_TIMEOUT_MS,
+    },
   };
 }
 

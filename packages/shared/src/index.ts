@@ -14,3 +14,4 @@ export * from './schemas/request';
 export * from './schemas/event';
 export * from './schemas/checkin';
 export * from './time-zone-formats';
+export * from './schemas/mail';

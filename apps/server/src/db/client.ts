@@ -12,6 +12,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from './availability';
 import * as schema from './schema';
 
 export const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, '../../drizzle');
@@ -27,12 +28,34 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-export async function openPostgres(url: string, max = 10): Promise<DatabaseHandle> {
-  const pool = new pg.Pool({ connectionString: url, max });
+export async function openPostgres(
+  url: string,
+  max = 10,
+  timeouts: DatabaseTimeouts = DEFAULT_DATABASE_TIMEOUTS,
+): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: timeouts.connectMs,
+    statement_timeout: timeouts.statementMs,
+    // A partition leaves the socket silent: the client gives up a little after the server would.
+    query_timeout: timeouts.statementMs + 1_000,
+    // A transaction left open by a vanished client must not hold its locks.
+    idle_in_transaction_session_timeout: Math.max(10_000, timeouts.statementMs * 2),
+    keepAlive: true,
+  });
   // An idle connection dropped by the server (restart, failover) is replaced on the
   // next query; without a listener its 'error' event would end the process.
   pool.on('error', (error) => {
     process.emitWarning(`PostgreSQL dropped an idle connection: ${error.message}`);
+  });
+  // A connection checked out by a request or a transaction has no pool listener: when
+  // PostgreSQL drops it, its own 'error' would end the process. The query running on it
+  // fails (the request answers 503) and the pool discards the broken client on release.
+  pool.on('connect', (client) => {
+    client.on('error', (error) => {
+      process.emitWarning(`PostgreSQL dropped a connection in use: ${error.message}`);
+    });
   });
   const db = drizzlePg(pool, { schema });
   await migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER });
@@ -66,8 +89,9 @@ export async function openPglite(options: {
 export async function openDatabase(config: {
   databaseUrl: string | undefined;
   dataDir: string;
+  databaseTimeouts?: DatabaseTimeouts;
 }): Promise<DatabaseHandle> {
   return config.databaseUrl
-    ? openPostgres(config.databaseUrl)
+    ? openPostgres(config.databaseUrl, 10, config.databaseTimeouts)
     : openPglite({ dataDir: path.join(config.dataDir, 'db') });
 }

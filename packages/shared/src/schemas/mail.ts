@@ -1,0 +1,44 @@
+/**
+ * What staff see of a visitor mail (ARCHITECTURE §8), and the answers the server
+ * gives when a dependency is out (issue 12). French is the product's voice.
+ */
+import { z } from 'zod';
+
+/** A mail's state as staff see it; `retrying` is a pending mail that failed at least once. */
+export const MAIL_STATES = [
+  'queued',
+  'sending',
+  'sent',
+  'retrying',
+  'failed',
+  'cancelled',
+] as const;
+export type MailState = (typeof MAIL_STATES)[number];
+
+export const mailStatusSchema = z.object({
+  id: z.string(),
+  state: z.enum(MAIL_STATES),
+  to: z.string(),
+  attempts: z.number().int(),
+  /** The mail server's or the worker's last reason, when it failed or is retrying. */
+  last_error: z.string().nullable(),
+  sent_at: z.string().nullable(),
+  next_attempt_at: z.string().nullable(),
+  created_at: z.string(),
+});
+export type MailStatus = z.infer<typeof mailStatusSchema>;
+
+export const mailStatusListSchema = z.object({ data: z.array(mailStatusSchema) });
+
+export const MAIL_MESSAGES = {
+  resent: 'Le mail sera renvoyé dans un instant.',
+  nothingToResend: "Il n'y a aucun mail à renvoyer pour cette personne.",
+} as const;
+
+/** Answers when a dependency is out: the front desk reads them on the scanner. */
+export const AVAILABILITY_MESSAGES = {
+  databaseUnavailable:
+    'Service momentanément indisponible (base de données injoignable). Réessayez dans un instant.',
+  idempotencyKeyInvalid:
+    "L'en-tête Idempotency-Key doit faire de 8 à 100 caractères (lettres, chiffres, tirets).",
+} as const;
