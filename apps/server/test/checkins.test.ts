@@ -8,7 +8,8 @@ import {
   type VisitorLogRow,
 } from '@sesame/shared';
 import { DEFAULT_RATE_LIMITS } from '../src/config';
-import { userChecks, users, visitorChecks } from '../src/db/schema';
+import { checkVisitorCode } from '../src/checkins/toggle';
+import { companies, userChecks, users, visitorChecks } from '../src/db/schema';
 import { as, tokenFor, useTestApp, type TestContext } from './helpers/app';
 import { testDatabaseKind } from './helpers/db';
 import {
@@ -250,6 +251,96 @@ describe(`check-in and check-out (${testDatabaseKind})`, () => {
       // Every check-in and every check-out reported as a success is in the log, and no other.
       const changes = checks.length + checks.filter((c) => c.checkOutAt !== null).length;
       expect(successes).toHaveLength(changes);
+    });
+  });
+
+  describe("a visitor's code opens the door only on its day (issue 11 §4)", () => {
+    const checksOf = (visitorId: string) =>
+      ctx.db.select().from(visitorChecks).where(eq(visitorChecks.visitorId, visitorId));
+
+    it('refuses a meeting ten days ahead, and records nothing', async () => {
+      const early = await confirmedVisitor(ctx, acme, { requestDate: formDate(10) });
+      const res = await call(`/api/get-qr-data/${early.uidn}`, acme.staff.ROLE_EMPLOYEE.email);
+      expect(res.statusCode).toBe(409);
+      expect(res.json().message).toBe(CHECK_MESSAGES.meetingNotYet(formDate(10)));
+      expect(await checksOf(early.id)).toHaveLength(0);
+    });
+
+    it('refuses an event registration twenty days ahead, and records nothing', async () => {
+      const event = await buildEvent(ctx.db, { company: acme.company, dateEvent: formDate(20) });
+      const guest = await confirmedVisitor(ctx, acme, { eventId: event.id });
+      const res = await call(`/api/get-qr-data/${guest.uidn}`, acme.staff.ROLE_MANAGER.email);
+      expect(res.statusCode).toBe(409);
+      expect(res.json().message).toBe(CHECK_MESSAGES.eventNotYet(formDate(20)));
+      expect(await checksOf(guest.id)).toHaveLength(0);
+    });
+
+    it('lets in a meeting and an event guest on their day', async () => {
+      const meeting = await confirmedVisitor(ctx, acme, { requestDate: formDate() });
+      const event = await buildEvent(ctx.db, { company: acme.company, dateEvent: formDate() });
+      const guest = await confirmedVisitor(ctx, acme, { eventId: event.id });
+      for (const visitor of [meeting, guest]) {
+        const res = await call(`/api/get-qr-data/${visitor.uidn}`, acme.staff.ROLE_EMPLOYEE.email);
+        expect(res.statusCode).toBe(200);
+        expect(res.json<CheckResult>()).toMatchObject({ status: 'success', action: 'check_in' });
+        expect(await checksOf(visitor.id)).toHaveLength(1);
+      }
+    });
+
+    it('always lets someone already inside out, whatever their day', async () => {
+      const inside = await confirmedVisitor(ctx, acme, { requestDate: formDate(10) });
+      await ctx.db.insert(visitorChecks).values({
+        companyId: acme.company.id,
+        visitorId: inside.id,
+        checkInAt: new Date(Date.now() - 3_600_000),
+        checkInMethod: 'scan',
+      });
+      const out = await call(`/api/get-qr-data/${inside.uidn}`, acme.staff.ROLE_EMPLOYEE.email);
+      expect(out.statusCode).toBe(200);
+      expect(out.json<CheckResult>()).toMatchObject({ status: 'success', action: 'check_out' });
+    });
+
+    it("opens from the company's early-arrival minutes before the day, in the company's zone", async () => {
+      // A Paris company; the meeting is on 15/03/2030, which starts there at 23:00 UTC the day before.
+      const company = await buildTenant(ctx.db);
+      await ctx.db
+        .update(companies)
+        .set({ timezone: 'Europe/Paris' })
+        .where(eq(companies.id, company.company.id));
+      const token = await tokenFor(ctx.app, company.staff.ROLE_EMPLOYEE.email);
+      const caller = (await ctx.app.tokens.verify(token))!;
+      const scanAt = async (iso: string) => {
+        const visitor = await confirmedVisitor(ctx, company, { requestDate: '15/03/2030' });
+        const now = new Date(iso);
+        return checkVisitorCode(ctx.db, visitor.uidn, {
+          caller,
+          method: 'scan',
+          repeatWindowMs: 0,
+          now,
+        }).then(
+          (result) => result.action,
+          (error: { statusCode?: number; message: string }) =>
+            `${error.statusCode} ${error.message}`,
+        );
+      };
+      const notYet = `409 ${CHECK_MESSAGES.meetingNotYet('15/03/2030')}`;
+      const setEarly = (minutes: number) =>
+        ctx.db
+          .update(companies)
+          .set({ arrivalEarlyMinutes: minutes })
+          .where(eq(companies.id, company.company.id));
+
+      // Default 0: not before the day's first instant in Paris.
+      expect(await scanAt('2030-03-14T22:59:00Z')).toBe(notYet);
+      expect(await scanAt('2030-03-14T23:00:00Z')).toBe('check_in');
+      expect(await scanAt('2030-03-15T22:59:00Z')).toBe('check_in');
+      expect(await scanAt('2030-03-15T23:00:00Z')).toBe(`409 ${CHECK_MESSAGES.meetingDayOver}`);
+
+      await setEarly(30);
+      expect(await scanAt('2030-03-14T22:29:00Z')).toBe(notYet);
+      expect(await scanAt('2030-03-14T22:30:00Z')).toBe('check_in');
+      // The early minutes do not stretch the day's end.
+      expect(await scanAt('2030-03-15T23:00:00Z')).toBe(`409 ${CHECK_MESSAGES.meetingDayOver}`);
     });
   });
 

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LOGO_MAX_BYTES, type Role } from '@sesame/shared';
+import { COMPANY_MESSAGES, LOGO_MAX_BYTES, type Role } from '@sesame/shared';
 import { companies, files } from '../src/db/schema';
 import { qrPng } from '../src/qr/qr';
 import { as, multipart, tokenFor, useTestApp } from './helpers/app';
@@ -317,6 +317,36 @@ describe(`companies, write side (${testDatabaseKind})`, () => {
         },
       );
       expect(svg.statusCode).toBe(415);
+    });
+
+    it('sets the early-arrival minutes (default 0, whole minutes up to 720), and keeps them when absent', async () => {
+      const created = await create(tokens.ROLE_ADMIN, companyFields({ name: 'Arrivées' }));
+      expect(created.statusCode).toBe(201);
+      const id: string = created.json().data.id;
+      expect(created.json().data.arrival_early_minutes).toBe(0);
+      const early = await create(
+        tokens.ROLE_ADMIN,
+        companyFields({ name: 'Arrivées tôt', arrival_early_minutes: '45' }),
+      );
+      expect(early.json().data.arrival_early_minutes).toBe(45);
+
+      const edit = (value: string | undefined) =>
+        send(tokens.ROLE_ADMIN, 'POST', `/api/company/${id}`, {
+          ...editFields(),
+          arrival_early_minutes: value,
+        });
+      for (const bad of ['721', '-5', '1.5', 'abc', '99999999999999999999']) {
+        const res = await edit(bad);
+        expect(res.statusCode, bad).toBe(400);
+        expect(res.json(), bad).toMatchObject({
+          message: COMPANY_MESSAGES.arrivalEarlyInvalid,
+          errors: { arrival_early_minutes: COMPANY_MESSAGES.arrivalEarlyInvalid },
+        });
+      }
+      expect((await edit('720')).json().data.arrival_early_minutes).toBe(720);
+      expect((await edit(undefined)).json().data.arrival_early_minutes).toBe(720);
+      const [row] = await ctx.db.select().from(companies).where(eq(companies.id, id));
+      expect(row!.arrivalEarlyMinutes).toBe(720);
     });
 
     it('lets a supervisor edit their own company (the navbar link)', async () => {

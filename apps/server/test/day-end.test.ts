@@ -6,10 +6,11 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dayEndSql } from '../src/checkins/check-statement';
+import { dayEndSql, dayStartSql } from '../src/checkins/check-statement';
 import type { DatabaseHandle } from '../src/db/client';
 import { eventDayEndsAt } from '../src/events/time';
 import { endOfDay } from '../src/qr-users/dates';
+import { nextMidnight } from '../src/time-zones';
 import { createTestDatabase, testDatabaseKind } from './helpers/db';
 
 const ZONES = [
@@ -66,6 +67,22 @@ describe(`the day's end, in TypeScript and in SQL (${testDatabaseKind})`, () => 
         );
         const fromSql = new Date(result.rows[0]!.end).toISOString();
         const fromTs = eventDayEndsAt(date, zone).toISOString();
+        if (fromSql !== fromTs) mismatches.push(`${zone} ${date}: SQL ${fromSql}, TS ${fromTs}`);
+      }
+    }
+    expect(mismatches).toEqual([]);
+  });
+
+  it("agrees on the day's start (the code check's early edge) for every zone and date", async () => {
+    const mismatches: string[] = [];
+    for (const zone of ZONES) {
+      for (const date of DATES) {
+        const result = await database.db.execute<{ start: Date | string }>(
+          sql`select ${dayStartSql(sql`${date}::text`, sql`${zone}::text`)} as "start"`,
+        );
+        const fromSql = new Date(result.rows[0]!.start).toISOString();
+        const [d, m, y] = date.split('/').map(Number) as [number, number, number];
+        const fromTs = nextMidnight(y, m, d - 1, zone).toISOString();
         if (fromSql !== fromTs) mismatches.push(`${zone} ${date}: SQL ${fromSql}, TS ${fromTs}`);
       }
     }

@@ -119,7 +119,7 @@ describe(`visitor code mail (${testDatabaseKind})`, () => {
           address: 'Rue 12',
           city: 'Abidjan',
           country: 'Côte d’Ivoire',
-          request_date: '24/11/2026',
+          request_date: '24/11/2030',
           request_time: '10:30',
           ...overrides,
         },
@@ -164,7 +164,7 @@ describe(`visitor code mail (${testDatabaseKind})`, () => {
     expect(mail!.from?.text).toContain('no-reply@sesame.test');
     expect(mail!.text).toContain('Bonjour Awa Koné,');
     expect(mail!.text).toContain(`Votre rendez-vous chez ${acme.company.name} est confirmé.`);
-    expect(mail!.text).toContain('mardi 24 novembre 2026');
+    expect(mail!.text).toContain('dimanche 24 novembre 2030');
     expect(mail!.text).toContain('10:30');
     expect(mail!.text).toContain('M. Diallo');
     expect(mail!.text).toContain(`Votre code visiteur : ${uidn}`);
@@ -194,7 +194,7 @@ describe(`visitor code mail (${testDatabaseKind})`, () => {
     const [mail] = mailTo(email);
     expect(mail!.subject).toBe(`Your visitor code – ${acme.company.name}`);
     expect(mail!.text).toContain('Hello Awa Koné,');
-    expect(mail!.text).toContain('Tuesday, 24 November 2026');
+    expect(mail!.text).toContain('Sunday, 24 November 2030');
     expect(mail!.text).toContain(`Your visitor code: ${uidn}`);
   });
 

@@ -1,15 +1,19 @@
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { API_MESSAGES, type RequestRow } from '@sesame/shared';
+import { API_MESSAGES, VISITOR_MESSAGES, type RequestRow } from '@sesame/shared';
 import { DEFAULT_RATE_LIMITS } from '../src/config';
 import { mailOutbox, visitRequests, visitorChecks, visitors } from '../src/db/schema';
 import { qrPng } from '../src/qr/qr';
+import { dayOf } from '../src/time-zones';
 import { createConfirmedEventRegistration } from '../src/visitors/service';
 import { as, multipart, tokenFor, useTestApp } from './helpers/app';
 import { testDatabaseKind } from './helpers/db';
 import { buildEvent, buildRequest, buildTenant, buildVisitor } from './helpers/factories';
 
 const UNKNOWN_ID = '0190f0f0-0000-7000-8000-000000000000';
+
+/** YYYY-MM-DD → the form's DD/MM/YYYY. */
+const visitDate = (day: string) => day.split('-').reverse().join('/');
 
 describe(`visit requests (${testDatabaseKind})`, () => {
   const ctx = useTestApp({ rateLimits: { ...DEFAULT_RATE_LIMITS, publicFormPerWindow: 10_000 } });
@@ -49,7 +53,7 @@ describe(`visit requests (${testDatabaseKind})`, () => {
           organisation_name: 'Acme',
           email: 'awa@example.com',
           contact: '0701020304',
-          request_date: '24/11/2026',
+          request_date: '24/11/2030',
           request_time: '10:30',
           ...overrides,
         },
@@ -108,6 +112,33 @@ describe(`visit requests (${testDatabaseKind})`, () => {
       });
       expect(again.statusCode).toBe(409);
       expect(again.json().message).toBe('Une demande existe déjà pour ce visiteur.');
+    });
+
+    it("refuses a meeting whose day is past in the company's zone (400), and creates nothing", async () => {
+      const yesterday = visitDate(dayOf(new Date(Date.now() - 86_400_000), 'Africa/Abidjan'));
+      const visitor = await buildVisitor(ctx.db, { company: acme.company, requestDate: yesterday });
+      const res = await call({
+        method: 'POST',
+        url: '/api/requests/create',
+        payload: { visitor_id: visitor.id, host: 'M. Diallo' },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({
+        message: VISITOR_MESSAGES.datePast,
+        errors: { request_date: VISITOR_MESSAGES.datePast },
+      });
+      expect(
+        await ctx.db.select().from(visitRequests).where(eq(visitRequests.visitorId, visitor.id)),
+      ).toHaveLength(0);
+
+      const today = visitDate(dayOf(new Date(), 'Africa/Abidjan'));
+      const onTime = await buildVisitor(ctx.db, { company: acme.company, requestDate: today });
+      const ok = await call({
+        method: 'POST',
+        url: '/api/requests/create',
+        payload: { visitor_id: onTime.id, host: 'M. Diallo' },
+      });
+      expect(ok.statusCode).toBe(201);
     });
   });
 
@@ -257,7 +288,7 @@ describe(`visit requests (${testDatabaseKind})`, () => {
         confirmed: null,
         host: 'M. Diallo',
         reason: 'Entretien',
-        request_date: '24/11/2026',
+        request_date: '24/11/2030',
         request_time: '10:30',
         visitor: { uidn: null, firstname: 'Zoé', email: 'awa@example.com', contact: '0701020304' },
       });
@@ -451,7 +482,7 @@ describe(`visit requests (${testDatabaseKind})`, () => {
         uidn: visitor!.uidn,
         firstname: 'Awa',
         host: 'M. Diallo',
-        date: '24/11/2026',
+        date: '24/11/2030',
         time: '10:30',
       });
       expect(res.json().data.qr_code).toMatch(/^data:image\/png;base64,/);

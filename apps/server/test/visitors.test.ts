@@ -9,9 +9,10 @@ import { API_MESSAGES, ID_FILE_MAX_BYTES, VISITOR_MESSAGES } from '@sesame/share
 import { DEFAULT_RATE_LIMITS } from '../src/config';
 import { files, visitRequests, visitors } from '../src/db/schema';
 import { qrPng } from '../src/qr/qr';
+import { dayOf } from '../src/time-zones';
 import { as, multipart, startTestApp, tokenFor, useTestApp } from './helpers/app';
 import { testDatabaseKind } from './helpers/db';
-import { buildRequest, buildTenant, buildVisitor } from './helpers/factories';
+import { buildCompany, buildRequest, buildTenant, buildVisitor } from './helpers/factories';
 
 const run = promisify(execFile);
 
@@ -40,7 +41,7 @@ function visitorFields(company: string, overrides: Record<string, string | undef
     zipcode: '01 BP 1',
     host: 'M. Diallo',
     reason: 'Réunion',
-    request_date: '24/11/2026',
+    request_date: '24/11/2030',
     request_time: '10:30',
     language: 'fr',
     ...overrides,
@@ -96,7 +97,7 @@ describe(`visitor creation (${testDatabaseKind})`, () => {
       address: 'Rue 12',
       city: 'Abidjan',
       country: 'Côte d’Ivoire',
-      request_date: '24/11/2026',
+      request_date: '24/11/2030',
       request_time: '10:30',
       company: { id: acme.company.id, slug: acme.company.slug },
     });
@@ -175,6 +176,32 @@ describe(`visitor creation (${testDatabaseKind})`, () => {
       firstname: 'Le champ "Prénoms" est requis.',
       email: VISITOR_MESSAGES.emailInvalid,
     });
+  });
+
+  it("refuses a visit date past in the company's time zone (400), today allowed", async () => {
+    // Kiritimati is UTC+14 and Pago Pago UTC-11: their todays differ from each other's.
+    for (const timezone of ['Pacific/Kiritimati', 'Pacific/Pago_Pago']) {
+      const company = await buildCompany(ctx.db, { timezone });
+      const dayIn = (offsetDays: number) =>
+        dayOf(new Date(Date.now() + offsetDays * 86_400_000), timezone)
+          .split('-')
+          .reverse()
+          .join('/');
+      const past = await create(visitorFields(company.slug, { request_date: dayIn(-1) }));
+      expect(past.statusCode, timezone).toBe(400);
+      expect(past.json()).toMatchObject({
+        message: VISITOR_MESSAGES.datePast,
+        errors: { request_date: VISITOR_MESSAGES.datePast },
+      });
+      const today = await create(visitorFields(company.slug, { request_date: dayIn(0) }));
+      expect(today.statusCode, timezone).toBe(200);
+      // Only today's visitor was stored.
+      const stored = await ctx.db
+        .select({ date: visitors.requestDate })
+        .from(visitors)
+        .where(eq(visitors.companyId, company.id));
+      expect(stored).toEqual([{ date: dayIn(0) }]);
+    }
   });
 
   it('puts the missing document after the required fields and before the e-mail shape', async () => {

@@ -21,7 +21,14 @@ import { rawPrepared } from '../db/raw-prepared';
 export type CheckDecision = 'repeatIn' | 'close' | 'repeatOut' | 'refuse' | 'open';
 
 /** Why a holder may not come in (or, for 'replaced', neither in nor out). Keys of CHECK_MESSAGES. */
-export type Refusal = 'notConfirmed' | 'eventOver' | 'meetingDayOver' | 'expired' | 'replaced';
+export type Refusal =
+  | 'notConfirmed'
+  | 'eventOver'
+  | 'eventNotYet'
+  | 'meetingDayOver'
+  | 'meetingNotYet'
+  | 'expired'
+  | 'replaced';
 
 export interface CheckOutcome {
   /** The token's session is live and its user active. */
@@ -34,6 +41,8 @@ export interface CheckOutcome {
   lastname: string | null;
   timezone: string | null;
   dateExp: Date | null;
+  /** A visitor's day, DD/MM/YYYY: the event's or the meeting's (null for QR users). */
+  day: string | null;
   refusal: Refusal | null;
   latestIn: Date | null;
   latestOut: Date | null;
@@ -76,9 +85,19 @@ const permissionValues = {
  * the first, so the earlier of the two readings is the day's end.
  */
 export function dayEndSql(date: SQL, timeZone: SQL): SQL {
+  return localMidnightSql(date, timeZone, 1);
+}
+
+/** The start of a 'DD/MM/YYYY' day in a time zone: the end of the day before (dayStartsAt in events/time.ts). */
+export function dayStartSql(date: SQL, timeZone: SQL): SQL {
+  return localMidnightSql(date, timeZone, 0);
+}
+
+/** The midnight that starts the day `date` (shift 0) or the day after it (shift 1). */
+function localMidnightSql(date: SQL, timeZone: SQL, shift: 0 | 1): SQL {
   const midnight = sql`(make_timestamp(substr(${date}, 7, 4)::int, 1, 1, 0, 0, 0)
       + (substr(${date}, 4, 2)::int - 1) * interval '1 month'
-      + substr(${date}, 1, 2)::int * interval '1 day')`;
+      + (substr(${date}, 1, 2)::int - ${sql.raw(String(1 - shift))}) * interval '1 day')`;
   return sql`least(${midnight} at time zone ${timeZone},
       (${midnight} - interval '1 hour') at time zone ${timeZone} + interval '1 hour')`;
 }
@@ -109,20 +128,31 @@ const reaches = (companyId: SQL) =>
 
 const NOW = sql`${p('now')}::timestamptz`;
 
-/** Step 2 for a visitor's code: confirmed request, and their day (event's or meeting's) not over. */
+/** Whether `now` is before the day `date` starts, less the company's early-arrival minutes. */
+const beforeDay = (date: SQL) =>
+  sql`${NOW} < ${dayStartSql(date, sql`c.timezone`)}
+        - c.arrival_early_minutes * interval '1 minute'`;
+
+/**
+ * Step 2 for a visitor's code: confirmed request, and within their day (the event's or
+ * the meeting's, in the company's zone; from the company's early-arrival minutes before).
+ * The decision lets a holder already inside out whatever the day (step 3).
+ */
 const visitorHolder = sql`
   holder as (
     select v.id, v.uidn, v.company_id, v.firstname, v.lastname, c.timezone,
            null::timestamptz as date_exp,
+           coalesce(e.date_event, v.request_date) as day,
            null::text as blocked,
            case
              when not exists (select 1 from visit_requests r where r.visitor_id = v.id and r.confirmed)
                then 'notConfirmed'
              when e.date_event is not null then
-               case when ${NOW} >= ${dayEndSql(sql`e.date_event`, sql`c.timezone`)} then 'eventOver' end
-             when v.request_date ~ '^[0-9]{2}/[0-9]{2}/[0-9]{4}$'
-                  and ${NOW} >= ${dayEndSql(sql`v.request_date`, sql`c.timezone`)}
-               then 'meetingDayOver'
+               case when ${NOW} >= ${dayEndSql(sql`e.date_event`, sql`c.timezone`)} then 'eventOver'
+                    when ${beforeDay(sql`e.date_event`)} then 'eventNotYet' end
+             when v.request_date ~ '^[0-9]{2}/[0-9]{2}/[0-9]{4}$' then
+               case when ${NOW} >= ${dayEndSql(sql`v.request_date`, sql`c.timezone`)} then 'meetingDayOver'
+                    when ${beforeDay(sql`v.request_date`)} then 'meetingNotYet' end
            end as refusal
       from visitors v
       join companies c on c.id = v.company_id
@@ -134,7 +164,7 @@ const visitorHolder = sql`
 /** QR users and members: a re-issued card's old code is refused in and out; an expired one may not come in. */
 const qrUserColumns = sql`
     q.id, q.uidn, q.company_id, coalesce(q.firstname, '') as firstname,
-    coalesce(q.lastname, '') as lastname, c.timezone, q.date_exp,
+    coalesce(q.lastname, '') as lastname, c.timezone, q.date_exp, null::text as day,
     case when q.revoked_at is not null then 'replaced' end as blocked,
     case when q.date_exp is not null and q.date_exp < ${NOW} then 'expired' end as refusal`;
 
@@ -207,7 +237,7 @@ function decideAndWrite(table: 'visitor_checks' | 'user_checks'): SQL {
 const answer = sql`
   select c.user_id is not null as authenticated,
          coalesce(r.may_record, false) as "mayRecord",
-         d.id as "holderId", d.uidn, d.firstname, d.lastname, d.timezone, d.date_exp as "dateExp",
+         d.id as "holderId", d.uidn, d.firstname, d.lastname, d.timezone, d.date_exp as "dateExp", d.day,
          coalesce(d.blocked, d.refusal) as refusal,
          d.latest_in as "latestIn", d.latest_out as "latestOut", d.decision,
          (exists (select 1 from closed) or exists (select 1 from opened)) as wrote

@@ -64,6 +64,9 @@ function refusalMessage(outcome: CheckOutcome): string {
       const [y, m, d] = dayOf(outcome.dateExp!, outcome.timezone!).split('-');
       return CHECK_MESSAGES.expired(`${d}/${m}/${y}`);
     }
+    case 'meetingNotYet':
+    case 'eventNotYet':
+      return CHECK_MESSAGES[outcome.refusal](outcome.day!);
     case 'notConfirmed':
     case 'eventOver':
     case 'meetingDayOver':
@@ -153,7 +156,8 @@ async function checkCode(
 
 /**
  * A visitor's code (`get-qr-data`). To come in, their request must be confirmed
- * and their day (the event's, or the meeting's) not over.
+ * and it must be their day (the event's, or the meeting's, in the company's zone;
+ * from the company's early-arrival minutes before). Going out is never refused.
  */
 export const checkVisitorCode = (db: Database, uidn: string, ctx: CheckContext) =>
   checkCode(checkVisitorCodeStatement, ['success-checkin', 'success-checkout'], db, uidn, ctx);

@@ -34,6 +34,7 @@ export function presentCompany(row: CompanyRow, ctx: CompanyPresenterContext): C
     address: row.address,
     zipcode: row.zipcode,
     timezone: row.timezone,
+    arrival_early_minutes: row.arrivalEarlyMinutes,
     link: qrTargets.companyRequestMeeting(ctx.publicUrl, row.slug),
     qrcode_url: companyQrImageUrl(row.slug),
     created_at: row.createdAt.toISOString(),

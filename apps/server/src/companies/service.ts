@@ -115,6 +115,8 @@ export function companyValues(input: CompanyUpdate): CompanyValues {
     phoneNumber: input.phone_number,
     description: input.description ?? null,
     numberOfEmployee: input.number_of_employee ?? null,
+    // Absent from a form that does not show it: the column keeps its value (or its default, 0).
+    arrivalEarlyMinutes: input.arrival_early_minutes,
   };
 }
 

@@ -4,7 +4,10 @@ import { z } from 'zod';
 import {
   API_MESSAGES,
   REQUEST_MESSAGES,
+  VISITOR_MESSAGES,
   actsOnAllCompanies,
+  isPastVisitDate,
+  isVisitDate,
   mayPerform,
   paginatedSchema,
   requestConfirmedSchema,
@@ -19,8 +22,9 @@ import {
 import { authorize, companyScope } from '../auth/authorize';
 import type { Principal } from '../auth/principal';
 import { findCompany } from '../companies/service';
-import { visitors } from '../db/schema';
-import { conflict, notFound } from '../errors';
+import { companies, visitors } from '../db/schema';
+import { badRequest, conflict, notFound } from '../errors';
+import { dayOf } from '../time-zones';
 import { findCardSource, isConfirmed, presentVisitorCard } from '../visitors/card';
 import { createVisitRequest } from '../visitors/service';
 import { presentRequestRow } from './presenter';
@@ -74,11 +78,28 @@ export const requestRoutes: FastifyPluginAsyncZod = async (app) => {
       const created = await app.db.transaction(async (tx) => {
         // The visitor row is locked so two submissions cannot both create a request.
         const [visitor] = await tx
-          .select({ id: visitors.id, companyId: visitors.companyId })
+          .select({
+            id: visitors.id,
+            companyId: visitors.companyId,
+            eventId: visitors.eventId,
+            requestDate: visitors.requestDate,
+            timezone: companies.timezone,
+          })
           .from(visitors)
+          .innerJoin(companies, eq(companies.id, visitors.companyId))
           .where(eq(visitors.id, visitor_id))
-          .for('update');
+          .for('update', { of: visitors });
         if (!visitor) throw notFound();
+        // A meeting whose day is already past (the company's zone) is never requested.
+        const date = visitor.requestDate;
+        if (
+          !visitor.eventId &&
+          date &&
+          isVisitDate(date) &&
+          isPastVisitDate(date, dayOf(new Date(), visitor.timezone))
+        ) {
+          throw badRequest(VISITOR_MESSAGES.datePast, { request_date: VISITOR_MESSAGES.datePast });
+        }
         if (await visitorHasRequest(tx, visitor.id))
           throw conflict(REQUEST_MESSAGES.alreadyRequested);
         return createVisitRequest(tx, {

@@ -6,6 +6,7 @@ import {
   REQUEST_MESSAGES,
   VISITOR_MESSAGES,
   firstVisitorIssue,
+  isPastVisitDate,
   isUidnShaped,
   visitorCardSchema,
   visitorCreatedSchema,
@@ -17,6 +18,7 @@ import { findCompany } from '../companies/service';
 import { badRequest, notFound, payloadTooLarge } from '../errors';
 import { ALLOWED } from '../files/detect';
 import { checkFile, readMultipart } from '../files/uploads';
+import { dayOf } from '../time-zones';
 import { findCardSource, isConfirmed, presentVisitorCard } from './card';
 import { createVisitor, deleteVisitor, findVisitor, removingStoredFilesOnFailure } from './service';
 
@@ -59,6 +61,10 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!fields.company_id) throw badRequest();
       const company = await findCompany(app.db, fields.company_id);
       if (!company) throw notFound();
+      // A meeting in the past: judged in the company's time zone, today allowed.
+      if (isPastVisitDate(fields.request_date, dayOf(new Date(), company.timezone))) {
+        throw badRequest(VISITOR_MESSAGES.datePast, { request_date: VISITOR_MESSAGES.datePast });
+      }
       const document = checkFile(upload, ALLOWED.identityDocument, ID_FILE_MAX_BYTES);
 
       const visitor = await removingStoredFilesOnFailure(app.storage, (storage) =>

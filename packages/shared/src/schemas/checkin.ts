@@ -135,6 +135,11 @@ export const CHECK_MESSAGES = {
   notConfirmed: "La demande de ce visiteur n'est pas encore confirmée.",
   meetingDayOver: "Ce QR Code n'est plus valable : la date du rendez-vous est passée.",
   eventOver: "Ce QR Code n'est plus valable : l'événement est terminé.",
+  /** A code scanned before its day (in the company's time zone, less its early-arrival minutes). */
+  meetingNotYet: (date: string) =>
+    `Ce QR Code n'est pas encore valable : le rendez-vous est prévu le ${date}.`,
+  eventNotYet: (date: string) =>
+    `Ce QR Code n'est pas encore valable : l'événement a lieu le ${date}.`,
   expired: (date: string) => `Ce QR Code a expiré le ${date}.`,
   replaced: 'Ce QR Code a été remplacé par une nouvelle carte.',
   unknownEmail: 'Aucun QR Code de cette entreprise ne correspond à cette adresse e-mail.',

@@ -69,6 +69,8 @@ export const companySchema = z.object({
   address: z.string().nullable(),
   zipcode: z.string().nullable(),
   timezone: z.string(),
+  /** A visitor's code checks in from this many minutes before their day starts. */
+  arrival_early_minutes: z.number(),
   link: z.string(),
   qrcode_url: z.string(),
   created_at: z.string(),
@@ -100,11 +102,15 @@ export const LOGO_MAX_BYTES = 2 * 1024 * 1024;
 /** Logos are images only, recognised by content on the server (no SVG). */
 export const LOGO_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
 
+/** The most a company may let visitors in before their day: 12 hours. */
+export const ARRIVAL_EARLY_MAX_MINUTES = 720;
+
 export const COMPANY_MESSAGES = {
   required: (field: CompanyField) => `Le champ "${COMPANY_FIELD_LABELS[field]}" est requis.`,
   emailInvalid: 'Veuillez entrer une adresse e-mail valide.',
   phoneInvalid: 'Veuillez entrer un numéro de téléphone valide (8 à 15 chiffres).',
   employeeRangeInvalid: "Veuillez choisir une tranche du nombre d'employés.",
+  arrivalEarlyInvalid: `Les arrivées anticipées se comptent en minutes, de 0 à ${ARRIVAL_EARLY_MAX_MINUTES}.`,
   slugStable:
     "Le slug d'une entreprise ne change pas : ses liens et ses QR codes imprimés en dépendent.",
   defaultCompany: "L'entreprise par défaut ne peut pas être supprimée.",
@@ -159,6 +165,18 @@ const companyTextFields = {
   number_of_employee: z.preprocess(
     blankToUndefined,
     z.enum(EMPLOYEE_COUNT_RANGES, { error: COMPANY_MESSAGES.employeeRangeInvalid }).optional(),
+  ),
+  /** 'Arrivées autorisées N minutes avant' (issue 11 §4): whole minutes; absent keeps the value. */
+  arrival_early_minutes: z.preprocess(
+    (value) => (typeof value === 'number' ? String(value) : blankToUndefined(value)),
+    z
+      .string({ error: COMPANY_MESSAGES.arrivalEarlyInvalid })
+      .trim()
+      .max(4, COMPANY_MESSAGES.arrivalEarlyInvalid)
+      .regex(/^\d+$/, COMPANY_MESSAGES.arrivalEarlyInvalid)
+      .transform(Number)
+      .pipe(z.number().int().max(ARRIVAL_EARLY_MAX_MINUTES, COMPANY_MESSAGES.arrivalEarlyInvalid))
+      .optional(),
   ),
 };
 

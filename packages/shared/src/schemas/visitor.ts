@@ -45,6 +45,7 @@ export const VISITOR_MESSAGES = {
   fileInvalid: 'Veuillez selectionnez un fichier valide',
   dateMissing: 'Date not selected',
   dateInvalid: 'Invalid Date',
+  datePast: 'La date de la visite ne peut pas être dans le passé.',
   hourMissing: "Veuillez sélectionner l'heure.",
   minuteMissing: 'Veuillez sélectionner les minutes.',
   tooLong: 'La requête est mal formée.',
@@ -62,6 +63,7 @@ export type VisitorIssueKey =
   | 'fileInvalid'
   | 'dateMissing'
   | 'dateInvalid'
+  | 'datePast'
   | 'hourMissing'
   | 'minuteMissing'
   | 'tooLong';
@@ -94,6 +96,16 @@ export function isVisitDate(value: string): boolean {
   if (![dd, mm, yyyy].every(Number.isInteger)) return false;
   if (mm < 1 || mm > 12 || dd < 1 || yyyy < 1900) return false;
   return dd <= new Date(Date.UTC(yyyy, mm, 0)).getUTCDate();
+}
+
+/**
+ * Whether a visit date (DD/MM/YYYY, shape checked) falls before `today`, the
+ * company's current day as YYYY-MM-DD (its time zone decides; today itself is allowed).
+ * The schema cannot know the company's zone: the form and the server ask this beside it.
+ */
+export function isPastVisitDate(value: string, today: string): boolean {
+  const [dd, mm, yyyy] = value.split('/');
+  return `${yyyy}-${mm}-${dd}` < today;
 }
 
 export const visitorFormSchema = z
