@@ -170,7 +170,9 @@ describe(`permanent QR codes and member cards (${testDatabaseKind})`, () => {
       expect(data.uidn).toMatch(/^[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/);
       expect(data.qr_target).toBe(`http://sesame.test/scan-user-qrcode/${data.uidn}`);
       expect(data.qrcode).toMatch(/^data:image\/png;base64,/);
-      expect(data.user_document).toMatch(/^\/api\/files\/[0-9a-f-]+\?expires=\d+&signature=/);
+      expect(data.user_document).toMatch(
+        /^\/api\/files\/[0-9a-f-]+\?session=[0-9a-f-]+&expires=\d+&signature=/,
+      );
 
       const [row] = await ctx.db.select().from(qrUsers).where(eq(qrUsers.id, data.id));
       expect(row).toMatchObject({

@@ -294,7 +294,7 @@ describe(`visit requests (${testDatabaseKind})`, () => {
       });
       expect(row.visitor.request_image_type).toBe('image/png');
       expect(row.visitor.request_image).toMatch(
-        /^\/api\/files\/[0-9a-f-]+\?expires=\d+&signature=/,
+        /^\/api\/files\/[0-9a-f-]+\?session=[0-9a-f-]+&expires=\d+&signature=/,
       );
       const image = await ctx.app.inject({ method: 'GET', url: row.visitor.request_image! });
       expect(image.statusCode).toBe(200);

@@ -4,14 +4,14 @@
  * images as short-lived signed URLs.
  */
 import type { UserCheckRow, UserLogRow, VisitorLogRow } from '@sesame/shared';
-import type { FileUrls } from '../files/urls';
+import type { FileSigner } from '../files/urls';
 import type { AttendanceEntry, UserLogEntry, VisitorLogEntry } from './logs';
 
 const iso = (at: Date | null) => at?.toISOString() ?? null;
 const fullName = (first: string | null, last: string | null) =>
   `${first ?? ''} ${last ?? ''}`.trim();
 
-export function presentVisitorLog(row: VisitorLogEntry, fileUrls: FileUrls): VisitorLogRow {
+export function presentVisitorLog(row: VisitorLogEntry, fileUrls: FileSigner): VisitorLogRow {
   return {
     id: row.id,
     visitor_id: row.visitorId,
@@ -50,7 +50,7 @@ export function presentUserLog(row: UserLogEntry): UserLogRow {
   };
 }
 
-export function presentAttendance(row: AttendanceEntry, fileUrls: FileUrls): UserCheckRow {
+export function presentAttendance(row: AttendanceEntry, fileUrls: FileSigner): UserCheckRow {
   // A QR user's document may be a PDF or a Word file: only an image is shown as one.
   const isImage = row.documentType?.startsWith('image/') ?? false;
   return {

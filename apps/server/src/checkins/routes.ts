@@ -164,7 +164,7 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
         data: {
           firstname: visitor.firstname,
           lastname: visitor.lastname,
-          image: staff ? app.fileUrls.signed(visitor.imageId) : null,
+          image: staff ? app.fileUrls.signed(visitor.imageId, request.principal) : null,
           image_type: null,
           company: visitor.company,
           checks: checks.map((c) => ({
@@ -215,7 +215,7 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
         data: {
           firstname: person.firstname ?? '',
           lastname: person.lastname ?? '',
-          image: staff ? app.fileUrls.signed(person.documentId) : null,
+          image: staff ? app.fileUrls.signed(person.documentId, request.principal) : null,
           image_type: null,
           company: person.company,
           checks: checks.map((c) => ({
@@ -234,10 +234,15 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
     '?from=&to= ISO instants bounding the check-in time. meta.total counts up to 10 000 rows ' +
     '(meta.total_capped says there are more: narrow the range).';
 
-  const visitorLogPage = async (query: CheckLogQuery, companyId: string | undefined) => {
+  const visitorLogPage = async (
+    query: CheckLogQuery,
+    companyId: string | undefined,
+    viewer: Principal | null,
+  ) => {
     const page = await listVisitorLog(app.db, query, companyId);
+    const fileUrls = app.fileUrls.for(viewer);
     return {
-      data: page.rows.map((row) => presentVisitorLog(row, app.fileUrls)),
+      data: page.rows.map((row) => presentVisitorLog(row, fileUrls)),
       meta: {
         page: query.page,
         per_page: query.per_page,
@@ -267,7 +272,7 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const who = authorize(request.principal, 'visitorLogs.list');
-      return visitorLogPage(request.query, companyScope(who, 'visitorLogs.list'));
+      return visitorLogPage(request.query, companyScope(who, 'visitorLogs.list'), who);
     },
   );
 
@@ -288,7 +293,7 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
         'visitorLogs.list',
         request.params.company,
       );
-      return visitorLogPage(request.query, companyId);
+      return visitorLogPage(request.query, companyId, request.principal);
     },
   );
 
@@ -364,7 +369,7 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
         companyScope(who, 'userChecks.list'),
       );
       return {
-        data: page.rows.map((row) => presentAttendance(row, app.fileUrls)),
+        data: page.rows.map((row) => presentAttendance(row, app.fileUrls.for(who))),
         meta: {
           page: request.query.page,
           per_page: request.query.per_page,

@@ -1,5 +1,5 @@
 import type { Event, EventAttendanceEntry, EventVisitorLog, PublicEvent } from '@sesame/shared';
-import type { FileUrls } from '../files/urls';
+import type { FileSigner } from '../files/urls';
 import { qrTargets } from '../qr/qr';
 import type { AttendanceRow, EventRow, EventState, EventVisitorLogRow } from './service';
 
@@ -67,7 +67,7 @@ export function presentPublicEvent(
 /** Groups a page of participants under their events, keeping the page's order. */
 export function presentAttendance(
   rows: AttendanceRow[],
-  fileUrls: FileUrls,
+  fileUrls: FileSigner,
 ): EventAttendanceEntry[] {
   const entries: EventAttendanceEntry[] = [];
   const byEvent = new Map<string, EventAttendanceEntry>();
@@ -104,7 +104,7 @@ export function presentAttendance(
 
 export function presentEventVisitorLog(
   row: EventVisitorLogRow,
-  fileUrls: FileUrls,
+  fileUrls: FileSigner,
 ): EventVisitorLog {
   return {
     id: row.check.id,

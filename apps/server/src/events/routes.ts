@@ -404,7 +404,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       const { rows, total } = await listAttendance(app.db, request.query, companyId);
       return {
-        data: presentAttendance(rows, app.fileUrls),
+        data: presentAttendance(rows, app.fileUrls.for(who)),
         meta: { page: request.query.page, per_page: request.query.per_page, total },
       };
     },
@@ -430,7 +430,9 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       const page = await listEventVisitorLogs(app.db, request.query, company!.id);
       if (!page) throw notFound();
       return {
-        data: page.rows.map((row) => presentEventVisitorLog(row, app.fileUrls)),
+        data: page.rows.map((row) =>
+          presentEventVisitorLog(row, app.fileUrls.for(request.principal)),
+        ),
         meta: { page: request.query.page, per_page: request.query.per_page, total: page.total },
       };
     },

@@ -1,34 +1,83 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { files } from '../db/schema';
+import { authorize } from '../auth/authorize';
+import { loadPrincipal, type Principal } from '../auth/principal';
+import type { Db } from '../db/client';
+import { files, sessions } from '../db/schema';
 import { notFound } from '../errors';
+
+/** Shown inline: images only. Everything else (PDF, Word) is downloaded, never rendered here. */
+const INLINE_TYPES: Record<string, string> = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+};
+const ATTACHMENT_EXTENSIONS: Record<string, string> = {
+  'application/pdf': 'pdf',
+  'application/msword': 'doc',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
+};
+
+/** A plain ASCII name from what the file is, never the storage name nor the uploader's. */
+export function contentDisposition(ownerType: string, mediaType: string): string {
+  const base = ownerType === 'member_photo' ? 'photo' : 'piece-identite';
+  const inline = INLINE_TYPES[mediaType];
+  if (inline) return `inline; filename="${base}.${inline}"`;
+  return `attachment; filename="${base}.${ATTACHMENT_EXTENSIONS[mediaType] ?? 'bin'}"`;
+}
+
+/** The live session's staff member, or null (revoked, expired, unknown, disabled account). */
+async function liveViewer(db: Db, sessionId: string): Promise<Principal | null> {
+  const [session] = await db
+    .select({ userId: sessions.userId })
+    .from(sessions)
+    .where(eq(sessions.id, sessionId))
+    .limit(1);
+  return session ? loadPrincipal(db, sessionId, session.userId) : null;
+}
 
 export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/files/:id',
     {
-      // Public in the sense of "no bearer header": the signature is the permission.
+      // No bearer header (an <img> cannot send one): the signature binds the URL to a
+      // session, and that session is checked on every fetch.
       config: { public: true },
       schema: {
         tags: ['files'],
-        summary: 'A private document or photo, through a signed URL handed out to staff.',
+        summary:
+          "A private document or photo, through a signed URL handed out to staff. The URL is bound to the staff member's " +
+          'session: it answers 404 once that session is over (logout, expiry, disabled account) or for a file of a ' +
+          'company the session may not see. Never cached; images inline, other documents as attachments.',
         params: z.object({ id: z.uuid() }),
-        querystring: z.object({ expires: z.coerce.number(), signature: z.string().max(100) }),
+        querystring: z.object({
+          session: z.uuid(),
+          expires: z.coerce.number(),
+          signature: z.string().max(100),
+        }),
       },
     },
     async (request, reply) => {
       const { id } = request.params;
-      if (!app.fileUrls.verify(id, request.query.expires, request.query.signature))
-        throw notFound();
+      const { session, expires, signature } = request.query;
+      if (!app.fileUrls.verify(id, session, expires, signature)) throw notFound();
+      const viewer = await liveViewer(app.db, session);
+      if (!viewer) throw notFound();
       const [file] = await app.db.select().from(files).where(eq(files.id, id)).limit(1);
+      // Staff of the file's company, or a role that sees every company's documents; 404 alike.
+      try {
+        authorize(viewer, 'visitors.viewDocument', file ?? null);
+      } catch {
+        throw notFound();
+      }
       const bytes = file ? await app.storage.get(file.storedName) : null;
       if (!file || !bytes) throw notFound();
       return reply
         .header('content-type', file.mediaType)
-        .header('content-disposition', `inline; filename="${file.storedName}"`)
+        .header('content-disposition', contentDisposition(file.ownerType, file.mediaType))
         .header('x-content-type-options', 'nosniff')
-        .header('cache-control', 'private, max-age=600')
+        .header('cache-control', 'no-store')
         .send(bytes);
     },
   );

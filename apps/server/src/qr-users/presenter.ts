@@ -4,7 +4,7 @@
  * signed URL, the logo as a same-origin public URL. No storage path leaks.
  */
 import type { MemberListItem, QrUserCard } from '@sesame/shared';
-import type { FileUrls } from '../files/urls';
+import type { FileUrls, FileViewer } from '../files/urls';
 import { qrDataUrl, qrTargets } from '../qr/qr';
 import { dayOf } from '../time-zones';
 import type { QrUserRow } from './service';
@@ -12,6 +12,8 @@ import type { QrUserRow } from './service';
 export interface QrUserPresenterContext {
   publicUrl: string;
   fileUrls: FileUrls;
+  /** The signed-in staff member shown the card: the document's URL is bound to their session. */
+  viewer: FileViewer | null;
 }
 
 const isImage = (mediaType: string | null) => !!mediaType && mediaType.startsWith('image/');
@@ -31,7 +33,7 @@ export async function presentQrUser(
   now = new Date(),
 ): Promise<QrUserCard> {
   const target = qrTargets.qrUser(ctx.publicUrl, row.uidn);
-  const documentUrl = ctx.fileUrls.signed(row.documentId);
+  const documentUrl = ctx.fileUrls.signed(row.documentId, ctx.viewer);
   return {
     id: row.id,
     uidn: row.uidn,
@@ -71,7 +73,9 @@ export async function presentMember(
     contact: row.contact,
     email: row.email,
     title: row.title,
-    user_image: isImage(row.documentMediaType) ? ctx.fileUrls.signed(row.documentId) : null,
+    user_image: isImage(row.documentMediaType)
+      ? ctx.fileUrls.signed(row.documentId, ctx.viewer)
+      : null,
     code: await qrDataUrl(qrTargets.qrUser(ctx.publicUrl, row.uidn)),
     uidn: row.uidn,
     company: presentCompany(row, ctx),

@@ -84,7 +84,12 @@ function authorizeCard(
 }
 
 export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
-  const ctx = { publicUrl: app.config.publicUrl, fileUrls: app.fileUrls };
+  // Private files' URLs are bound to the caller's session (files/urls.ts).
+  const ctx = (request: FastifyRequest) => ({
+    publicUrl: app.config.publicUrl,
+    fileUrls: app.fileUrls,
+    viewer: request.principal,
+  });
 
   /** A new card of either kind: the same steps, each kind with its right, fields and file types. */
   const CARD_KINDS = {
@@ -133,7 +138,7 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const row = await createCard(request, 'permanent');
-      return { message: QR_USER_MESSAGES.qrCreated, data: await presentQrUser(row, ctx) };
+      return { message: QR_USER_MESSAGES.qrCreated, data: await presentQrUser(row, ctx(request)) };
     },
   );
 
@@ -152,7 +157,10 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
       const row = await createCard(request, 'member');
       return reply
         .code(201)
-        .send({ message: QR_USER_MESSAGES.memberCreated, data: await presentQrUser(row, ctx) });
+        .send({
+          message: QR_USER_MESSAGES.memberCreated,
+          data: await presentQrUser(row, ctx(request)),
+        });
     },
   );
 
@@ -169,7 +177,7 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const row = await findQrUser(app.db, request.params.id, BOTH);
       authorizeCard(request.principal, VIEW, row);
-      return { data: await presentQrUser(row, ctx) };
+      return { data: await presentQrUser(row, ctx(request)) };
     },
   );
 
@@ -189,7 +197,10 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
       const row = await findQrUser(app.db, request.params.id, BOTH);
       authorizeCard(request.principal, UPDATE, row);
       const updated = await updateQrUser(app.db, row, request.body);
-      return { message: QR_USER_MESSAGES.updated, data: await presentQrUser(updated, ctx) };
+      return {
+        message: QR_USER_MESSAGES.updated,
+        data: await presentQrUser(updated, ctx(request)),
+      };
     },
   );
 
@@ -212,7 +223,10 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
       request.log.info({ qrUserId: row.id, replacedBy: fresh.id }, 'card re-issued');
       return reply
         .code(201)
-        .send({ message: QR_USER_MESSAGES.reissued, data: await presentQrUser(fresh, ctx) });
+        .send({
+          message: QR_USER_MESSAGES.reissued,
+          data: await presentQrUser(fresh, ctx(request)),
+        });
     },
   );
 
@@ -241,7 +255,7 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
           order: 'newest',
         });
         return {
-          data: await Promise.all(rows.map((row) => presentQrUser(row, ctx))),
+          data: await Promise.all(rows.map((row) => presentQrUser(row, ctx(request)))),
           meta: { page: request.query.page, per_page: request.query.per_page, total },
         };
       },
@@ -268,7 +282,7 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
       authorizeAny(request.principal, VIEW.member);
       const row = await findQrUser(app.db, request.params.id, MEMBER);
       authorizeCard(request.principal, VIEW, row);
-      return { data: await presentQrUser(row, ctx) };
+      return { data: await presentQrUser(row, ctx(request)) };
     },
   );
 
@@ -288,7 +302,10 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
       const row = await findQrUser(app.db, request.params.id, MEMBER);
       authorizeCard(request.principal, UPDATE, row);
       const updated = await updateQrUser(app.db, row, request.body);
-      return { message: QR_USER_MESSAGES.updated, data: await presentQrUser(updated, ctx) };
+      return {
+        message: QR_USER_MESSAGES.updated,
+        data: await presentQrUser(updated, ctx(request)),
+      };
     },
   );
 
@@ -324,7 +341,7 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
         order: 'name',
       });
       return {
-        data: await Promise.all(rows.map((row) => presentMember(row, ctx))),
+        data: await Promise.all(rows.map((row) => presentMember(row, ctx(request)))),
         meta: { page: request.query.page, per_page: request.query.per_page, total },
         company: {
           id: company.id,

@@ -1,11 +1,11 @@
 import { formatUidn, type RequestRow } from '@sesame/shared';
-import type { FileUrls } from '../files/urls';
+import type { FileSigner } from '../files/urls';
 import type { RequestListRow } from './service';
 
 const iso = (value: string | Date) => new Date(value).toISOString();
 
 /** A request as staff see it; the identity document only as a short-lived signed URL. */
-export function presentRequestRow(row: RequestListRow, fileUrls: FileUrls): RequestRow {
+export function presentRequestRow(row: RequestListRow, fileUrls: FileSigner): RequestRow {
   const { request, visitor, company, event } = row;
   return {
     id: request.id,

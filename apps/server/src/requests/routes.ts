@@ -114,11 +114,16 @@ export const requestRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  const listResponse = async (query: RequestListQuery, companyId: string | undefined) => {
+  const listResponse = async (
+    query: RequestListQuery,
+    companyId: string | undefined,
+    viewer: Principal | null,
+  ) => {
     const page = await listRequests(app.db, query, companyId);
     if (!page) throw notFound();
+    const fileUrls = app.fileUrls.for(viewer);
     return {
-      data: page.rows.map((row) => presentRequestRow(row, app.fileUrls)),
+      data: page.rows.map((row) => presentRequestRow(row, fileUrls)),
       meta: { page: query.page, per_page: query.per_page, total: page.total },
     };
   };
@@ -142,7 +147,7 @@ export const requestRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const action = listAction(request.query);
       const who = authorize(request.principal, action);
-      return listResponse(request.query, companyScope(who, action));
+      return listResponse(request.query, companyScope(who, action), who);
     },
   );
 
@@ -162,7 +167,7 @@ export const requestRoutes: FastifyPluginAsyncZod = async (app) => {
       authorize(request.principal, action);
       const company = await findCompany(app.db, request.params.company);
       authorize(request.principal, action, company ? { companyId: company.id } : null);
-      return listResponse(request.query, company!.id);
+      return listResponse(request.query, company!.id, request.principal);
     },
   );
 
@@ -228,7 +233,9 @@ export const requestRoutes: FastifyPluginAsyncZod = async (app) => {
           status: source.request.status,
           confirmed,
           card: confirmed ? await presentVisitorCard(source, ctx) : null,
-          request: staffRow ? presentRequestRow(staffRow, app.fileUrls) : null,
+          request: staffRow
+            ? presentRequestRow(staffRow, app.fileUrls.for(request.principal))
+            : null,
         },
       };
     },
