@@ -8,6 +8,9 @@ import { openDatabase } from './db/client';
 import { startBackgroundWork } from './background';
 import { seedFirstRun } from './setup/seed';
 
+/** The longest a stop may take (a supervisor's SIGKILL usually follows at 10 s). */
+const STOP_DEADLINE_MS = 8_000;
+
 async function main(): Promise<void> {
   let config: Config;
   try {
@@ -48,10 +51,20 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    app.log.info({ signal }, 'stopping: draining requests');
-    await stopBackground();
-    await app.close();
-    await database.close();
+    app.log.info({ signal }, 'stopping: draining requests, finishing the mail in hand');
+    // A supervisor waits about 10 s before SIGKILL: whatever still hangs then is cut.
+    setTimeout(() => {
+      app.log.error('stopping: not drained within the deadline, exiting anyway');
+      process.exit(1);
+    }, STOP_DEADLINE_MS).unref();
+    try {
+      // In-flight requests finish (new ones get 503), the outbox worker ends its mail.
+      await Promise.all([app.close(), stopBackground()]);
+      await database.close();
+    } catch (error) {
+      app.log.error({ err: error }, 'stopping: error while draining');
+    }
+    app.log.info('stopped');
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
