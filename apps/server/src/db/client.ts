@@ -13,6 +13,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from './availability';
+import { lockDataFolder } from './data-lock';
 import * as schema from './schema';
 
 export const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, '../../drizzle');
@@ -67,7 +68,12 @@ export async function openPglite(options: {
   dataDir?: string;
   loadDataDir?: Blob | File;
 }): Promise<DatabaseHandle> {
-  if (options.dataDir) mkdirSync(path.dirname(options.dataDir), { recursive: true });
+  let unlock: (() => Promise<void>) | undefined;
+  if (options.dataDir) {
+    mkdirSync(options.dataDir, { recursive: true });
+    // One process per embedded data folder: a second server refuses to start.
+    unlock = await lockDataFolder(options.dataDir);
+  }
   // pg_trgm backs the log searches (a migration creates it); PGlite loads it as a module.
   const client = new PGlite({
     dataDir: options.dataDir,
@@ -77,11 +83,20 @@ export async function openPglite(options: {
     // PostgreSQL's 128 MB keeps the idle server about 80 MB smaller (npm run bench -- memory).
     startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'],
   });
-  await client.waitReady;
+  try {
+    await client.waitReady;
+  } catch (error) {
+    await unlock?.();
+    throw error;
+  }
   // The pglite driver has the same query surface; the cast lets services take one type.
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   await migratePglite(db as never, { migrationsFolder: MIGRATIONS_FOLDER });
-  return { db, kind: 'pglite', close: () => client.close(), pglite: client } as DatabaseHandle & {
+  const close = async () => {
+    await client.close();
+    await unlock?.();
+  };
+  return { db, kind: 'pglite', close, pglite: client } as DatabaseHandle & {
     pglite: PGlite;
   };
 }
