@@ -12,6 +12,7 @@ import { visitorRoutes } from './visitors/routes';
 import { requestRoutes } from './requests/routes';
 import { eventRoutes } from './events/routes';
 import { checkinRoutes } from './checkins/routes';
+import { mailRoutes } from './mail/routes';
 
 export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(healthRoutes);
@@ -24,4 +25,5 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(requestRoutes);
   await app.register(eventRoutes);
   await app.register(checkinRoutes);
+  await app.register(mailRoutes);
 };

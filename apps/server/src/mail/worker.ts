@@ -1,15 +1,21 @@
 /**
  * The outbox worker (ARCHITECTURE §8). Any number of server processes may run it:
  *
- * - claim: one short transaction picks due rows `FOR UPDATE SKIP LOCKED` and marks
- *   them `sending` with a lease (next_attempt_at = now + lease); no other worker
+ * - claim: one short transaction picks one due row `FOR UPDATE SKIP LOCKED` and
+ *   marks it `sending` with a lease (next_attempt_at = now + lease); no other worker
  *   takes a row while its lease runs, so a mail is not sent twice;
  * - send outside any transaction (PGlite has one connection: holding it during
- *   an SMTP conversation would stall every request);
- * - then `sent`, or back to `pending` with an exponential back-off, or `failed`
- *   after MAIL_RETRY.maxAttempts. A row whose worker died while sending is taken
- *   again once its lease has run out; its stable Message-ID lets a mail server
- *   drop the duplicate in that rare case.
+ *   an SMTP conversation would stall every request), renewing the lease while the
+ *   SMTP server takes its time (a tarpit cannot outlive the lease);
+ * - then `sent` (recorded again and again until the database takes it: a mail sent
+ *   is never sent twice because the database was out at that moment), or back to
+ *   `pending` with an exponential back-off, or `failed` at once on a permanent
+ *   refusal (5xx) or after MAIL_RETRY.maxAttempts. The attempt number is the
+ *   lease's fencing token: a worker whose lease was taken over records nothing.
+ * - A mail is cancelled only when what it is about is gone (the visitor deleted);
+ *   an error while rendering (the database out) is retried like a send error.
+ * - A row whose worker died while sending is taken again once its lease has run
+ *   out; its stable Message-ID lets a mail server drop the duplicate in that rare case.
  */
 import { and, eq, inArray, lte, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
@@ -26,15 +32,30 @@ export const MAIL_RETRY = {
   baseDelayMs: 15_000,
   maxDelayMs: 30 * 60_000,
   maxAttempts: 12,
-  /** How long a claimed row stays reserved for the worker sending it. */
+  /** How long a claimed row stays reserved for the worker sending it, renewed while sending. */
   leaseMs: 5 * 60_000,
+  /** How often the lease is renewed during a send. */
+  renewEveryMs: 30_000,
   /** How often the worker looks for due rows. */
   pollMs: 1_000,
-  batchSize: 10,
+  /** Rows per claim: one, so no claimed row waits behind a slow send while its lease runs. */
+  batchSize: 1,
+  /** Waits between attempts at recording `sent` while the database is out. */
+  recordRetryMs: 500,
 };
 export type MailRetryOptions = typeof MAIL_RETRY;
 
 type OutboxRow = typeof mailOutbox.$inferSelect;
+
+/** The SMTP server's permanent refusal (5xx), as its reply line; null for anything transient. */
+export function permanentRefusal(error: unknown): string | null {
+  const e = error as { responseCode?: unknown; response?: unknown; message?: unknown } | null;
+  if (!e || typeof e.responseCode !== 'number') return null;
+  if (e.responseCode < 500 || e.responseCode > 599) return null;
+  return typeof e.response === 'string' ? e.response : String(e.message ?? e.responseCode);
+}
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export function retryDelayMs(attempts: number, options: MailRetryOptions = MAIL_RETRY): number {
   return Math.min(options.baseDelayMs * 2 ** Math.max(0, attempts - 1), options.maxDelayMs);
@@ -47,6 +68,8 @@ export class MailWorker {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> | undefined;
   private stopped = true;
+  /** Set by stop(): the worker finishes the mail in hand and claims no other. */
+  private stopping = false;
 
   constructor(
     private readonly deps: {
@@ -93,6 +116,7 @@ export class MailWorker {
     });
   }
 
+  /** The mail, or null when what it is about is gone for good. Throws on any other error. */
   private async render(row: OutboxRow): Promise<RenderedMail | null> {
     if (row.kind !== VISITOR_CODE_MAIL) return null;
     const { visitorId } = row.payload as VisitorCodeMailPayload;
@@ -101,71 +125,124 @@ export class MailWorker {
     return renderVisitorCodeMail(source, this.deps.config.publicUrl);
   }
 
+  /** This worker's claim on the row: still sending, and not taken over since (fencing token). */
+  private mine(row: OutboxRow) {
+    return and(
+      eq(mailOutbox.id, row.id),
+      eq(mailOutbox.status, 'sending'),
+      eq(mailOutbox.attempts, row.attempts),
+    );
+  }
+
+  /** Back to pending with back-off, or failed for good when `permanent` or out of attempts. */
+  private async notSent(row: OutboxRow, reason: string, permanent: boolean): Promise<void> {
+    const giveUp = permanent || row.attempts >= this.options.maxAttempts;
+    const delay = retryDelayMs(row.attempts, this.options);
+    await this.deps.db
+      .update(mailOutbox)
+      .set({
+        status: giveUp ? 'failed' : 'pending',
+        lastError: reason.slice(0, 1000),
+        nextAttemptAt: msFromNow(giveUp ? 0 : delay),
+      })
+      .where(this.mine(row));
+    this.deps.log.warn(
+      { outboxId: row.id, attempts: row.attempts, retryInMs: giveUp ? null : delay, err: reason },
+      permanent
+        ? 'mail refused for good by the mail server'
+        : giveUp
+          ? 'mail failed for good'
+          : 'mail not sent, will retry',
+    );
+  }
+
+  /**
+   * Records `sent` until the database takes it: the mail is out, and a row left
+   * `sending` would be sent again once its lease ran out.
+   */
+  private async recordSent(row: OutboxRow): Promise<void> {
+    let tries = 0;
+    for (;;) {
+      try {
+        await this.deps.db
+          .update(mailOutbox)
+          .set({ status: 'sent', sentAt: new Date(), lastError: null })
+          .where(
+            and(eq(mailOutbox.id, row.id), inArray(mailOutbox.status, ['sending', 'pending'])),
+          );
+        return;
+      } catch (error) {
+        tries += 1;
+        if (this.stopping && tries > 20) throw error;
+        if (tries === 1)
+          this.deps.log.warn(
+            { outboxId: row.id, err: errorText(error) },
+            'mail sent; recording it waits for the database',
+          );
+        await new Promise((r) => setTimeout(r, this.options.recordRetryMs));
+      }
+    }
+  }
+
   private async deliver(row: OutboxRow): Promise<void> {
     const { db, log, transport, config } = this.deps;
-    // Only the worker holding the lease (status still 'sending') records the outcome.
-    const mine = and(eq(mailOutbox.id, row.id), eq(mailOutbox.status, 'sending'));
     let mail: RenderedMail | null;
     try {
       mail = await this.render(row);
     } catch (error) {
-      mail = null;
-      log.error({ err: error, outboxId: row.id }, 'mail could not be rendered');
+      // The database out, a template error: the visitor and the request still exist. Retry.
+      log.error({ err: error, outboxId: row.id }, 'mail could not be rendered, will retry');
+      await this.notSent(row, `rendering: ${errorText(error)}`, false);
+      return;
     }
     if (!mail) {
       // The visitor was deleted (or the kind is unknown): nothing to send, ever.
       await db
         .update(mailOutbox)
         .set({ status: 'cancelled', lastError: 'nothing to send (record gone)' })
-        .where(mine);
+        .where(this.mine(row));
       return;
     }
+    // A slow (or tarpitting) SMTP server must not outlive the lease: renew it while sending.
+    const renew = setInterval(() => {
+      db.update(mailOutbox)
+        .set({ nextAttemptAt: msFromNow(this.options.leaseMs) })
+        .where(this.mine(row))
+        .catch((error: unknown) =>
+          log.warn({ outboxId: row.id, err: errorText(error) }, 'mail lease not renewed'),
+        );
+    }, this.options.renewEveryMs);
+    let where: string;
     try {
-      const where = await transport.send({
+      where = await transport.send({
         ...mail,
         outboxId: row.id,
         from: config.mailFrom,
         to: row.toAddress,
+        // Stable across attempts and instances: a rare second send is the same mail.
         messageId: `<outbox-${row.id}@sesame>`,
       });
-      await db
-        .update(mailOutbox)
-        .set({ status: 'sent', sentAt: new Date(), lastError: null })
-        .where(mine);
-      log.info({ outboxId: row.id, kind: row.kind, where }, 'mail sent');
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      const giveUp = row.attempts >= this.options.maxAttempts;
-      const delay = retryDelayMs(row.attempts, this.options);
-      await db
-        .update(mailOutbox)
-        .set({
-          status: giveUp ? 'failed' : 'pending',
-          lastError: message.slice(0, 1000),
-          nextAttemptAt: msFromNow(giveUp ? 0 : delay),
-        })
-        .where(mine);
-      log.warn(
-        {
-          outboxId: row.id,
-          attempts: row.attempts,
-          retryInMs: giveUp ? null : delay,
-          err: message,
-        },
-        giveUp ? 'mail failed for good' : 'mail not sent, will retry',
-      );
+      const refusal = permanentRefusal(error);
+      await this.notSent(row, refusal ?? errorText(error), refusal !== null);
+      return;
+    } finally {
+      clearInterval(renew);
     }
+    await this.recordSent(row);
+    log.info({ outboxId: row.id, kind: row.kind, where }, 'mail sent');
   }
 
   /** Sends everything due now; resolves with the number of rows handled. */
   async drain(): Promise<number> {
     let handled = 0;
-    for (;;) {
+    while (!this.stopping) {
       const rows = await this.claim();
       if (rows.length === 0) return handled;
       for (const row of rows) await this.deliver(row);
       handled += rows.length;
     }
+    return handled;
   }
 
   start(): void {
@@ -182,8 +259,10 @@ export class MailWorker {
     this.timer = setTimeout(tick, 0);
   }
 
+  /** Finishes the mail in hand, claims no other, and resolves when the worker is idle. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopping = true;
     if (this.timer) clearTimeout(this.timer);
     await this.running;
   }

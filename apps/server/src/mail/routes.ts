@@ -1,0 +1,74 @@
+/**
+ * The state of a visitor's mails (queued, sent, retrying, failed with the mail
+ * server's reason) for the request list, the event participants and the meeting
+ * card, and Renvoyer for staff who may confirm requests or run events.
+ */
+import { eq } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { MAIL_MESSAGES, mailStatusListSchema, mailStatusSchema } from '@sesame/shared';
+import { authorize } from '../auth/authorize';
+import type { Principal } from '../auth/principal';
+import { visitors } from '../db/schema';
+import { conflict, notFound } from '../errors';
+import { presentMail, resendVisitorMail, visitorMails } from './status';
+
+const params = z.object({ id: z.uuid({ error: "L'identifiant du visiteur est invalide." }) });
+
+export const mailRoutes: FastifyPluginAsyncZod = async (app) => {
+  /** The visitor, authorised for reading (or resending) its mails: request or event participant. */
+  async function visitorFor(principal: Principal | null, id: string, resend: boolean) {
+    const [visitor] = await app.db
+      .select({ id: visitors.id, companyId: visitors.companyId, eventId: visitors.eventId })
+      .from(visitors)
+      .where(eq(visitors.id, id))
+      .limit(1);
+    if (!visitor) throw notFound();
+    const action = visitor.eventId
+      ? resend
+        ? 'events.create'
+        : 'events.list'
+      : resend
+        ? 'requests.validate'
+        : 'requests.list';
+    authorize(principal, action, visitor);
+    return visitor;
+  }
+
+  app.get(
+    '/mail/visitor/:id',
+    {
+      schema: {
+        tags: ['mail'],
+        summary:
+          "A visitor's code mails, newest first: queued, sending, sent, retrying or failed (with the mail server's reason).",
+        params,
+        response: { 200: mailStatusListSchema },
+      },
+    },
+    async (request) => {
+      const visitor = await visitorFor(request.principal, request.params.id, false);
+      const rows = await visitorMails(app.db, visitor.id);
+      return { data: rows.map(presentMail) };
+    },
+  );
+
+  app.post(
+    '/mail/visitor/:id/resend',
+    {
+      schema: {
+        tags: ['mail'],
+        summary:
+          'Renvoyer: a mail still waiting goes out now (never twice); a sent or failed one is queued again.',
+        params,
+        response: { 200: z.object({ message: z.string(), data: mailStatusSchema }) },
+      },
+    },
+    async (request) => {
+      const visitor = await visitorFor(request.principal, request.params.id, true);
+      const row = await app.db.transaction((tx) => resendVisitorMail(tx, visitor));
+      if (!row) throw conflict(MAIL_MESSAGES.nothingToResend);
+      return { message: MAIL_MESSAGES.resent, data: presentMail(row) };
+    },
+  );
+};

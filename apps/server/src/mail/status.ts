@@ -1,0 +1,82 @@
+/**
+ * Each visitor mail's state as staff see it (ARCHITECTURE §8: "staff can see each
+ * mail's state where its cause is shown"), and Renvoyer.
+ */
+import { and, desc, eq } from 'drizzle-orm';
+import type { MailState, MailStatus } from '@sesame/shared';
+import type { Db } from '../db/client';
+import { mailOutbox } from '../db/schema';
+import { enqueueVisitorCodeMail, VISITOR_CODE_MAIL } from './outbox';
+
+type OutboxRow = typeof mailOutbox.$inferSelect;
+
+export function mailState(row: Pick<OutboxRow, 'status' | 'attempts'>): MailState {
+  switch (row.status) {
+    case 'pending':
+      return row.attempts > 0 ? 'retrying' : 'queued';
+    case 'sending':
+    case 'sent':
+    case 'failed':
+    case 'cancelled':
+      return row.status;
+    default:
+      return 'queued';
+  }
+}
+
+export function presentMail(row: OutboxRow): MailStatus {
+  const state = mailState(row);
+  return {
+    id: row.id,
+    state,
+    to: row.toAddress,
+    attempts: row.attempts,
+    last_error: state === 'sent' ? null : row.lastError,
+    sent_at: row.sentAt?.toISOString() ?? null,
+    next_attempt_at:
+      state === 'queued' || state === 'retrying' ? row.nextAttemptAt.toISOString() : null,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+/** The visitor's mails, newest first. */
+export async function visitorMails(db: Db, visitorId: string): Promise<OutboxRow[]> {
+  return db
+    .select()
+    .from(mailOutbox)
+    .where(
+      and(
+        eq(mailOutbox.kind, VISITOR_CODE_MAIL),
+        eq(mailOutbox.payload, { visitorId } as unknown as OutboxRow['payload']),
+      ),
+    )
+    .orderBy(desc(mailOutbox.createdAt))
+    .limit(20);
+}
+
+/**
+ * Renvoyer: a mail still waiting is made due now (never a second copy); otherwise
+ * (sent, failed, cancelled) a new mail is queued. Null when the visitor never had one.
+ */
+export async function resendVisitorMail(
+  tx: Db,
+  visitor: { id: string; companyId: string },
+): Promise<OutboxRow | null> {
+  const [latest] = await visitorMails(tx, visitor.id);
+  if (!latest) return null;
+  if (latest.status === 'pending') {
+    const [row] = await tx
+      .update(mailOutbox)
+      .set({ nextAttemptAt: new Date() })
+      .where(and(eq(mailOutbox.id, latest.id), eq(mailOutbox.status, 'pending')))
+      .returning();
+    if (row) return row;
+  }
+  if (latest.status === 'sending') return latest;
+  const id = await enqueueVisitorCodeMail(tx, {
+    companyId: visitor.companyId,
+    visitorId: visitor.id,
+  });
+  const [row] = await tx.select().from(mailOutbox).where(eq(mailOutbox.id, id));
+  return row!;
+}
