@@ -3,12 +3,27 @@
  * Each job registers here; main.ts starts them after listen and stops them on SIGTERM.
  */
 import type { FastifyInstance } from 'fastify';
+import path from 'node:path';
+import { sweepOrphanFiles } from './files/sweep';
 import { mailWorkerJob } from './mail/worker';
 
 export type StopFn = () => Promise<void>;
 type Job = (app: FastifyInstance) => StopFn;
 
-const jobs: Job[] = [mailWorkerJob];
+/** Once at start: files no row names, older than an hour (a kill -9 mid-upload). */
+const orphanFileSweepJob: Job = (app) => {
+  const done = sweepOrphanFiles(app.db, path.join(app.config.dataDir, 'files'))
+    .then(({ examined, removed }) => {
+      if (removed.length > 0)
+        app.log.info({ examined, removed: removed.length }, 'orphan files removed');
+    })
+    .catch((error: unknown) => app.log.warn({ err: error }, 'orphan file sweep failed'));
+  return async () => {
+    await done;
+  };
+};
+
+const jobs: Job[] = [mailWorkerJob, orphanFileSweepJob];
 
 export function startBackgroundWork(app: FastifyInstance): StopFn {
   const stops = jobs.map((job) => job(app));

@@ -8,7 +8,8 @@ import type { FastifyRequest } from 'fastify';
 import { API_MESSAGES } from '@sesame/shared';
 import type { Db } from '../db/client';
 import { files } from '../db/schema';
-import { badRequest, payloadTooLarge, unsupportedMediaType } from '../errors';
+import { badRequest, HttpError, payloadTooLarge, unsupportedMediaType } from '../errors';
+import { containsNul } from '../input';
 import { detectMediaType, EXTENSIONS, type MediaType } from './detect';
 import type { FileStorage } from './storage';
 
@@ -32,14 +33,23 @@ export async function readMultipart(request: FastifyRequest): Promise<MultipartB
         const bytes = await part.toBuffer();
         if (part.file.truncated) throw payloadTooLarge();
         body.files[part.fieldname] = { field: part.fieldname, filename: part.filename, bytes };
+      } else if (part.valueTruncated || part.fieldnameTruncated) {
+        // A field longer than the parser keeps is longer than any field allows.
+        throw badRequest();
       } else if (typeof part.value === 'string') {
         body.fields[part.fieldname] = part.value;
       }
     }
   } catch (error) {
+    if (error instanceof HttpError) throw error;
     if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw payloadTooLarge();
-    throw error;
+    // Everything else the parser throws is a malformed body (no boundary, a cut part,
+    // too many fields): the client's fault, said plainly, never a 500.
+    throw badRequest();
   }
+  // PostgreSQL stores no NUL byte: refused here, like in JSON bodies (app.ts).
+  const names = Object.values(body.files).map((file) => file.filename);
+  if (containsNul(body.fields) || containsNul(names)) throw badRequest();
   return body;
 }
 
@@ -87,4 +97,30 @@ export async function storeFile(
     })
     .returning();
   return row!;
+}
+
+/**
+ * Runs `work` with a storage that remembers what it wrote; when `work` throws
+ * (the transaction rolled back), those files are removed again. Every upload
+ * transaction runs inside it (issue 12 §7); the start-up sweep catches the rest.
+ */
+export async function removingStoredFilesOnFailure<T>(
+  storage: FileStorage,
+  work: (storage: FileStorage) => Promise<T>,
+): Promise<T> {
+  const written: string[] = [];
+  const tracking: FileStorage = {
+    put: async (name, bytes) => {
+      written.push(name);
+      await storage.put(name, bytes);
+    },
+    get: (name) => storage.get(name),
+    remove: (name) => storage.remove(name),
+  };
+  try {
+    return await work(tracking);
+  } catch (error) {
+    await Promise.all(written.map((name) => storage.remove(name).catch(() => undefined)));
+    throw error;
+  }
 }

@@ -25,7 +25,12 @@ import type { Principal } from '../auth/principal';
 import { findCompany } from '../companies/service';
 import { badRequest, notFound } from '../errors';
 import { ALLOWED } from '../files/detect';
-import { checkFile, readMultipart, type MultipartBody } from '../files/uploads';
+import {
+  checkFile,
+  readMultipart,
+  removingStoredFilesOnFailure,
+  type MultipartBody,
+} from '../files/uploads';
 import { actionsOf, authorizeAny, REISSUE, UPDATE, VIEW, type Rights } from './policy';
 import { presentMember, presentQrUser } from './presenter';
 import {
@@ -113,12 +118,10 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
     const fields = parseFields(schema, body);
     const document = checkFile(requireDocument(body), allowed, UPLOAD_MAX_BYTES, FILE_TOO_LARGE);
     const companyId = companyForNewRecord(who, action, fields.company_id);
-    const row = await app.db.transaction((tx) =>
-      createQrUser(
-        tx,
-        app.storage,
-        { ...fields, kind, companyId, createdBy: who.userId },
-        document,
+    // A failed transaction takes its stored file with it (issue 12 §7).
+    const row = await removingStoredFilesOnFailure(app.storage, (storage) =>
+      app.db.transaction((tx) =>
+        createQrUser(tx, storage, { ...fields, kind, companyId, createdBy: who.userId }, document),
       ),
     );
     request.log.info({ qrUserId: row.id, companyId }, logged);

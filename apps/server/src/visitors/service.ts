@@ -198,27 +198,5 @@ export async function deleteVisitor(tx: Db, visitor: VisitorRow): Promise<string
   return removed.map((f) => f.storedName);
 }
 
-/**
- * Runs `work` with a storage that remembers what it wrote; when `work` throws
- * (the transaction rolled back), those files are removed again.
- */
-export async function removingStoredFilesOnFailure<T>(
-  storage: FileStorage,
-  work: (storage: FileStorage) => Promise<T>,
-): Promise<T> {
-  const written: string[] = [];
-  const tracking: FileStorage = {
-    put: async (name, bytes) => {
-      written.push(name);
-      await storage.put(name, bytes);
-    },
-    get: (name) => storage.get(name),
-    remove: (name) => storage.remove(name),
-  };
-  try {
-    return await work(tracking);
-  } catch (error) {
-    await Promise.all(written.map((name) => storage.remove(name).catch(() => undefined)));
-    throw error;
-  }
-}
+/** One cleanup on failure for every upload (files/uploads.ts). */
+export { removingStoredFilesOnFailure } from '../files/uploads';
