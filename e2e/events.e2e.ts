@@ -12,13 +12,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newContext, PHONE, screenshot, signIn } from './support/browser';
 import { decodeQr } from './support/qr';
 import { createDemoStaff, startServer, type RunningServer } from './support/server';
-import { ID_PNG } from './support/visitors';
+import { ID_PNG, todayForForm } from './support/visitors';
 import { startSmtp, type TestSmtp } from './support/smtp';
 
 const SUPERVISOR = { email: 'superviseur@demo.test', password: 'Superviseur-Password-123' };
 const GUEST_EMAIL = 'kouadio.guest@example.com';
 const EVENT_NAME = 'Forum Numérique 2030';
 const EVENT_SLUG = 'forum-numerique-2030';
+/**
+ * The event is today (the demo company's zone, UTC): a guest's code checks in only
+ * on the event's day (issue 11 §4).
+ */
+const EVENT_DAY = todayForForm();
+const dayText = (options: Intl.DateTimeFormatOptions) =>
+  new Intl.DateTimeFormat('fr-FR', { timeZone: 'UTC', ...options }).format(new Date());
+/** '24 novembre 2026' and 'mardi 24 novembre 2026'. */
+const EVENT_LONG = dayText({ day: 'numeric', month: 'long', year: 'numeric' });
+const EVENT_WEEKDAY = dayText({ weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
 
 describe('events journey in Chromium', () => {
   let server: RunningServer;
@@ -69,7 +79,7 @@ describe('events journey in Chromium', () => {
     await sup.getByLabel('Lieu').fill('Salle Ivoire');
     await sup.getByLabel('Adresse').fill('Boulevard de la République');
     await sup.getByLabel('Ville').fill('Abidjan');
-    await sup.getByRole('textbox', { name: 'Date', exact: true }).fill('24/12/2030');
+    await sup.getByRole('textbox', { name: 'Date', exact: true }).fill(EVENT_DAY);
     await sup.getByLabel('Heure').selectOption('18');
     await sup.getByLabel('Minute').selectOption('30');
     await screenshot(sup, 'event-create-1280');
@@ -96,7 +106,9 @@ describe('events journey in Chromium', () => {
       await sup.getByRole('columnheader', { name: header, exact: true }).waitFor();
     }
     const row = sup.getByRole('row').filter({ hasText: EVENT_NAME });
-    await row.getByText('24 décembre 2030').waitFor();
+    // The event's day and its creation day are both today.
+    await row.getByText(EVENT_LONG).first().waitFor();
+    expect(await row.getByText(EVENT_LONG).count()).toBe(2);
     await row.getByText('18:30').waitFor();
     await row.getByRole('button', { name: 'Copier le lien' }).click();
     await row.getByRole('button', { name: 'Texte Copié' }).waitFor();
@@ -126,13 +138,13 @@ describe('events journey in Chromium', () => {
     const guest = await guestContext.newPage();
     await guest.goto(shareLink);
     await guest.getByRole('heading', { name: EVENT_NAME }).waitFor();
-    await guest.getByTestId('event-summary').getByText('mardi 24 décembre 2030 à 18:30').waitFor();
+    await guest.getByTestId('event-summary').getByText(`${EVENT_WEEKDAY} à 18:30`).waitFor();
     // The event's place, date and time are filled and read-only; no host, no reason.
     const address = guest.getByRole('textbox', { name: 'Adresse', exact: true });
     expect(await address.inputValue()).toBe('Boulevard de la République');
     expect(await address.getAttribute('readonly')).not.toBeNull();
     expect(await guest.getByRole('textbox', { name: 'Date', exact: true }).inputValue()).toBe(
-      '24/12/2030',
+      EVENT_DAY,
     );
     expect(await guest.getByLabel('Heure').inputValue()).toBe('18');
     expect(await guest.getByLabel('Minute').inputValue()).toBe('30');
@@ -163,7 +175,7 @@ describe('events journey in Chromium', () => {
     );
     expect(mail.subject).toBe(`Votre code d'accès – ${EVENT_NAME}`);
     expect(mail.text).toContain('Bonjour Kouadio Yao,');
-    expect(mail.text).toContain('mardi 24 décembre 2030');
+    expect(mail.text).toContain(EVENT_WEEKDAY);
     const uidn = /\b([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4})\b/.exec(mail.text ?? '')?.[1];
     expect(uidn).toBeDefined();
     const qr = mail.attachments.find((a) => a.contentType === 'image/png');

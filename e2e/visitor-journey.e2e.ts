@@ -17,6 +17,22 @@ import { startSmtp, type TestSmtp } from './support/smtp';
 const RECEPTIONIST = { email: 'accueil@demo.test', password: 'Accueil-Password-123' };
 const VISITOR_EMAIL = 'awa.kone@example.com';
 
+/** A day `offset` days from today in the demo company's zone (UTC): 'DD/MM/YYYY' and the calendar's name. */
+function day(offset: number): { form: string; long: string } {
+  const date = new Date(Date.now() + offset * 86_400_000);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const long = new Intl.DateTimeFormat('fr-FR', {
+    timeZone: 'UTC',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+  }).format(date);
+  return {
+    form: `${pad(date.getUTCDate())}/${pad(date.getUTCMonth() + 1)}/${date.getUTCFullYear()}`,
+    long,
+  };
+}
+
 /** A form field by its label, exactly (Mantine appends ' *' to required labels). */
 function field(page: Page, label: string) {
   const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -69,7 +85,21 @@ describe('visitor journey in Chromium', () => {
     await field(visitor, 'Employeur').fill('Acme CI');
     await field(visitor, "Nom de l'hôte").fill('M. Diallo');
     await field(visitor, 'Motif de la visite').fill('Entretien');
-    await field(visitor, 'Date').fill('24/12/2030');
+    // The calendar offers no past day (issue 11 §4): yesterday is disabled, today is not.
+    await visitor.getByRole('button', { name: 'Ouvrir le calendrier' }).click();
+    const todayButton = visitor.getByRole('button', { name: day(0).long, exact: true });
+    await todayButton.waitFor();
+    expect(await todayButton.isDisabled()).toBe(false);
+    const yesterdayButton = visitor.getByRole('button', { name: day(-1).long, exact: true });
+    if ((await yesterdayButton.count()) > 0) {
+      expect(await yesterdayButton.isDisabled()).toBe(true);
+    } else {
+      // Today is the month's first day, on the week's first column: no going back a month.
+      expect(await visitor.locator('button[data-direction="previous"]').isDisabled()).toBe(true);
+    }
+    await visitor.keyboard.press('Escape');
+    // Typed by hand, a past date is refused too (the server refuses it again).
+    await field(visitor, 'Date').fill(day(-1).form);
     await field(visitor, 'Heure').selectOption('10');
     await field(visitor, 'Minute').selectOption('30');
     await field(visitor, 'Contact').fill('0701020304');
@@ -82,6 +112,12 @@ describe('visitor journey in Chromium', () => {
 
     await field(visitor, 'Prénoms').fill('Awa');
     await field(visitor, 'Email').fill(VISITOR_EMAIL);
+    await visitor.getByRole('button', { name: 'Envoyer la demande' }).click();
+    await visitor
+      .getByTestId('visitor-form-error')
+      .filter({ hasText: 'La date de la visite ne peut pas être dans le passé.' })
+      .waitFor();
+    await field(visitor, 'Date').fill('24/12/2030');
     await visitor.getByRole('button', { name: 'Envoyer la demande' }).click();
     await visitor.getByText('Visiteur créé avec succès.').first().waitFor();
     await visitor.getByText('Demande créée avec succès.').first().waitFor();

@@ -1,6 +1,20 @@
 /** Dates as the screens show them: French (or English) long dates in the company's time zone. */
 export const DEFAULT_TIMEZONE = 'Africa/Abidjan';
 
+/** Today in a time zone, as the calendars read it ('YYYY-MM-DD'). */
+export function todayIn(timeZone: string, now = new Date()): string {
+  try {
+    return new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    }).format(now);
+  } catch {
+    return now.toISOString().slice(0, 10);
+  }
+}
+
 function locale(lang?: string): string {
   return lang?.startsWith('en') ? 'en-GB' : 'fr-FR';
 }

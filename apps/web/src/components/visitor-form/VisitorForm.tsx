@@ -37,12 +37,15 @@ import {
   HOURS,
   HOUR_PLACEHOLDER,
   ID_FILE_MAX_BYTES,
+  isPastVisitDate,
   MINUTES,
   MINUTE_PLACEHOLDER,
   SUBMIT_DELAY_MS,
+  VISITOR_MESSAGES,
   visitorFormSchema,
   type VisitorIssueKey,
 } from '@sesame/shared';
+import { DEFAULT_TIMEZONE, todayIn } from '../../lib/format';
 
 export interface VisitorFormEvent {
   name: string;
@@ -62,6 +65,8 @@ export interface VisitorFormProps {
   event?: VisitorFormEvent;
   onSubmit: (formData: FormData) => Promise<void>;
   submitting?: boolean;
+  /** The company's time zone: it decides which day is today (past days cannot be chosen). */
+  timeZone?: string;
 }
 
 type TextField =
@@ -126,7 +131,12 @@ const toIso = (ddmmyyyy: string) => {
 
 const FILE_ACCEPT = 'image/jpeg,image/png,image/webp,application/pdf';
 
-export function VisitorForm({ event, onSubmit, submitting = false }: VisitorFormProps) {
+export function VisitorForm({
+  event,
+  onSubmit,
+  submitting = false,
+  timeZone = DEFAULT_TIMEZONE,
+}: VisitorFormProps) {
   const { t, i18n } = useTranslation('visitors');
   const [values, setValues] = useState<Values>(() => ({
     ...EMPTY,
@@ -184,6 +194,12 @@ export function VisitorForm({ event, onSubmit, submitting = false }: VisitorForm
       request_image: file ?? undefined,
     };
     const parsed = visitorFormSchema.safeParse(input);
+    const showErrors = (next: Record<string, string>, firstPath: string) => {
+      setErrors(next);
+      setFormError(next[firstPath] ?? null);
+      const target = formRef.current?.querySelector<HTMLElement>(`[data-field="${firstPath}"]`);
+      target?.focus();
+    };
     if (!parsed.success) {
       const next: Record<string, string> = {};
       for (const issue of parsed.error.issues) {
@@ -191,11 +207,15 @@ export function VisitorForm({ event, onSubmit, submitting = false }: VisitorForm
         const params = (issue as { params?: { key?: VisitorIssueKey; field?: string } }).params;
         next[path] ??= issueText(params?.key, params?.field, issue.message);
       }
-      const firstPath = String(parsed.error.issues[0]?.path[0]);
-      setErrors(next);
-      setFormError(next[firstPath] ?? null);
-      const target = formRef.current?.querySelector<HTMLElement>(`[data-field="${firstPath}"]`);
-      target?.focus();
+      showErrors(next, String(parsed.error.issues[0]?.path[0]));
+      return;
+    }
+    // A meeting in the past (the company's day decides; the server checks it again).
+    if (!event && isPastVisitDate(parsed.data.request_date, todayIn(timeZone))) {
+      showErrors(
+        { request_date: issueText('datePast', undefined, VISITOR_MESSAGES.datePast) },
+        'request_date',
+      );
       return;
     }
     setErrors({});
@@ -358,6 +378,7 @@ export function VisitorForm({ event, onSubmit, submitting = false }: VisitorForm
                           locale={i18n.language?.startsWith('en') ? 'en' : 'fr'}
                           value={iso}
                           defaultDate={iso ?? undefined}
+                          minDate={todayIn(timeZone)}
                           onChange={(picked) => {
                             if (picked) set('request_date')(fromIso(picked));
                             setCalendarOpen(false);

@@ -21,6 +21,7 @@ import {
 } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import {
+  ARRIVAL_EARLY_MAX_MINUTES,
   COMPANY_FIELD_LABELS,
   COMPANY_MESSAGES,
   EMPLOYEE_COUNT_RANGES,
@@ -49,6 +50,7 @@ const TEXT_FIELDS = [
   'state',
   'country',
   'zipcode',
+  'arrival_early_minutes',
 ] as const;
 type TextField = (typeof TEXT_FIELDS)[number];
 type Values = Record<TextField, string>;
@@ -58,6 +60,7 @@ const MESSAGE_KEYS: Record<string, string> = {
   [COMPANY_MESSAGES.emailInvalid]: 'form.errors.emailInvalid',
   [COMPANY_MESSAGES.phoneInvalid]: 'form.errors.phoneInvalid',
   [COMPANY_MESSAGES.employeeRangeInvalid]: 'form.errors.employeeRangeInvalid',
+  [COMPANY_MESSAGES.arrivalEarlyInvalid]: 'form.errors.arrivalEarlyInvalid',
   'La taille du fichier ne doit pas dépasser 2 Mo.': 'form.errors.fileTooLarge',
   'Veuillez selectionnez un fichier valide': 'form.errors.fileInvalid',
   "Ce type de fichier n'est pas accepté.": 'form.errors.fileType',
@@ -99,7 +102,9 @@ export function CompanyForm(props: CompanyFormProps) {
   const initial = props.initial;
   const [values, setValues] = useState<Values>(() => {
     const start = {} as Values;
-    for (const field of TEXT_FIELDS) start[field] = (initial?.[field] as string | null) ?? '';
+    for (const field of TEXT_FIELDS) start[field] = String(initial?.[field] ?? '');
+    // A new company lets visitors in from the start of their day (0 minutes before).
+    start.arrival_early_minutes = String(initial?.arrival_early_minutes ?? 0);
     return start;
   });
   const [logo, setLogo] = useState<File | null>(null);
@@ -155,7 +160,11 @@ export function CompanyForm(props: CompanyFormProps) {
   };
 
   const required = (field: TextField) =>
-    !(field === 'description' || field === 'number_of_employee');
+    !(
+      field === 'description' ||
+      field === 'number_of_employee' ||
+      field === 'arrival_early_minutes'
+    );
   const text = (field: TextField, extra: Record<string, unknown> = {}) => (
     <TextInput
       label={t(`fields.${field}`)}
@@ -281,6 +290,21 @@ export function CompanyForm(props: CompanyFormProps) {
               />,
             )}
             {col(text('zipcode', { autoComplete: 'postal-code' }))}
+          </Grid>
+          <Title order={2} size="h4">
+            {t('form.sections.visits')}
+          </Title>
+          <Grid gap="md">
+            {col(
+              text('arrival_early_minutes', {
+                type: 'number',
+                inputMode: 'numeric',
+                min: 0,
+                max: ARRIVAL_EARLY_MAX_MINUTES,
+                step: 5,
+                description: t('form.arrivalEarlyHint', { max: ARRIVAL_EARLY_MAX_MINUTES }),
+              }),
+            )}
           </Grid>
           {props.feedback}
           {props.canSubmit ? (

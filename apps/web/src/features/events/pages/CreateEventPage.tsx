@@ -28,7 +28,7 @@ import { PageTitle } from '../../../components/PageTitle';
 import { ApiError } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
 import { useCompany } from '../../../lib/company';
-import { DEFAULT_TIMEZONE } from '../../../lib/format';
+import { DEFAULT_TIMEZONE, todayIn } from '../../../lib/format';
 import { useCompanyOptions, useCreateEvent } from '../api/events';
 import { DateField } from '../components/DateField';
 
@@ -69,20 +69,6 @@ const MESSAGE_KEYS: Record<string, string> = {
   [EVENT_MESSAGES.datePast]: 'create.errors.datePast',
   [API_MESSAGES.badRequest]: 'create.errors.badRequest',
 };
-
-/** Today in a time zone, as the calendar reads it ('YYYY-MM-DD'). */
-function todayIn(timeZone: string): string {
-  try {
-    return new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-    }).format(new Date());
-  } catch {
-    return new Date().toISOString().slice(0, 10);
-  }
-}
 
 export default function CreateEventPage() {
   const { t, i18n } = useTranslation('events');

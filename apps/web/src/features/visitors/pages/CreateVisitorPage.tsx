@@ -77,7 +77,7 @@ export default function CreateVisitorPage() {
             : t('outcome.status500')}
         </Alert>
       ) : (
-        <VisitorForm onSubmit={submit} submitting={submitting} />
+        <VisitorForm onSubmit={submit} submitting={submitting} timeZone={company.data.timezone} />
       )}
     </Container>
   );
