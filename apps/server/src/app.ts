@@ -10,21 +10,35 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyContextConfig,
+  type FastifyInstance,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
   jsonSchemaTransform,
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
-import { API_MESSAGES, AVAILABILITY_MESSAGES, UPLOAD_MAX_BYTES } from '@sesame/shared';
+import {
+  API_MESSAGES,
+  AVAILABILITY_MESSAGES,
+  UPLOAD_MAX_BYTES,
+  installProductMessages,
+  mayPerform,
+  type Action,
+} from '@sesame/shared';
 import type { Principal } from './auth/principal';
 import { loadPrincipal } from './auth/principal';
 import { TokenService, type TokenClaims } from './auth/tokens';
 import { DEFAULT_HTTP_TIMEOUTS, type Config } from './config';
 import { isDatabaseUnavailable } from './db/availability';
 import type { Database } from './db/client';
-import { HttpError } from './errors';
+import { badRequest, forbidden, HttpError, unauthenticated } from './errors';
+import { containsNul, urlHasNul } from './input';
+import { logRedaction, logSerializers } from './log-redaction';
 import { LocalStorage, type FileStorage } from './files/storage';
 import { FileUrls } from './files/urls';
 import { apiRoutes } from './routes';
@@ -53,7 +67,31 @@ declare module 'fastify' {
      * must answer 401 itself when the session is not live.
      */
     sessionCheckedByRoute?: boolean;
+    /**
+     * The permission a protected route needs (the matrix in packages/shared). Checked
+     * right after authentication, before the input is read: rate limit → 401 → 403 → 400.
+     */
+    action?: Action;
   }
+  interface FastifyInstance {
+    /** Every /api route as registered: the ladder and input-limit tests walk it. */
+    routeTable: ApiRoute[];
+  }
+}
+
+/** Fastify's form of TRUST_PROXY: a hop count trusts that many proxies nearest the server. */
+function trustedProxies(setting: Config['trustProxy']) {
+  if (typeof setting !== 'number') return setting ?? false;
+  return (_address: string, hop: number) => hop < setting;
+}
+
+/** One /api route, as the route table keeps it. */
+export interface ApiRoute {
+  method: string;
+  url: string;
+  public: boolean;
+  action: Action | undefined;
+  schema: { body?: unknown; querystring?: unknown; params?: unknown; consumes?: string[] };
 }
 
 export interface AppOptions {
@@ -64,8 +102,14 @@ export interface AppOptions {
 
 export async function buildApp({ config, db, logger }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: logger ?? { level: config.logLevel },
-    trustProxy: true,
+    logger: logger ?? {
+      level: config.logLevel,
+      serializers: logSerializers,
+      redact: logRedaction,
+    },
+    // Client addresses come from the socket unless TRUST_PROXY names the proxies to
+    // believe: otherwise anyone sets X-Forwarded-For and escapes every per-client limit.
+    trustProxy: trustedProxies(config.trustProxy),
     bodyLimit: 1024 * 1024,
     // A slow or silent client may not hold a socket for long (issue 12).
     requestTimeout: (config.httpTimeouts ?? DEFAULT_HTTP_TIMEOUTS).requestMs,
@@ -73,6 +117,7 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
     // Ids in URLs are UUIDs and codes; nothing legitimate is longer.
     routerOptions: { maxParamLength: 200 },
   });
+  installProductMessages();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -115,8 +160,8 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   app.decorateRequest('claims', null);
 
   // Who is calling: a valid bearer token loads the principal; anything else is anonymous.
-  app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/api/')) return;
+  // Runs per route after the rate limit (an onRequest hook), so a flood costs no query.
+  const identify = async (request: FastifyRequest) => {
     const header = request.headers.authorization;
     const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
     if (!token) return;
@@ -125,22 +170,43 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
     request.claims = claims;
     if (request.routeOptions.config.sessionCheckedByRoute) return;
     request.principal = await loadPrincipal(app.db, claims.sid, claims.sub);
-  });
+  };
 
-  // Secure by default: a route is public only when it says so.
+  /**
+   * Every /api route's guard, in the documented order: 401 without a live session
+   * (unless the route is public), 403 when the role lacks the route's `action`, then
+   * 400 for text holding a NUL byte (PostgreSQL cannot store one); the schema's own
+   * validation follows. A route is public only when it says so.
+   */
+  const guardFor = (config: FastifyContextConfig) => async (request: FastifyRequest) => {
+    await identify(request);
+    if (!config.public) {
+      const signedIn = config.sessionCheckedByRoute ? request.claims : request.principal;
+      if (!signedIn) throw unauthenticated();
+      if (config.action && request.principal && !mayPerform(request.principal.role, config.action))
+        throw forbidden();
+    }
+    if (urlHasNul(request.url) || containsNul(request.body)) throw badRequest();
+  };
+
+  const routeTable: ApiRoute[] = [];
+  app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
-    if (route.config?.public) return;
-    const checkedByRoute = route.config?.sessionCheckedByRoute === true;
-    const guard = async (request: { principal: Principal | null; claims: TokenClaims | null }) => {
-      if (!(checkedByRoute ? request.claims : request.principal)) {
-        throw new HttpError(401, API_MESSAGES.unauthenticated);
-      }
-    };
-    const existing = route.preHandler;
-    route.preHandler = existing
-      ? [guard, ...(Array.isArray(existing) ? existing : [existing])]
-      : guard;
+    const config: FastifyContextConfig = route.config ?? {};
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD') continue;
+      routeTable.push({
+        method,
+        url: route.url,
+        public: config.public === true,
+        action: config.action,
+        schema: (route.schema ?? {}) as ApiRoute['schema'],
+      });
+    }
+    const existing = route.preValidation;
+    const guard = guardFor(config);
+    route.preValidation = existing ? [guard, ...[existing].flat()] : guard;
   });
 
   app.setErrorHandler((error, request, reply) => {

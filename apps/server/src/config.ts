@@ -5,8 +5,10 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { isIP } from 'node:net';
 import { z } from 'zod';
-import { REPEAT_SCAN_WINDOW_MS, SLUG_PATTERN } from '@sesame/shared';
+import { PASSWORD_MIN_LENGTH, REPEAT_SCAN_WINDOW_MS, SLUG_PATTERN } from '@sesame/shared';
+import { passwordProblem } from './auth/password-policy';
 import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from './db/availability';
 
 const optionalString = z
@@ -55,7 +57,20 @@ const envSchema = z.object({
     }, 'must be an IANA time zone such as Africa/Abidjan'),
   ADMIN_EMAIL: optionalString.pipe(z.email({ error: 'must be an e-mail address' }).optional()),
   ADMIN_PASSWORD: optionalString.pipe(
-    z.string().min(8, 'must be at least 8 characters').optional(),
+    z
+      .string()
+      .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
+      .refine((value) => passwordProblem(value) === null, 'is too common or too easy to guess')
+      .optional(),
+  ),
+  TRUST_PROXY: optionalString.pipe(
+    z
+      .string()
+      .refine(
+        (value) => parseTrustProxy(value) !== null,
+        'must be a hop count (1 to 10) or a comma-separated list of proxy addresses or CIDR ranges',
+      )
+      .optional(),
   ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: optionalString,
@@ -111,6 +126,11 @@ export interface Config {
   repeatScanWindowMs: number;
   /** Rate limits; tests and benchmarks may pass their own. */
   rateLimits: RateLimits;
+  /**
+   * Which proxies' X-Forwarded-For to believe (TRUST_PROXY): none by default, so a
+   * client's address is its socket's; a hop count, or the proxies' addresses.
+   */
+  trustProxy?: false | number | string[];
   /** PostgreSQL connect and statement timeouts (defaults when absent). */
   databaseTimeouts?: DatabaseTimeouts;
   /** Fastify's requestTimeout (whole request received) and connectionTimeout (idle socket). */
@@ -154,7 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port,
     host: e.HOST,
-    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    publicUrl: withoutTrailingSlashes(e.PUBLIC_URL ?? `http://localhost:${port}`),
     dataDir,
     databaseUrl: e.DATABASE_URL,
     jwtSecret: e.JWT_SECRET ?? persistedSecret(dataDir),
@@ -168,6 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: e.WEB_DIST ?? defaultWebDist(),
     repeatScanWindowMs: e.REPEAT_SCAN_WINDOW_SECONDS * 1000,
     rateLimits: DEFAULT_RATE_LIMITS,
+    trustProxy: e.TRUST_PROXY ? (parseTrustProxy(e.TRUST_PROXY) ?? false) : false,
     databaseTimeouts: {
       connectMs: e.DB_CONNECT_TIMEOUT_MS,
       statementMs: e.DB_STATEMENT_TIMEOUT_MS,
@@ -192,4 +213,35 @@ function persistedSecret(dataDir: string): string {
 function defaultWebDist(): string | undefined {
   const dist = path.resolve(import.meta.dirname, '../../web/dist');
   return existsSync(dist) ? dist : undefined;
+}
+
+/**
+ * TRUST_PROXY: "2" trusts two hops of proxies; "10.0.0.5, 10.1.0.0/16" trusts
+ * those addresses only. Null when the value is neither.
+ */
+export function parseTrustProxy(value: string): number | string[] | null {
+  const text = value.trim();
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    return hops >= 1 && hops <= 10 ? hops : null;
+  }
+  const entries = text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const valid = entries.every((entry) => {
+    const [address = '', bits, ...rest] = entry.split('/');
+    if (rest.length || !isIP(address)) return false;
+    if (bits === undefined) return true;
+    const max = isIP(address) === 4 ? 32 : 128;
+    return /^\d{1,3}$/.test(bits) && Number(bits) <= max;
+  });
+  return entries.length && valid ? entries : null;
+}
+
+/** 'https://a.example//' → 'https://a.example', without a pattern that rescans the string. */
+function withoutTrailingSlashes(url: string): string {
+  let end = url.length;
+  while (end > 0 && url[end - 1] === '/') end--;
+  return url.slice(0, end);
 }

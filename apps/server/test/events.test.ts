@@ -203,7 +203,7 @@ describe(`events (${testDatabaseKind})`, () => {
         [{ time_event: '25:00' }, EVENT_MESSAGES.timeInvalid],
         [{ time_event: 'HH:MM' }, EVENT_MESSAGES.timeInvalid],
         [{ departement_id: 'abc' }, API_MESSAGES.badRequest],
-        [{ name: 'x'.repeat(151) }, API_MESSAGES.badRequest],
+        [{ name: 'x'.repeat(121) }, 'Ce champ ne doit pas dépasser 120 caractères.'],
       ];
       for (const [overrides, message] of cases) {
         const res = await create(sup, overrides);

@@ -81,7 +81,7 @@ describe(`users (${testDatabaseKind})`, () => {
       [{ firstname: undefined }, 'Le champ "Prénoms" est requis.', 'firstname'],
       [{ email: 'not-an-email' }, 'Veuillez entrer une adresse e-mail valide.', 'email'],
       [{ password: '' }, 'Le champ "Mot de passe" est requis.', 'password'],
-      [{ password: 'short' }, 'Le mot de passe doit contenir au moins 8 caractères.', 'password'],
+      [{ password: 'short' }, 'Le mot de passe doit contenir au moins 12 caractères.', 'password'],
       [{ title: ' ' }, 'Le champ "Titre" est requis.', 'title'],
       [
         { contact: '12ab' },

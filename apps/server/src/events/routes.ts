@@ -87,6 +87,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/evenement/create',
     {
+      config: { action: 'events.create' },
       // Who may create comes before what they sent (401/403 before 400).
       preValidation: async (request) => {
         authorize(request.principal, 'events.create');
@@ -147,6 +148,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/evenement/list',
     {
+      config: { action: 'events.list' },
       schema: {
         tags: ['events'],
         summary:
@@ -165,6 +167,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/evenement/list/:company',
     {
+      config: { action: 'events.list' },
       schema: {
         tags: ['events'],
         summary:
@@ -186,6 +189,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/evenement/:id',
     {
+      config: { action: 'events.list' },
       schema: {
         tags: ['events'],
         summary: "One event ('Événement Rétrouvé'), for staff who may list its company's events.",
@@ -202,6 +206,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/evenement/delete/:id',
     {
+      config: { action: 'events.delete' },
       schema: {
         tags: ['events'],
         summary:
@@ -229,6 +234,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/evenement/close/:id',
     {
+      config: { action: 'events.delete' },
       schema: {
         tags: ['events'],
         summary:
@@ -283,7 +289,10 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
         security: [],
         params: z.object({
           company: slugParam,
-          file: z.string().regex(/^[A-Za-z0-9-]+\.png$/, { error: API_MESSAGES.badRequest }),
+          file: z
+            .string()
+            .max(120)
+            .regex(/^[A-Za-z0-9-]+\.png$/, { error: API_MESSAGES.badRequest }),
         }),
       },
     },
@@ -384,6 +393,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/eventattendencelist',
     {
+      config: { action: 'eventAttendance.list' },
       schema: {
         tags: ['events'],
         summary:
@@ -413,6 +423,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/event/visitorLog/:domain',
     {
+      config: { action: 'visitorLogs.list' },
       schema: {
         tags: ['events'],
         summary:

@@ -89,7 +89,12 @@ export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['files'],
         summary: 'A company logo (public).',
-        params: z.object({ name: z.string().regex(/^[a-f0-9]{32}\.(png|jpg|webp)$/) }),
+        params: z.object({
+          name: z
+            .string()
+            .max(120)
+            .regex(/^[a-f0-9]{32}\.(png|jpg|webp)$/),
+        }),
       },
     },
     async (request, reply) => {

@@ -131,6 +131,7 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/create-qr',
     {
+      config: { action: 'qrUsers.create' },
       schema: {
         tags: ['qr-users'],
         summary:
@@ -148,6 +149,7 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/create-member',
     {
+      config: { action: 'members.create' },
       schema: {
         tags: ['qr-users'],
         summary:
@@ -158,12 +160,10 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const row = await createCard(request, 'member');
-      return reply
-        .code(201)
-        .send({
-          message: QR_USER_MESSAGES.memberCreated,
-          data: await presentQrUser(row, ctx(request)),
-        });
+      return reply.code(201).send({
+        message: QR_USER_MESSAGES.memberCreated,
+        data: await presentQrUser(row, ctx(request)),
+      });
     },
   );
 
@@ -224,12 +224,10 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
       authorizeCard(request.principal, REISSUE, row);
       const fresh = await app.db.transaction((tx) => reissueQrUser(tx, row, who.userId));
       request.log.info({ qrUserId: row.id, replacedBy: fresh.id }, 'card re-issued');
-      return reply
-        .code(201)
-        .send({
-          message: QR_USER_MESSAGES.reissued,
-          data: await presentQrUser(fresh, ctx(request)),
-        });
+      return reply.code(201).send({
+        message: QR_USER_MESSAGES.reissued,
+        data: await presentQrUser(fresh, ctx(request)),
+      });
     },
   );
 
@@ -243,6 +241,7 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
     app.get(
       url,
       {
+        config: { action },
         schema: {
           tags: ['qr-users'],
           summary,
@@ -322,6 +321,7 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/company/:slug/members',
     {
+      config: { action: 'members.list' },
       schema: {
         tags: ['qr-users'],
         summary:

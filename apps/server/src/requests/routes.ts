@@ -174,6 +174,7 @@ export const requestRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/requests/update/:id',
     {
+      config: { action: 'requests.validate' },
       schema: {
         tags: ['requests'],
         summary:

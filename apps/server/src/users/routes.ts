@@ -65,6 +65,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/user/create',
     {
+      config: { action: 'users.create' },
       schema: {
         tags: ['users'],
         summary:
@@ -112,6 +113,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/user/list',
     {
+      config: { action: 'users.list' },
       schema: {
         tags: ['users'],
         summary:
@@ -129,6 +131,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/user/list/:company',
     {
+      config: { action: 'employees.list' },
       schema: {
         tags: ['users'],
         summary:
@@ -152,6 +155,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/user/:id',
     {
+      config: { action: 'users.update' },
       schema: {
         tags: ['users'],
         summary: 'One staff user, for the EditUser screen.',
@@ -170,6 +174,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/user/:id',
     {
+      config: { action: 'users.update' },
       schema: {
         tags: ['users'],
         summary:
@@ -234,6 +239,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/user/:id',
     {
+      config: { action: 'users.delete' },
       schema: {
         tags: ['users'],
         summary:

@@ -97,6 +97,7 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/visitor/delete/:id',
     {
+      config: { action: 'requests.delete' },
       schema: {
         tags: ['visitors'],
         summary:

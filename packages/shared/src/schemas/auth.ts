@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ROLES } from '../roles';
-import { EMAIL_PATTERN } from './common';
+import { EMAIL_PATTERN, TEXT_MAX, atMost } from './common';
 
 /** Spec §5 Login, in the spec's order and wording. */
 export const LOGIN_MESSAGES = {
@@ -14,13 +14,14 @@ export const LOGIN_MESSAGES = {
 export const loginSchema = z.object({
   username: z
     .string({ error: LOGIN_MESSAGES.emailRequired })
+    .max(TEXT_MAX.email, { message: LOGIN_MESSAGES.emailInvalid, abort: true })
     .trim()
     .min(1, LOGIN_MESSAGES.emailRequired)
     .regex(EMAIL_PATTERN, LOGIN_MESSAGES.emailInvalid),
   password: z
     .string({ error: LOGIN_MESSAGES.passwordRequired })
-    .min(1, LOGIN_MESSAGES.passwordRequired)
-    .max(200),
+    .max(...atMost(TEXT_MAX.password))
+    .min(1, LOGIN_MESSAGES.passwordRequired),
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 

@@ -3,7 +3,7 @@
  * logs; ARCHITECTURE §7): the code check's answer and the presence logs.
  */
 import { z } from 'zod';
-import { EMAIL_PATTERN, listQuerySchema } from './common';
+import { EMAIL_PATTERN, TEXT_MAX, atMost, listQuerySchema } from './common';
 
 /** How a check was recorded: a scanned QR, a code typed by hand, the kiosk's e-mail code. */
 export const CHECK_METHODS = ['scan', 'manual', 'kiosk'] as const;
@@ -34,12 +34,16 @@ export const codeCheckQuerySchema = z.object({
 export const kioskCheckSchema = z.object({
   email: z
     .string()
+    .max(...atMost(TEXT_MAX.email))
     .trim()
-    .max(254)
     .regex(EMAIL_PATTERN, { error: 'Veuillez entrer une adresse e-mail valide.' }),
 });
 
-const isoInstant = z.iso.datetime({ offset: true, error: 'Date invalide.' });
+/** An instant PostgreSQL can store and a person could mean: years 1900 to 9999. */
+const isoInstant = z.iso.datetime({ offset: true, error: 'Date invalide.' }).refine((value) => {
+  const year = new Date(value).getUTCFullYear();
+  return year >= 1900 && year <= 9999;
+}, 'Date invalide.');
 
 /** A log list: paged, searchable, limited to check-ins inside [from, to]. */
 export const checkLogQuerySchema = listQuerySchema.extend({

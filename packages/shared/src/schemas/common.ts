@@ -1,8 +1,110 @@
 import { z } from 'zod';
 import { MAX_PAGE_SIZE, PAGE_SIZE, PHONE_MAX_DIGITS, PHONE_MIN_DIGITS } from '../constants';
+import { API_MESSAGES } from '../messages';
 
-/** A simple e-mail shape, as the spec's forms check it. */
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/**
+ * The longest text each kind of field takes (ARCHITECTURE §6). Every string an
+ * input schema reads is bounded by one of these, and the bound is checked before
+ * any pattern, so no request can make a pattern read a megabyte.
+ */
+export const TEXT_MAX = {
+  /** RFC 5321's longest forward path. */
+  email: 254,
+  /** A first name, a last name, a company name, a title. */
+  name: 100,
+  /** A phone number as typed, spaces and dashes included, before it is read as digits. */
+  phone: 40,
+  /** An identity document's number, a zip code, a company's legal id. */
+  identifier: 50,
+  /** An organisation, a host, a place, a city, a country: one line of text. */
+  line: 200,
+  address: 300,
+  /** A reason, a note: free text. */
+  freeText: 1000,
+  /** A company's description, shown on its pages. */
+  description: 2000,
+  /** A company's or an event's name (a slug is made of it). */
+  companyName: 120,
+  password: 200,
+  /** A code (uidn) as typed or scanned, dashes included. */
+  code: 40,
+  /** A company's slug or id, an event's slug. */
+  slug: 100,
+  /** A list's search box. */
+  search: 200,
+  /** A date or a time as the forms send them (DD/MM/YYYY, HH:MM, ISO 8601). */
+  date: 40,
+} as const;
+
+/**
+ * A simple e-mail shape, as the spec's forms check it: something, one @, then
+ * dot-separated labels. Written so that no two quantifiers can trade characters:
+ * it runs in linear time on any input (lint rule regexp/no-super-linear-backtracking).
+ */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
+
+/** The largest value of a PostgreSQL `integer` column: a larger number is bad input, not a 500. */
+export const SQL_INTEGER_MAX = 2_147_483_647;
+
+/** The product's message for a text longer than its field allows. */
+export const tooLongMessage = (max: number) => `Ce champ ne doit pas dépasser ${max} caractères.`;
+
+/** `.max(...atMost(n))`: at most n characters; over it, no later check reads the text. */
+export const atMost = (max: number) =>
+  [max, { message: tooLongMessage(max), abort: true }] as const;
+
+/**
+ * A string of at most `max` characters. Over it, parsing stops at this check:
+ * no later pattern or refinement reads the text.
+ */
+export const boundedString = (max: number, message: string = tooLongMessage(max)) =>
+  z.string().max(max, { message, abort: true });
+
+/**
+ * A form field as trimmed text (JSON may send numbers or null, multipart sends
+ * strings), bounded by `max` before anything else reads it.
+ */
+export const formText = (max: number, message?: string) =>
+  z.preprocess(
+    (v) => (v === undefined || v === null ? '' : typeof v === 'string' ? v.trim() : String(v)),
+    boundedString(max, message),
+  );
+
+/** No schema answers in zod's English: each default issue gets the product's own words. */
+function productMessage(issue: z.core.$ZodRawIssue): string {
+  switch (issue.code) {
+    case 'too_big':
+      return issue.origin === 'string'
+        ? tooLongMessage(Number(issue.maximum))
+        : `La valeur ne doit pas dépasser ${String(issue.maximum)}.`;
+    case 'too_small':
+      return issue.origin === 'string' && Number(issue.minimum) <= 1
+        ? 'Ce champ est requis.'
+        : issue.origin === 'string'
+          ? `Ce champ doit contenir au moins ${String(issue.minimum)} caractères.`
+          : `La valeur doit être au moins ${String(issue.minimum)}.`;
+    case 'invalid_format':
+      if (issue.format === 'uuid' || issue.format === 'guid') return 'Identifiant invalide.';
+      if (issue.format === 'email') return 'Veuillez entrer une adresse e-mail valide.';
+      if (issue.format === 'datetime' || issue.format === 'date') return 'Date invalide.';
+      return 'Format invalide.';
+    case 'invalid_type':
+      return issue.input === undefined ? 'Ce champ est requis.' : API_MESSAGES.badRequest;
+    case 'invalid_value':
+      return "Cette valeur n'est pas acceptée.";
+    default:
+      return API_MESSAGES.badRequest;
+  }
+}
+
+/**
+ * Installs the product's messages as zod's defaults. The server calls it before
+ * it compiles a schema, the web app before it renders; a schema's own message
+ * still wins over these.
+ */
+export function installProductMessages(): void {
+  z.config({ customError: productMessage });
+}
 export const PHONE_PATTERN = new RegExp(`^\\d{${PHONE_MIN_DIGITS},${PHONE_MAX_DIGITS}}$`);
 
 export const uuidSchema = z.uuid();
@@ -11,7 +113,7 @@ export const uuidSchema = z.uuid();
 export const listQuerySchema = z.object({
   page: z.coerce.number().int().min(1).default(1),
   per_page: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(PAGE_SIZE),
-  q: z.string().trim().max(200).optional(),
+  q: z.string().trim().max(TEXT_MAX.search).optional(),
 });
 export type ListQuery = z.infer<typeof listQuerySchema>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EMPLOYEE_COUNT_RANGES } from '../constants';
-import { EMAIL_PATTERN, PHONE_PATTERN } from './common';
+import { EMAIL_PATTERN, PHONE_PATTERN, TEXT_MAX, atMost } from './common';
 
 /** Top-level route names a company slug may not take (ARCHITECTURE §6). */
 export const RESERVED_SLUGS = [
@@ -37,14 +37,17 @@ export function isReservedSlug(slug: string): boolean {
 
 /** 'Société Générale CI' → 'societe-generale-ci'. */
 export function slugify(name: string): string {
-  return name
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60)
-    .replace(/-+$/g, '');
+  return (
+    name
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      // Runs of dashes are one dash by now: trim one at each end (a linear pattern).
+      .replace(/^-|-$/g, '')
+      .slice(0, 60)
+      .replace(/-$/, '')
+  );
 }
 
 /** A company as the API presents it (spec §3 Company). */
@@ -76,6 +79,26 @@ export const companySchema = z.object({
   created_at: z.string(),
 });
 export type Company = z.infer<typeof companySchema>;
+
+/** The fields anyone who may list companies sees of every company (ARCHITECTURE §6). */
+const COMPANY_PUBLIC_FIELDS = {
+  id: true,
+  name: true,
+  slug: true,
+  logo: true,
+  logo_url: true,
+  link: true,
+  qrcode_url: true,
+} as const;
+
+/**
+ * A row of the company list: every field for a company the viewer may update, the
+ * public ones only for the others (the private ones are then absent).
+ */
+export const companyListItemSchema = companySchema
+  .pick(COMPANY_PUBLIC_FIELDS)
+  .extend(companySchema.omit(COMPANY_PUBLIC_FIELDS).partial().shape);
+export type CompanyListItem = z.infer<typeof companyListItemSchema>;
 
 /** Labels of the company form's fields, as the required-field message names them. */
 export const COMPANY_FIELD_LABELS = {
@@ -126,42 +149,50 @@ export const COMPANY_MESSAGES = {
 const blankToUndefined = (value: unknown) =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
-const requiredCompanyText = (field: CompanyField, max = 200) =>
+const requiredCompanyText = (field: CompanyField, max: number = TEXT_MAX.line) =>
   z.preprocess(
     blankToUndefined,
     z
       .string({ error: COMPANY_MESSAGES.required(field) })
+      .max(...atMost(max))
       .trim()
-      .min(1, COMPANY_MESSAGES.required(field))
-      .max(max),
+      .min(1, COMPANY_MESSAGES.required(field)),
   );
 
 const companyTextFields = {
-  id_number: requiredCompanyText('id_number', 100),
-  address: requiredCompanyText('address'),
-  city: requiredCompanyText('city', 100),
-  state: requiredCompanyText('state', 100),
-  country: requiredCompanyText('country', 100),
+  id_number: requiredCompanyText('id_number', TEXT_MAX.identifier),
+  address: requiredCompanyText('address', TEXT_MAX.address),
+  city: requiredCompanyText('city', TEXT_MAX.name),
+  state: requiredCompanyText('state', TEXT_MAX.name),
+  country: requiredCompanyText('country', TEXT_MAX.name),
   zipcode: requiredCompanyText('zipcode', 20),
   company_field: requiredCompanyText('company_field'),
-  point_contact: requiredCompanyText('point_contact'),
+  point_contact: requiredCompanyText('point_contact', TEXT_MAX.name),
   title: requiredCompanyText('title'),
   email: z.preprocess(
     blankToUndefined,
     z
       .string({ error: COMPANY_MESSAGES.required('email') })
+      .max(...atMost(TEXT_MAX.email))
       .trim()
-      .max(254)
       .regex(EMAIL_PATTERN, COMPANY_MESSAGES.emailInvalid),
   ),
   phone_number: z.preprocess(
     blankToUndefined,
     z
       .string({ error: COMPANY_MESSAGES.required('phone_number') })
+      .max(...atMost(TEXT_MAX.phone))
       .transform((v) => v.replace(/[\s.-]+/g, ''))
       .pipe(z.string().regex(PHONE_PATTERN, COMPANY_MESSAGES.phoneInvalid)),
   ),
-  description: z.preprocess(blankToUndefined, z.string().trim().max(2000).optional()),
+  description: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .max(...atMost(TEXT_MAX.description))
+      .trim()
+      .optional(),
+  ),
   number_of_employee: z.preprocess(
     blankToUndefined,
     z.enum(EMPLOYEE_COUNT_RANGES, { error: COMPANY_MESSAGES.employeeRangeInvalid }).optional(),
@@ -185,7 +216,7 @@ const companyTextFields = {
  * description and the employee range). The logo is the multipart file `logo`.
  */
 export const companyCreateSchema = z.object({
-  name: requiredCompanyText('name', 120),
+  name: requiredCompanyText('name', TEXT_MAX.companyName),
   ...companyTextFields,
 });
 export type CompanyCreateInput = z.input<typeof companyCreateSchema>;
@@ -204,9 +235,16 @@ export type CompanyUpdate = z.output<typeof companyUpdateSchema>;
  * name and description required, optional logo. `slug` is accepted only unchanged.
  */
 export const companyInlineUpdateSchema = z.object({
-  name: requiredCompanyText('name', 120),
-  description: requiredCompanyText('description', 2000),
-  slug: z.preprocess(blankToUndefined, z.string().trim().max(100).optional()),
+  name: requiredCompanyText('name', TEXT_MAX.companyName),
+  description: requiredCompanyText('description', TEXT_MAX.description),
+  slug: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .max(...atMost(TEXT_MAX.slug))
+      .trim()
+      .optional(),
+  ),
 });
 export type CompanyInlineUpdateInput = z.input<typeof companyInlineUpdateSchema>;
 export type CompanyInlineUpdate = z.output<typeof companyInlineUpdateSchema>;

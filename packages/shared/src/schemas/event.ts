@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { EVENT_DEFAULT_DEPARTMENT, HOURS, MINUTES } from '../constants';
 import { API_MESSAGES } from '../messages';
-import { listQuerySchema } from './common';
+import { SQL_INTEGER_MAX, TEXT_MAX, atMost, formText, listQuerySchema } from './common';
 import { isVisitDate } from './visitor';
 
 /** The French labels of the event form's fields, as the required-field message names them. */
@@ -65,15 +65,6 @@ export const EVENT_MESSAGES = {
   registered: 'Votre QRCode a été envoyé par e-mail, Merci',
 } as const;
 
-/** Any input value as trimmed text (JSON may send numbers or null). */
-const text = z.preprocess(
-  (v) => (v === undefined || v === null ? '' : typeof v === 'string' ? v.trim() : String(v)),
-  z.string(),
-);
-
-const MAX_LENGTH: Partial<Record<EventField, number>> = { address_name: 300, name: 150 };
-const DEFAULT_MAX_LENGTH = 200;
-
 /** HH:MM with the hour among the form's 01–23 and the minute 00–59 (spec §9). */
 export function isEventTime(value: string): boolean {
   const [hour = '', minute = ''] = value.split(':');
@@ -101,22 +92,23 @@ export const eventCreateSchema = z
       };
     },
     z.object({
-      company_id: text,
-      name: text,
-      location: text,
-      address_name: text,
-      city: text,
-      country: text,
-      state: text,
-      zipcode: text,
-      date_event: text,
-      time_event: text,
+      company_id: formText(TEXT_MAX.slug),
+      name: formText(TEXT_MAX.companyName),
+      location: formText(TEXT_MAX.line),
+      address_name: formText(TEXT_MAX.address),
+      city: formText(TEXT_MAX.name),
+      country: formText(TEXT_MAX.name),
+      state: formText(TEXT_MAX.name),
+      zipcode: formText(TEXT_MAX.identifier),
+      date_event: formText(TEXT_MAX.date),
+      time_event: formText(TEXT_MAX.date),
       departement_id: z.preprocess(
         (v) => (v === undefined || v === null || v === '' ? EVENT_DEFAULT_DEPARTMENT : v),
         z.coerce
           .number({ error: API_MESSAGES.badRequest })
           .int({ error: API_MESSAGES.badRequest })
-          .min(1, { error: API_MESSAGES.badRequest }),
+          .min(1, { error: API_MESSAGES.badRequest })
+          .max(SQL_INTEGER_MAX, { error: API_MESSAGES.badRequest }),
       ),
     }),
   )
@@ -128,12 +120,6 @@ export const eventCreateSchema = z
     }
     if (v.date_event && !isVisitDate(v.date_event)) fail('date_event', EVENT_MESSAGES.dateInvalid);
     if (v.time_event && !isEventTime(v.time_event)) fail('time_event', EVENT_MESSAGES.timeInvalid);
-    for (const field of Object.keys(EVENT_FIELD_LABELS) as EventField[]) {
-      const value = v[field];
-      if (value.length > (MAX_LENGTH[field] ?? DEFAULT_MAX_LENGTH)) {
-        fail(field, API_MESSAGES.badRequest);
-      }
-    }
   });
 /** The JSON the creation form sends. */
 export interface EventCreateInput {
@@ -242,7 +228,12 @@ export type EventRegistered = z.infer<typeof eventRegisteredSchema>;
 
 /** `?company=` narrows admin's attendance list to one company (the page's domain). */
 export const eventAttendanceQuerySchema = listQuerySchema.extend({
-  company: z.string().trim().min(1).max(100).optional(),
+  company: z
+    .string()
+    .max(...atMost(TEXT_MAX.slug))
+    .trim()
+    .min(1)
+    .optional(),
 });
 export type EventAttendanceQuery = z.infer<typeof eventAttendanceQuerySchema>;
 
@@ -283,7 +274,12 @@ export const eventAttendanceListSchema = z.object({
 
 /** `?event=` narrows the check-in log to one event (slug or id). */
 export const eventVisitorLogQuerySchema = listQuerySchema.extend({
-  event: z.string().trim().min(1).max(100).optional(),
+  event: z
+    .string()
+    .max(...atMost(TEXT_MAX.slug))
+    .trim()
+    .min(1)
+    .optional(),
 });
 export type EventVisitorLogQuery = z.infer<typeof eventVisitorLogQuerySchema>;
 

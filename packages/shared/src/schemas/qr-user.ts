@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { QR_TYPES } from '../constants';
-import { EMAIL_PATTERN, PHONE_PATTERN } from './common';
+import { EMAIL_PATTERN, PHONE_PATTERN, TEXT_MAX, atMost } from './common';
 
 export const QR_USER_KINDS = ['permanent', 'member'] as const;
 export type QrUserKind = (typeof QR_USER_KINDS)[number];
@@ -70,24 +70,33 @@ export function digitsOnly(value: string): string {
 const blankToUndefined = (value: unknown) =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
-const text = (max = 200) => z.string().trim().max(max);
-const optionalText = (max = 200) => z.preprocess(blankToUndefined, text(max).optional());
-const requiredText = (field: QrUserField, max = 200) =>
+const text = (max: number = TEXT_MAX.name) =>
+  z
+    .string()
+    .max(...atMost(max))
+    .trim();
+const optionalText = (max?: number) => z.preprocess(blankToUndefined, text(max).optional());
+const requiredText = (field: QrUserField, max: number = TEXT_MAX.name) =>
   z.preprocess(
     blankToUndefined,
     z
       .string({ error: QR_USER_MESSAGES.required(field) })
+      .max(...atMost(max))
       .trim()
-      .min(1, QR_USER_MESSAGES.required(field))
-      .max(max),
+      .min(1, QR_USER_MESSAGES.required(field)),
   );
 
-const emailShape = text(254).regex(EMAIL_PATTERN, QR_USER_MESSAGES.emailInvalid);
+const emailShape = text(TEXT_MAX.email).regex(EMAIL_PATTERN, QR_USER_MESSAGES.emailInvalid);
 const contactShape = z
   .string()
+  .max(...atMost(TEXT_MAX.phone))
   .transform(digitsOnly)
   .pipe(z.string().regex(PHONE_PATTERN, QR_USER_MESSAGES.contactInvalid));
-const dateShape = z.string().trim().refine(isIsoDate, QR_USER_MESSAGES.dateInvalid);
+const dateShape = z
+  .string()
+  .max(...atMost(TEXT_MAX.date))
+  .trim()
+  .refine(isIsoDate, QR_USER_MESSAGES.dateInvalid);
 const companyShape = z.uuid({ error: QR_USER_MESSAGES.companyInvalid });
 
 /**
@@ -99,7 +108,7 @@ export const createQrUserFieldsSchema = z.object({
   lastname: optionalText(),
   contact: z.preprocess(blankToUndefined, contactShape.optional()),
   email: z.preprocess(blankToUndefined, emailShape.optional()),
-  title: optionalText(),
+  title: optionalText(TEXT_MAX.line),
   type: z.preprocess(
     blankToUndefined,
     z.enum(QR_TYPES, { error: QR_USER_MESSAGES.typeInvalid }).default('permanent'),
@@ -121,7 +130,7 @@ export const createMemberFieldsSchema = z.object({
     blankToUndefined,
     z.string({ error: QR_USER_MESSAGES.required('email') }).pipe(emailShape),
   ),
-  title: requiredText('title'),
+  title: requiredText('title', TEXT_MAX.line),
   type: z.preprocess(
     blankToUndefined,
     z.enum(QR_TYPES, { error: QR_USER_MESSAGES.typeInvalid }).default('permanent'),
@@ -143,7 +152,7 @@ export const updateQrUserSchema = z
     lastname: text().min(1).optional(),
     contact: contactShape.optional(),
     email: emailShape.optional(),
-    title: text().min(1).optional(),
+    title: text(TEXT_MAX.line).min(1).optional(),
     dateExp: dateShape.nullable().optional(),
   })
   .strict()
@@ -157,7 +166,7 @@ export const updateMemberSchema = z
     lastname: text().min(1).optional(),
     contact: contactShape.optional(),
     email: emailShape.optional(),
-    title: text().min(1).optional(),
+    title: text(TEXT_MAX.line).min(1).optional(),
   })
   .strict()
   .refine((body) => Object.keys(body).length > 0, QR_USER_MESSAGES.nothingToUpdate);
@@ -167,6 +176,7 @@ export type UpdateMemberInput = z.infer<typeof updateMemberSchema>;
 export const expiryFormSchema = z.object({
   dateExp: z
     .string({ error: QR_USER_MESSAGES.required('dateExp') })
+    .max(...atMost(TEXT_MAX.date))
     .trim()
     .min(1, QR_USER_MESSAGES.required('dateExp'))
     .refine(isIsoDate, QR_USER_MESSAGES.dateInvalid),

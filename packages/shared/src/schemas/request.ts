@@ -3,7 +3,7 @@
  */
 import { z } from 'zod';
 import { API_MESSAGES } from '../messages';
-import { listQuerySchema } from './common';
+import { TEXT_MAX, listQuerySchema } from './common';
 import { visitorCardSchema } from './visitor';
 
 export const REQUEST_MESSAGES = {
@@ -16,8 +16,8 @@ export const REQUEST_MESSAGES = {
 /** POST /api/requests/create (spec §7: user_id, visitor_id, host, reason). */
 export const requestCreateSchema = z.object({
   visitor_id: z.uuid({ error: API_MESSAGES.badRequest }),
-  host: z.string().trim().max(200).optional().default(''),
-  reason: z.string().trim().max(500).optional().default(''),
+  host: z.string().max(TEXT_MAX.line).trim().optional().default(''),
+  reason: z.string().max(TEXT_MAX.freeText).trim().optional().default(''),
   /** Accepted for the spec's payload shape; the host is the free-text `host`. */
   user_id: z.unknown().optional(),
 });
@@ -44,7 +44,7 @@ export type RequestUpdateInput = z.input<typeof requestUpdateSchema>;
  * or id → that event's participants; `all` → both.
  */
 export const requestListQuerySchema = listQuerySchema.extend({
-  event: z.string().trim().min(1).max(100).optional(),
+  event: z.string().max(TEXT_MAX.slug).trim().min(1).optional(),
 });
 export type RequestListQuery = z.infer<typeof requestListQuerySchema>;
 

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { ROLES } from '../roles';
-import { EMAIL_PATTERN, PHONE_PATTERN } from './common';
+import { EMAIL_PATTERN, PHONE_PATTERN, SQL_INTEGER_MAX, TEXT_MAX, atMost } from './common';
 
 /** Labels of the fields, as the required-field message names them. */
 export const USER_FIELD_LABELS = {
@@ -20,13 +20,16 @@ export const USER_FIELD_LABELS = {
 } as const;
 export type UserField = keyof typeof USER_FIELD_LABELS;
 
-export const USER_PASSWORD_MIN_LENGTH = 8;
+/** Every account's password, on creation and change (the server also refuses common ones). */
+export const PASSWORD_MIN_LENGTH = 12;
 
 export const USER_MESSAGES = {
   required: (field: UserField) => `Le champ "${USER_FIELD_LABELS[field]}" est requis.`,
   emailInvalid: 'Veuillez entrer une adresse e-mail valide.',
   contactInvalid: 'Veuillez entrer un numéro de téléphone valide (8 à 15 chiffres).',
-  passwordTooShort: `Le mot de passe doit contenir au moins ${USER_PASSWORD_MIN_LENGTH} caractères.`,
+  passwordTooShort: `Le mot de passe doit contenir au moins ${PASSWORD_MIN_LENGTH} caractères.`,
+  passwordWeak:
+    'Ce mot de passe est trop courant ou trop facile à deviner : choisissez-en un plus long, fait de mots sans rapport entre eux.',
   companyInvalid: "L'entreprise choisie n'existe pas.",
   roleInvalid: "Ce rôle n'existe pas.",
   /** Spec §8 User creation, 409. */
@@ -42,27 +45,28 @@ export const USER_MESSAGES = {
 const blankToUndefined = (value: unknown) =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
-const requiredText = (field: UserField, max = 200) =>
+const requiredText = (field: UserField, max: number = TEXT_MAX.name) =>
   z.preprocess(
     blankToUndefined,
     z
       .string({ error: USER_MESSAGES.required(field) })
+      .max(...atMost(max))
       .trim()
-      .min(1, USER_MESSAGES.required(field))
-      .max(max),
+      .min(1, USER_MESSAGES.required(field)),
   );
 
 /** Spaces, dots and dashes people type between digit groups are dropped; then 8 to 15 digits. */
 const contactShape = z
   .string()
+  .max(...atMost(TEXT_MAX.phone))
   .transform((v) => v.replace(/[\s.-]+/g, ''))
   .pipe(z.string().regex(PHONE_PATTERN, USER_MESSAGES.contactInvalid));
 
 const passwordShape = z
   .string({ error: USER_MESSAGES.required('password') })
+  .max(...atMost(TEXT_MAX.password))
   .min(1, USER_MESSAGES.required('password'))
-  .min(USER_PASSWORD_MIN_LENGTH, USER_MESSAGES.passwordTooShort)
-  .max(200);
+  .min(PASSWORD_MIN_LENGTH, USER_MESSAGES.passwordTooShort);
 
 const userFields = {
   name: requiredText('name'),
@@ -71,12 +75,12 @@ const userFields = {
     blankToUndefined,
     z
       .string({ error: USER_MESSAGES.required('email') })
+      .max(...atMost(TEXT_MAX.email))
       .trim()
-      .max(254)
       .regex(EMAIL_PATTERN, USER_MESSAGES.emailInvalid),
   ),
   password: passwordShape,
-  title: requiredText('title'),
+  title: requiredText('title', TEXT_MAX.line),
   contact: z.preprocess(
     blankToUndefined,
     z.string({ error: USER_MESSAGES.required('contact') }).pipe(contactShape),
@@ -99,7 +103,7 @@ const userFields = {
     }),
   ),
   status: z.boolean().default(true),
-  department_id: z.number().int().min(0).max(2_147_483_647).nullable().optional(),
+  department_id: z.number().int().min(0).max(SQL_INTEGER_MAX).nullable().optional(),
 };
 
 /** POST /api/user/create (spec §5: every field required). */

@@ -14,7 +14,7 @@
  */
 import { z } from 'zod';
 import { HOURS, ID_FILE_MAX_BYTES, MINUTES } from '../constants';
-import { EMAIL_PATTERN, PHONE_PATTERN } from './common';
+import { EMAIL_PATTERN, PHONE_PATTERN, TEXT_MAX, formText } from './common';
 
 /** The French labels of the required fields, as the messages name them. */
 export const VISITOR_FIELD_LABELS = {
@@ -80,14 +80,12 @@ export interface FileLike {
   size: number;
 }
 
-const MAX_LENGTH: Record<string, number> = { address: 300, reason: 500 };
-const DEFAULT_MAX_LENGTH = 200;
-
-/** Any input value as trimmed text: the form and multipart both send strings. */
-const text = z.preprocess(
-  (v) => (v === undefined || v === null ? '' : typeof v === 'string' ? v.trim() : String(v)),
-  z.string(),
-);
+/**
+ * A field as trimmed text (the form and multipart both send strings), bounded
+ * first: an overlong value is refused there, before any pattern reads it, with
+ * the 'tooLong' key the screens translate.
+ */
+const text = (max: number) => formText(max, VISITOR_MESSAGES.tooLong);
 
 /** DD/MM/YYYY with slashes at positions 3 and 6 (spec §5), and a real calendar day. */
 export function isVisitDate(value: string): boolean {
@@ -111,26 +109,26 @@ export function isPastVisitDate(value: string, today: string): boolean {
 export const visitorFormSchema = z
   .object({
     /** The company: its id or its slug (the visitor form knows the slug of its URL). */
-    company_id: text,
-    firstname: text,
-    lastname: text,
-    id_number: text,
-    organisation_name: text,
-    email: text,
-    contact: text,
-    address: text,
-    city: text,
-    country: text,
-    state: text,
-    zipcode: text,
+    company_id: text(TEXT_MAX.slug),
+    firstname: text(TEXT_MAX.name),
+    lastname: text(TEXT_MAX.name),
+    id_number: text(TEXT_MAX.identifier),
+    organisation_name: text(TEXT_MAX.line),
+    email: text(TEXT_MAX.email),
+    contact: text(TEXT_MAX.phone),
+    address: text(TEXT_MAX.address),
+    city: text(TEXT_MAX.name),
+    country: text(TEXT_MAX.name),
+    state: text(TEXT_MAX.name),
+    zipcode: text(TEXT_MAX.identifier),
     /** Request fields the same form collects (sent to POST /api/requests/create). */
-    host: text,
-    reason: text,
+    host: text(TEXT_MAX.line),
+    reason: text(TEXT_MAX.freeText),
     /** DD/MM/YYYY */
-    request_date: text,
+    request_date: text(TEXT_MAX.date),
     /** HH:MM, built from the hour and minute selects ('HH:MM' while untouched). */
-    request_time: text,
-    visitor_type: text,
+    request_time: text(TEXT_MAX.date),
+    visitor_type: text(TEXT_MAX.identifier),
     /** The visitor's language: the e-mail is written in it. */
     language: z.preprocess(
       (v) => ((VISITOR_LANGUAGES as readonly unknown[]).includes(v) ? v : 'fr'),
@@ -173,12 +171,6 @@ export const visitorFormSchema = z
     } else if (!(MINUTES as readonly string[]).includes(minute) || v.request_time.length !== 5) {
       fail('request_time', 'minuteMissing', VISITOR_MESSAGES.minuteMissing);
     }
-    // Last: lengths no real person reaches.
-    for (const [field, value] of Object.entries(v)) {
-      if (typeof value === 'string' && value.length > (MAX_LENGTH[field] ?? DEFAULT_MAX_LENGTH)) {
-        fail(field, 'tooLong', VISITOR_MESSAGES.tooLong);
-      }
-    }
   })
   .transform(({ request_image: _file, ...rest }) => ({
     ...rest,
@@ -202,7 +194,7 @@ export function firstVisitorIssue(error: z.ZodError): {
   return {
     path: String(issue?.path[0] ?? 'body'),
     message: issue?.message ?? VISITOR_MESSAGES.tooLong,
-    key: params?.key,
+    key: issue?.code === 'too_big' ? 'tooLong' : params?.key,
     field: params?.field,
   };
 }

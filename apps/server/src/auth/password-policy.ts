@@ -1,0 +1,40 @@
+/**
+ * Whether a password is good enough for a Sésame account: at least
+ * PASSWORD_MIN_LENGTH characters (the shared schema says so on both sides) and
+ * not common or guessable, as a maintained estimator (zxcvbn-ts, with its
+ * dictionary of leaked passwords and keyboard patterns) judges it. The estimator
+ * stays on the server: its dictionary would weigh on every page of the web app.
+ */
+import { ZxcvbnFactory } from '@zxcvbn-ts/core';
+import { adjacencyGraphs, dictionary } from '@zxcvbn-ts/language-common';
+import { PASSWORD_MIN_LENGTH, USER_MESSAGES } from '@sesame/shared';
+import { badRequest } from '../errors';
+
+/** zxcvbn's score 3: "safely unguessable", out of reach of an online attack and costly offline. */
+const MIN_SCORE = 3;
+
+let estimator: ZxcvbnFactory | undefined;
+function strength(): ZxcvbnFactory {
+  estimator ??= new ZxcvbnFactory({ dictionary, graphs: adjacencyGraphs });
+  return estimator;
+}
+
+/**
+ * Null when the password may be used, else the product's message saying why.
+ * `personal` are the account's own words (e-mail, names), which never make a password.
+ */
+export function passwordProblem(password: string, personal: string[] = []): string | null {
+  if (password.length < PASSWORD_MIN_LENGTH) return USER_MESSAGES.passwordTooShort;
+  const words = [...personal.flatMap((text) => text.toLowerCase().split(/[@.\s_-]/)), 'sesame'];
+  const { score } = strength().check(
+    password,
+    words.filter((word) => word.length >= 3),
+  );
+  return score >= MIN_SCORE ? null : USER_MESSAGES.passwordWeak;
+}
+
+/** 400 on the password field when `passwordProblem` finds one. */
+export function assertPasswordAcceptable(password: string, personal: string[] = []): void {
+  const problem = passwordProblem(password, personal);
+  if (problem) throw badRequest(problem, { password: problem });
+}

@@ -1,0 +1,327 @@
+/**
+ * Issue 11 §1 and §6: what an anonymous request can send. Every string a route
+ * reads is bounded before any pattern; a megabyte of crafted text is a quick 400;
+ * guards answer in the documented order (401 → 403 → 400) on every protected
+ * route, generated from the route table; malformed input is a 400, never a 500.
+ */
+import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import {
+  EMAIL_PATTERN,
+  companyCreateSchema,
+  companyInlineUpdateSchema,
+  companyUpdateSchema,
+  createMemberFieldsSchema,
+  createQrUserFieldsSchema,
+  mayPerform,
+  visitorFormSchema,
+  ROLES,
+} from '@sesame/shared';
+import { as, multipart, tokenFor, useTestApp } from './helpers/app';
+import { buildCompany, buildEvent, buildTenant, buildUser } from './helpers/factories';
+import { qrPng } from '../src/qr/qr';
+
+/** The slow case of the old e-mail pattern: many dots and no final label. */
+const MEGABYTE_EMAIL = `a@${'a.'.repeat(400_000)}`;
+/** The largest body the server accepts (1 MiB) less room for the JSON around the string. */
+const NEAR_MEGABYTE = 1024 * 1024 - 512;
+const megabyteOf = (unit: string) => unit.repeat(Math.floor(NEAR_MEGABYTE / unit.length));
+
+/** Multipart forms the server parses with a shared schema inside the handler. */
+const MULTIPART_SCHEMAS: Record<string, z.ZodType> = {
+  visitorFormSchema,
+  companyCreateSchema,
+  companyUpdateSchema,
+  companyInlineUpdateSchema,
+  createQrUserFieldsSchema,
+  createMemberFieldsSchema,
+};
+
+interface ZodNode {
+  _zod: {
+    def: {
+      type: string;
+      format?: string;
+      checks?: { _zod: { def: { check: string } } }[];
+      shape?: Record<string, ZodNode>;
+      innerType?: ZodNode;
+      in?: ZodNode;
+      out?: ZodNode;
+      schema?: ZodNode;
+      options?: ZodNode[];
+      element?: ZodNode;
+      left?: ZodNode;
+      right?: ZodNode;
+      valueType?: ZodNode;
+    };
+  };
+}
+
+/** Strings of a schema that no maximum length bounds (paths like `body.email`). */
+function unboundedStrings(node: ZodNode | undefined, path: string, seen = new Set()): string[] {
+  if (!node?._zod || seen.has(node)) return [];
+  seen.add(node);
+  const def = node._zod.def;
+  if (def.type === 'string') {
+    // Fixed formats (uuid, iso datetime) are bounded by their own linear shape.
+    if (def.format && def.format !== 'regex') return [];
+    const bounded = (def.checks ?? []).some((c) => c._zod.def.check === 'max_length');
+    const fixedLength = (def.checks ?? []).some((c) => c._zod.def.check === 'length_equals');
+    return bounded || fixedLength ? [] : [path];
+  }
+  const children: [string, ZodNode | undefined][] = [
+    ...Object.entries(def.shape ?? {}).map(([k, v]) => [`${path}.${k}`, v] as [string, ZodNode]),
+    [path, def.innerType],
+    // A pipe's output is what its input already bounded: its input is what a client sends.
+    [path, def.in],
+    [path, def.type === 'pipe' ? undefined : def.out],
+    [path, def.schema],
+    [`${path}[]`, def.element],
+    [path, def.left],
+    [path, def.right],
+    [`${path}{}`, def.valueType],
+    ...(def.options ?? []).map((o, i) => [`${path}|${i}`, o] as [string, ZodNode]),
+  ];
+  return children.flatMap(([p, child]) => unboundedStrings(child, p, seen));
+}
+
+describe('input limits (issue 11 §1)', () => {
+  const ctx = useTestApp();
+
+  it('every string of every route and every multipart form has a maximum length', () => {
+    const unbounded: string[] = [];
+    for (const route of ctx.app.routeTable) {
+      for (const part of ['body', 'querystring', 'params'] as const) {
+        const schema = route.schema[part] as ZodNode | undefined;
+        unbounded.push(...unboundedStrings(schema, `${route.method} ${route.url} ${part}`));
+      }
+    }
+    for (const [name, schema] of Object.entries(MULTIPART_SCHEMAS)) {
+      unbounded.push(...unboundedStrings(schema as unknown as ZodNode, name));
+    }
+    expect(unbounded).toEqual([]);
+  });
+
+  it('the e-mail pattern reads a megabyte of its worst case and refuses it', () => {
+    expect(EMAIL_PATTERN.test(MEGABYTE_EMAIL)).toBe(false);
+    expect(EMAIL_PATTERN.test('ada@example.co.uk')).toBe(true);
+    for (const bad of ['ada@example', 'ada@@example.com', 'a da@example.com', 'ada@example..com'])
+      expect(EMAIL_PATTERN.test(bad)).toBe(false);
+  });
+
+  it('login answers a megabyte username with a 400', async () => {
+    for (const username of [MEGABYTE_EMAIL.slice(0, NEAR_MEGABYTE), megabyteOf('a')]) {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/login_check',
+        payload: { username, password: 'whatever-password' },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe('Veuillez saisir une adresse email valide.');
+    }
+  });
+
+  it('the public forms answer a megabyte field with a 400 and store nothing', async () => {
+    const company = await buildCompany(ctx.db);
+    const event = await buildEvent(ctx.db, { company });
+    const file = { filename: 'id.png', contentType: 'image/png', bytes: await qrPng('id') };
+    const fields = {
+      company_id: company.slug,
+      firstname: 'Ada',
+      lastname: 'Lovelace',
+      id_number: 'CI-1',
+      organisation_name: 'Analytical',
+      email: MEGABYTE_EMAIL.slice(0, NEAR_MEGABYTE - 4096),
+      contact: '0102030405',
+      request_date: '01/01/2099',
+      request_time: '10:30',
+    };
+    for (const url of [
+      '/api/visitor/create',
+      `/api/evenement/${company.slug}/${event.slug}/register`,
+    ]) {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url,
+        ...multipart(fields, { request_image: file }),
+      });
+      expect(res.statusCode, url).toBe(400);
+    }
+    const request = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/requests/create',
+      payload: { visitor_id: '00000000-0000-4000-8000-000000000000', reason: megabyteOf('x') },
+    });
+    expect(request.statusCode).toBe(400);
+  });
+
+  it('protected routes answer 401 to an anonymous megabyte before reading it', async () => {
+    const user = await buildUser(ctx.db, { company: await buildCompany(ctx.db) });
+    const kiosk = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/kiosk/check',
+      payload: { email: MEGABYTE_EMAIL.slice(0, NEAR_MEGABYTE) },
+    });
+    expect(kiosk.statusCode).toBe(401);
+    const update = await ctx.app.inject({
+      method: 'PUT',
+      url: `/api/user/${user.id}`,
+      payload: { email: MEGABYTE_EMAIL.slice(0, NEAR_MEGABYTE) },
+    });
+    expect(update.statusCode).toBe(401);
+  });
+});
+
+/** A concrete URL for a route pattern: every parameter gets a well-formed value. */
+function concreteUrl(url: string): string {
+  return url.replace(/:([A-Za-z_]+)/g, (_m, name: string) =>
+    name === 'id' ? '00000000-0000-4000-8000-000000000000' : 'x',
+  );
+}
+
+describe('guard order on every protected route (issue 11 §6)', () => {
+  const ctx = useTestApp();
+
+  it('an anonymous invalid request answers 401, not the form’s errors', async () => {
+    const protectedRoutes = ctx.app.routeTable.filter((route) => !route.public);
+    expect(protectedRoutes.length).toBeGreaterThan(25);
+    for (const route of protectedRoutes) {
+      const res = await ctx.app.inject({
+        method: route.method as 'GET',
+        url: `${concreteUrl(route.url)}?page=-1&from=nonsense`,
+        payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : { bad: 1 },
+      });
+      expect(res.statusCode, `${route.method} ${route.url}`).toBe(401);
+      expect(res.json().message).toBe('Vous devez être authentifié.');
+    }
+  });
+
+  it('a signed-in role without the route’s permission gets 403 before 400', async () => {
+    const tenant = await buildTenant(ctx.db);
+    const checked = new Set<string>();
+    for (const role of ROLES) {
+      const user = tenant.staff[role];
+      if (!user) continue;
+      const call = as(ctx.app, await tokenFor(ctx.app, user.email));
+      for (const route of ctx.app.routeTable) {
+        if (!route.action || mayPerform(role, route.action)) continue;
+        const res = await call({
+          method: route.method as 'GET',
+          url: `${concreteUrl(route.url)}?page=-1&from=nonsense`,
+          payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : { bad: 1 },
+        });
+        expect(res.statusCode, `${role} ${route.method} ${route.url}`).toBe(403);
+        checked.add(`${route.method} ${route.url}`);
+      }
+    }
+    expect(checked.size).toBeGreaterThan(10);
+  });
+});
+
+describe('malformed input is a 400, never a 500 (issue 11 §6)', () => {
+  const ctx = useTestApp();
+
+  it('a NUL byte in a path, a query, JSON or multipart', async () => {
+    const tenant = await buildTenant(ctx.db);
+    const admin = as(ctx.app, await tokenFor(ctx.app, tenant.staff.ROLE_ADMIN.email));
+    const company = tenant.company;
+    const cases = [
+      admin({ method: 'GET', url: '/api/company/de%00mo' }),
+      admin({ method: 'GET', url: '/api/user/list?q=a%00b' }),
+      admin({ method: 'GET', url: '/api/visitorlog?q=%00' }),
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/login_check',
+        payload: { username: 'a\u0000@b.co', password: 'x' },
+      }),
+      admin({
+        method: 'POST',
+        url: '/api/user/create',
+        payload: {
+          name: 'Nul\u0000',
+          firstname: 'Byte',
+          email: 'nul@acme.test',
+          password: 'Un-mot-de-passe-solide-42',
+          title: 'T',
+          contact: '0102030405',
+          role: 'ROLE_EMPLOYEE',
+        },
+      }),
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/visitor/create',
+        ...multipart(
+          { company_id: company.slug, firstname: 'A\u0000', lastname: 'B' },
+          {
+            request_image: {
+              filename: 'id.png',
+              contentType: 'image/png',
+              bytes: await qrPng('id'),
+            },
+          },
+        ),
+      }),
+    ];
+    for (const res of await Promise.all(cases)) {
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().message).toBe('La requête est mal formée.');
+    }
+  });
+
+  it('malformed multipart, with or without a boundary, anonymous or not', async () => {
+    const tenant = await buildTenant(ctx.db);
+    const admin = as(ctx.app, await tokenFor(ctx.app, tenant.staff.ROLE_ADMIN.email));
+    const bodies = [
+      { 'content-type': 'multipart/form-data', body: 'garbage' },
+      { 'content-type': 'multipart/form-data; boundary=xyz', body: '--xyz\r\nbroken' },
+      {
+        'content-type': 'multipart/form-data; boundary=xyz',
+        body: '--xyz\r\nContent-Disposition: form-data; name="a"\r\n\r\nvalue',
+      },
+    ];
+    for (const { body, ...headers } of bodies) {
+      const anonymous = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/visitor/create',
+        headers,
+        payload: body,
+      });
+      expect(anonymous.statusCode).toBe(400);
+      const staff = await admin({ method: 'POST', url: '/api/company', headers, payload: body });
+      expect(staff.statusCode).toBe(400);
+    }
+  });
+
+  it('a year-0 date on the logs and a department id above 2³¹', async () => {
+    const tenant = await buildTenant(ctx.db);
+    const admin = as(ctx.app, await tokenFor(ctx.app, tenant.staff.ROLE_ADMIN.email));
+    const log = await admin({ method: 'GET', url: '/api/visitorlog?from=0000-01-01T00:00:00Z' });
+    expect(log.statusCode).toBe(400);
+    expect(log.json().message).toBe('Date invalide.');
+    const event = await admin({
+      method: 'POST',
+      url: '/api/evenement/create',
+      payload: {
+        company_id: tenant.company.id,
+        name: 'Gala',
+        location: 'Hall',
+        address_name: '1 rue',
+        date_event: '01/01/2099',
+        time_event: '10:00',
+        departement_id: 2 ** 31,
+      },
+    });
+    expect(event.statusCode).toBe(400);
+  });
+
+  it('zod’s English defaults never reach a person', async () => {
+    const tenant = await buildTenant(ctx.db);
+    const admin = as(ctx.app, await tokenFor(ctx.app, tenant.staff.ROLE_ADMIN.email));
+    const res = await admin({ method: 'GET', url: '/api/user/not-a-uuid' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe('Identifiant invalide.');
+    const long = await admin({ method: 'GET', url: `/api/user/list?q=${'x'.repeat(300)}` });
+    expect(long.statusCode).toBe(400);
+    expect(long.json().message).toBe('Ce champ ne doit pas dépasser 200 caractères.');
+  });
+});
