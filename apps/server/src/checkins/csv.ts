@@ -51,26 +51,46 @@ function localDateTime(at: Date | null, timeZone: string): string {
   return dateTimeFormat(timeZone).format(at).replace(',', '');
 }
 
+const HEADER_LINE = HEADER.map(csvField).join(';');
+
 export function visitorLogCsv(rows: VisitorLogEntry[]): string {
-  const lines = [HEADER.map(csvField).join(';')];
-  for (const row of rows) {
-    lines.push(
-      [
-        row.firstname,
-        row.lastname,
-        row.email,
-        row.uidn,
-        row.companyName,
-        localDateTime(row.checkInAt, row.timezone),
-        localDateTime(row.checkOutAt, row.timezone),
-        METHOD_LABELS[row.checkInMethod],
-        row.checkOutMethod ? METHOD_LABELS[row.checkOutMethod] : '',
-        row.checkInBy,
-        row.checkOutBy,
-      ]
-        .map(csvField)
-        .join(';'),
-    );
+  return `\uFEFF${[HEADER_LINE, ...rows.map(csvLine)].join('\r\n')}\r\n`;
+}
+
+/**
+ * The same file, streamed: the byte-order mark and header, then lines in chunks
+ * as the rows arrive from the cursor (constant memory, issue 12 §9).
+ */
+export async function* visitorLogCsvChunks(
+  rows: AsyncIterable<VisitorLogEntry>,
+): AsyncGenerator<string> {
+  yield `\uFEFF${HEADER_LINE}\r\n`;
+  let chunk = '';
+  let count = 0;
+  for await (const row of rows) {
+    chunk += `${csvLine(row)}\r\n`;
+    if (++count % 200 === 0) {
+      yield chunk;
+      chunk = '';
+    }
   }
-  return `\uFEFF${lines.join('\r\n')}\r\n`;
+  if (chunk) yield chunk;
+}
+
+function csvLine(row: VisitorLogEntry): string {
+  return [
+    row.firstname,
+    row.lastname,
+    row.email,
+    row.uidn,
+    row.companyName,
+    localDateTime(row.checkInAt, row.timezone),
+    localDateTime(row.checkOutAt, row.timezone),
+    METHOD_LABELS[row.checkInMethod],
+    row.checkOutMethod ? METHOD_LABELS[row.checkOutMethod] : '',
+    row.checkInBy,
+    row.checkOutBy,
+  ]
+    .map(csvField)
+    .join(';');
 }

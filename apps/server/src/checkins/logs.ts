@@ -28,7 +28,9 @@ import {
   type CheckLogQuery,
   type CheckMethod,
 } from '@sesame/shared';
-import type { Db } from '../db/client';
+import pg from 'pg';
+import QueryStream from 'pg-query-stream';
+import type { Database, Db } from '../db/client';
 import {
   companies,
   files,
@@ -193,17 +195,74 @@ export async function listVisitorLog(
   return { rows, ...(await cappedCount(db, visitorChecks, where)) };
 }
 
-/** Every row of the filtered log, newest first, up to `max` (the CSV export). */
-export async function exportVisitorLog(
-  db: Db,
+/** Rows fetched per round trip when the export streams. */
+const EXPORT_BATCH = 500;
+
+/**
+ * The export's rows as they come (issue 12 §9): on PostgreSQL from a server-side
+ * cursor on one pooled connection; on PGlite (in process, no cursor over the wire)
+ * page by page on the sort key. Either way, constant memory whatever the range.
+ * Newest first, up to `max`.
+ */
+export async function* streamVisitorLog(
+  db: Database,
   query: CheckLogQuery,
   companyId: string | undefined,
   max: number,
-): Promise<VisitorLogEntry[]> {
-  return selectVisitorLog(db)
-    .where(visitorLogWhere(db, query, companyId))
-    .orderBy(desc(visitorChecks.checkInAt), desc(visitorChecks.id))
-    .limit(max);
+): AsyncGenerator<VisitorLogEntry> {
+  const where = visitorLogWhere(db, query, companyId);
+  const order = [desc(visitorChecks.checkInAt), desc(visitorChecks.id)] as const;
+  const client: unknown = db.$client;
+  if (client instanceof pg.Pool) {
+    const select = selectVisitorLog(db)
+      .where(where)
+      .orderBy(...order)
+      .limit(max);
+    const keys = Object.keys(select._.selectedFields);
+    const { sql: text, params } = select.toSQL();
+    const connection = await client.connect();
+    let failed: Error | undefined;
+    try {
+      const stream = connection.query(
+        new QueryStream(text, params, { batchSize: EXPORT_BATCH, rowMode: 'array' }),
+      );
+      try {
+        for await (const values of stream as AsyncIterable<unknown[]>) {
+          const row = Object.fromEntries(keys.map((key, i) => [key, values[i]]));
+          yield row as unknown as VisitorLogEntry;
+        }
+      } finally {
+        // A download cut short closes the cursor; the connection goes back clean.
+        stream.destroy();
+      }
+    } catch (error) {
+      failed = error as Error;
+      throw error;
+    } finally {
+      connection.release(failed);
+    }
+    return;
+  }
+  let sent = 0;
+  let after: { at: Date; id: string } | undefined;
+  while (sent < max) {
+    const page = await selectVisitorLog(db)
+      .where(
+        and(
+          where,
+          after
+            ? sql`(${visitorChecks.checkInAt}, ${visitorChecks.id}) < (${after.at}, ${after.id})`
+            : undefined,
+        ),
+      )
+      .orderBy(...order)
+      .limit(Math.min(EXPORT_BATCH, max - sent));
+    for (const row of page) yield row;
+    sent += page.length;
+    const last = page.at(-1);
+    if (!last || page.length < EXPORT_BATCH) return;
+    after = { at: last.checkInAt, id: last.id };
+  }
 }
 
 // ── QR users' and members' checks ─────────────────────────────────────────────
