@@ -264,6 +264,7 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/visitorlog',
     {
+      config: { action: 'visitorLogs.list' },
       schema: {
         tags: ['checkins'],
         summary: `'Liste Check in': visitors' checks, every company for admin, their own for others. ${logQueryHelp}`,
@@ -280,6 +281,7 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/visitorLog/:company',
     {
+      config: { action: 'visitorLogs.list' },
       schema: {
         tags: ['checkins'],
         summary: `Visitors' checks of one company (slug or id); another company's answers 404 except for admin. ${logQueryHelp}`,
@@ -301,6 +303,7 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/visitorlog/export',
     {
+      config: { action: 'visitorLogs.list' },
       schema: {
         tags: ['checkins'],
         summary:
@@ -336,6 +339,7 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/userLog',
     {
+      config: { action: 'userChecks.list' },
       schema: {
         tags: ['checkins'],
         summary: `QR users' and members' checks, one row per check (/user-check-in-out). ${logQueryHelp}`,
@@ -361,6 +365,7 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/userCheckInList',
     {
+      config: { action: 'userChecks.list' },
       schema: {
         tags: ['checkins'],
         summary:
