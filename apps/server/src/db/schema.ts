@@ -318,5 +318,28 @@ export const mailOutbox = pgTable(
     index('mail_outbox_pending_idx')
       .on(t.nextAttemptAt)
       .where(sql`${t.status} = 'pending'`),
+    /** A visitor's mails, for their state on the request, participant and card screens. */
+    index('mail_outbox_visitor_idx').on(sql`(${t.payload}->>'visitorId')`),
+  ],
+);
+
+/**
+ * Scans sent with an Idempotency-Key (the scanner's offline queue retrying): the
+ * answer given the first time, so a retry never toggles twice. Written in the same
+ * transaction as the check; rows older than a day are swept at start.
+ */
+export const scanRequests = pgTable(
+  'scan_requests',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    result: jsonb('result'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('scan_requests_user_key_idx').on(t.userId, t.key),
+    index('scan_requests_created_idx').on(t.createdAt),
   ],
 );
