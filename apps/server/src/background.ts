@@ -4,20 +4,22 @@
  */
 import type { FastifyInstance } from 'fastify';
 import path from 'node:path';
+import { forgetOldScanKeys } from './checkins/idempotency';
 import { sweepOrphanFiles } from './files/sweep';
 import { mailWorkerJob } from './mail/worker';
 
 export type StopFn = () => Promise<void>;
 type Job = (app: FastifyInstance) => StopFn;
 
-/** Once at start: files no row names, older than an hour (a kill -9 mid-upload). */
+/** Once at start: files no row names, older than an hour (a kill -9 mid-upload); old scan keys. */
 const orphanFileSweepJob: Job = (app) => {
   const done = sweepOrphanFiles(app.db, path.join(app.config.dataDir, 'files'))
     .then(({ examined, removed }) => {
       if (removed.length > 0)
         app.log.info({ examined, removed: removed.length }, 'orphan files removed');
     })
-    .catch((error: unknown) => app.log.warn({ err: error }, 'orphan file sweep failed'));
+    .then(() => forgetOldScanKeys(app.db))
+    .catch((error: unknown) => app.log.warn({ err: error }, 'start-up sweep failed'));
   return async () => {
     await done;
   };

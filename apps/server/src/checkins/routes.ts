@@ -25,6 +25,7 @@ import { notFound, unauthenticated } from '../errors';
 import type { TokenClaims } from '../auth/tokens';
 import { Readable } from 'node:stream';
 import { visitorLogCsvChunks, EXPORT_MAX_ROWS } from './csv';
+import { idempotencyKey, oncePerKey } from './idempotency';
 import { listUserAttendance, listUserLog, listVisitorLog, streamVisitorLog } from './logs';
 import { presentAttendance, presentUserLog, presentVisitorLog } from './presenter';
 import {
@@ -82,11 +83,14 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       async (request) => {
-        const result = await check(
-          app.db,
-          request.params.uidn,
-          checkContext(request.claims, codeMethod(request.query.type)),
-        );
+        const context = checkContext(request.claims, codeMethod(request.query.type));
+        const key = idempotencyKey(request);
+        // A retried scan (Idempotency-Key) gets its first answer back, never a second toggle.
+        const result = key
+          ? await oncePerKey(app.db, context.caller.sub, key, (db) =>
+              check(db, request.params.uidn, context),
+            )
+          : await check(app.db, request.params.uidn, context);
         request.log.info({ url, action: result.action, status: result.status }, 'code checked');
         return result;
       },
@@ -120,7 +124,13 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      return checkByEmail(app.db, request.body.email, checkContext(request.claims, 'kiosk'));
+      const context = checkContext(request.claims, 'kiosk');
+      const key = idempotencyKey(request);
+      return key
+        ? oncePerKey(app.db, context.caller.sub, key, (db) =>
+            checkByEmail(db, request.body.email, context),
+          )
+        : checkByEmail(app.db, request.body.email, context);
     },
   );
 

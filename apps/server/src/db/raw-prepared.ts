@@ -25,8 +25,12 @@ export function rawPrepared<Row>(
   const { sql: text, params } = dialect.sqlToQuery(statement);
   return async (db, values) => {
     const filled = fillPlaceholders(params, values);
-    const client: unknown = db.$client;
-    if (client instanceof pg.Pool) {
+    // The database's pool, or inside a transaction the connection it holds (an
+    // idempotent scan runs the check and records its answer in one transaction).
+    const client: unknown =
+      (db as { $client?: unknown }).$client ??
+      (db as unknown as { session: { client: unknown } }).session.client;
+    if (client instanceof pg.Pool || client instanceof pg.Client) {
       const result = await client.query({ name, text, values: filled });
       return result.rows as Row[];
     }

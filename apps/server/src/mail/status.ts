@@ -2,7 +2,7 @@
  * Each visitor mail's state as staff see it (ARCHITECTURE §8: "staff can see each
  * mail's state where its cause is shown"), and Renvoyer.
  */
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { MailState, MailStatus } from '@sesame/shared';
 import type { Db } from '../db/client';
 import { mailOutbox } from '../db/schema';
@@ -47,7 +47,8 @@ export async function visitorMails(db: Db, visitorId: string): Promise<OutboxRow
     .where(
       and(
         eq(mailOutbox.kind, VISITOR_CODE_MAIL),
-        eq(mailOutbox.payload, { visitorId } as unknown as OutboxRow['payload']),
+        // The expression of mail_outbox_visitor_idx.
+        sql`(${mailOutbox.payload}->>'visitorId') = ${visitorId}`,
       ),
     )
     .orderBy(desc(mailOutbox.createdAt))
