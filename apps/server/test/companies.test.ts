@@ -23,7 +23,10 @@ describe(`companies, read side (${testDatabaseKind})`, () => {
       id: acme.company.id,
       name: acme.company.name,
       slug: acme.company.slug,
+      logo: null,
       logo_url: null,
+      link: `http://sesame.test/${acme.company.slug}/request-meeting`,
+      qrcode_url: `/api/public/qrcode-link/qrcode-${acme.company.slug}.png`,
       timezone: 'Africa/Abidjan',
     });
     const byId = await get(`/api/company/${acme.company.id}`, acme.staff.ROLE_EMPLOYEE.email);

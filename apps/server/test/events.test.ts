@@ -358,6 +358,8 @@ describe(`events (${testDatabaseKind})`, () => {
         await buildEvent(ctx.db, {
           company: tenantA.company,
           name: i === 2 ? 'A2 Kermesse' : `A${i}`,
+          // Distinct instants: two rows of one millisecond have no "newest".
+          createdAt: new Date(Date.now() - (10 - i) * 1000),
         });
       }
       await buildEvent(ctx.db, { company: tenantB.company, name: 'B1' });

@@ -99,14 +99,24 @@ export function assignableRoles(creator: Role): Role[] {
 }
 
 /**
+ * The only roles that ever act beyond their own company (ARCHITECTURE §6): the
+ * platform admin and the product's own role. Every other role, super admin and
+ * manager included, is confined to its company for reads and writes.
+ */
+export const CROSS_TENANT_ROLES = [adm, sc] as const satisfies readonly Role[];
+type CrossTenantRole = (typeof CROSS_TENANT_ROLES)[number];
+
+/**
  * Server actions. `roles` may act at all; `allCompanies` act on every tenant,
  * the others only inside their own company (another tenant's record is a 404).
  * `chooseCompany` roles may pick the company of a record they create.
+ * `listsEveryCompany` (the company list only) see every company's public fields.
  */
 export interface ActionRule {
   roles: readonly Role[];
-  allCompanies: readonly Role[];
-  chooseCompany?: readonly Role[];
+  allCompanies: readonly CrossTenantRole[];
+  chooseCompany?: readonly CrossTenantRole[];
+  listsEveryCompany?: readonly Role[];
 }
 
 const staffExceptSupervisor: Role[] = [emp, adm, mgr, sc, sa, 'ROLE_USER'];
@@ -148,9 +158,17 @@ export const ACTIONS = {
   'users.delete': { roles: [adm], allCompanies: [adm] },
   'employees.list': { roles: [adm, sup, mgr, sa, sc], allCompanies: [adm, sc] },
   // Companies
-  'companies.list': { roles: [...tileRoles('companies'), sup], allCompanies: [adm, mgr, sa, sc] },
-  'companies.create': { roles: tileRoles('createCompany'), allCompanies: [adm, mgr, sc] },
-  'companies.update': { roles: [adm, sa, sc, mgr, sup], allCompanies: [adm, sa, sc] },
+  // Spec §6 shows managers and super admins the list of all companies: its public
+  // fields only (id, name, slug, logo, link, QR); the rest goes to who may update it.
+  'companies.list': {
+    roles: [...tileRoles('companies'), sup],
+    allCompanies: [adm, sc],
+    listsEveryCompany: [adm, mgr, sa, sc],
+  },
+  // Creating a company reaches no other tenant's record: the creator may then edit
+  // it only if they act on every company.
+  'companies.create': { roles: tileRoles('createCompany'), allCompanies: [adm, sc] },
+  'companies.update': { roles: [adm, sa, sc, mgr, sup], allCompanies: [adm, sc] },
   'companies.delete': { roles: [adm], allCompanies: [adm] },
   // Permanent QR codes and member cards
   'qrUsers.list': { roles: [adm, sup, sc], allCompanies: [adm] },
@@ -177,9 +195,28 @@ export function actsOnAllCompanies(role: Role, action: Action): boolean {
   return (ACTIONS[action].allCompanies as readonly Role[]).includes(role);
 }
 
+/** Whether `role`, of company `ownCompanyId`, may perform `action` on a record of `companyId`. */
+export function reachesCompany(
+  role: Role,
+  action: Action,
+  ownCompanyId: string,
+  companyId: string,
+): boolean {
+  return (
+    mayPerform(role, action) && (ownCompanyId === companyId || actsOnAllCompanies(role, action))
+  );
+}
+
+/** Whether the company list shows this role every company (public fields) or its own. */
+export function listsEveryCompany(role: Role): boolean {
+  const rule: ActionRule = ACTIONS['companies.list'];
+  return (rule.listsEveryCompany ?? []).includes(role);
+}
+
 export function mayChooseCompany(role: Role, action: Action): boolean {
   const rule: ActionRule = ACTIONS[action];
-  return (rule.chooseCompany ?? []).includes(role);
+  const choosers: readonly Role[] = rule.chooseCompany ?? [];
+  return choosers.includes(role);
 }
 
 /** Spec §6: the navbar link 'Modifier entreprise'. */

@@ -1,4 +1,4 @@
-import type { Company } from '@sesame/shared';
+import type { Company, CompanyListItem } from '@sesame/shared';
 import type { FileUrls } from '../files/urls';
 import { qrTargets } from '../qr/qr';
 import type { CompanyRow } from './service';
@@ -41,13 +41,29 @@ export function presentCompany(row: CompanyRow, ctx: CompanyPresenterContext): C
   };
 }
 
-/** What an anonymous visitor may read of a company: enough for the home page and forms. */
+/**
+ * What anyone may read of a company (ARCHITECTURE §6 public fields): enough for the
+ * home page, the forms and the printed QR poster; its time zone dates the forms.
+ */
 export function presentPublicCompany(row: CompanyRow, ctx: CompanyPresenterContext) {
+  return { ...presentListedCompany(row, ctx), timezone: row.timezone };
+}
+
+/**
+ * A company in the list of a role that sees every company but may update only its
+ * own (spec §6 manager, super admin): the public fields, nothing else.
+ */
+export function presentListedCompany(
+  row: CompanyRow,
+  ctx: CompanyPresenterContext,
+): CompanyListItem {
   return {
     id: row.id,
     name: row.name,
     slug: row.slug,
+    logo: row.logoStoredName,
     logo_url: ctx.fileUrls.logo(row.logoStoredName),
-    timezone: row.timezone,
+    link: qrTargets.companyRequestMeeting(ctx.publicUrl, row.slug),
+    qrcode_url: companyQrImageUrl(row.slug),
   };
 }

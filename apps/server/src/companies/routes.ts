@@ -6,19 +6,22 @@ import {
   LOGO_MAX_BYTES,
   companyCreateSchema,
   companyInlineUpdateSchema,
+  companyListItemSchema,
   companySchema,
+  listsEveryCompany,
+  reachesCompany,
   companyUpdateSchema,
   listQuerySchema,
   paginatedSchema,
 } from '@sesame/shared';
-import { authorize, companyScope } from '../auth/authorize';
+import { authorize } from '../auth/authorize';
 import { companies } from '../db/schema';
 import { badRequest, conflict, isUniqueViolation, notFound } from '../errors';
 import { ALLOWED } from '../files/detect';
 import { checkFile, readMultipart, storeFile, type UploadedFile } from '../files/uploads';
 import { qrPng, qrTargets } from '../qr/qr';
 import { parseFields } from './fields';
-import { presentCompany, presentPublicCompany } from './presenter';
+import { presentCompany, presentListedCompany, presentPublicCompany } from './presenter';
 import {
   companyHoldings,
   companyValues,
@@ -29,13 +32,17 @@ import {
   replaceLogo,
 } from './service';
 
-const publicCompanySchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  slug: z.string(),
-  logo_url: z.string().nullable(),
-  timezone: z.string(),
-});
+const publicCompanySchema = companyListItemSchema
+  .pick({
+    id: true,
+    name: true,
+    slug: true,
+    logo: true,
+    logo_url: true,
+    link: true,
+    qrcode_url: true,
+  })
+  .extend({ timezone: z.string() });
 
 export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
   const ctx = { publicUrl: app.config.publicUrl, fileUrls: app.fileUrls };
@@ -55,11 +62,11 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const company = await findCompany(app.db, request.params.slugOrId);
       if (!company) throw notFound();
+      // Private fields (e-mail, phone, legal id, contact) only for who may update it.
       const who = request.principal;
-      const staffOfIt =
-        who && (who.companyId === company.id || companyScope(who, 'companies.list') === undefined);
+      const full = who && reachesCompany(who.role, 'companies.update', who.companyId, company.id);
       return {
-        data: staffOfIt ? presentCompany(company, ctx) : presentPublicCompany(company, ctx),
+        data: full ? presentCompany(company, ctx) : presentPublicCompany(company, ctx),
       };
     },
   );
@@ -91,10 +98,14 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
     const { rows, total } = await listCompanies(
       app.db,
       request.query,
-      companyScope(who, 'companies.list'),
+      listsEveryCompany(who.role) ? undefined : who.companyId,
     );
     return {
-      data: rows.map((row) => presentCompany(row, ctx)),
+      data: rows.map((row) =>
+        reachesCompany(who.role, 'companies.update', who.companyId, row.id)
+          ? presentCompany(row, ctx)
+          : presentListedCompany(row, ctx),
+      ),
       meta: { page: request.query.page, per_page: request.query.per_page, total },
     };
   };
@@ -103,12 +114,13 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
     app.get(
       url,
       {
+        config: { action: 'companies.list' },
         schema: {
           tags: ['companies'],
           summary:
             'Companies the caller may see, paged (?page=&per_page=&q=). A supervisor sees their own.',
           querystring: listQuerySchema,
-          response: { 200: paginatedSchema(companySchema) },
+          response: { 200: paginatedSchema(companyListItemSchema) },
         },
       },
       listHandler,
@@ -122,7 +134,12 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['companies'],
         summary: "QR image of a company's request-meeting link (public poster).",
-        params: z.object({ file: z.string().regex(/^qrcode-[a-z0-9-]+\.png$/) }),
+        params: z.object({
+          file: z
+            .string()
+            .max(120)
+            .regex(/^qrcode-[a-z0-9-]+\.png$/),
+        }),
       },
     },
     async (request, reply) => {
@@ -198,6 +215,7 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/company',
     {
+      config: { action: 'companies.create' },
       schema: {
         tags: ['companies'],
         summary:
@@ -250,6 +268,7 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/company/:id',
     {
+      config: { action: 'companies.update' },
       schema: {
         tags: ['companies'],
         summary:
@@ -270,6 +289,7 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/company/:id',
     {
+      config: { action: 'companies.update' },
       schema: {
         tags: ['companies'],
         summary:
@@ -297,6 +317,7 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/company/delete/:id',
     {
+      config: { action: 'companies.delete' },
       schema: {
         tags: ['companies'],
         summary:

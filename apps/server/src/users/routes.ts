@@ -14,6 +14,7 @@ import {
   type ListQuery,
 } from '@sesame/shared';
 import { authorize, companyForNewRecord, companyScope } from '../auth/authorize';
+import { assertPasswordAcceptable } from '../auth/password-policy';
 import { hashPassword } from '../auth/passwords';
 import type { Principal } from '../auth/principal';
 import { findCompany } from '../companies/service';
@@ -81,6 +82,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       const companyId = companyForNewRecord(who, 'users.create', body.company_id);
       if (companyId !== who.companyId) await companyOrBadRequest(app.db, companyId);
       if (await emailTaken(app.db, body.email)) throw conflict(USER_MESSAGES.emailTaken);
+      assertPasswordAcceptable(body.password, [body.email, body.name, body.firstname]);
 
       const passwordHash = await hashPassword(body.password);
       const [created] = await app.db
@@ -188,6 +190,9 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       const body = request.body;
       // The role may edit users at all before any password is hashed; the record checks follow.
       authorize(request.principal, 'users.update');
+      if (body.password) {
+        assertPasswordAcceptable(body.password, [body.email, body.name, body.firstname]);
+      }
       const passwordHash = body.password ? await hashPassword(body.password) : undefined;
       const result = await app.db.transaction(async (tx) => {
         const target = await findUser(tx, request.params.id);

@@ -2,7 +2,7 @@
  * Companies: the fetchers, their query options and hooks (spec §7 company calls).
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Company, User } from '@sesame/shared';
+import type { Company, CompanyListItem, User } from '@sesame/shared';
 import { api, toQuery, type Paginated } from '../../../lib/api-client';
 
 export interface ListParams {
@@ -17,7 +17,7 @@ export interface CompanySaved {
 }
 
 export function getCompanies(params: ListParams) {
-  return api.get<Paginated<Company>>(`/companies${toQuery({ ...params })}`);
+  return api.get<Paginated<CompanyListItem>>(`/companies${toQuery({ ...params })}`);
 }
 
 /** One company by slug or id; its staff (and any-company roles) get every field. */

@@ -28,7 +28,7 @@ import {
   actsOnAllCompanies,
   mayPerform,
   type Action,
-  type Company,
+  type CompanyListItem,
   type Role,
 } from '@sesame/shared';
 import { confirmDelete } from '../../../components/confirm-delete';
@@ -140,12 +140,12 @@ export default function CompanyListPage() {
    * (spec §6): the links show only where the server would answer, instead of leading
    * to 'Failed to fetch data.'.
    */
-  const opens = (action: Action, row: Company) =>
+  const opens = (action: Action, row: CompanyListItem) =>
     !!role &&
     mayPerform(role, action) &&
     (actsOnAllCompanies(role, action) || row.id === user?.company_id);
 
-  const remove = async (row: Company) => {
+  const remove = async (row: CompanyListItem) => {
     const deleted = await confirmDelete(
       row.name,
       () => deleteCompany(row.id),
@@ -156,7 +156,7 @@ export default function CompanyListPage() {
     await queryClient.invalidateQueries({ queryKey: ['companies'] });
   };
 
-  const columns: Column<Company>[] = [
+  const columns: Column<CompanyListItem>[] = [
     { key: 'id', header: t('list.columns.id'), render: (_row, index) => index + 1 },
     {
       key: 'name',
@@ -240,16 +240,18 @@ export default function CompanyListPage() {
     columns.push({
       key: 'edit',
       header: t('list.columns.edit'),
-      render: (row) => (
-        <Anchor
-          component={Link}
-          to={`/${domain}/company-list?compid=${row.id}`}
-          size="sm"
-          aria-label={t('list.editLabel', { name: row.name })}
-        >
-          {t('list.edit')}
-        </Anchor>
-      ),
+      // Only where the server would accept the update: a super admin edits their own company.
+      render: (row) =>
+        opens('companies.update', row) ? (
+          <Anchor
+            component={Link}
+            to={`/${domain}/company-list?compid=${row.id}`}
+            size="sm"
+            aria-label={t('list.editLabel', { name: row.name })}
+          >
+            {t('list.edit')}
+          </Anchor>
+        ) : null,
     });
   }
   if (showDelete) {

@@ -2,7 +2,7 @@
  * Staff users: the fetchers, their query options and hooks (spec §7 user calls).
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Company, Role, User } from '@sesame/shared';
+import type { CompanyListItem, Role, User } from '@sesame/shared';
 import { api, toQuery, type Paginated } from '../../../lib/api-client';
 
 export interface ListParams {
@@ -33,7 +33,8 @@ export function useUser(id: string) {
 export function useCompanyChoices(enabled: boolean) {
   return useQuery({
     queryKey: ['companies', 'choices'],
-    queryFn: () => api.get<Paginated<Company>>('/companies?per_page=100').then((r) => r.data),
+    queryFn: () =>
+      api.get<Paginated<CompanyListItem>>('/companies?per_page=100').then((r) => r.data),
     enabled,
     staleTime: 60_000,
   });

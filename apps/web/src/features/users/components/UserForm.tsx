@@ -50,6 +50,7 @@ const MESSAGE_KEYS: Record<string, string> = {
   [USER_MESSAGES.emailInvalid]: 'form.errors.emailInvalid',
   [USER_MESSAGES.contactInvalid]: 'form.errors.contactInvalid',
   [USER_MESSAGES.passwordTooShort]: 'form.errors.passwordTooShort',
+  [USER_MESSAGES.passwordWeak]: 'form.errors.passwordWeak',
   [USER_MESSAGES.companyInvalid]: 'form.errors.companyInvalid',
   [USER_MESSAGES.roleInvalid]: 'form.errors.roleInvalid',
 };
