@@ -424,7 +424,7 @@ describe(`visitor delete and meeting card (${testDatabaseKind})`, () => {
       uidn: confirmed.uidn,
       firstname: 'Yao',
       lastname: 'Koné',
-      date: '24/11/2026',
+      date: confirmed.requestDate,
       time: '10:30',
       title: null,
       location: acme.company.name,

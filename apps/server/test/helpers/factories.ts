@@ -60,7 +60,8 @@ export async function buildVisitor(
       contact: '0701020304',
       idNumber: 'CI-123456',
       organisationName: 'Acme',
-      requestDate: '24/11/2026',
+      // Today (UTC, the default company zone): a code checks in only on its meeting's day.
+      requestDate: new Date().toISOString().slice(0, 10).split('-').reverse().join('/'),
       requestTime: '10:30',
       ...values,
     })
