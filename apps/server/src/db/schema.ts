@@ -52,6 +52,11 @@ export const companies = pgTable(
     timezone: text('timezone').notNull().default('Africa/Abidjan'),
     /** Codes of this company's visitors check in from this many minutes before their day starts. */
     arrivalEarlyMinutes: integer('arrival_early_minutes').notNull().default(0),
+    /**
+     * The kiosk's e-mail presence (ARCHITECTURE §6): off unless the company turns it on,
+     * since an e-mail address is no secret.
+     */
+    kioskEmailEnabled: boolean('kiosk_email_enabled').notNull().default(false),
     archivedAt: timestamp('archived_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
@@ -98,6 +103,18 @@ export const sessions = pgTable(
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
 );
+
+/**
+ * Failed sign-ins, counted per account and client and per client (auth/login-throttle.ts).
+ * A row is claimed before the password is checked, in one statement, so concurrent
+ * attempts on several server instances are counted one by one.
+ */
+export const loginThrottle = pgTable('login_throttle', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull(),
+  nextAllowedAt: timestamp('next_allowed_at', { withTimezone: true }).notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+});
 
 /** Uploaded documents (identity documents, photos, logos), stored outside any public folder. */
 export const files = pgTable(
