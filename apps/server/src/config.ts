@@ -138,8 +138,10 @@ export interface Config {
 }
 
 export interface RateLimits {
-  /** Failed logins per client per window before 429. */
-  loginPerWindow: number;
+  /** Failed sign-ins of one account from one client before each next one waits (1 s, 2 s, 4 s…). */
+  loginAccountFreeAttempts: number;
+  /** Failed sign-ins from one client, all accounts together, before each next one waits. */
+  loginClientFreeAttempts: number;
   /** Public form submissions (visitor, event registration) per client per window. */
   publicFormPerWindow: number;
   /** Code look-ups per client per window. */
@@ -150,7 +152,8 @@ export interface RateLimits {
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimits = {
-  loginPerWindow: 10,
+  loginAccountFreeAttempts: 5,
+  loginClientFreeAttempts: 30,
   publicFormPerWindow: 30,
   codeLookupPerWindow: 600,
   windowMs: 60_000,

@@ -143,7 +143,7 @@ describe(`login rate limit (${testDatabaseKind})`, () => {
     try {
       const company = await buildCompany(ctx.db);
       const user = await buildUser(ctx.db, { company });
-      const limit = ctx.config.rateLimits.loginPerWindow;
+      const limit = ctx.config.rateLimits.loginAccountFreeAttempts;
       for (let i = 0; i < limit; i++) {
         const res = await ctx.app.inject({
           method: 'POST',

@@ -12,7 +12,10 @@ import { presentUserInfo } from './presenter';
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const limits = app.config.rateLimits;
-  const throttle = new LoginThrottle(limits.loginPerWindow, limits.windowMs);
+  const throttle = new LoginThrottle({
+    accountFreeAttempts: limits.loginAccountFreeAttempts,
+    clientFreeAttempts: limits.loginClientFreeAttempts,
+  });
 
   app.post(
     '/login_check',
@@ -27,10 +30,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const email = request.body.username.toLowerCase();
-      const keys = limits.allowList.includes(request.ip)
-        ? []
-        : [`ip:${request.ip}`, `email:${email}`];
-      if (throttle.isBlocked(keys)) throw new HttpError(429, API_MESSAGES.tooManyRequests);
+      const throttled = !limits.allowList.includes(request.ip);
+      // Counted (as a failure until proven otherwise) before the password is read.
+      if (throttled && !(await throttle.claim(app.db, email, request.ip))) {
+        throw new HttpError(429, API_MESSAGES.tooManyRequests);
+      }
 
       const [user] = await app.db
         .select()
@@ -41,12 +45,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         user?.passwordHash ?? (await decoyHash()),
         request.body.password,
       );
-      if (!user || !valid) {
-        throttle.recordFailure(keys);
-        throw new HttpError(401, API_MESSAGES.badCredentials);
-      }
+      if (!user || !valid) throw new HttpError(401, API_MESSAGES.badCredentials);
       if (!user.status) throw new HttpError(403, API_MESSAGES.accountDisabled);
-      throttle.reset([`email:${email}`]);
+      if (throttled) await throttle.succeeded(app.db, email, request.ip);
 
       const expiresAt = tokenExpiry();
       const [session] = await app.db
