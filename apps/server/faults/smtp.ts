@@ -51,7 +51,7 @@ export class FaultySmtp {
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
         stream.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          const messageId = /^Message-ID:\s*(.+)$/im.exec(text)?.[1]?.trim() ?? '';
+          const messageId = /^Message-ID:[ \t]*(\S+)/im.exec(text)?.[1] ?? '';
           const accept = () => {
             this.deliveries.push({
               messageId,

@@ -57,9 +57,16 @@ async function main(): Promise<void> {
       app.log.error('stopping: not drained within the deadline, exiting anyway');
       process.exit(1);
     }, STOP_DEADLINE_MS).unref();
+    // A keep-alive connection whose request ends after close() began would hold the
+    // server open until its idle timeout: close connections as they fall idle.
+    const idle = setInterval(() => app.server.closeIdleConnections(), 100);
     try {
       // In-flight requests finish (new ones get 503), the outbox worker ends its mail.
-      await Promise.all([app.close(), stopBackground()]);
+      await Promise.all([
+        app.close().then(() => app.log.info('stopping: requests drained')),
+        stopBackground().then(() => app.log.info('stopping: background work stopped')),
+      ]);
+      clearInterval(idle);
       await database.close();
     } catch (error) {
       app.log.error({ err: error }, 'stopping: error while draining');

@@ -12,7 +12,7 @@ export interface DatabaseTimeouts {
   statementMs: number;
 }
 
-export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = { connectMs: 2_000, statementMs: 5_000 };
+export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = { connectMs: 2_000, statementMs: 3_000 };
 
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
