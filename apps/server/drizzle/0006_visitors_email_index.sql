@@ -1,0 +1,1 @@
+CREATE INDEX "visitors_email_idx" ON "visitors" USING btree (lower("email"),"created_at");
