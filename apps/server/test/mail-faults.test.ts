@@ -249,6 +249,25 @@ describe(`mail faults (${testDatabaseKind})`, () => {
       expect(none.json().message).toBe(MAIL_MESSAGES.nothingToResend);
     });
 
+    it('the card view finds the mails by code, for staff of the company only', async () => {
+      const { visitor } = await queued('bycode@example.com');
+      const token = await tokenFor(ctx.app, acme.staff.ROLE_EMPLOYEE.email);
+      const res = await as(
+        ctx.app,
+        token,
+      )({ method: 'GET', url: `/api/mail/code/${visitor.uidn}` });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ visitor_id: visitor.id, data: [{ state: 'queued' }] });
+      expect(
+        (await ctx.app.inject({ method: 'GET', url: `/api/mail/code/${visitor.uidn}` })).statusCode,
+      ).toBe(401);
+      const stranger = await tokenFor(ctx.app, other.staff.ROLE_EMPLOYEE.email);
+      expect(
+        (await as(ctx.app, stranger)({ method: 'GET', url: `/api/mail/code/${visitor.uidn}` }))
+          .statusCode,
+      ).toBe(404);
+    });
+
     it("an event participant's mail is shown to those who see the event", async () => {
       const event = await buildEvent(ctx.db, { company: acme.company });
       const visitor = await buildVisitor(ctx.db, { company: acme.company, eventId: event.id });

@@ -6,7 +6,13 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { MAIL_MESSAGES, mailStatusListSchema, mailStatusSchema } from '@sesame/shared';
+import {
+  MAIL_MESSAGES,
+  formatUidn,
+  mailStatusListSchema,
+  mailStatusSchema,
+  normalizeUidn,
+} from '@sesame/shared';
 import { authorize } from '../auth/authorize';
 import type { Principal } from '../auth/principal';
 import { visitors } from '../db/schema';
@@ -50,6 +56,30 @@ export const mailRoutes: FastifyPluginAsyncZod = async (app) => {
       const visitor = await visitorFor(request.principal, request.params.id, false);
       const rows = await visitorMails(app.db, visitor.id);
       return { data: rows.map(presentMail) };
+    },
+  );
+
+  app.get(
+    '/mail/code/:uidn',
+    {
+      schema: {
+        tags: ['mail'],
+        summary:
+          "The mails of the visitor holding this code (the meeting card's staff view), with the visitor's id for Renvoyer.",
+        params: z.object({ uidn: z.string().trim().min(1).max(40) }),
+        response: { 200: mailStatusListSchema.extend({ visitor_id: z.string() }) },
+      },
+    },
+    async (request) => {
+      const [found] = await app.db
+        .select({ id: visitors.id })
+        .from(visitors)
+        .where(eq(visitors.uidn, formatUidn(normalizeUidn(request.params.uidn))))
+        .limit(1);
+      if (!found) throw notFound();
+      const visitor = await visitorFor(request.principal, found.id, false);
+      const rows = await visitorMails(app.db, visitor.id);
+      return { visitor_id: visitor.id, data: rows.map(presentMail) };
     },
   );
 

@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { REQUEST_LIST_RULES, mayPerform, type RequestRow, type Role } from '@sesame/shared';
 import { confirmDelete } from '../../../components/confirm-delete';
+import { MailStatus } from '../../../components/MailStatus';
 import { ServerTable, type Column } from '../../../components/ServerTable';
 import { IdentityDocument } from '../../../components/visitor-form/IdentityDocument';
 import { formatDateTime, formatLongDate } from '../../../lib/format';
@@ -115,6 +116,18 @@ export function RequestTable({ domain, role, userCompany, event }: RequestTableP
             {t('status.pending')}
           </Badge>
         ),
+    },
+    {
+      // Issue 12 §5: the code mail's state, and Renvoyer.
+      key: 'mail',
+      header: t('common:mail.title'),
+      render: (row) =>
+        row.confirmed ? (
+          <MailStatus
+            visitorId={row.visitor.id}
+            canResend={mayPerform(role, event ? 'events.create' : 'requests.validate')}
+          />
+        ) : null,
     },
     {
       key: 'created',

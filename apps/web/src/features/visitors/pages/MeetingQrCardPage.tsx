@@ -7,8 +7,11 @@ import { useRef } from 'react';
 import { Alert, Center, Container, Group, Loader, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
+import { mayPerform } from '@sesame/shared';
+import { MailStatus } from '../../../components/MailStatus';
 import { PageTitle } from '../../../components/PageTitle';
 import { ApiError } from '../../../lib/api-client';
+import { useAuth } from '../../../lib/auth';
 import { useVisitorCard } from '../api/visitors';
 import { CaptureButton, meetingCaptureName } from '../components/CaptureButton';
 import { VisitorCardView } from '../components/VisitorCardView';
@@ -18,6 +21,8 @@ export default function MeetingQrCardPage() {
   const { uidn = '' } = useParams();
   const { t } = useTranslation('visitors');
   const card = useVisitorCard(uidn);
+  // Staff see the code mail's state under the card (issue 12 §5); the visitor does not.
+  const { role } = useAuth();
   const ref = useRef<HTMLDivElement>(null);
 
   return (
@@ -36,6 +41,12 @@ export default function MeetingQrCardPage() {
       ) : (
         <Stack align="center">
           <VisitorCardView ref={ref} card={card.data} />
+          {role && (
+            <MailStatus
+              uidn={card.data.uidn}
+              canResend={mayPerform(role, 'requests.validate') || mayPerform(role, 'events.create')}
+            />
+          )}
           <Group>
             <CaptureButton
               target={ref}
