@@ -4,9 +4,11 @@
  */
 import type { FastifyInstance } from 'fastify';
 import path from 'node:path';
+import { forgetOldLoginFailures } from './auth/login-throttle';
 import { forgetOldScanKeys } from './checkins/idempotency';
 import { sweepOrphanFiles } from './files/sweep';
 import { mailWorkerJob } from './mail/worker';
+import { purgeUnfiledVisitors } from './visitors/purge';
 
 export type StopFn = () => Promise<void>;
 type Job = (app: FastifyInstance) => StopFn;
@@ -25,7 +27,33 @@ const orphanFileSweepJob: Job = (app) => {
   };
 };
 
-const jobs: Job[] = [mailWorkerJob, orphanFileSweepJob];
+/** How often the retention sweep runs (and once at start). */
+export const RETENTION_SWEEP_MS = 60 * 60_000;
+
+/**
+ * Hourly: anonymous visitors who never filed a request are deleted a day later with
+ * their identity document, and sign-in failures a day old are forgotten.
+ */
+const retentionJob: Job = (app) => {
+  let running: Promise<void> = Promise.resolve();
+  const sweep = () => {
+    running = purgeUnfiledVisitors(app.db, app.storage)
+      .then((count) => {
+        if (count > 0) app.log.info({ count }, 'unfiled visitors purged');
+      })
+      .then(() => forgetOldLoginFailures(app.db))
+      .catch((error: unknown) => app.log.warn({ err: error }, 'retention sweep failed'));
+  };
+  sweep();
+  const timer = setInterval(sweep, RETENTION_SWEEP_MS);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+};
+
+const jobs: Job[] = [mailWorkerJob, orphanFileSweepJob, retentionJob];
 
 export function startBackgroundWork(app: FastifyInstance): StopFn {
   const stops = jobs.map((job) => job(app));

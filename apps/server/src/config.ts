@@ -144,6 +144,11 @@ export interface RateLimits {
   loginClientFreeAttempts: number;
   /** Public form submissions (visitor, event registration) per client per window. */
   publicFormPerWindow: number;
+  /** Event registrations from one client to one event per registration window. */
+  registrationsPerClientPerEvent: number;
+  registrationWindowMs: number;
+  /** Registration mails one e-mail address may receive in a day, all events together. */
+  registrationMailsPerRecipientPerDay: number;
   /** Code look-ups per client per window. */
   codeLookupPerWindow: number;
   windowMs: number;
@@ -156,6 +161,9 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   loginClientFreeAttempts: 30,
   publicFormPerWindow: 30,
   codeLookupPerWindow: 600,
+  registrationsPerClientPerEvent: 5,
+  registrationWindowMs: 60 * 60_000,
+  registrationMailsPerRecipientPerDay: 3,
   windowMs: 60_000,
   allowList: [],
 };

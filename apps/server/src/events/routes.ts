@@ -312,7 +312,15 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: {
         public: true,
-        rateLimit: { max: limits.publicFormPerWindow, timeWindow: limits.windowMs },
+        // Per client and event: a share link is no way to mail many people from one place.
+        rateLimit: {
+          max: limits.registrationsPerClientPerEvent,
+          timeWindow: limits.registrationWindowMs,
+          keyGenerator: (request) => {
+            const { company, event } = request.params as { company?: string; event?: string };
+            return `${request.ip}|${company ?? ''}/${event ?? ''}`;
+          },
+        },
       },
       schema: {
         tags: ['events'],
@@ -365,11 +373,15 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
             timeZone: event.company.timezone,
             fields: parsed.data,
             document,
+            mailsPerRecipientPerDay: limits.registrationMailsPerRecipientPerDay,
           }),
         ),
       );
       if (outcome.kind === 'gone') throw notFound();
       if (outcome.kind === 'duplicate') throw conflict(EVENT_MESSAGES.alreadyRegistered);
+      if (outcome.kind === 'recipientLimit') {
+        throw new HttpError(429, EVENT_MESSAGES.recipientLimit);
+      }
       if (outcome.kind !== 'registered') throw refusal(outcome.kind);
       request.log.info(
         { eventId: event.id, visitorId: outcome.visitorId, companyId: event.companyId },

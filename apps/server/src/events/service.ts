@@ -3,7 +3,7 @@
  * through the share link, and the attendance and check-in lists of participants.
  * Every query takes the tenant (a company id, or undefined for every company).
  */
-import { and, asc, count, desc, eq, isNotNull, like, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, isNotNull, like, or, sql, type SQL } from 'drizzle-orm';
 import {
   slugify,
   type EventAttendanceQuery,
@@ -212,7 +212,7 @@ export async function deleteEventIfEmpty(tx: Db, eventId: string): Promise<boole
 
 export type RegistrationOutcome =
   | { kind: 'registered'; visitorId: string; requestId: string }
-  | { kind: 'closed' | 'over' | 'duplicate' | 'gone' };
+  | { kind: 'closed' | 'over' | 'duplicate' | 'gone' | 'recipientLimit' };
 
 /**
  * A registration through the share link, in the caller's transaction: the event row
@@ -228,6 +228,8 @@ export async function registerForEvent(
     timeZone: string;
     fields: VisitorCreateInput;
     document: CheckedFile;
+    /** Registration mails one address may receive in a day, all events together. */
+    mailsPerRecipientPerDay: number;
   },
 ): Promise<RegistrationOutcome> {
   const [event] = await tx.select().from(events).where(eq(events.id, input.eventId)).for('update');
@@ -245,6 +247,22 @@ export async function registerForEvent(
     )
     .limit(1);
   if (already) return { kind: 'duplicate' };
+  // The share link is public: without this, anyone could make Sésame mail any address
+  // again and again, one event after another. Registrations to one address go one at a
+  // time (a transaction lock on the address), so the count cannot be raced.
+  const address = input.fields.email.toLowerCase();
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`registration:${address}`}))`);
+  const [recent] = await tx
+    .select({ count: sql<number>`count(*)::int` })
+    .from(visitors)
+    .where(
+      and(
+        isNotNull(visitors.eventId),
+        eq(sql`lower(${visitors.email})`, address),
+        gt(visitors.createdAt, sql`now() - interval '1 day'`),
+      ),
+    );
+  if ((recent?.count ?? 0) >= input.mailsPerRecipientPerDay) return { kind: 'recipientLimit' };
   const { visitor, request } = await createConfirmedEventRegistration(tx, storage, {
     event,
     fields: input.fields,

@@ -62,6 +62,9 @@ export const EVENT_MESSAGES = {
   registrationClosed: 'Les inscriptions à cet événement sont closes.',
   eventOver: 'Cet événement est terminé : les inscriptions sont closes.',
   alreadyRegistered: 'Vous êtes déjà inscrit à cet événement avec cette adresse e-mail.',
+  /** One address receives at most a few registration mails a day (the link is public). */
+  recipientLimit:
+    "Cette adresse e-mail a reçu trop d'inscriptions aujourd'hui. Réessayez demain ou contactez l'organisateur.",
   registered: 'Votre QRCode a été envoyé par e-mail, Merci',
 } as const;
 
