@@ -18,8 +18,13 @@ export class ApiError extends Error {
 
 type Body = FormData | object | undefined;
 
-async function request<T>(method: string, path: string, body?: Body): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+async function request<T>(
+  method: string,
+  path: string,
+  body?: Body,
+  extraHeaders: Record<string, string> = {},
+): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders };
   const token = getToken();
   if (token) headers.authorization = `Bearer ${token}`;
   let payload: BodyInit | undefined;
@@ -58,8 +63,10 @@ async function request<T>(method: string, path: string, body?: Body): Promise<T>
 }
 
 export const api = {
-  get: <T>(path: string) => request<T>('GET', path),
-  post: <T>(path: string, body?: Body) => request<T>('POST', path, body),
+  get: <T>(path: string, headers?: Record<string, string>) =>
+    request<T>('GET', path, undefined, headers),
+  post: <T>(path: string, body?: Body, headers?: Record<string, string>) =>
+    request<T>('POST', path, body, headers),
   put: <T>(path: string, body?: Body) => request<T>('PUT', path, body),
   delete: <T>(path: string) => request<T>('DELETE', path),
 };

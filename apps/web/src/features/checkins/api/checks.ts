@@ -14,9 +14,21 @@ const CHECK_PATHS: Record<CodeKind, string> = {
   user: '/get-qr-user-data',
 };
 
-export function checkCode(kind: CodeKind, uidn: string, manual = false): Promise<CheckResult> {
+/**
+ * `key` (Idempotency-Key) makes a retry safe: the server answers a repeated key
+ * with its first answer instead of toggling again (the offline queue's retries).
+ */
+export function checkCode(
+  kind: CodeKind,
+  uidn: string,
+  manual = false,
+  key?: string,
+): Promise<CheckResult> {
   const query = manual ? `?type=${MANUAL_CHECK_TYPE}` : '';
-  return api.get<CheckResult>(`${CHECK_PATHS[kind]}/${encodeURIComponent(uidn)}${query}`);
+  return api.get<CheckResult>(
+    `${CHECK_PATHS[kind]}/${encodeURIComponent(uidn)}${query}`,
+    key ? { 'idempotency-key': key } : undefined,
+  );
 }
 
 /**

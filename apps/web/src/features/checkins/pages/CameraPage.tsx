@@ -15,6 +15,7 @@ import { checkByEmail } from '../api/checks';
 import { createDecoder, type FrameDecoder } from '../lib/decoder';
 import { scanFailureText } from '../lib/messages';
 import { readScanned } from '../lib/scanned';
+import { usePendingScans } from '../lib/scan-queue';
 
 /** The kiosk's present member survives a reload of the scanner, not the tab. */
 const KIOSK_KEY = 'kioskPresence';
@@ -36,6 +37,9 @@ export default function CameraPage() {
   const [kioskEmail, setKioskEmail] = useState<string | null>(() =>
     sessionStorage.getItem(KIOSK_KEY),
   );
+
+  // Scans kept while the server could not take them go out from here too.
+  const pending = usePendingScans();
 
   const rememberKiosk = (email: string | null) => {
     if (email) sessionStorage.setItem(KIOSK_KEY, email);
@@ -136,6 +140,13 @@ export default function CameraPage() {
     <Container size="sm" py="lg">
       <PageTitle ta="center">{t('camera.title')}</PageTitle>
       <Stack gap="md">
+        {pending > 0 && (
+          <Group justify="center">
+            <Badge color="yellow" variant="light" role="status">
+              {t('queue.pending', { count: pending })}
+            </Badge>
+          </Group>
+        )}
         {kioskEmail && (
           <Group justify="center">
             <Badge size="lg" color="teal" variant="light">

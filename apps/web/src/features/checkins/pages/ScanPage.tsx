@@ -6,7 +6,7 @@
  * back here after it.
  */
 import { useEffect, useRef } from 'react';
-import { Alert, Button, Center, Container, Group, Loader, Stack } from '@mantine/core';
+import { Alert, Button, Center, Container, Group, Loader, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +16,7 @@ import { useAuth } from '../../../lib/auth';
 import { hasSessionToken } from '../../../lib/session';
 import { checkCode, type CodeKind } from '../api/checks';
 import { scanFailureText } from '../lib/messages';
+import { isRetryable, keepScan, newScanKey, usePendingScans } from '../lib/scan-queue';
 
 export default function ScanPage() {
   const { uidn = '' } = useParams();
@@ -24,7 +25,11 @@ export default function ScanPage() {
   const { t } = useTranslation('checkins');
   const { user } = useAuth();
   const navigate = useNavigate();
-  const check = useMutation({ mutationFn: () => checkCode(kind, uidn) });
+  // One key per scan: a retry from the offline queue is recognised by the server.
+  const key = useRef(newScanKey());
+  const check = useMutation({ mutationFn: () => checkCode(kind, uidn, false, key.current) });
+  const kept = check.isError && isRetryable(check.error);
+  const pending = usePendingScans();
   // One check per visit of the page, even when React runs effects twice.
   const asked = useRef(false);
 
@@ -40,14 +45,23 @@ export default function ScanPage() {
       onSuccess: (result) => {
         if (result.redirectUrl) void navigate(result.redirectUrl, { replace: true });
       },
+      onError: (error) => {
+        // The server did not decide (network, database out): keep the scan and send it later.
+        if (isRetryable(error))
+          keepScan({ key: key.current, kind, uidn, manual: false, at: Date.now() });
+      },
     });
-  }, [check, navigate, pathname, t]);
+  }, [check, kind, navigate, pathname, t, uidn]);
 
   const home = user ? `/${user.company}` : '/';
   return (
     <Container size="xs" py="xl">
       <PageTitle ta="center">{t('scan.title')}</PageTitle>
-      {check.isError ? (
+      {kept ? (
+        <Alert color="yellow" role="alert" title={t('queue.keptTitle')}>
+          {t('queue.kept')}
+        </Alert>
+      ) : check.isError ? (
         <Alert color="red" role="alert" title={t('scan.invalid')}>
           {scanFailureText(check.error, t)}
         </Alert>
@@ -59,6 +73,11 @@ export default function ScanPage() {
         <Center py="xl">
           <Loader aria-label={t('scan.checking')} />
         </Center>
+      )}
+      {pending > 0 && (
+        <Text ta="center" size="sm" c="dimmed" mt="sm" role="status">
+          {t('queue.pending', { count: pending })}
+        </Text>
       )}
       {(check.isError || check.data?.status === 'repeat') && (
         <Stack mt="lg">
