@@ -38,7 +38,7 @@ import { isDatabaseUnavailable } from './db/availability';
 import type { Database } from './db/client';
 import { badRequest, forbidden, HttpError, unauthenticated } from './errors';
 import { containsNul, urlHasNul } from './input';
-import { logRedaction, logSerializers } from './log-redaction';
+import { appLoggerOptions } from './log-redaction';
 import { LocalStorage, type FileStorage } from './files/storage';
 import { FileUrls } from './files/urls';
 import { apiRoutes } from './routes';
@@ -102,11 +102,7 @@ export interface AppOptions {
 
 export async function buildApp({ config, db, logger }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: logger ?? {
-      level: config.logLevel,
-      serializers: logSerializers,
-      redact: logRedaction,
-    },
+    logger: logger ?? appLoggerOptions(config.logLevel),
     // Client addresses come from the socket unless TRUST_PROXY names the proxies to
     // believe: otherwise anyone sets X-Forwarded-For and escapes every per-client limit.
     trustProxy: trustedProxies(config.trustProxy),

@@ -77,3 +77,8 @@ export const logSerializers = {
     remoteAddress: request.ip,
   }),
 };
+
+/** The server's logger options: the level, and the redaction above on every line. */
+export function appLoggerOptions(level: string) {
+  return { level, serializers: logSerializers, redact: logRedaction };
+}
