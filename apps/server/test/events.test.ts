@@ -82,7 +82,12 @@ describe('event times in the company time zone', () => {
 
 describe(`events (${testDatabaseKind})`, () => {
   const ctx = useTestApp({
-    rateLimits: { ...DEFAULT_RATE_LIMITS, publicFormPerWindow: 10_000 },
+    rateLimits: {
+      ...DEFAULT_RATE_LIMITS,
+      publicFormPerWindow: 10_000,
+      registrationsPerClientPerEvent: 10_000,
+      registrationMailsPerRecipientPerDay: 10_000,
+    },
   });
   let acme: Awaited<ReturnType<typeof buildTenant>>;
   let globex: Awaited<ReturnType<typeof buildTenant>>;
@@ -716,9 +721,9 @@ describe(`events (${testDatabaseKind})`, () => {
       ).toBe(201);
     });
 
-    it('is rate-limited per client', async () => {
+    it('is rate-limited per client and event', async () => {
       const limited = await startTestApp({
-        rateLimits: { ...DEFAULT_RATE_LIMITS, publicFormPerWindow: 2 },
+        rateLimits: { ...DEFAULT_RATE_LIMITS, registrationsPerClientPerEvent: 2 },
       });
       try {
         const company = await buildCompany(limited.db);
@@ -733,7 +738,7 @@ describe(`events (${testDatabaseKind})`, () => {
         expect((await send()).statusCode).toBe(201);
         const third = await send();
         expect(third.statusCode).toBe(429);
-        expect(third.json().message).toBe(API_MESSAGES.tooManyRequests);
+        expect(third.json().message).toBe(EVENT_MESSAGES.clientLimit);
       } finally {
         await limited.close();
       }

@@ -320,6 +320,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
             const { company, event } = request.params as { company?: string; event?: string };
             return `${request.ip}|${company ?? ''}/${event ?? ''}`;
           },
+          errorResponseBuilder: () => new HttpError(429, EVENT_MESSAGES.clientLimit),
         },
       },
       schema: {

@@ -62,6 +62,8 @@ export const EVENT_MESSAGES = {
   registrationClosed: 'Les inscriptions à cet événement sont closes.',
   eventOver: 'Cet événement est terminé : les inscriptions sont closes.',
   alreadyRegistered: 'Vous êtes déjà inscrit à cet événement avec cette adresse e-mail.',
+  /** One client registers a few people to one event per hour. */
+  clientLimit: "Trop d'inscriptions à cet événement depuis cet appareil. Réessayez dans une heure.",
   /** One address receives at most a few registration mails a day (the link is public). */
   recipientLimit:
     "Cette adresse e-mail a reçu trop d'inscriptions aujourd'hui. Réessayez demain ou contactez l'organisateur.",
