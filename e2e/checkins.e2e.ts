@@ -3,6 +3,8 @@
  * link (as a camera app would), signs in, and the visitor is checked in, then out;
  * the same by typing the code in 'Validation Manuelle UIDN'; and the in-app
  * scanner reading a real QR from Chromium's fake camera. The log shows each check.
+ * The kiosk's e-mail QR is refused until the company turns e-mail presence on, and
+ * then shows the member's photo to the agent.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
@@ -10,11 +12,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
+import QRCode from 'qrcode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { VisitorLogRow } from '@sesame/shared';
-import { launchBrowser, newContext, PHONE, screenshot } from './support/browser';
+import type { UserLogRow, VisitorLogRow } from '@sesame/shared';
+import { launchBrowser, newContext, PHONE, screenshot, signIn } from './support/browser';
 import { apiToken, startServer, type RunningServer, createDemoStaff } from './support/server';
-import { createConfirmedVisitor } from './support/visitors';
+import { createConfirmedVisitor, ID_PNG } from './support/visitors';
 
 const run = promisify(execFile);
 const RECEPTIONIST = { email: 'accueil@demo.test', password: 'Accueil-Password-123' };
@@ -191,5 +194,109 @@ describe('check-in journey in Chromium', () => {
     }
     const [row] = await log('Camara');
     expect(row).toMatchObject({ check_in_method: 'scan', check_out_time: null });
+  });
+  it("the kiosk's e-mail QR: refused until the company turns it on, then the member's photo is shown", async () => {
+    const member = { firstname: 'Aïcha', lastname: 'Koné', email: 'aicha.kone@example.com' };
+    const auth = { authorization: `Bearer ${adminToken}` };
+    const demo = (await (await fetch(`${server.url}/api/company/demo`)).json()) as {
+      data: { id: string };
+    };
+    // The seeded company lacks the edit form's required fields: filled in as its staff would.
+    const details = new FormData();
+    for (const [key, value] of Object.entries({
+      id_number: 'CI-ABJ-2026-B-0001',
+      address: 'Boulevard Latrille',
+      city: 'Abidjan',
+      state: 'Lagunes',
+      country: 'Côte d’Ivoire',
+      zipcode: '01 BP 1000',
+      company_field: 'Services',
+      point_contact: 'Mme Yao',
+      title: 'Directrice',
+      email: 'contact@demo.test',
+      phone_number: '0707070707',
+    }))
+      details.set(key, value);
+    const filled = await fetch(`${server.url}/api/company/${demo.data.id}`, {
+      method: 'POST',
+      headers: auth,
+      body: details,
+    });
+    expect(filled.status, await filled.clone().text()).toBe(200);
+    const card = new FormData();
+    for (const [key, value] of Object.entries({
+      ...member,
+      contact: '0102030405',
+      title: 'Consultante',
+      type: 'permanent',
+      company_id: demo.data.id,
+    }))
+      card.set(key, value);
+    card.set('user_document', new Blob([new Uint8Array(ID_PNG)], { type: 'image/png' }), 'a.png');
+    const created = await fetch(`${server.url}/api/create-member`, {
+      method: 'POST',
+      headers: auth,
+      body: card,
+    });
+    expect(created.status, await created.clone().text()).toBe(201);
+    const userLog = async () => {
+      const res = await fetch(`${server.url}/api/userLog?q=${member.email}`, { headers: auth });
+      return ((await res.json()) as { data: UserLogRow[] }).data;
+    };
+
+    const qr = await QRCode.toBuffer(member.email, { margin: 4, width: 400 });
+    const camera = await launchBrowser([
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      `--use-file-for-fake-video-capture=${await videoOf(qr)}`,
+    ]);
+    try {
+      const context = await newContext(camera, server.url, PHONE);
+      await context.grantPermissions(['camera'], { origin: server.url });
+      const page = await context.newPage();
+      await page.goto('/sign-in');
+      await fillLogin(page);
+      await page.waitForURL(`${server.url}/demo`);
+      await page.goto('/demo/camera');
+      await page.getByRole('heading', { name: 'Login with QR Code' }).waitFor();
+      // Off by default: an e-mail is no secret. Refused, and nothing recorded.
+      const feedback = page.getByTestId('scan-feedback');
+      await feedback
+        .filter({ hasText: "La présence par e-mail n'est pas activée pour cette entreprise." })
+        .waitFor({ timeout: 20_000 });
+      expect(await userLog()).toEqual([]);
+
+      // The admin turns e-mail presence on in the company form.
+      const admin = await (await newContext(browser, server.url)).newPage();
+      await signIn(admin, server.adminEmail, server.adminPassword, 'demo');
+      await admin.goto('/demo/edit-company/demo');
+      await admin.getByRole('heading', { name: "Editer l'Entreprise" }).waitFor();
+      const kiosk = admin.getByRole('switch', { name: 'Présence par e-mail au scanner' });
+      expect(await kiosk.isChecked()).toBe(false);
+      await kiosk.check({ force: true });
+      await admin.getByRole('button', { name: 'Enregistrer' }).click();
+      await admin.getByText('Entreprise mise à jour avec succès.').first().waitFor();
+
+      // The scanner, still reading the same QR, now checks her in and shows her photo.
+      await feedback
+        .filter({ hasText: `Arrivée enregistrée : ${member.firstname} ${member.lastname}.` })
+        .waitFor({ timeout: 20_000 });
+      const photo = page.getByRole('img', {
+        name: `Photo de ${member.firstname} ${member.lastname}`,
+      });
+      await photo.waitFor();
+      await page.waitForFunction(
+        (el) => (el as HTMLImageElement).complete,
+        await photo.elementHandle(),
+      );
+      expect(await photo.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBeGreaterThan(
+        0,
+      );
+      await screenshot(page, 'camera-kiosk-photo-375');
+    } finally {
+      await camera.close();
+    }
+    const [row] = await userLog();
+    expect(row).toMatchObject({ check_in_method: 'kiosk' });
   });
 });

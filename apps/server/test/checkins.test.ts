@@ -10,9 +10,11 @@ import {
 import { DEFAULT_RATE_LIMITS } from '../src/config';
 import { checkVisitorCode } from '../src/checkins/toggle';
 import { companies, userChecks, users, visitorChecks } from '../src/db/schema';
-import { as, tokenFor, useTestApp, type TestContext } from './helpers/app';
+import { qrPng } from '../src/qr/qr';
+import { as, multipart, tokenFor, useTestApp, type TestContext } from './helpers/app';
 import { testDatabaseKind } from './helpers/db';
 import {
+  buildCompany,
   buildEvent,
   buildQrUser,
   buildRequest,
@@ -400,36 +402,130 @@ describe(`check-in and check-out (${testDatabaseKind})`, () => {
   });
 
   describe('POST /api/kiosk/check', () => {
-    it("toggles a QR user of the caller's company by e-mail, and no one else's", async () => {
+    /** A company with e-mail presence on, its agent, and a member created with a photo. */
+    async function kioskCompany() {
+      const company = await buildCompany(ctx.db, { kioskEmailEnabled: true });
+      const agent = await buildUser(ctx.db, { company, role: 'ROLE_EMPLOYEE' });
+      const manager = await buildUser(ctx.db, { company, role: 'ROLE_MANAGER' });
+      const token = await tokenFor(ctx.app, manager.email);
+      const photo = await qrPng('photo');
+      const created = await as(
+        ctx.app,
+        token,
+      )({
+        method: 'POST',
+        url: '/api/create-member',
+        ...multipart(
+          {
+            firstname: 'Awa',
+            lastname: 'Traoré',
+            email: `awa-${company.slug}@example.com`,
+            contact: '0102030405',
+            title: 'Directrice',
+            type: 'permanent',
+            company_id: company.id,
+          },
+          { user_document: { filename: 'awa.png', contentType: 'image/png', bytes: photo } },
+        ),
+      });
+      expect(created.statusCode).toBe(201);
+      const member = created.json<{ data: { id: string; uidn: string; email: string } }>().data;
+      return { company, agent, member, photo };
+    }
+
+    const userChecksOf = (qrUserId: string) =>
+      ctx.db.select().from(userChecks).where(eq(userChecks.qrUserId, qrUserId));
+
+    it('is off by default: a clear refusal, and nothing recorded', async () => {
+      const [row] = await ctx.db
+        .select({ on: companies.kioskEmailEnabled })
+        .from(companies)
+        .where(eq(companies.id, acme.company.id));
+      expect(row!.on).toBe(false);
       const member = await buildQrUser(ctx.db, { company: acme.company, kind: 'member' });
-      const body = { email: member.email!.toUpperCase() };
-      const first = await call('/api/kiosk/check', acme.staff.ROLE_EMPLOYEE.email, {
+      for (const email of [member.email!, 'nobody@example.com']) {
+        const res = await call('/api/kiosk/check', acme.staff.ROLE_EMPLOYEE.email, {
+          method: 'POST',
+          payload: { email },
+        });
+        expect(res.statusCode).toBe(409);
+        expect(res.json().message).toBe(CHECK_MESSAGES.kioskEmailOff);
+      }
+      expect(await userChecksOf(member.id)).toEqual([]);
+      // The guards before it are unchanged: no token 401, a role that may not record 403.
+      const anonymous = await call('/api/kiosk/check', undefined, {
+        method: 'POST',
+        payload: { email: member.email },
+      });
+      expect(anonymous.statusCode).toBe(401);
+      const user = await call('/api/kiosk/check', acme.staff.ROLE_USER.email, {
+        method: 'POST',
+        payload: { email: member.email },
+      });
+      expect(user.statusCode).toBe(403);
+    });
+
+    it("when on: toggles a member of the caller's company by e-mail, with their photo, and no one else's", async () => {
+      const north = await kioskCompany();
+      const south = await kioskCompany();
+      const body = { email: north.member.email.toUpperCase() };
+      const first = await call('/api/kiosk/check', north.agent.email, {
         method: 'POST',
         payload: body,
       });
       expect(first.statusCode).toBe(200);
-      expect(first.json()).toMatchObject({ action: 'check_in', uidn: member.uidn });
-      const [check] = await ctx.db
-        .select()
-        .from(userChecks)
-        .where(eq(userChecks.qrUserId, member.id));
+      const answer = first.json();
+      expect(answer).toMatchObject({
+        status: 'success',
+        action: 'check_in',
+        uidn: north.member.uidn,
+        person: { firstname: 'Awa', lastname: 'Traoré' },
+      });
+      // The photo, signed for the agent's session: the agent's browser can load it.
+      expect(answer.photo).toMatch(/^\/api\/files\/[0-9a-f-]{36}\?session=/);
+      const image = await ctx.app.inject({ method: 'GET', url: answer.photo });
+      expect(image.statusCode).toBe(200);
+      expect(image.headers['content-type']).toBe('image/png');
+      expect(image.rawPayload.equals(north.photo)).toBe(true);
+      const [check] = await userChecksOf(north.member.id);
       expect(check!.checkInMethod).toBe('kiosk');
 
-      const elsewhere = await call('/api/kiosk/check', globex.staff.ROLE_EMPLOYEE.email, {
+      const out = await call('/api/kiosk/check', north.agent.email, {
+        method: 'POST',
+        payload: body,
+      });
+      expect(out.statusCode).toBe(200);
+      expect(out.json()).toMatchObject({ status: 'success', action: 'check_out' });
+      expect(out.json().photo).toMatch(/^\/api\/files\//);
+      const [closed] = await userChecksOf(north.member.id);
+      expect(closed!.checkOutMethod).toBe('kiosk');
+
+      // Another company's agent, e-mail presence on there too, does not reach this member.
+      const elsewhere = await call('/api/kiosk/check', south.agent.email, {
         method: 'POST',
         payload: body,
       });
       expect(elsewhere.statusCode).toBe(404);
       expect(elsewhere.json().message).toBe(CHECK_MESSAGES.unknownEmail);
+      expect(await userChecksOf(north.member.id)).toHaveLength(1);
 
-      const bad = await call('/api/kiosk/check', acme.staff.ROLE_EMPLOYEE.email, {
+      const bad = await call('/api/kiosk/check', north.agent.email, {
         method: 'POST',
         payload: { email: 'not-an-email' },
       });
       expect(bad.statusCode).toBe(400);
-      expect(
-        (await call('/api/kiosk/check', undefined, { method: 'POST', payload: body })).statusCode,
-      ).toBe(401);
+    });
+
+    it('when on: a member whose document is not an image has no photo', async () => {
+      const company = await buildCompany(ctx.db, { kioskEmailEnabled: true });
+      const agent = await buildUser(ctx.db, { company, role: 'ROLE_EMPLOYEE' });
+      const member = await buildQrUser(ctx.db, { company, kind: 'member' });
+      const res = await call('/api/kiosk/check', agent.email, {
+        method: 'POST',
+        payload: { email: member.email },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ action: 'check_in', photo: null });
     });
   });
 

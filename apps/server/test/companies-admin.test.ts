@@ -349,6 +349,42 @@ describe(`companies, write side (${testDatabaseKind})`, () => {
       expect(row!.arrivalEarlyMinutes).toBe(720);
     });
 
+    it('turns the kiosk e-mail presence on and off (off by default), and keeps it when absent', async () => {
+      const created = await create(tokens.ROLE_ADMIN, companyFields({ name: 'Kiosque' }));
+      expect(created.statusCode).toBe(201);
+      const id: string = created.json().data.id;
+      expect(created.json().data.kiosk_email_enabled).toBe(false);
+      const on = await create(
+        tokens.ROLE_ADMIN,
+        companyFields({ name: 'Kiosque ouvert', kiosk_email_enabled: 'true' }),
+      );
+      expect(on.json().data.kiosk_email_enabled).toBe(true);
+
+      const edit = (value: string | undefined) =>
+        send(tokens.ROLE_ADMIN, 'POST', `/api/company/${id}`, {
+          ...editFields(),
+          kiosk_email_enabled: value,
+        });
+      for (const bad of ['yes', '1', 'TRUE', 'x'.repeat(10_000)]) {
+        const res = await edit(bad);
+        expect(res.statusCode, bad.slice(0, 10)).toBe(400);
+        expect(res.json()).toMatchObject({
+          message: COMPANY_MESSAGES.kioskEmailInvalid,
+          errors: { kiosk_email_enabled: COMPANY_MESSAGES.kioskEmailInvalid },
+        });
+      }
+      expect((await edit('true')).json().data.kiosk_email_enabled).toBe(true);
+      expect((await edit(undefined)).json().data.kiosk_email_enabled).toBe(true);
+      const [row] = await ctx.db.select().from(companies).where(eq(companies.id, id));
+      expect(row!.kioskEmailEnabled).toBe(true);
+      expect((await edit('false')).json().data.kiosk_email_enabled).toBe(false);
+      const read = await as(
+        ctx.app,
+        tokens.ROLE_ADMIN,
+      )({ method: 'GET', url: `/api/company/${id}` });
+      expect(read.json().data.kiosk_email_enabled).toBe(false);
+    });
+
     it('lets a supervisor edit their own company (the navbar link)', async () => {
       const res = await send(
         tokens.ROLE_SUPERVISOR,

@@ -49,6 +49,10 @@ export interface CheckOutcome {
   decision: CheckDecision | null;
   /** The guarded write found something to do. */
   wrote: boolean;
+  /** The kiosk only: the caller's company has turned e-mail presence on. */
+  kioskEmailEnabled?: boolean | null;
+  /** The kiosk only: the holder's photo (their document when it is an image), or null. */
+  photoId?: string | null;
 }
 
 /** The values every code check passes; the holder's key (code or e-mail) comes on top. */
@@ -180,17 +184,29 @@ const qrUserHolder = sql`
 /**
  * The kiosk presence (ARCHITECTURE §6): an e-mail of a QR user or member of the
  * caller's own company; a member card before a permanent QR, then the newest.
+ * Only where that company turned e-mail presence on (an e-mail is no secret):
+ * otherwise there is no holder, so nothing can be written, and the answer says why.
+ * The holder's photo rides along for the agent to compare the face.
  */
 const kioskHolder = sql`
   holder as (
-    select ${qrUserColumns}
+    select ${qrUserColumns},
+           case when f.media_type like 'image/%' then f.id end as photo_id
       from qr_users q
       join companies c on c.id = q.company_id
+      left join files f on f.id = q.document_id
      where q.company_id = (select company_id from recorder where may_record)
+       and c.kiosk_email_enabled
        and lower(q.email) = ${p('email')} and q.revoked_at is null
      order by q.kind = 'member' desc, q.created_at desc
      limit 1
   )`;
+
+/** The kiosk's extra answer: whether the caller's company allows it, and the photo. */
+const kioskAnswer = sql`,
+         (select k.kiosk_email_enabled from recorder rk join companies k on k.id = rk.company_id)
+           as "kioskEmailEnabled",
+         d.photo_id as "photoId"`;
 
 /** Steps 3 and 4, on the holder's check table. */
 function decideAndWrite(table: 'visitor_checks' | 'user_checks'): SQL {
@@ -234,13 +250,13 @@ function decideAndWrite(table: 'visitor_checks' | 'user_checks'): SQL {
   )`;
 }
 
-const answer = sql`
+const answer = (extra: SQL = sql``) => sql`
   select c.user_id is not null as authenticated,
          coalesce(r.may_record, false) as "mayRecord",
          d.id as "holderId", d.uidn, d.firstname, d.lastname, d.timezone, d.date_exp as "dateExp", d.day,
          coalesce(d.blocked, d.refusal) as refusal,
          d.latest_in as "latestIn", d.latest_out as "latestOut", d.decision,
-         (exists (select 1 from closed) or exists (select 1 from opened)) as wrote
+         (exists (select 1 from closed) or exists (select 1 from opened)) as wrote${extra}
     from (select 1) as one
     left join caller c on true
     left join recorder r on true
@@ -250,10 +266,11 @@ function checkStatement<Key extends 'code' | 'email'>(
   name: string,
   holder: SQL,
   table: 'visitor_checks' | 'user_checks',
+  extraAnswer?: SQL,
 ) {
   const run = rawPrepared<CheckOutcome>(
     name,
-    sql`with ${callerCtes}, ${holder}, ${decideAndWrite(table)} ${answer}`,
+    sql`with ${callerCtes}, ${holder}, ${decideAndWrite(table)} ${answer(extraAnswer)}`,
   );
   // The answer always has exactly one row: `from (select 1)` with left joins.
   return async (db: Database, values: CheckValues & Record<Key, string>): Promise<CheckOutcome> => {
@@ -282,4 +299,5 @@ export const checkKioskEmailStatement = checkStatement<'email'>(
   'check_kiosk_email',
   kioskHolder,
   'user_checks',
+  kioskAnswer,
 );

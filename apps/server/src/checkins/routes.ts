@@ -8,6 +8,7 @@ import {
   checkLogQuerySchema,
   checkResultSchema,
   codeCheckQuerySchema,
+  kioskCheckResultSchema,
   kioskCheckSchema,
   mayPerform,
   userCheckRowSchema,
@@ -118,19 +119,24 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['checkins'],
         summary:
           "The camera scanner's kiosk presence (ARCHITECTURE §6): an e-mail-shaped code of a QR user or member " +
-          "of the caller's company checks them in, the same code again checks them out. Signs nobody in.",
+          "of the caller's company checks them in, the same code again checks them out. Signs nobody in. " +
+          'Only where the company turned e-mail presence on (kiosk_email_enabled; 409 otherwise, nothing recorded). ' +
+          "`photo` is the person's photo, signed for the caller's session, for the agent to compare the face.",
         body: kioskCheckSchema,
-        response: { 200: checkResultSchema.extend({ uidn: z.string() }) },
+        response: { 200: kioskCheckResultSchema },
       },
     },
     async (request) => {
       const context = checkContext(request.claims, 'kiosk');
+      // The photo's link is bound to the scanning staff member's session (files/urls.ts).
+      const viewer = { sessionId: context.caller.sid };
+      const photoUrl = (fileId: string | null) => app.fileUrls.signed(fileId, viewer);
       const key = idempotencyKey(request);
       return key
         ? oncePerKey(app.db, context.caller.sub, key, (db) =>
-            checkByEmail(db, request.body.email, context),
+            checkByEmail(db, request.body.email, context, photoUrl),
           )
-        : checkByEmail(app.db, request.body.email, context);
+        : checkByEmail(app.db, request.body.email, context, photoUrl);
     },
   );
 

@@ -14,6 +14,7 @@ import {
   normalizeUidn,
   type CheckMethod,
   type CheckResult,
+  type KioskCheckResult,
 } from '@sesame/shared';
 import type { TokenClaims } from '../auth/tokens';
 import type { Database } from '../db/client';
@@ -169,22 +170,29 @@ export const checkQrUserCode = (db: Database, uidn: string, ctx: CheckContext) =
 /**
  * The kiosk presence session (ARCHITECTURE §6): an e-mail-shaped code of a QR
  * user or member of the scanning staff's company toggles that person, like their
- * QR code would. It never signs anyone into the application.
+ * QR code would. It never signs anyone into the application. An e-mail is no
+ * secret: only where the company turned e-mail presence on (409 otherwise, nothing
+ * recorded), and the answer carries the person's photo (`photoUrl` signs it for
+ * the caller's session) for the agent to compare the face.
  */
 export async function checkByEmail(
   db: Database,
   email: string,
   ctx: CheckContext,
-): Promise<CheckResult & { uidn: string }> {
+  photoUrl: (fileId: string | null) => string | null,
+): Promise<KioskCheckResult> {
   const values = checkValues(ctx);
   const outcome = await checkKioskEmailStatement(db, {
     ...values,
     email: email.trim().toLowerCase(),
   });
+  if (outcome.authenticated && outcome.mayRecord && !outcome.kioskEmailEnabled)
+    throw new HttpError(409, CHECK_MESSAGES.kioskEmailOff);
   const result = toResult(outcome, values.now, CHECK_MESSAGES.unknownEmail);
   const uidn = outcome.uidn!;
   return {
     ...withRedirect(result, USER_PAGES, uidn),
     uidn,
+    photo: photoUrl(outcome.photoId ?? null),
   };
 }

@@ -117,6 +117,8 @@ export function companyValues(input: CompanyUpdate): CompanyValues {
     numberOfEmployee: input.number_of_employee ?? null,
     // Absent from a form that does not show it: the column keeps its value (or its default, 0).
     arrivalEarlyMinutes: input.arrival_early_minutes,
+    // The kiosk's e-mail presence: absent keeps the value (off by default).
+    kioskEmailEnabled: input.kiosk_email_enabled,
   };
 }
 

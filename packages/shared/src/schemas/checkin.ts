@@ -25,6 +25,17 @@ export const checkResultSchema = z.object({
 });
 export type CheckResult = z.infer<typeof checkResultSchema>;
 
+/**
+ * The kiosk's answer (ARCHITECTURE §6): the person's code and their photo, a URL
+ * signed for the scanning staff's session (null without an image), so the agent
+ * can compare the face with whoever holds the e-mail.
+ */
+export const kioskCheckResultSchema = checkResultSchema.extend({
+  uidn: z.string(),
+  photo: z.string().nullable(),
+});
+export type KioskCheckResult = z.infer<typeof kioskCheckResultSchema>;
+
 /** `?type=1` marks a manual validation (spec §9). */
 export const codeCheckQuerySchema = z.object({
   type: z.coerce.number().int().optional(),
@@ -147,4 +158,6 @@ export const CHECK_MESSAGES = {
   expired: (date: string) => `Ce QR Code a expiré le ${date}.`,
   replaced: 'Ce QR Code a été remplacé par une nouvelle carte.',
   unknownEmail: 'Aucun QR Code de cette entreprise ne correspond à cette adresse e-mail.',
+  /** The kiosk's e-mail presence is off unless the company turned it on (an e-mail is no secret). */
+  kioskEmailOff: "La présence par e-mail n'est pas activée pour cette entreprise.",
 } as const;

@@ -74,6 +74,11 @@ export const companySchema = z.object({
   timezone: z.string(),
   /** A visitor's code checks in from this many minutes before their day starts. */
   arrival_early_minutes: z.number(),
+  /**
+   * The camera scanner's e-mail presence (ARCHITECTURE §6): a QR holding only an
+   * e-mail checks that member in or out. Off by default: an e-mail is no secret.
+   */
+  kiosk_email_enabled: z.boolean(),
   link: z.string(),
   qrcode_url: z.string(),
   created_at: z.string(),
@@ -134,6 +139,7 @@ export const COMPANY_MESSAGES = {
   phoneInvalid: 'Veuillez entrer un numéro de téléphone valide (8 à 15 chiffres).',
   employeeRangeInvalid: "Veuillez choisir une tranche du nombre d'employés.",
   arrivalEarlyInvalid: `Les arrivées anticipées se comptent en minutes, de 0 à ${ARRIVAL_EARLY_MAX_MINUTES}.`,
+  kioskEmailInvalid: 'La présence par e-mail est activée ou non : « true » ou « false ».',
   slugStable:
     "Le slug d'une entreprise ne change pas : ses liens et ses QR codes imprimés en dépendent.",
   defaultCompany: "L'entreprise par défaut ne peut pas être supprimée.",
@@ -207,6 +213,17 @@ const companyTextFields = {
       .regex(/^\d+$/, COMPANY_MESSAGES.arrivalEarlyInvalid)
       .transform(Number)
       .pipe(z.number().int().max(ARRIVAL_EARLY_MAX_MINUTES, COMPANY_MESSAGES.arrivalEarlyInvalid))
+      .optional(),
+  ),
+  /**
+   * 'Présence par e-mail (scanner)' (issue 11 §6): 'true' or 'false' as a form sends
+   * it (a JSON boolean too); absent keeps the value (off for a new company).
+   */
+  kiosk_email_enabled: z.preprocess(
+    (value) => (typeof value === 'boolean' ? String(value) : blankToUndefined(value)),
+    z
+      .enum(['true', 'false'], { error: COMPANY_MESSAGES.kioskEmailInvalid })
+      .transform((value) => value === 'true')
       .optional(),
   ),
 };

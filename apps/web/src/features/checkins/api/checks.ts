@@ -4,7 +4,7 @@
  * so screens call them once, as mutations, never as queries that refetch.
  */
 import { useQuery } from '@tanstack/react-query';
-import { MANUAL_CHECK_TYPE, type CheckResult } from '@sesame/shared';
+import { MANUAL_CHECK_TYPE, type CheckResult, type KioskCheckResult } from '@sesame/shared';
 import { api, ApiError } from '../../../lib/api-client';
 
 export type CodeKind = 'visitor' | 'user';
@@ -44,8 +44,9 @@ export async function checkTypedCode(uidn: string): Promise<CheckResult> {
   }
 }
 
-export function checkByEmail(email: string): Promise<CheckResult & { uidn: string }> {
-  return api.post<CheckResult & { uidn: string }>('/kiosk/check', { email });
+/** The kiosk's e-mail check: the answer carries the person's photo for the agent to compare. */
+export function checkByEmail(email: string): Promise<KioskCheckResult> {
+  return api.post<KioskCheckResult>('/kiosk/check', { email });
 }
 
 export interface Presence {

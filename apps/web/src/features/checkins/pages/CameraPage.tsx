@@ -3,13 +3,15 @@
  * fills a 640×480 canvas checked every 500 ms. A code of this application (a
  * visitor's or member's scan link) opens its scan page; an e-mail-shaped code is
  * the kiosk presence of ARCHITECTURE §6 — it checks that member in, the same code
- * again checks them out, and never signs anyone into the application.
+ * again checks them out, and never signs anyone into the application. An e-mail
+ * is no secret: every e-mail check shows the person's photo next to the result,
+ * for the agent to compare with the face.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Alert, Badge, Button, Container, Group, Paper, Stack, Text } from '@mantine/core';
+import { Alert, Avatar, Badge, Button, Container, Group, Paper, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
-import { SCANNER } from '@sesame/shared';
+import { IMAGE_SIZES, SCANNER } from '@sesame/shared';
 import { PageTitle } from '../../../components/PageTitle';
 import { checkByEmail } from '../api/checks';
 import { createDecoder, type FrameDecoder } from '../lib/decoder';
@@ -23,6 +25,9 @@ const KIOSK_KEY = 'kioskPresence';
 type Feedback = { tone: 'success' | 'info' | 'error'; text: string } | null;
 const TONE_COLORS = { success: 'teal', info: 'blue', error: 'red' } as const;
 
+/** Who an e-mail check was about: their name and photo (a URL signed for this session). */
+type KioskPerson = { name: string; photo: string | null } | null;
+
 export default function CameraPage() {
   const { domain = '' } = useParams();
   const { t } = useTranslation('checkins');
@@ -34,6 +39,7 @@ export default function CameraPage() {
   const [cameraError, setCameraError] = useState(false);
   const [detecting, setDetecting] = useState(false);
   const [feedback, setFeedback] = useState<Feedback>(null);
+  const [person, setPerson] = useState<KioskPerson>(null);
   const [kioskEmail, setKioskEmail] = useState<string | null>(() =>
     sessionStorage.getItem(KIOSK_KEY),
   );
@@ -50,6 +56,7 @@ export default function CameraPage() {
   const handleCode = useCallback(
     async (value: string) => {
       lockedUntil.current = Date.now() + SCANNER.rescanLockMs;
+      setPerson(null);
       const scanned = readScanned(value, window.location.origin);
       if (scanned.kind === 'link') {
         void navigate(scanned.path);
@@ -67,6 +74,8 @@ export default function CameraPage() {
       try {
         const result = await checkByEmail(scanned.email);
         lockedUntil.current = Date.now() + SCANNER.kioskLockMs;
+        const name = `${result.person.firstname} ${result.person.lastname}`.trim();
+        setPerson({ name, photo: result.photo });
         if (result.status === 'repeat') {
           setFeedback({ tone: 'info', text: result.message });
           return;
@@ -176,9 +185,31 @@ export default function CameraPage() {
         <canvas ref={canvasRef} width={SCANNER.width} height={SCANNER.height} hidden />
         <div aria-live="polite">
           {feedback ? (
-            <Alert color={TONE_COLORS[feedback.tone]} role="status" data-testid="scan-feedback">
-              {feedback.text}
-            </Alert>
+            <Group align="center" wrap="nowrap" gap="md">
+              {person && (
+                <Stack gap={4} align="center" data-testid="kiosk-person">
+                  <Avatar
+                    src={person.photo}
+                    alt={t('camera.photoOf', { name: person.name })}
+                    size={IMAGE_SIZES.medium * 1.5}
+                    radius="md"
+                  >
+                    {person.photo ? null : t('camera.noPhoto')}
+                  </Avatar>
+                  <Text size="xs" c="dimmed" ta="center" maw={IMAGE_SIZES.medium * 1.5}>
+                    {t('camera.comparePhoto')}
+                  </Text>
+                </Stack>
+              )}
+              <Alert
+                color={TONE_COLORS[feedback.tone]}
+                role="status"
+                data-testid="scan-feedback"
+                style={{ flex: 1 }}
+              >
+                {feedback.text}
+              </Alert>
+            </Group>
           ) : cameraError ? (
             <Alert color="yellow" role="status">
               {t('camera.unavailable')}

@@ -14,6 +14,7 @@ import {
   NativeSelect,
   Paper,
   Stack,
+  Switch,
   Text,
   TextInput,
   Textarea,
@@ -61,6 +62,7 @@ const MESSAGE_KEYS: Record<string, string> = {
   [COMPANY_MESSAGES.phoneInvalid]: 'form.errors.phoneInvalid',
   [COMPANY_MESSAGES.employeeRangeInvalid]: 'form.errors.employeeRangeInvalid',
   [COMPANY_MESSAGES.arrivalEarlyInvalid]: 'form.errors.arrivalEarlyInvalid',
+  [COMPANY_MESSAGES.kioskEmailInvalid]: 'form.errors.kioskEmailInvalid',
   'La taille du fichier ne doit pas dépasser 2 Mo.': 'form.errors.fileTooLarge',
   'Veuillez selectionnez un fichier valide': 'form.errors.fileInvalid',
   "Ce type de fichier n'est pas accepté.": 'form.errors.fileType',
@@ -107,6 +109,8 @@ export function CompanyForm(props: CompanyFormProps) {
     start.arrival_early_minutes = String(initial?.arrival_early_minutes ?? 0);
     return start;
   });
+  // The kiosk's e-mail presence (ARCHITECTURE §6): off unless the company turns it on.
+  const [kioskEmail, setKioskEmail] = useState(initial?.kiosk_email_enabled ?? false);
   const [logo, setLogo] = useState<File | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const shown = { ...props.serverErrors, ...errors };
@@ -133,7 +137,10 @@ export function CompanyForm(props: CompanyFormProps) {
   const handleSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     if (props.pending) return;
-    const fields: Record<string, string> = { ...values };
+    const fields: Record<string, string> = {
+      ...values,
+      kiosk_email_enabled: String(kioskEmail),
+    };
     if (props.mode === 'edit') delete fields.name;
     const schema = props.mode === 'create' ? companyCreateSchema : companyUpdateSchema;
     const parsed = schema.safeParse(fields);
@@ -304,6 +311,19 @@ export function CompanyForm(props: CompanyFormProps) {
                 step: 5,
                 description: t('form.arrivalEarlyHint', { max: ARRIVAL_EARLY_MAX_MINUTES }),
               }),
+            )}
+            {col(
+              <Switch
+                label={t('fields.kiosk_email_enabled')}
+                description={t('form.kioskEmailHint')}
+                checked={kioskEmail}
+                onChange={(ev) => setKioskEmail(ev.currentTarget.checked)}
+                error={shown.kiosk_email_enabled}
+                data-field="kiosk_email_enabled"
+                name="kiosk_email_enabled"
+                mt="xs"
+              />,
+              12,
             )}
           </Grid>
           {props.feedback}
