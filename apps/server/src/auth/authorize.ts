@@ -1,4 +1,6 @@
 import { actsOnAllCompanies, mayChooseCompany, mayPerform, type Action } from '@sesame/shared';
+import type { FastifyRequest } from 'fastify';
+import type { Db } from '../db/client';
 import { forbidden, notFound, unauthenticated } from '../errors';
 import type { Principal } from './principal';
 
@@ -28,6 +30,37 @@ export function authorize(
   }
   return who;
 }
+
+/**
+ * The signed-in caller of a protected route. The route's guard (app.ts) has already
+ * answered 401 and 403, so this only narrows the type.
+ */
+export function signedIn(request: { principal: Principal | null }): Principal {
+  return requirePrincipal(request.principal);
+}
+
+/**
+ * Finds a record by `key` and authorizes `action` on it, in one step: 403 before any
+ * query when the role lacks the action, 404 when the record is missing or another
+ * company's. What comes back is the checked record, never null.
+ * `companyOf` says whose record it is (its `companyId`, or a company's own id).
+ */
+export async function loadAuthorized<K, T>(
+  request: FastifyRequest,
+  find: (db: Db, key: K) => Promise<T | null | undefined>,
+  action: Action,
+  key: K,
+  companyOf: (record: T) => string = (record) => (record as { companyId: string }).companyId,
+): Promise<{ who: Principal; record: T }> {
+  const who = authorize(request.principal, action);
+  const record = await find(request.server.db, key);
+  if (record === null || record === undefined) throw notFound();
+  authorize(who, action, { companyId: companyOf(record) });
+  return { who, record };
+}
+
+/** `companyOf` for a company record itself: it belongs to itself. */
+export const companyItself = (company: { id: string }) => company.id;
 
 /** The company a list is limited to: undefined means every company. */
 export function companyScope(principal: Principal, action: Action): string | undefined {

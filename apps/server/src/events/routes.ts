@@ -20,8 +20,13 @@ import {
   visitorIssueMap,
   type ListQuery,
 } from '@sesame/shared';
-import { authorize, companyForNewRecord, companyScope } from '../auth/authorize';
-import type { Principal } from '../auth/principal';
+import {
+  companyForNewRecord,
+  companyItself,
+  companyScope,
+  loadAuthorized,
+  signedIn,
+} from '../auth/authorize';
 import { findCompany } from '../companies/service';
 import {
   badRequest,
@@ -63,18 +68,6 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
   const limits = app.config.rateLimits;
   const publicUrl = app.config.publicUrl;
 
-  /** An event by id that the caller may reach for `action` (404 for another tenant's). */
-  async function eventFor(
-    principal: Principal | null,
-    id: string,
-    action: 'events.list' | 'events.delete',
-  ) {
-    authorize(principal, action);
-    const event = await findEvent(app.db, id);
-    const who = authorize(principal, action, event);
-    return { who, event: event! };
-  }
-
   /** A company's event by the two slugs of its share link; anything else is a 404. */
   async function eventBySlugs(companySlug: string, eventSlug: string) {
     const company = await findCompany(app.db, companySlug);
@@ -88,10 +81,6 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
     '/evenement/create',
     {
       config: { action: 'events.create' },
-      // Who may create comes before what they sent (401/403 before 400).
-      preValidation: async (request) => {
-        authorize(request.principal, 'events.create');
-      },
       schema: {
         tags: ['events'],
         summary:
@@ -104,7 +93,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const who = authorize(request.principal, 'events.create');
+      const who = signedIn(request);
       const input = request.body;
       const company = await findCompany(
         app.db,
@@ -159,7 +148,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const who = authorize(request.principal, 'events.list');
+      const who = signedIn(request);
       return listAnswer(request.query, companyScope(who, 'events.list'));
     },
   );
@@ -179,10 +168,14 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      authorize(request.principal, 'events.list');
-      const company = await findCompany(app.db, request.params.company);
-      authorize(request.principal, 'events.list', company ? { companyId: company.id } : null);
-      return listAnswer(request.query, company!.id);
+      const { record: company } = await loadAuthorized(
+        request,
+        findCompany,
+        'events.list',
+        request.params.company,
+        companyItself,
+      );
+      return listAnswer(request.query, company.id);
     },
   );
 
@@ -198,7 +191,12 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { event } = await eventFor(request.principal, request.params.id, 'events.list');
+      const { record: event } = await loadAuthorized(
+        request,
+        findEvent,
+        'events.list',
+        request.params.id,
+      );
       return { message: EVENT_MESSAGES.found, data: presentEvent(event, publicUrl) };
     },
   );
@@ -217,7 +215,12 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { who, event } = await eventFor(request.principal, request.params.id, 'events.delete');
+      const { who, record: event } = await loadAuthorized(
+        request,
+        findEvent,
+        'events.delete',
+        request.params.id,
+      );
       if (event.participantCount > 0) {
         throw conflict(EVENT_MESSAGES.hasParticipants(event.name, event.participantCount));
       }
@@ -245,7 +248,12 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { who, event } = await eventFor(request.principal, request.params.id, 'events.delete');
+      const { who, record: event } = await loadAuthorized(
+        request,
+        findEvent,
+        'events.delete',
+        request.params.id,
+      );
       await closeEvent(app.db, event.id);
       request.log.info({ eventId: event.id, by: who.userId }, 'event closed');
       const row = await findEvent(app.db, event.id);
@@ -418,13 +426,18 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const who = authorize(request.principal, 'eventAttendance.list');
-      let companyId = companyScope(who, 'eventAttendance.list');
-      if (request.query.company) {
-        const company = await findCompany(app.db, request.query.company);
-        authorize(who, 'eventAttendance.list', company ? { companyId: company.id } : null);
-        companyId = company!.id;
-      }
+      const who = signedIn(request);
+      const companyId = request.query.company
+        ? (
+            await loadAuthorized(
+              request,
+              findCompany,
+              'eventAttendance.list',
+              request.query.company,
+              companyItself,
+            )
+          ).record.id
+        : companyScope(who, 'eventAttendance.list');
       const { rows, total } = await listAttendance(app.db, request.query, companyId);
       return {
         data: presentAttendance(rows, app.fileUrls.for(who)),
@@ -448,10 +461,14 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      authorize(request.principal, 'visitorLogs.list');
-      const company = await findCompany(app.db, request.params.domain);
-      authorize(request.principal, 'visitorLogs.list', company ? { companyId: company.id } : null);
-      const page = await listEventVisitorLogs(app.db, request.query, company!.id);
+      const { record: company } = await loadAuthorized(
+        request,
+        findCompany,
+        'visitorLogs.list',
+        request.params.domain,
+        companyItself,
+      );
+      const page = await listEventVisitorLogs(app.db, request.query, company.id);
       if (!page) throw notFound();
       return {
         data: page.rows.map((row) =>
