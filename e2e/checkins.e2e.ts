@@ -116,10 +116,13 @@ describe('check-in journey in Chromium', () => {
     expect(row!.check_out_time).not.toBeNull();
     expect(row!.check_in_by).toBe('Mariam Yao');
 
-    // Anonymous: the check-out thank-you page has no 'Return to Home'.
+    // Anonymous: the check-out thank-you page has no 'Return to Home'. Holding the code
+    // shows the card and when they left (the latest check, all the server gives anyone).
     const anonymous = await (await newContext(browser, server.url, PHONE)).newPage();
     await anonymous.goto(`/success-checkout/${visitor.uidn}`);
     await anonymous.getByRole('heading', { name: 'Thank you for your visit!' }).waitFor();
+    await anonymous.getByText('Au revoir, Awa Diabaté. À bientôt !').waitFor();
+    await anonymous.getByText(/^Départ enregistré à \d{2}:\d{2}\.$/).waitFor();
     expect(await anonymous.getByRole('link', { name: 'Return to Home' }).count()).toBe(0);
 
     // An unknown code is refused with the server's message.

@@ -675,7 +675,7 @@ describe(`check-in and check-out (${testDatabaseKind})`, () => {
       ]);
     });
 
-    it('thank-you data: name and checks for anyone holding the code, the image for staff only', async () => {
+    it('thank-you data: name and latest check for anyone holding the code, the image for staff only', async () => {
       const visitor = await confirmedVisitor(ctx, acme);
       await call(`/api/get-qr-data/${visitor.uidn}`, acme.staff.ROLE_EMPLOYEE.email);
       const anonymous = await call(`/api/visitorLog-checkIn/${visitor.uidn}`);
@@ -688,6 +688,55 @@ describe(`check-in and check-out (${testDatabaseKind})`, () => {
       expect(anonymous.json().data.checks).toHaveLength(1);
       expect((await call('/api/visitorLog-checkIn/ZZZZ-ZZZZ-ZZZZ')).statusCode).toBe(404);
     });
+
+    it.each([
+      ['visitor', '/api/get-qr-data', '/api/visitorLog-checkIn'],
+      ['QR user', '/api/get-qr-user-data', '/api/userLog-checkIn'],
+    ] as const)(
+      "a %s's code shows its holder's card and latest check to anyone, the history to the company's staff only",
+      async (kind, checkUrl, presenceUrl) => {
+        const holder =
+          kind === 'visitor'
+            ? await confirmedVisitor(ctx, acme)
+            : await buildQrUser(ctx.db, { company: acme.company });
+        const scan = () => call(`${checkUrl}/${holder.uidn}`, acme.staff.ROLE_EMPLOYEE.email);
+        type Presence = {
+          firstname: string;
+          company: { name: string };
+          checks: { check_in_time: string; check_out_time: string | null }[];
+        };
+        const presence = async (email?: string) => {
+          const res = await call(`${presenceUrl}/${holder.uidn}`, email);
+          expect(res.statusCode).toBe(200);
+          return res.json<{ data: Presence }>().data;
+        };
+
+        // In, then out: the check-out thank-you page reads when they left.
+        expect((await scan()).json().action).toBe('check_in');
+        expect((await scan()).json().action).toBe('check_out');
+        const left = await presence();
+        expect(left.checks).toHaveLength(1);
+        expect(left.checks[0]!.check_out_time).not.toBeNull();
+
+        // In again: two checks now. Anyone holding the code sees the card and the latest only.
+        expect((await scan()).json().action).toBe('check_in');
+        const anonymous = await presence();
+        expect(anonymous).toMatchObject({
+          firstname: holder.firstname,
+          company: { name: acme.company.name },
+        });
+        expect(anonymous.checks).toEqual([
+          { check_in_time: expect.any(String), check_out_time: null },
+        ]);
+        const otherCompany = await presence(globex.staff.ROLE_MANAGER.email);
+        expect(otherCompany.checks).toEqual(anonymous.checks);
+        // The company's staff see the history, newest first.
+        const staff = await presence(acme.staff.ROLE_SUPERVISOR.email);
+        expect(staff.checks).toHaveLength(2);
+        expect(staff.checks[0]).toEqual(anonymous.checks[0]);
+        expect(staff.checks[1]!.check_out_time).toBe(left.checks[0]!.check_out_time);
+      },
+    );
   });
 });
 

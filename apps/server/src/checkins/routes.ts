@@ -47,11 +47,19 @@ const presenceSchema = z.object({
     image: z.string().nullable(),
     image_type: z.string().nullable(),
     company: z.object({ name: z.string(), slug: z.string() }),
+    /**
+     * Newest first: the history (up to PRESENCE_HISTORY) only for signed-in staff of
+     * the company; anyone else holding the code gets the latest check alone, which is
+     * all the thank-you page says ('arrived at', 'left at').
+     */
     checks: z.array(z.object({ check_in_time: z.string(), check_out_time: z.string().nullable() })),
   }),
 });
 
-/** Whether the caller is staff of `companyId` who may read this log (for images). */
+/** How many of a person's checks their company's staff see on the thank-you page's data. */
+const PRESENCE_HISTORY = 10;
+
+/** Whether the caller is staff of `companyId` who may read this log (for images and history). */
 function seesLog(who: Principal | null, action: Action, companyId: string): boolean {
   if (!who || (!mayPerform(who.role, action) && !mayPerform(who.role, 'checks.record')))
     return false;
@@ -149,8 +157,9 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['checkins'],
         summary:
-          "A visitor's name and latest checks by their code (the thank-you pages). The code is the visitor's " +
-          'secret; the identity image only goes to signed-in staff of the company.',
+          "A visitor's card by their code (the thank-you pages): name, company and latest check. The code is " +
+          "the visitor's secret, but it reveals the card, not the person: the identity image and the check " +
+          `history (last ${PRESENCE_HISTORY}) only go to signed-in staff of the company.`,
         params: uidnParams,
         response: { 200: presenceSchema },
       },
@@ -170,13 +179,13 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
         .where(eq(visitors.uidn, storedUidn(request.params.uidn)))
         .limit(1);
       if (!visitor) throw notFound();
+      const staff = seesLog(request.principal, 'visitorLogs.list', visitor.companyId);
       const checks = await app.db
         .select({ checkInAt: visitorChecks.checkInAt, checkOutAt: visitorChecks.checkOutAt })
         .from(visitorChecks)
         .where(eq(visitorChecks.visitorId, visitor.id))
         .orderBy(desc(visitorChecks.checkInAt))
-        .limit(10);
-      const staff = seesLog(request.principal, 'visitorLogs.list', visitor.companyId);
+        .limit(staff ? PRESENCE_HISTORY : 1);
       return {
         data: {
           firstname: visitor.firstname,
@@ -200,8 +209,8 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['checkins'],
         summary:
-          "A QR user's or member's name and latest checks by their code (the thank-you pages); the photo only " +
-          'for signed-in staff of the company.',
+          "A QR user's or member's card by their code (the thank-you pages): name, company and latest check; " +
+          `the photo and the check history (last ${PRESENCE_HISTORY}) only for signed-in staff of the company.`,
         params: uidnParams,
         response: { 200: presenceSchema },
       },
@@ -221,13 +230,13 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
         .where(and(eq(qrUsers.uidn, storedUidn(request.params.uidn))))
         .limit(1);
       if (!person) throw notFound();
+      const staff = seesLog(request.principal, 'userChecks.list', person.companyId);
       const checks = await app.db
         .select({ checkInAt: userChecks.checkInAt, checkOutAt: userChecks.checkOutAt })
         .from(userChecks)
         .where(eq(userChecks.qrUserId, person.id))
         .orderBy(desc(userChecks.checkInAt))
-        .limit(10);
-      const staff = seesLog(request.principal, 'userChecks.list', person.companyId);
+        .limit(staff ? PRESENCE_HISTORY : 1);
       return {
         data: {
           firstname: person.firstname ?? '',

@@ -54,6 +54,7 @@ export interface Presence {
   lastname: string;
   image: string | null;
   company: { name: string; slug: string };
+  /** Newest first: the history for the company's staff, the latest check alone for anyone else. */
   checks: { check_in_time: string; check_out_time: string | null }[];
 }
 
@@ -62,7 +63,7 @@ const PRESENCE_PATHS: Record<CodeKind, string> = {
   user: '/userLog-checkIn',
 };
 
-/** Name, photo (staff only) and latest checks of a code: the thank-you pages. */
+/** A code's card, its photo and history (staff only) and latest check: the thank-you pages. */
 export function usePresence(kind: CodeKind, uidn: string) {
   return useQuery({
     queryKey: ['presence', kind, uidn],

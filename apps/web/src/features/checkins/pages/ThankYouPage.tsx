@@ -2,7 +2,8 @@
  * The four thank-you pages (spec §2): `/success-checkin/{uidn}`,
  * `/success-checkout/{uidn}`, `/success-user-checkin/{uidn}` and
  * `/success-user-checkout/{uidn}`. The person's photo shows to signed-in staff of
- * the company only; 'Return to Home' shows only when signed in.
+ * the company only; 'Return to Home' shows only when signed in. The page reads the
+ * latest check alone (the server gives anyone holding the code no more than that).
  */
 import {
   Avatar,
