@@ -13,7 +13,13 @@ import {
   userUpdateSchema,
   type ListQuery,
 } from '@sesame/shared';
-import { authorize, companyForNewRecord, companyScope } from '../auth/authorize';
+import {
+  companyForNewRecord,
+  companyItself,
+  companyScope,
+  loadAuthorized,
+  signedIn,
+} from '../auth/authorize';
 import { assertPasswordAcceptable } from '../auth/password-policy';
 import { hashPassword } from '../auth/passwords';
 import type { Principal } from '../auth/principal';
@@ -76,7 +82,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const who = authorize(request.principal, 'users.create');
+      const who = signedIn(request);
       const body = request.body;
       assertMayAssign(who, body.role);
       const companyId = companyForNewRecord(who, 'users.create', body.company_id);
@@ -101,9 +107,10 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         })
         .returning({ id: users.id })
         .catch(duplicateEmail);
-      const row = await findUser(app.db, created!.id);
-      request.log.info({ userId: created!.id, role: body.role }, 'user created');
-      return reply.code(201).send({ message: USER_MESSAGES.created, data: presentUser(row!) });
+      const row = created && (await findUser(app.db, created.id));
+      if (!row) throw new Error('the user just created could not be read back');
+      request.log.info({ userId: row.id, role: body.role }, 'user created');
+      return reply.code(201).send({ message: USER_MESSAGES.created, data: presentUser(row) });
     },
   );
 
@@ -125,7 +132,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const who = authorize(request.principal, 'users.list');
+      const who = signedIn(request);
       return list(who, request.query, companyScope(who, 'users.list'));
     },
   );
@@ -144,13 +151,14 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const company = await findCompany(app.db, request.params.company);
-      const who = authorize(
-        request.principal,
+      const { who, record: company } = await loadAuthorized(
+        request,
+        findCompany,
         'employees.list',
-        company ? { companyId: company.id } : null,
+        request.params.company,
+        companyItself,
       );
-      return list(who, request.query, company!.id);
+      return list(who, request.query, company.id);
     },
   );
 
@@ -166,10 +174,14 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const target = await findUser(app.db, request.params.id);
-      const who = authorize(request.principal, 'users.update', target);
-      assertMayEdit(who, target!);
-      return { data: presentUser(target!) };
+      const { who, record: target } = await loadAuthorized(
+        request,
+        findUser,
+        'users.update',
+        request.params.id,
+      );
+      assertMayEdit(who, target);
+      return { data: presentUser(target) };
     },
   );
 
@@ -188,31 +200,33 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const body = request.body;
-      // The role may edit users at all before any password is hashed; the record checks follow.
-      authorize(request.principal, 'users.update');
       if (body.password) {
         assertPasswordAcceptable(body.password, [body.email, body.name, body.firstname]);
       }
       const passwordHash = body.password ? await hashPassword(body.password) : undefined;
       const result = await app.db.transaction(async (tx) => {
-        const target = await findUser(tx, request.params.id);
-        const who = authorize(request.principal, 'users.update', target);
-        assertMayEdit(who, target!);
-        const roleChanges = assertRoleChange(who, target!, body.role);
+        const { who, record: target } = await loadAuthorized(
+          request,
+          (_db, id: string) => findUser(tx, id),
+          'users.update',
+          request.params.id,
+        );
+        assertMayEdit(who, target);
+        const roleChanges = assertRoleChange(who, target, body.role);
         const companyId =
-          mayChooseCompany(who.role, 'users.create') && body.company_id !== target!.companyId
+          mayChooseCompany(who.role, 'users.create') && body.company_id !== target.companyId
             ? (await companyOrBadRequest(tx, body.company_id)).id
-            : target!.companyId;
-        const roles = roleChanges ? [body.role] : target!.roles;
+            : target.companyId;
+        const roles = roleChanges ? [body.role] : target.roles;
         const staysAdmin = isActiveAdmin({ roles, status: body.status });
         if (
-          isActiveAdmin(target!) &&
+          isActiveAdmin(target) &&
           !staysAdmin &&
-          (await otherActiveAdmins(tx, target!.id)) === 0
+          (await otherActiveAdmins(tx, target.id)) === 0
         ) {
           throw conflict(USER_MESSAGES.lastAdmin);
         }
-        if (await emailTaken(tx, body.email, target!.id)) throw conflict(USER_MESSAGES.emailTaken);
+        if (await emailTaken(tx, body.email, target.id)) throw conflict(USER_MESSAGES.emailTaken);
         await tx
           .update(users)
           .set({
@@ -227,17 +241,19 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
             ...(body.department_id !== undefined ? { departmentId: body.department_id } : {}),
             ...(passwordHash ? { passwordHash } : {}),
           })
-          .where(eq(users.id, target!.id))
+          .where(eq(users.id, target.id))
           .catch(duplicateEmail);
         // A new password signs the account out everywhere else.
-        if (passwordHash) await revokeSessions(tx, target!.id, who.sessionId);
-        return { who, row: await findUser(tx, target!.id) };
+        if (passwordHash) await revokeSessions(tx, target.id, who.sessionId);
+        const row = await findUser(tx, target.id);
+        if (!row) throw new Error('the user just updated could not be read back');
+        return { who, row };
       });
       request.log.info(
-        { userId: result.row!.id, by: result.who.userId, role: activeRole(result.row!.roles) },
+        { userId: result.row.id, by: result.who.userId, role: activeRole(result.row.roles) },
         'user updated',
       );
-      return { message: USER_MESSAGES.updated, data: presentUser(result.row!) };
+      return { message: USER_MESSAGES.updated, data: presentUser(result.row) };
     },
   );
 
@@ -255,12 +271,16 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       await app.db.transaction(async (tx) => {
-        const target = await findUser(tx, request.params.id);
-        authorize(request.principal, 'users.delete', target);
-        if (isActiveAdmin(target!) && (await otherActiveAdmins(tx, target!.id)) === 0) {
+        const { record: target } = await loadAuthorized(
+          request,
+          (_db, id: string) => findUser(tx, id),
+          'users.delete',
+          request.params.id,
+        );
+        if (isActiveAdmin(target) && (await otherActiveAdmins(tx, target.id)) === 0) {
           throw conflict(USER_MESSAGES.lastAdmin);
         }
-        await tx.delete(users).where(eq(users.id, target!.id));
+        await tx.delete(users).where(eq(users.id, target.id));
       });
       request.log.info({ userId: request.params.id }, 'user deleted');
       return { message: USER_MESSAGES.deleted };
