@@ -14,11 +14,18 @@ import {
   listQuerySchema,
   paginatedSchema,
 } from '@sesame/shared';
-import { authorize } from '../auth/authorize';
+import { companyItself, loadAuthorized, signedIn } from '../auth/authorize';
+import type { Principal } from '../auth/principal';
 import { companies } from '../db/schema';
 import { badRequest, conflict, isUniqueViolation, notFound } from '../errors';
 import { ALLOWED } from '../files/detect';
-import { checkFile, readMultipart, storeFile, type UploadedFile } from '../files/uploads';
+import {
+  checkFile,
+  readMultipart,
+  removingStoredFilesOnFailure,
+  storeFile,
+  type UploadedFile,
+} from '../files/uploads';
 import { qrPng, qrTargets } from '../qr/qr';
 import { parseFields } from './fields';
 import { presentCompany, presentListedCompany, presentPublicCompany } from './presenter';
@@ -91,10 +98,10 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   const listHandler = async (request: {
-    principal: Parameters<typeof authorize>[0];
+    principal: Principal | null;
     query: z.infer<typeof listQuerySchema>;
   }) => {
-    const who = authorize(request.principal, 'companies.list');
+    const who = signedIn(request);
     const { rows, total } = await listCompanies(
       app.db,
       request.query,
@@ -156,17 +163,6 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
   const companyEnvelope = z.object({ message: z.string(), data: companySchema });
   const idParams = z.object({ id: z.uuid() });
 
-  /** Runs `work`; when it fails, the bytes of the files it stored go too (their rows rolled back). */
-  async function cleaningStoredFiles<T>(work: (stored: string[]) => Promise<T>): Promise<T> {
-    const stored: string[] = [];
-    try {
-      return await work(stored);
-    } catch (error) {
-      await Promise.all(stored.map((name) => app.storage.remove(name).catch(() => undefined)));
-      throw error;
-    }
-  }
-
   /** The edit forms' logo is optional: no file, or an empty pick, keeps the current one. */
   const optionalLogo = (file: UploadedFile | undefined) =>
     file && file.bytes.length > 0 ? checkFile(file, ALLOWED.logo, LOGO_MAX_BYTES) : undefined;
@@ -177,7 +173,7 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
     set: Partial<typeof companies.$inferInsert>,
     logo: ReturnType<typeof optionalLogo>,
   ) {
-    const oldLogo = await cleaningStoredFiles((stored) =>
+    const oldLogo = await removingStoredFilesOnFailure(app.storage, (storage) =>
       app.db.transaction(async (tx) => {
         const [current] = await tx
           .select({ id: companies.id, logoFileId: companies.logoFileId })
@@ -186,30 +182,24 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
           .for('update');
         await tx.update(companies).set(set).where(eq(companies.id, companyId));
         if (!logo) return null;
-        const file = await storeFile(tx, app.storage, logo, {
+        if (!current) throw notFound();
+        const file = await storeFile(tx, storage, logo, {
           companyId,
           ownerType: 'company_logo',
           ownerId: companyId,
         });
-        stored.push(file.storedName);
-        return replaceLogo(tx, current!, file.id);
+        return replaceLogo(tx, current, file.id);
       }),
     );
     if (oldLogo) await app.storage.remove(oldLogo);
-    const row = await findCompany(app.db, companyId);
-    return { message: COMPANY_MESSAGES.updated, data: presentCompany(row!, ctx) };
+    return { message: COMPANY_MESSAGES.updated, data: await presentStored(companyId) };
   }
 
-  /** The company of an edit or delete: 404 when missing or, for a one-company role, another's. */
-  async function companyFor(
-    request: { principal: Parameters<typeof authorize>[0] },
-    id: string,
-    action: 'companies.update' | 'companies.delete',
-  ) {
-    authorize(request.principal, action);
-    const company = await findCompany(app.db, id);
-    const who = authorize(request.principal, action, company ? { companyId: company.id } : null);
-    return { who, company: company! };
+  /** A company just written, as the API presents it. */
+  async function presentStored(companyId: string) {
+    const row = await findCompany(app.db, companyId);
+    if (!row) throw notFound();
+    return presentCompany(row, ctx);
   }
 
   app.post(
@@ -225,7 +215,7 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const who = authorize(request.principal, 'companies.create');
+      const who = signedIn(request);
       const body = await readMultipart(request);
       const input = parseFields(
         companyCreateSchema,
@@ -235,15 +225,14 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
       const logo = checkFile(body.files.logo, ALLOWED.logo, LOGO_MAX_BYTES);
       for (let attempt = 1; ; attempt++) {
         try {
-          const created = await cleaningStoredFiles((stored) =>
+          const created = await removingStoredFilesOnFailure(app.storage, (storage) =>
             app.db.transaction(async (tx) => {
               const company = await insertCompany(tx, input, app.config.timezone);
-              const file = await storeFile(tx, app.storage, logo, {
+              const file = await storeFile(tx, storage, logo, {
                 companyId: company.id,
                 ownerType: 'company_logo',
                 ownerId: company.id,
               });
-              stored.push(file.storedName);
               await tx
                 .update(companies)
                 .set({ logoFileId: file.id })
@@ -252,10 +241,9 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
             }),
           );
           request.log.info({ companyId: created.id, by: who.userId }, 'company created');
-          const row = await findCompany(app.db, created.id);
           return reply
             .code(201)
-            .send({ message: COMPANY_MESSAGES.created, data: presentCompany(row!, ctx) });
+            .send({ message: COMPANY_MESSAGES.created, data: await presentStored(created.id) });
         } catch (error) {
           // Two companies of the same name at the same moment: the loser takes the next suffix.
           if (attempt < 5 && isUniqueViolation(error, 'companies_slug_key')) continue;
@@ -279,7 +267,13 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { company } = await companyFor(request, request.params.id, 'companies.update');
+      const { record: company } = await loadAuthorized(
+        request,
+        findCompany,
+        'companies.update',
+        request.params.id,
+        companyItself,
+      );
       const body = await readMultipart(request);
       const input = parseFields(companyUpdateSchema, body.fields);
       return updateCompany(company.id, companyValues(input), optionalLogo(body.files.logo));
@@ -300,7 +294,13 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { company } = await companyFor(request, request.params.id, 'companies.update');
+      const { record: company } = await loadAuthorized(
+        request,
+        findCompany,
+        'companies.update',
+        request.params.id,
+        companyItself,
+      );
       const body = await readMultipart(request);
       const input = parseFields(companyInlineUpdateSchema, body.fields);
       if (input.slug && input.slug.toLowerCase() !== company.slug.toLowerCase()) {
@@ -327,7 +327,13 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { who, company } = await companyFor(request, request.params.id, 'companies.delete');
+      const { who, record: company } = await loadAuthorized(
+        request,
+        findCompany,
+        'companies.delete',
+        request.params.id,
+        companyItself,
+      );
       if (company.slug.toLowerCase() === app.config.defaultCompanySlug.toLowerCase()) {
         throw conflict(COMPANY_MESSAGES.defaultCompany);
       }
