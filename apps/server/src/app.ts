@@ -70,8 +70,10 @@ declare module 'fastify' {
     /**
      * The permission a protected route needs (the matrix in packages/shared). Checked
      * right after authentication, before the input is read: rate limit → 401 → 403 → 400.
+     * A route whose right depends on what is asked (a list of meetings or of an event's
+     * guests) names it from the raw request.
      */
-    action?: Action;
+    action?: Action | ((request: FastifyRequest) => Action);
   }
   interface FastifyInstance {
     /** Every /api route as registered: the ladder and input-limit tests walk it. */
@@ -179,7 +181,8 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
     if (!config.public) {
       const signedIn = config.sessionCheckedByRoute ? request.claims : request.principal;
       if (!signedIn) throw unauthenticated();
-      if (config.action && request.principal && !mayPerform(request.principal.role, config.action))
+      const action = typeof config.action === 'function' ? config.action(request) : config.action;
+      if (action && request.principal && !mayPerform(request.principal.role, action))
         throw forbidden();
     }
     if (urlHasNul(request.url) || containsNul(request.body)) throw badRequest();
@@ -196,7 +199,7 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
         method,
         url: route.url,
         public: config.public === true,
-        action: config.action,
+        action: typeof config.action === 'string' ? config.action : undefined,
         schema: (route.schema ?? {}) as ApiRoute['schema'],
       });
     }

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -19,7 +20,7 @@ import {
   requestUpdateSchema,
   type RequestListQuery,
 } from '@sesame/shared';
-import { authorize, companyScope } from '../auth/authorize';
+import { companyItself, companyScope, loadAuthorized, signedIn } from '../auth/authorize';
 import type { Principal } from '../auth/principal';
 import { findCompany } from '../companies/service';
 import { companies, visitors } from '../db/schema';
@@ -42,9 +43,12 @@ const idParams = z.object({ id: z.uuid({ error: API_MESSAGES.badRequest }) });
  * An event's participants are seen by whoever sees the event list (spec §6 events
  * scope); the requests themselves by the 'Demande' roles.
  */
-function listAction(query: RequestListQuery): 'events.list' | 'requests.list' {
+/** An event's guests are listed by those who list events; meeting requests by the request list's roles. */
+function listAction(query: Partial<RequestListQuery>): 'events.list' | 'requests.list' {
   return query.event && query.event !== 'all' ? 'events.list' : 'requests.list';
 }
+const listRight = (request: FastifyRequest) =>
+  listAction(request.query as Partial<RequestListQuery>);
 
 /** Staff who may see a request's details: its company's (or every company's) staff with a say. */
 function mayReadRequest(who: Principal | null, companyId: string): boolean {
@@ -137,6 +141,7 @@ export const requestRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/requests/list',
     {
+      config: { action: listRight },
       schema: {
         tags: ['requests'],
         summary: `Requests the caller may see: every company for admin, their own for others. ${listDescription}`,
@@ -145,15 +150,15 @@ export const requestRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const action = listAction(request.query);
-      const who = authorize(request.principal, action);
-      return listResponse(request.query, companyScope(who, action), who);
+      const who = signedIn(request);
+      return listResponse(request.query, companyScope(who, listAction(request.query)), who);
     },
   );
 
   app.get(
     '/requests/list/:company',
     {
+      config: { action: listRight },
       schema: {
         tags: ['requests'],
         summary: `Requests of one company (slug or id); another company's list answers 404 except for admin. ${listDescription}`,
@@ -163,11 +168,14 @@ export const requestRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const action = listAction(request.query);
-      authorize(request.principal, action);
-      const company = await findCompany(app.db, request.params.company);
-      authorize(request.principal, action, company ? { companyId: company.id } : null);
-      return listResponse(request.query, company!.id, request.principal);
+      const { who, record: company } = await loadAuthorized(
+        request,
+        findCompany,
+        listAction(request.query),
+        request.params.company,
+        companyItself,
+      );
+      return listResponse(request.query, company.id, who);
     },
   );
 
@@ -186,10 +194,12 @@ export const requestRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      authorize(request.principal, 'requests.validate');
-      const found = await findRequest(app.db, request.params.id);
-      const who = authorize(request.principal, 'requests.validate', found);
-      const visitRequest = found!;
+      const { who, record: visitRequest } = await loadAuthorized(
+        request,
+        findRequest,
+        'requests.validate',
+        request.params.id,
+      );
       const confirmedNow = await app.db.transaction((tx) =>
         confirmRequest(tx, visitRequest, who.userId),
       );

@@ -13,7 +13,7 @@ import {
   visitorFormSchema,
   visitorIssueMap,
 } from '@sesame/shared';
-import { authorize } from '../auth/authorize';
+import { loadAuthorized } from '../auth/authorize';
 import { findCompany } from '../companies/service';
 import { badRequest, notFound, payloadTooLarge } from '../errors';
 import { ALLOWED } from '../files/detect';
@@ -107,12 +107,15 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      authorize(request.principal, 'requests.delete');
-      const visitor = await findVisitor(app.db, request.params.id, undefined);
-      authorize(request.principal, 'requests.delete', visitor);
-      const storedNames = await app.db.transaction((tx) => deleteVisitor(tx, visitor!));
+      const { record: visitor } = await loadAuthorized(
+        request,
+        (db, id: string) => findVisitor(db, id, undefined),
+        'requests.delete',
+        request.params.id,
+      );
+      const storedNames = await app.db.transaction((tx) => deleteVisitor(tx, visitor));
       await Promise.all(storedNames.map((name) => app.storage.remove(name)));
-      request.log.info({ visitorId: visitor!.id }, 'visitor deleted');
+      request.log.info({ visitorId: visitor.id }, 'visitor deleted');
       return { message: REQUEST_MESSAGES.visitorDeleted };
     },
   );
