@@ -453,6 +453,8 @@ describe(`permanent QR codes and member cards (${testDatabaseKind})`, () => {
         const row = await buildQrUser(ctx.db, {
           company: listTenant.company,
           lastname: `Acme${i}`,
+          // Distinct instants: two rows of one millisecond have no "newest".
+          createdAt: new Date(Date.now() - (10 - i) * 1000),
         });
         acmeIds.push(row.id);
       }

@@ -1,4 +1,5 @@
 import { and, desc, eq } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -18,7 +19,7 @@ import {
   type CheckLogQuery,
   type CheckMethod,
 } from '@sesame/shared';
-import { authorize, companyScope } from '../auth/authorize';
+import { companyItself, companyScope, loadAuthorized, signedIn } from '../auth/authorize';
 import type { Principal } from '../auth/principal';
 import { findCompany } from '../companies/service';
 import { companies, qrUsers, userChecks, visitorChecks, visitors } from '../db/schema';
@@ -278,13 +279,9 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
     };
   };
 
-  /** The company of a `{company}` path segment, reachable by the caller for `action`. */
-  const companyOf = async (principal: Principal | null, action: Action, slugOrId: string) => {
-    authorize(principal, action);
-    const company = await findCompany(app.db, slugOrId);
-    authorize(principal, action, company ? { companyId: company.id } : null);
-    return company!.id;
-  };
+  /** The company of a `{company}` segment or `?company=`, reachable by the caller for `action`. */
+  const companyOf = async (request: FastifyRequest, action: Action, slugOrId: string) =>
+    (await loadAuthorized(request, findCompany, action, slugOrId, companyItself)).record.id;
 
   app.get(
     '/visitorlog',
@@ -298,7 +295,7 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const who = authorize(request.principal, 'visitorLogs.list');
+      const who = signedIn(request);
       return visitorLogPage(request.query, companyScope(who, 'visitorLogs.list'), who);
     },
   );
@@ -316,11 +313,7 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const companyId = await companyOf(
-        request.principal,
-        'visitorLogs.list',
-        request.params.company,
-      );
+      const companyId = await companyOf(request, 'visitorLogs.list', request.params.company);
       return visitorLogPage(request.query, companyId, request.principal);
     },
   );
@@ -339,9 +332,9 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const who = authorize(request.principal, 'visitorLogs.list');
+      const who = signedIn(request);
       const companyId = request.query.company
-        ? await companyOf(who, 'visitorLogs.list', request.query.company)
+        ? await companyOf(request, 'visitorLogs.list', request.query.company)
         : companyScope(who, 'visitorLogs.list');
       // Streamed from a cursor (issue 12 §9). The first row is read before answering,
       // so a database out still answers 503 rather than a cut download.
@@ -373,7 +366,7 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const who = authorize(request.principal, 'userChecks.list');
+      const who = signedIn(request);
       const page = await listUserLog(app.db, request.query, companyScope(who, 'userChecks.list'));
       return {
         data: page.rows.map(presentUserLog),
@@ -401,7 +394,7 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const who = authorize(request.principal, 'userChecks.list');
+      const who = signedIn(request);
       const page = await listUserAttendance(
         app.db,
         request.query,

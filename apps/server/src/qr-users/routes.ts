@@ -20,10 +20,16 @@ import {
   UPLOAD_MAX_BYTES,
   type QrUserKind,
 } from '@sesame/shared';
-import { authorize, companyForNewRecord, companyScope } from '../auth/authorize';
+import {
+  companyForNewRecord,
+  companyItself,
+  companyScope,
+  loadAuthorized,
+  signedIn,
+} from '../auth/authorize';
 import type { Principal } from '../auth/principal';
 import { findCompany } from '../companies/service';
-import { badRequest, notFound } from '../errors';
+import { badRequest } from '../errors';
 import { ALLOWED } from '../files/detect';
 import {
   checkFile,
@@ -113,7 +119,7 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
   } as const;
   const createCard = async (request: FastifyRequest, kind: keyof typeof CARD_KINDS) => {
     const { action, fields: schema, allowed, logged } = CARD_KINDS[kind];
-    const who = authorize(request.principal, action);
+    const who = signedIn(request);
     const body = await readMultipart(request);
     const fields = parseFields(schema, body);
     const document = checkFile(requireDocument(body), allowed, UPLOAD_MAX_BYTES, FILE_TOO_LARGE);
@@ -250,7 +256,7 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       async (request) => {
-        const who = authorize(request.principal, action);
+        const who = signedIn(request);
         const { rows, total } = await listQrUsers(app.db, request.query, {
           kind,
           companyId: companyScope(who, action),
@@ -334,10 +340,13 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      authorize(request.principal, 'members.list');
-      const company = await findCompany(app.db, request.params.slug);
-      if (!company) throw notFound();
-      authorize(request.principal, 'members.list', { companyId: company.id });
+      const { record: company } = await loadAuthorized(
+        request,
+        findCompany,
+        'members.list',
+        request.params.slug,
+        companyItself,
+      );
       const { rows, total } = await listQrUsers(app.db, request.query, {
         kind: 'member',
         companyId: company.id,
