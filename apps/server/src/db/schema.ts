@@ -294,6 +294,10 @@ export const visitorChecks = pgTable(
     // The admin's log spans every company: newest check-ins first without a sort.
     index('visitor_checks_in_idx').on(t.checkInAt),
     index('visitor_checks_visitor_idx').on(t.visitorId, t.checkInAt),
+    // Who is inside (on-site/presence.ts): the open checks of a company, by arrival.
+    index('visitor_checks_open_idx')
+      .on(t.companyId, t.checkInAt)
+      .where(sql`${t.checkOutAt} is null`),
   ],
 );
 
@@ -312,6 +316,9 @@ export const userChecks = pgTable(
     index('user_checks_company_in_idx').on(t.companyId, t.checkInAt),
     index('user_checks_in_idx').on(t.checkInAt),
     index('user_checks_qr_user_idx').on(t.qrUserId, t.checkInAt),
+    index('user_checks_open_idx')
+      .on(t.companyId, t.checkInAt)
+      .where(sql`${t.checkOutAt} is null`),
   ],
 );
 

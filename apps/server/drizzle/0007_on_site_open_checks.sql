@@ -1,0 +1,2 @@
+CREATE INDEX "user_checks_open_idx" ON "user_checks" USING btree ("company_id","check_in_at") WHERE "user_checks"."check_out_at" is null;--> statement-breakpoint
+CREATE INDEX "visitor_checks_open_idx" ON "visitor_checks" USING btree ("company_id","check_in_at") WHERE "visitor_checks"."check_out_at" is null;
