@@ -4,6 +4,8 @@
  * guards answer in the documented order (401 → 403 → 400) on every protected
  * route, generated from the route table; malformed input is a 400, never a 500.
  */
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import {
@@ -215,6 +217,28 @@ describe('guard order on every protected route (issue 11 §6)', () => {
       }
     }
     expect(checked.size).toBeGreaterThan(10);
+  });
+});
+
+describe('permissions are declared, not hand-written (issue 13 §1)', () => {
+  /**
+   * The one route that authorizes by hand: a document link carries its viewer's session
+   * in its signature (an <img> sends no bearer header), so the principal comes from
+   * the link, not from the request.
+   */
+  const HAND_AUTHORIZED = new Set(['files/routes.ts']);
+
+  it('no route handler calls authorize() itself', async () => {
+    const root = path.resolve(import.meta.dirname, '../src');
+    const files = (await readdir(root, { recursive: true })).filter((f) => f.endsWith('routes.ts'));
+    const offenders: string[] = [];
+    for (const file of files) {
+      if (HAND_AUTHORIZED.has(file)) continue;
+      const text = await readFile(path.join(root, file), 'utf8');
+      if (/\bauthorize\(/.test(text)) offenders.push(file);
+    }
+    expect(files.length).toBeGreaterThan(8);
+    expect(offenders).toEqual([]);
   });
 });
 

@@ -43,19 +43,25 @@ export function signedIn(request: { principal: Principal | null }): Principal {
  * Finds a record by `key` and authorizes `action` on it, in one step: 403 before any
  * query when the role lacks the action, 404 when the record is missing or another
  * company's. What comes back is the checked record, never null.
- * `companyOf` says whose record it is (its `companyId`, or a company's own id).
+ * `action` may depend on the record (a visitor's mails: a meeting's or an event's);
+ * the 403 then comes after the find. `companyOf` says whose record it is (its
+ * `companyId`, or a company's own id).
  */
 export async function loadAuthorized<K, T>(
   request: FastifyRequest,
   find: (db: Db, key: K) => Promise<T | null | undefined>,
-  action: Action,
+  action: Action | ((record: T) => Action),
   key: K,
   companyOf: (record: T) => string = (record) => (record as { companyId: string }).companyId,
 ): Promise<{ who: Principal; record: T }> {
-  const who = authorize(request.principal, action);
+  const who =
+    typeof action === 'function'
+      ? requirePrincipal(request.principal)
+      : authorize(request.principal, action);
   const record = await find(request.server.db, key);
   if (record === null || record === undefined) throw notFound();
-  authorize(who, action, { companyId: companyOf(record) });
+  const right = typeof action === 'function' ? action(record) : action;
+  authorize(who, right, { companyId: companyOf(record) });
   return { who, record };
 }
 

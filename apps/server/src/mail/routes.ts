@@ -8,13 +8,15 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   MAIL_MESSAGES,
+  type Action,
   formatUidn,
   mailStatusListSchema,
   mailStatusSchema,
   normalizeUidn,
 } from '@sesame/shared';
-import { authorize } from '../auth/authorize';
-import type { Principal } from '../auth/principal';
+import type { FastifyRequest } from 'fastify';
+import { loadAuthorized } from '../auth/authorize';
+import type { Db } from '../db/client';
 import { visitors } from '../db/schema';
 import { conflict, notFound } from '../errors';
 import { presentMail, resendVisitorMail, visitorMails } from './status';
@@ -23,22 +25,24 @@ const params = z.object({ id: z.uuid({ error: "L'identifiant du visiteur est inv
 
 export const mailRoutes: FastifyPluginAsyncZod = async (app) => {
   /** The visitor, authorised for reading (or resending) its mails: request or event participant. */
-  async function visitorFor(principal: Principal | null, id: string, resend: boolean) {
-    const [visitor] = await app.db
-      .select({ id: visitors.id, companyId: visitors.companyId, eventId: visitors.eventId })
-      .from(visitors)
-      .where(eq(visitors.id, id))
-      .limit(1);
-    if (!visitor) throw notFound();
-    const action = visitor.eventId
-      ? resend
-        ? 'events.create'
-        : 'events.list'
-      : resend
-        ? 'requests.validate'
-        : 'requests.list';
-    authorize(principal, action, visitor);
-    return visitor;
+  async function visitorFor(request: FastifyRequest, id: string, resend: boolean) {
+    const findVisitor = async (db: Db, visitorId: string) => {
+      const [visitor] = await db
+        .select({ id: visitors.id, companyId: visitors.companyId, eventId: visitors.eventId })
+        .from(visitors)
+        .where(eq(visitors.id, visitorId))
+        .limit(1);
+      return visitor;
+    };
+    const right = (visitor: { eventId: string | null }): Action =>
+      visitor.eventId
+        ? resend
+          ? 'events.create'
+          : 'events.list'
+        : resend
+          ? 'requests.validate'
+          : 'requests.list';
+    return (await loadAuthorized(request, findVisitor, right, id)).record;
   }
 
   app.get(
@@ -53,7 +57,7 @@ export const mailRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const visitor = await visitorFor(request.principal, request.params.id, false);
+      const visitor = await visitorFor(request, request.params.id, false);
       const rows = await visitorMails(app.db, visitor.id);
       return { data: rows.map(presentMail) };
     },
@@ -77,7 +81,7 @@ export const mailRoutes: FastifyPluginAsyncZod = async (app) => {
         .where(eq(visitors.uidn, formatUidn(normalizeUidn(request.params.uidn))))
         .limit(1);
       if (!found) throw notFound();
-      const visitor = await visitorFor(request.principal, found.id, false);
+      const visitor = await visitorFor(request, found.id, false);
       const rows = await visitorMails(app.db, visitor.id);
       return { visitor_id: visitor.id, data: rows.map(presentMail) };
     },
@@ -95,7 +99,7 @@ export const mailRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const visitor = await visitorFor(request.principal, request.params.id, true);
+      const visitor = await visitorFor(request, request.params.id, true);
       const row = await app.db.transaction((tx) => resendVisitorMail(tx, visitor));
       if (!row) throw conflict(MAIL_MESSAGES.nothingToResend);
       return { message: MAIL_MESSAGES.resent, data: presentMail(row) };
