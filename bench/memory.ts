@@ -1,13 +1,16 @@
 /**
  * Idle server memory: RSS of a started server after it settles, on the embedded
- * PGlite and on PostgreSQL (a database the benchmark creates and drops).
- * Budget (ARCHITECTURE §9): under 150 MB.
+ * PGlite and on PostgreSQL (a database the benchmark creates and drops). The process
+ * measured is the one `npm start` execs into: `node` on the compiled server
+ * (apps/server/dist/main.js), which this benchmark builds first.
+ * Budgets (ARCHITECTURE §9): under 200 MB on PGlite, under 150 MB on PostgreSQL.
  */
+import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import pg from 'pg';
-import { startServer } from '../e2e/support/server';
+import { ROOT, startServer } from '../e2e/support/server';
 
-const BUDGET_MB = 150;
+const BUDGET_MB = { PGlite: 200, PostgreSQL: 150 };
 const SERVER_URL =
   process.env.BENCH_DATABASE_URL ??
   process.env.TEST_DATABASE_URL ??
@@ -41,13 +44,19 @@ async function onServer(sql: string): Promise<void> {
   }
 }
 
-function report(database: string, mb: number): void {
+function report(database: keyof typeof BUDGET_MB, mb: number): void {
+  const budget = BUDGET_MB[database];
   console.log(
-    `idle RSS (${database}, after start + 20 requests + 5 s): ${mb.toFixed(1)} MB — budget ${BUDGET_MB} MB: ${mb < BUDGET_MB ? 'ok' : 'OVER'}`,
+    `idle RSS (${database}, after start + 20 requests + 5 s): ${mb.toFixed(1)} MB — budget ${budget} MB: ${mb < budget ? 'ok' : 'OVER'}`,
   );
 }
 
 export async function run(): Promise<void> {
+  // What `npm start` runs: the web app and the compiled server, built from this tree.
+  execFileSync('npm', ['run', 'build', '--silent'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   report('PGlite', await idleRss({}));
   try {
     await onServer(`drop database if exists ${DATABASE} with (force)`);

@@ -1,6 +1,6 @@
 /**
- * Starts the real, built Sésame (server + web app) on a free port with a fresh
- * data folder and a seeded admin, as `npm start` would.
+ * Starts the real, built Sésame (the compiled server, apps/server/dist, and the web
+ * app) on a free port with a fresh data folder and a seeded admin, as `npm start` would.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -10,6 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
+/** The compiled server that `npm start` runs (`npm run build` writes it). */
+export const SERVER_MAIN = path.join(ROOT, 'apps/server/dist/main.js');
 export const ADMIN_EMAIL = 'admin@sesame.test';
 export const ADMIN_PASSWORD = 'Admin-Password-123';
 
@@ -37,34 +39,30 @@ export async function freePort(): Promise<number> {
 
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const webDist = path.join(ROOT, 'apps/web/dist');
-  if (!existsSync(path.join(webDist, 'index.html'))) {
-    throw new Error('The web app is not built: run `npm run build` first (npm test does).');
+  if (!existsSync(path.join(webDist, 'index.html')) || !existsSync(SERVER_MAIN)) {
+    throw new Error('Sésame is not built: run `npm run build` first (npm test does).');
   }
   const port = await freePort();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sesame-e2e-'));
   const url = `http://127.0.0.1:${port}`;
   let output = '';
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(ROOT, 'apps/server/src/main.ts')],
-    {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        PUBLIC_URL: url,
-        DATA_DIR: dataDir,
-        DATABASE_URL: '',
-        WEB_DIST: webDist,
-        ADMIN_EMAIL,
-        ADMIN_PASSWORD,
-        LOG_LEVEL: 'warn',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const child: ChildProcess = spawn(process.execPath, ['--enable-source-maps', SERVER_MAIN], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: url,
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      WEB_DIST: webDist,
+      ADMIN_EMAIL,
+      ADMIN_PASSWORD,
+      LOG_LEVEL: 'warn',
+      ...env,
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
 

@@ -775,7 +775,7 @@ async function sigtermToNpmStart(tmp: string) {
   const code = await Promise.race([server.exited, sleep(15_000).then(() => 'still running')]);
   const tookMs = Date.now() - sentAt;
   if (process.env.FAULTS_DEBUG) console.log(server.output().slice(-3000));
-  // Whatever the server started (tsx's esbuild service) must be gone by the 10 s mark too.
+  // Whatever npm started (the compiled server under node) must be gone by the 10 s mark too.
   await until(
     async () => (aliveCount(tree) === 0 ? true : undefined),
     'the process tree to end',

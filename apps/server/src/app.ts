@@ -4,7 +4,6 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -120,7 +119,6 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   app.setSerializerCompiler(serializerCompiler);
 
   addSecurityHeaders(app);
-  await app.register(fastifyCookie);
   await app.register(fastifyMultipart, {
     limits: { fileSize: UPLOAD_MAX_BYTES, files: 2, fields: 60, fieldSize: 64 * 1024 },
   });

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { PASSWORD_MIN_LENGTH, REPEAT_SCAN_WINDOW_MS, SLUG_PATTERN } from '@sesame/shared';
 import { passwordProblem } from './auth/password-policy';
 import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from './db/availability';
+import { SERVER_ROOT } from './paths';
 
 const optionalString = z
   .string()
@@ -222,7 +223,7 @@ function persistedSecret(dataDir: string): string {
 }
 
 function defaultWebDist(): string | undefined {
-  const dist = path.resolve(import.meta.dirname, '../../web/dist');
+  const dist = path.resolve(SERVER_ROOT, '../web/dist');
   return existsSync(dist) ? dist : undefined;
 }
 

@@ -15,8 +15,9 @@ import pg from 'pg';
 import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from './availability';
 import { lockDataFolder } from './data-lock';
 import * as schema from './schema';
+import { SERVER_ROOT } from '../paths';
 
-export const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, '../../drizzle');
+export const MIGRATIONS_FOLDER = path.join(SERVER_ROOT, 'drizzle');
 
 export type Database = ReturnType<typeof drizzlePg<typeof schema>>;
 /** A transaction handle; services take `Database | Tx` as `Db`. */
