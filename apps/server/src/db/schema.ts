@@ -81,6 +81,10 @@ export const users = pgTable(
       .default(sql`ARRAY['ROLE_USER']::text[]`),
     status: boolean('status').notNull().default(true),
     departmentId: integer('department_id'),
+    /** The language of the mails this person receives (host request, arrival): 'fr' or 'en'. */
+    language: text('language').notNull().default('fr'),
+    /** Whether this person, as a host, is mailed when their visitor checks in (issue 15). */
+    arrivalMail: boolean('arrival_mail').notNull().default(true),
     createdAt: createdAt(),
   },
   (t) => [
@@ -227,11 +231,14 @@ export const visitRequests = pgTable(
     confirmed: boolean('confirmed'),
     decidedBy: uuid('decided_by').references(() => users.id, { onDelete: 'set null' }),
     decidedAt: timestamp('decided_at', { withTimezone: true }),
+    /** The reason a host gave when declining (Annuler), told to the visitor. */
+    declineReason: text('decline_reason'),
     createdAt: createdAt(),
   },
   (t) => [
     index('visit_requests_company_created_idx').on(t.companyId, t.createdAt),
     index('visit_requests_visitor_idx').on(t.visitorId),
+    index('visit_requests_host_idx').on(t.hostUserId),
   ],
 );
 
@@ -337,10 +344,17 @@ export const mailOutbox = pgTable(
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
     lastError: text('last_error'),
     sentAt: timestamp('sent_at', { withTimezone: true }),
+    /**
+     * What caused the mail ('reminder:{request id}', ...): unique, so a mail is queued
+     * once for its cause whichever instance or retry queues it. Null for mails that
+     * may be queued again (the visitor code mail's Renvoyer).
+     */
+    dedupeKey: text('dedupe_key'),
     createdAt: createdAt(),
   },
   (t) => [
     index('mail_outbox_company_idx').on(t.companyId, t.createdAt),
+    uniqueIndex('mail_outbox_dedupe_key').on(t.dedupeKey),
     index('mail_outbox_pending_idx')
       .on(t.nextAttemptAt)
       .where(sql`${t.status} = 'pending'`),
