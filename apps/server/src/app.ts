@@ -30,6 +30,7 @@ import {
   type Action,
 } from '@sesame/shared';
 import type { Principal } from './auth/principal';
+import { rightsSentence } from './auth/openapi-rights';
 import { loadPrincipal } from './auth/principal';
 import { TokenService, type TokenClaims } from './auth/tokens';
 import { DEFAULT_HTTP_TIMEOUTS, type Config } from './config';
@@ -200,6 +201,12 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
         action: typeof config.action === 'string' ? config.action : undefined,
         schema: (route.schema ?? {}) as ApiRoute['schema'],
       });
+    }
+    if (typeof config.action === 'string' && route.schema) {
+      const rights = rightsSentence(config.action);
+      route.schema.description = route.schema.description
+        ? `${route.schema.description}\n\n${rights}`
+        : rights;
     }
     const existing = route.preValidation;
     const guard = guardFor(config);

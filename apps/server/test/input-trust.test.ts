@@ -19,7 +19,7 @@ import {
   visitorFormSchema,
   ROLES,
 } from '@sesame/shared';
-import { as, multipart, tokenFor, useTestApp } from './helpers/app';
+import { as, multipart, startTestApp, tokenFor, useTestApp } from './helpers/app';
 import { buildCompany, buildEvent, buildTenant, buildUser } from './helpers/factories';
 import { qrPng } from '../src/qr/qr';
 
@@ -239,6 +239,24 @@ describe('permissions are declared, not hand-written (issue 13 §1)', () => {
     }
     expect(files.length).toBeGreaterThan(8);
     expect(offenders).toEqual([]);
+  });
+
+  it('the OpenAPI document says who may call a route, written from the matrix', async () => {
+    const ctx = await startTestApp();
+    try {
+      const docs = (await ctx.app.inject({ method: 'GET', url: '/api/docs/json' })).json<{
+        paths: Record<string, Record<string, { description?: string; summary?: string }>>;
+      }>();
+      const create = docs.paths['/api/user/create']?.post;
+      expect(create?.description).toContain('Right `users.create`: ROLE_ADMIN');
+      expect(create?.description).toContain('Every company: ROLE_ADMIN, ROLE_SESAME.');
+      // Summaries say what a route does; the roles are written once, in the matrix.
+      for (const methods of Object.values(docs.paths))
+        for (const operation of Object.values(methods))
+          expect(operation.summary ?? '').not.toMatch(/ROLE_[A-Z]/);
+    } finally {
+      await ctx.close();
+    }
   });
 });
 

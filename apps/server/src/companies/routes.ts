@@ -125,7 +125,7 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
         schema: {
           tags: ['companies'],
           summary:
-            'Companies the caller may see, paged (?page=&per_page=&q=). A supervisor sees their own.',
+            'Companies the caller may see, paged (?page=&per_page=&q=): every company (public fields only where the caller may not update it), or their own.',
           querystring: listQuerySchema,
           response: { 200: paginatedSchema(companyListItemSchema) },
         },
@@ -321,7 +321,7 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['companies'],
         summary:
-          'Delete a company (ROLE_ADMIN only). Refused (409, with what it still holds) while it has users, visitors, events or QR codes; the default company is never deleted.',
+          'Delete a company. Refused (409, with what it still holds) while it has users, visitors, events or QR codes; the default company is never deleted.',
         params: idParams,
         response: { 200: z.object({ message: z.string() }) },
       },

@@ -84,8 +84,8 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['events'],
         summary:
-          "Create an event ('Création Événement'). JSON: company_id (id or slug; ROLE_ADMIN and ROLE_SESAME choose, " +
-          'everyone else creates in their own company), name, location, address_name, date_event DD/MM/YYYY, time_event HH:MM ' +
+          "Create an event ('Création Événement'). JSON: company_id (id or slug; only the roles that may choose " +
+          'the company are heard, the others create in their own), name, location, address_name, date_event DD/MM/YYYY, time_event HH:MM ' +
           "(in the company's time zone; a past day is refused), optional city, country, state, zipcode, departement_id (default 1). " +
           'The slug comes from the name, unique within the company (-2, -3…), and never changes.',
         body: eventCreateSchema,
@@ -140,9 +140,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { action: 'events.list' },
       schema: {
         tags: ['events'],
-        summary:
-          'Events the caller may see, newest first, paged (?page=&per_page=&q=): every company for ROLE_ADMIN ' +
-          'and ROLE_SESAME, their own company for the other roles of the event list.',
+        summary: 'Events the caller may see, newest first, paged (?page=&per_page=&q=).',
         querystring: listQuerySchema,
         response: { 200: paginatedSchema(eventSchema) },
       },
@@ -160,8 +158,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['events'],
         summary:
-          "Events of one company (slug or id), paged (?page=&per_page=&q=). Another company's list answers 404 " +
-          'except for ROLE_ADMIN and ROLE_SESAME.',
+          'Events of one company (slug or id), paged (?page=&per_page=&q=). A company the caller may not reach answers 404.',
         params: z.object({ company: slugParam }),
         querystring: listQuerySchema,
         response: { 200: paginatedSchema(eventSchema) },
@@ -208,7 +205,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['events'],
         summary:
-          'Delete an event (ROLE_ADMIN, ROLE_SESAME, a supervisor of its company). Refused (409) while it has ' +
+          'Delete an event. Refused (409) while it has ' +
           'participants: their registrations and check-ins would be lost; close it instead.',
         params: idParams,
         response: { 200: z.object({ message: z.string() }) },
@@ -418,8 +415,8 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['events'],
         summary:
-          'Event attendance: events with their participants (spec §3 "Event attendance entry"). ROLE_ADMIN sees ' +
-          "every company's (or one with ?company=slug), the other roles their own company's. Paged over " +
+          'Event attendance: events with their participants (spec §3 "Event attendance entry"), of every company the ' +
+          'caller reaches (or one with ?company=slug). Paged over ' +
           'participants (?page=&per_page=&q=); each page groups them under their events.',
         querystring: eventAttendanceQuerySchema,
         response: { 200: eventAttendanceListSchema },
@@ -454,7 +451,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['events'],
         summary:
           "Check-ins of a company's event participants (slug or id), newest first, paged (?page=&per_page=&q=); " +
-          "?event= an event's slug or id. Another company's log answers 404 except for ROLE_ADMIN.",
+          "?event= an event's slug or id. A company the caller may not reach answers 404.",
         params: z.object({ domain: slugParam }),
         querystring: eventVisitorLogQuerySchema,
         response: { 200: paginatedSchema(eventVisitorLogSchema) },

@@ -271,7 +271,7 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
 
   cardListRoute(
     '/qruser-list',
-    'Permanent QR users, newest first, paged (?page=&per_page=&q=). Admin: all; supervisor and ROLE_SESAME: their company.',
+    'Permanent QR users, newest first, paged (?page=&per_page=&q=).',
     'permanent',
     'qrUsers.list',
   );
@@ -319,7 +319,7 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
 
   cardListRoute(
     '/qrmembre-list',
-    'Member cards, newest first, paged (?page=&per_page=&q=). Admin and ROLE_SESAME: all; others: their company.',
+    'Member cards, newest first, paged (?page=&per_page=&q=).',
     'member',
     'members.list',
   );

@@ -187,7 +187,7 @@ export const requestRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['requests'],
         summary:
           "Valider: { status: 1, confirmed: 1 } confirms the request and queues the visitor's code mail " +
-          '(same transaction). Confirming again changes nothing. Not for supervisors.',
+          '(same transaction). Confirming again changes nothing.',
         params: idParams,
         body: requestUpdateSchema,
         response: { 200: requestConfirmedSchema },

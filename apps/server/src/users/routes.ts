@@ -76,7 +76,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['users'],
         summary:
-          'Create a staff user. The role must be assignable by the caller (spec §6); only ROLE_ADMIN and ROLE_SESAME choose the company, others create in their own.',
+          'Create a staff user. The role must be assignable by the caller (spec §6); company_id is heard only from the roles that may choose it, the others create in their own.',
         body: userCreateSchema,
         response: { 201: userEnvelope },
       },
@@ -126,7 +126,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['users'],
         summary:
-          'Staff users, paged (?page=&per_page=&q=): every company for ROLE_ADMIN, the own company for others. A supervisor does not see admins nor themself.',
+          'Staff users, paged (?page=&per_page=&q=). A supervisor does not see admins nor themself (spec §6).',
         querystring: listQuerySchema,
         response: { 200: paginatedSchema(userSchema) },
       },
@@ -264,7 +264,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['users'],
         summary:
-          'Delete a staff user (ROLE_ADMIN only). Their sessions end with them; the last admin cannot be deleted.',
+          'Delete a staff user. Their sessions end with them; the last admin cannot be deleted.',
         params: idParams,
         response: { 200: messageSchema },
       },

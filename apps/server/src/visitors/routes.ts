@@ -100,8 +100,7 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { action: 'requests.delete' },
       schema: {
         tags: ['visitors'],
-        summary:
-          'Deletes a visitor with their requests, checks and identity document (admin only).',
+        summary: 'Deletes a visitor with their requests, checks and identity document.',
         params: z.object({ id: z.uuid({ error: API_MESSAGES.badRequest }) }),
         response: { 200: z.object({ message: z.string() }) },
       },
