@@ -13,6 +13,7 @@ import { requestRoutes } from './requests/routes';
 import { eventRoutes } from './events/routes';
 import { checkinRoutes } from './checkins/routes';
 import { mailRoutes } from './mail/routes';
+import { onSiteRoutes } from './on-site/routes';
 
 export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(healthRoutes);
@@ -26,4 +27,5 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(eventRoutes);
   await app.register(checkinRoutes);
   await app.register(mailRoutes);
+  await app.register(onSiteRoutes);
 };

@@ -335,6 +335,41 @@ const PROBES: Record<Action, (ctx: ProbeContext) => Promise<Probe>> = {
     kind: 'record',
     reachedOther: ok,
   }),
+  'onSite.list': async (ctx) => {
+    const card = await buildQrUser(ctx.db, { company: ctx.other });
+    await ctx.db
+      .insert(userChecks)
+      .values({ companyId: ctx.other.id, qrUserId: card.id, checkInMethod: 'manual' })
+      .onConflictDoNothing();
+    return {
+      request: { method: 'GET', url: '/api/on-site?per_page=100' },
+      kind: 'list',
+      reachedOther: (res) => ok(res) && res.body.includes(ctx.other.slug),
+    };
+  },
+  'onSite.checkOut': async (ctx) => {
+    const card = await buildQrUser(ctx.db, { company: ctx.other });
+    const [check] = await ctx.db
+      .insert(userChecks)
+      .values({ companyId: ctx.other.id, qrUserId: card.id, checkInMethod: 'manual' })
+      .returning();
+    return {
+      request: { method: 'POST', url: `/api/on-site/${check!.id}/check-out` },
+      kind: 'record',
+      reachedOther: ok,
+    };
+  },
+  // The stream itself never ends under inject: a request that does not accept it is
+  // answered 406 once the company is found within reach (404 before, for the others).
+  'live.listen': async (ctx) => ({
+    request: {
+      method: 'GET',
+      url: `/api/live?company=${ctx.other.slug}`,
+      headers: { accept: 'application/json' },
+    },
+    kind: 'record',
+    reachedOther: (res) => res.statusCode === 406,
+  }),
 };
 
 /** What the matrix says a role gets on another company's record for `action`. */

@@ -15,3 +15,4 @@ export * from './schemas/event';
 export * from './schemas/checkin';
 export * from './time-zone-formats';
 export * from './schemas/mail';
+export * from './schemas/on-site';

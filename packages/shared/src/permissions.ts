@@ -28,6 +28,8 @@ export const MENU_TILE_IDS = [
   'visitorLogs',
   'qrCodeList',
   'createMemberCard',
+  'audit',
+  'onSite',
 ] as const;
 export type MenuTileId = (typeof MENU_TILE_IDS)[number];
 
@@ -55,6 +57,10 @@ export const MENU_TILES: readonly MenuTile[] = [
   { id: 'visitorLogs', path: 'display-logs', roles: [adm, sup, sa, mgr, sc] },
   { id: 'qrCodeList', path: 'qr-code-list', roles: [adm, sup, sc] },
   { id: 'createMemberCard', path: 'create-membre-qr', roles: [adm, mgr, sc] },
+  // Issue 16: who looked at what and who changed what (the company's admin-side staff).
+  { id: 'audit', path: 'audit', roles: [adm, mgr] },
+  // Issue 14: who is inside now, and who is still expected today (front desk and up).
+  { id: 'onSite', path: 'on-site', roles: [emp, sup, mgr, adm, sc] },
 ];
 
 export function menuTilesFor(role: Role): MenuTile[] {
@@ -183,6 +189,20 @@ export const ACTIONS = {
     chooseCompany: [adm, sc],
   },
   'members.list': { roles: [adm, sup, mgr, sa, sc], allCompanies: [adm, sc] },
+  // Privacy (issue 16): the audit log (the platform admin reads every company's), the
+  // retention settings and privacy notice, and a person's export and erasure.
+  'audit.list': { roles: tileRoles('audit'), allCompanies: [adm] },
+  'privacy.settings': { roles: [adm, mgr], allCompanies: [adm] },
+  'privacy.rights': { roles: [adm, mgr], allCompanies: [adm] },
+  // Who is on site (issue 14): the list, and checking a person out from it.
+  'onSite.list': { roles: tileRoles('onSite'), allCompanies: [adm, sc] },
+  'onSite.checkOut': { roles: tileRoles('onSite'), allCompanies: [adm, sc] },
+  // The live stream (Server-Sent Events): each event goes only to whom its own list's
+  // action reaches (on-site changes: onSite.list; new requests: requests.list).
+  'live.listen': {
+    roles: [...new Set([...tileRoles('onSite'), ...tileRoles('requests')])],
+    allCompanies: [adm, sc],
+  },
 } as const satisfies Record<string, ActionRule>;
 
 export type Action = keyof typeof ACTIONS;

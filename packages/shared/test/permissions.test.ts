@@ -37,6 +37,8 @@ const SPEC_MENU_TILES: [string, string][] = [
   ['visitorLogs', 'adm, sup, sa, mgr, sc'],
   ['qrCodeList', 'adm, sup, sc'],
   ['createMemberCard', 'adm, mgr, sc'],
+  // Beyond the spec: issue 14's on-site list, for the front desk and up.
+  ['onSite', 'emp, sup, mgr, adm, sc'],
 ];
 
 // Spec §6 "Creating users: roles assignable by creator".
@@ -50,7 +52,7 @@ const SPEC_ASSIGNABLE: [Role, string][] = [
 ];
 
 describe('permission matrix = spec §6', () => {
-  it('has the fifteen tiles in the spec order', () => {
+  it('has the spec’s fifteen tiles in its order, then issue 14’s', () => {
     expect(MENU_TILES.map((t) => t.id)).toEqual(SPEC_MENU_TILES.map(([id]) => id));
   });
 

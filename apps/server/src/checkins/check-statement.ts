@@ -64,7 +64,16 @@ export interface CheckValues {
   since: Date;
   method: string;
   newCheckId: string;
+  /**
+   * Check-out only (the on-site list, issue 14): close the open check whatever the
+   * repeat window, never open one; someone already out is reported as such.
+   */
+  closeOnly?: boolean;
+  /** The matrix action whose roles may record: the scanners', or the on-site list's check-out. */
+  action?: RecordAction;
 }
+
+export type RecordAction = 'checks.record' | 'onSite.checkOut';
 
 const p = (name: string) => sql.placeholder(name);
 
@@ -74,10 +83,14 @@ function textArrayLiteral(values: readonly string[]): string {
 }
 
 /** The matrix rows the statement needs, as parameters (one source of truth: packages/shared). */
-const permissionValues = {
+const permissionsOf = (action: RecordAction) => ({
   knownRoles: textArrayLiteral(ROLES),
-  recordRoles: textArrayLiteral(ACTIONS['checks.record'].roles),
-  allCompanyRoles: textArrayLiteral(ACTIONS['checks.record'].allCompanies),
+  recordRoles: textArrayLiteral(ACTIONS[action].roles),
+  allCompanyRoles: textArrayLiteral(ACTIONS[action].allCompanies),
+});
+const permissionValues: Record<RecordAction, ReturnType<typeof permissionsOf>> = {
+  'checks.record': permissionsOf('checks.record'),
+  'onSite.checkOut': permissionsOf('onSite.checkOut'),
 };
 
 /**
@@ -224,6 +237,8 @@ function decideAndWrite(table: 'visitor_checks' | 'user_checks'): SQL {
   decision as (
     select latest.*,
            case
+             when ${p('closeOnly')}::boolean then
+               case when latest_id is not null and latest_out is null then 'close' else 'repeatOut' end
              when blocked is not null then 'refuse'
              when latest_id is not null and latest_out is null then
                case when latest_in > ${p('since')}::timestamptz then 'repeatIn' else 'close' end
@@ -274,9 +289,11 @@ function checkStatement<Key extends 'code' | 'email'>(
   );
   // The answer always has exactly one row: `from (select 1)` with left joins.
   return async (db: Database, values: CheckValues & Record<Key, string>): Promise<CheckOutcome> => {
+    const { action = 'checks.record', closeOnly = false, ...rest } = values;
     const params = {
-      ...permissionValues,
-      ...values,
+      ...permissionValues[action],
+      ...rest,
+      closeOnly,
       // ISO strings, which the statement casts: the driver's own Date formatting costs more.
       now: values.now.toISOString(),
       since: values.since.toISOString(),

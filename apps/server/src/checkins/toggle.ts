@@ -35,6 +35,8 @@ export interface CheckContext {
   method: CheckMethod;
   repeatWindowMs: number;
   now?: Date;
+  /** Check-out only, by a role of the on-site list (issue 14): see CheckValues.closeOnly. */
+  closeOnly?: boolean;
 }
 
 type Toggled = Omit<CheckResult, 'redirectUrl'>;
@@ -52,6 +54,7 @@ function checkValues(ctx: CheckContext): CheckValues {
     since: new Date(now.getTime() - ctx.repeatWindowMs),
     method: ctx.method,
     newCheckId: newId(),
+    ...(ctx.closeOnly ? { closeOnly: true, action: 'onSite.checkOut' as const } : {}),
   };
 }
 
@@ -195,4 +198,22 @@ export async function checkByEmail(
     uidn,
     photo: photoUrl(outcome.photoId ?? null),
   };
+}
+
+/**
+ * Checks a person out from the on-site list (issue 14): the code check's own statement
+ * and write, closing only (never a check-in, whatever the repeat window), recorded as
+ * a manual check-out by the caller. `table` says whose code `uidn` is.
+ */
+export async function checkOutFromList(
+  db: Database,
+  table: 'visitor' | 'user',
+  uidn: string,
+  ctx: Omit<CheckContext, 'method' | 'closeOnly'>,
+): Promise<CheckResult> {
+  const statement = table === 'visitor' ? checkVisitorCodeStatement : checkQrUserCodeStatement;
+  const context: CheckContext = { ...ctx, method: 'manual', closeOnly: true };
+  const values = checkValues(context);
+  const outcome = await statement(db, { ...values, code: uidn });
+  return toResult(outcome, values.now, CHECK_MESSAGES.unknownCode);
 }

@@ -1,0 +1,250 @@
+/**
+ * Who is on site (issue 14), derived from the check history by one rule, here:
+ *
+ *   a person is inside while they hold an open check (check_out_at is null).
+ *
+ * That is the same as "their latest check is an arrival": a check-in is written only
+ * when no check of that person is open (the one-open-check unique index, which the
+ * code check's insert respects), so an open check is always the person's latest.
+ * `openChecks` is the rule; the list, the counts and "expected today" are built on it,
+ * and a roll call can freeze the list by inserting `openChecks(...)`'s rows (their
+ * `check_id` identifies each person's stay) into a table of its own.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import {
+  PERSON_KINDS,
+  type ExpectedRow,
+  type KindCounts,
+  type OnSiteQuery,
+  type OnSiteRow,
+  type PersonKind,
+} from '@sesame/shared';
+import type { Db } from '../db/client';
+import type { FileSigner } from '../files/urls';
+
+/** 'visitor' for visitor_checks, 'user' for user_checks (QR users and members). */
+export type CheckTable = 'visitor' | 'user';
+
+/**
+ * The open checks (one per person inside) of one company, or of every company:
+ * check_id, company_id, person_id, tbl, check_in_at, check_in_method.
+ */
+export function openChecks(companyId: string | undefined): SQL {
+  const visitorsOf = companyId ? sql`and company_id = ${companyId}` : sql``;
+  return sql`
+    select id as check_id, company_id, visitor_id as person_id, 'visitor'::text as tbl,
+           check_in_at, check_in_method
+      from visitor_checks where check_out_at is null ${visitorsOf}
+    union all
+    select id, company_id, qr_user_id, 'user'::text, check_in_at, check_in_method
+      from user_checks where check_out_at is null ${visitorsOf}`;
+}
+
+/** What kind of person an open check is of: visitor or event guest, QR user or member. */
+const kindOf = sql`case when o.tbl = 'visitor'
+      then case when v.event_id is null then 'visitor' else 'event_guest' end
+      else case when q.kind = 'member' then 'member' else 'qr_user' end end`;
+
+/** The people behind the open checks: visitor or QR user, their company. */
+const peopleJoins = sql`
+  join companies c on c.id = o.company_id
+  left join visitors v on o.tbl = 'visitor' and v.id = o.person_id
+  left join qr_users q on o.tbl = 'user' and q.id = o.person_id`;
+
+/** A visitor's host: the one typed on their latest request, else the host user's name. */
+const hostOf = (visitor: SQL) => sql`(
+  select coalesce(nullif(r.host, ''), nullif(trim(hu.firstname || ' ' || hu.name), ''))
+    from visit_requests r left join users hu on hu.id = r.host_user_id
+   where r.visitor_id = ${visitor} order by r.created_at desc limit 1)`;
+
+function escapeLike(q: string): string {
+  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function searchOf(q: string | undefined): SQL {
+  if (!q) return sql``;
+  const pattern = escapeLike(q);
+  return sql`and (coalesce(v.firstname, q.firstname, '') || ' ' || coalesce(v.lastname, q.lastname, '')
+                  || ' ' || coalesce(v.firstname, q.firstname, '') || ' '
+                  || coalesce(v.organisation_name, q.title, '')) ilike ${pattern}`;
+}
+
+interface OnSiteDbRow extends Record<string, unknown> {
+  check_id: string;
+  person_id: string;
+  kind: PersonKind;
+  firstname: string;
+  lastname: string;
+  organisation: string | null;
+  company_id: string;
+  company_name: string;
+  company_slug: string;
+  host: string | null;
+  event: string | null;
+  check_in_at: Date | string;
+  check_in_method: string;
+  photo_id: string | null;
+}
+
+const iso = (value: Date | string) => new Date(value).toISOString();
+
+async function rows<T>(db: Db, query: SQL): Promise<T[]> {
+  const result = await db.execute(query);
+  return (result as unknown as { rows: T[] }).rows;
+}
+
+export interface OnSitePageData {
+  rows: OnSiteRow[];
+  total: number;
+  counts: KindCounts;
+}
+
+/**
+ * A page of the people inside, newest arrival first, with everyone inside counted by
+ * kind. `companyId` undefined: every company (roles that act on all of them).
+ */
+export async function listOnSite(
+  db: Db,
+  query: OnSiteQuery,
+  companyId: string | undefined,
+  files: FileSigner,
+): Promise<OnSitePageData> {
+  const filters = sql`where true ${query.kind ? sql`and ${kindOf} = ${query.kind}` : sql``} ${searchOf(query.q)}`;
+  const page = rows<OnSiteDbRow>(
+    db,
+    sql`select o.check_id, o.person_id, ${kindOf} as kind,
+               coalesce(v.firstname, q.firstname, '') as firstname,
+               coalesce(v.lastname, q.lastname, '') as lastname,
+               coalesce(v.organisation_name, q.title) as organisation,
+               c.id as company_id, c.name as company_name, c.slug as company_slug,
+               case when o.tbl = 'visitor' and v.event_id is null then ${hostOf(sql`v.id`)} end as host,
+               e.name as event, o.check_in_at, o.check_in_method,
+               (select f.id from files f where f.id = coalesce(v.request_image_id, q.document_id)
+                   and f.media_type like 'image/%') as photo_id
+          from (${openChecks(companyId)}) o
+          ${peopleJoins}
+          left join events e on e.id = v.event_id
+          ${filters}
+         order by o.check_in_at desc, o.check_id desc
+         limit ${query.per_page} offset ${(query.page - 1) * query.per_page}`,
+  );
+  const counted = rows<{ kind: PersonKind; n: number | string }>(
+    db,
+    sql`select ${kindOf} as kind, count(*) as n
+          from (${openChecks(companyId)}) o ${peopleJoins}
+         group by 1`,
+  );
+  const filtered =
+    query.q || query.kind
+      ? rows<{ n: number | string }>(
+          db,
+          sql`select count(*) as n from (${openChecks(companyId)}) o ${peopleJoins} ${filters}`,
+        )
+      : Promise.resolve(null);
+  const [pageRows, countRows, filteredRows] = await Promise.all([page, counted, filtered]);
+  const counts = Object.fromEntries(PERSON_KINDS.map((k) => [k, 0])) as KindCounts;
+  for (const row of countRows) counts[row.kind] = Number(row.n);
+  const total = filteredRows
+    ? Number(filteredRows[0]?.n ?? 0)
+    : Object.values(counts).reduce((a, b) => a + b, 0);
+  return {
+    total,
+    counts,
+    rows: pageRows.map((row) => ({
+      check_id: row.check_id,
+      person_id: row.person_id,
+      kind: row.kind,
+      firstname: row.firstname,
+      lastname: row.lastname,
+      organisation: row.organisation,
+      company: { id: row.company_id, name: row.company_name, slug: row.company_slug },
+      host: row.host,
+      event: row.event,
+      check_in_time: iso(row.check_in_at),
+      check_in_method: row.check_in_method,
+      photo: files.signed(row.photo_id),
+    })),
+  };
+}
+
+/** The open check `checkId` within reach: its person's code and company, or null. */
+export async function findOpenCheck(
+  db: Db,
+  checkId: string,
+): Promise<{ companyId: string; table: CheckTable; uidn: string } | null> {
+  const [row] = await rows<{ company_id: string; tbl: CheckTable; uidn: string }>(
+    db,
+    sql`select o.company_id, o.tbl, coalesce(v.uidn, q.uidn) as uidn
+          from (${openChecks(undefined)}) o
+          left join visitors v on o.tbl = 'visitor' and v.id = o.person_id
+          left join qr_users q on o.tbl = 'user' and q.id = o.person_id
+         where o.check_id = ${checkId}`,
+  );
+  return row ? { companyId: row.company_id, table: row.tbl, uidn: row.uidn } : null;
+}
+
+interface ExpectedDbRow extends Record<string, unknown> {
+  person_id: string;
+  kind: 'visitor' | 'event_guest';
+  firstname: string;
+  lastname: string;
+  organisation: string | null;
+  company_id: string;
+  company_name: string;
+  company_slug: string;
+  host: string | null;
+  event: string | null;
+  time: string | null;
+}
+
+/**
+ * Expected today: visitors with a confirmed request (a meeting, or an event
+ * registration) whose day — the event's, else the meeting's — is today in their
+ * company's time zone, and who have not arrived (no check at all). By time.
+ */
+export async function listExpected(
+  db: Db,
+  query: OnSiteQuery,
+  companyId: string | undefined,
+  now = new Date(),
+): Promise<{ rows: ExpectedRow[]; total: number }> {
+  const where = sql`
+    where ${companyId ? sql`v.company_id = ${companyId}` : sql`true`}
+      and coalesce(e.date_event, v.request_date)
+          = to_char(${now.toISOString()}::timestamptz at time zone c.timezone, 'DD/MM/YYYY')
+      and exists (select 1 from visit_requests r where r.visitor_id = v.id and r.confirmed)
+      and not exists (select 1 from visitor_checks vc where vc.visitor_id = v.id)
+      ${query.q ? sql`and (v.firstname || ' ' || v.lastname || ' ' || v.firstname || ' ' || v.organisation_name) ilike ${escapeLike(query.q)}` : sql``}
+      ${query.kind === 'visitor' ? sql`and v.event_id is null` : query.kind === 'event_guest' ? sql`and v.event_id is not null` : query.kind ? sql`and false` : sql``}`;
+  const from = sql`from visitors v join companies c on c.id = v.company_id
+                   left join events e on e.id = v.event_id`;
+  const [page, counted] = await Promise.all([
+    rows<ExpectedDbRow>(
+      db,
+      sql`select v.id as person_id,
+                 case when v.event_id is null then 'visitor' else 'event_guest' end as kind,
+                 v.firstname, v.lastname, v.organisation_name as organisation,
+                 c.id as company_id, c.name as company_name, c.slug as company_slug,
+                 case when v.event_id is null then ${hostOf(sql`v.id`)} end as host,
+                 e.name as event, coalesce(e.time_event, v.request_time) as time
+          ${from} ${where}
+          order by coalesce(e.time_event, v.request_time) nulls last, v.lastname, v.id
+          limit ${query.per_page} offset ${(query.page - 1) * query.per_page}`,
+    ),
+    rows<{ n: number | string }>(db, sql`select count(*) as n ${from} ${where}`),
+  ]);
+  return {
+    total: Number(counted[0]?.n ?? 0),
+    rows: page.map((row) => ({
+      person_id: row.person_id,
+      kind: row.kind,
+      firstname: row.firstname,
+      lastname: row.lastname,
+      organisation: row.organisation,
+      company: { id: row.company_id, name: row.company_name, slug: row.company_slug },
+      host: row.host,
+      event: row.event,
+      time: row.time,
+    })),
+  };
+}

@@ -1,0 +1,223 @@
+/**
+ * Who is on site, who is expected today, checking a person out from the list, and
+ * the live stream that keeps those screens and the request list current (issue 14).
+ *
+ * The stream is Server-Sent Events read with fetch(), so it carries the ordinary
+ * `Authorization: Bearer` header and goes through the same guard as every route
+ * (401 → 403 → 400): no second kind of credential, nothing secret in a URL. A stream
+ * lives at most LIVE_STREAM_MAX_MS; the browser then reconnects and is authenticated
+ * again, which is how a revoked session stops hearing (without a query per event).
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  actsOnAllCompanies,
+  checkResultSchema,
+  expectedPageSchema,
+  liveQuerySchema,
+  mayPerform,
+  onSiteCheckParamsSchema,
+  onSitePageSchema,
+  onSiteQuerySchema,
+  type Action,
+  type LiveEvent,
+} from '@sesame/shared';
+import type { FastifyRequest } from 'fastify';
+import { companyItself, companyScope, loadAuthorized, signedIn } from '../auth/authorize';
+import type { Principal } from '../auth/principal';
+import { checkOutFromList } from '../checkins/toggle';
+import { findCompany } from '../companies/service';
+import { HttpError, unauthenticated } from '../errors';
+import { LiveHub, type LiveMessage } from './live';
+import { findOpenCheck, listExpected, listOnSite } from './presence';
+
+/** A stream ends after this long; the browser reconnects (and its session is checked again). */
+export const LIVE_STREAM_MAX_MS = 5 * 60_000;
+/** A comment line this often keeps proxies and the idle-socket timeout from closing a quiet stream. */
+const HEARTBEAT_MS = 15_000;
+/** Open streams per session (a person's tabs); more is a mistake or an attack. */
+export const LIVE_STREAMS_PER_SESSION = 10;
+
+/** Which list an event belongs to, and so which action a screen needs to hear it. */
+const actionOf = (event: LiveEvent): Action =>
+  event.type === 'presence' ? 'onSite.list' : 'requests.list';
+
+/** Whether `who` may hear `event` (its list's action, its company), within `onlyCompany`. */
+export function hears(who: Principal, event: LiveEvent, onlyCompany: string | undefined): boolean {
+  const action = actionOf(event);
+  if (!mayPerform(who.role, action)) return false;
+  if (onlyCompany && event.company_id !== onlyCompany) return false;
+  return event.company_id === who.companyId || actsOnAllCompanies(who.role, action);
+}
+
+export const onSiteRoutes: FastifyPluginAsyncZod = async (app) => {
+  const hub = LiveHub.for(app.db, app.log);
+  const streams = new Set<() => void>();
+  const perSession = new Map<string, number>();
+  // Open streams would hold app.close() forever: end them first.
+  app.addHook('preClose', async () => {
+    for (const end of [...streams]) end();
+  });
+  app.addHook('onClose', async () => {
+    await hub.close();
+  });
+
+  /** The company `?company=` names (404 when out of reach), else the caller's scope. */
+  const scopeOf = async (request: FastifyRequest, action: Action, company: string | undefined) => {
+    const who = signedIn(request);
+    if (!company) return companyScope(who, action);
+    const { record } = await loadAuthorized(request, findCompany, action, company, companyItself);
+    return record.id;
+  };
+
+  app.get(
+    '/on-site',
+    {
+      config: { action: 'onSite.list' },
+      schema: {
+        tags: ['on-site'],
+        summary:
+          'Everyone inside now (an open check): visitors, event guests, QR users and members, newest arrival ' +
+          'first, with everyone inside counted by kind (meta.counts). ?q= a name or organisation, ?kind=, ' +
+          '?company= a slug or id (roles that see every company; their own company otherwise).',
+        querystring: onSiteQuerySchema,
+        response: { 200: onSitePageSchema },
+      },
+    },
+    async (request) => {
+      const who = signedIn(request);
+      const companyId = await scopeOf(request, 'onSite.list', request.query.company);
+      const page = await listOnSite(app.db, request.query, companyId, app.fileUrls.for(who));
+      return {
+        data: page.rows,
+        meta: {
+          page: request.query.page,
+          per_page: request.query.per_page,
+          total: page.total,
+          counts: page.counts,
+        },
+      };
+    },
+  );
+
+  app.get(
+    '/on-site/expected',
+    {
+      config: { action: 'onSite.list' },
+      schema: {
+        tags: ['on-site'],
+        summary:
+          "Expected today: confirmed meetings and event registrations of today (each company's time zone) " +
+          'whose visitor has not arrived, by time. Same filters as /on-site.',
+        querystring: onSiteQuerySchema,
+        response: { 200: expectedPageSchema },
+      },
+    },
+    async (request) => {
+      const companyId = await scopeOf(request, 'onSite.list', request.query.company);
+      const page = await listExpected(app.db, request.query, companyId);
+      return {
+        data: page.rows,
+        meta: { page: request.query.page, per_page: request.query.per_page, total: page.total },
+      };
+    },
+  );
+
+  app.post(
+    '/on-site/:checkId/check-out',
+    {
+      config: { action: 'onSite.checkOut' },
+      schema: {
+        tags: ['on-site'],
+        summary:
+          "Checks out the person of an open check, from the on-site list: a manual check-out by the caller, through the code check's own statement (closing only). " +
+          "Someone who already left answers status 'repeat'; another company's check, or one already closed by then and unknown, 404.",
+        params: onSiteCheckParamsSchema,
+        response: { 200: checkResultSchema },
+      },
+    },
+    async (request) => {
+      const { record } = await loadAuthorized(
+        request,
+        findOpenCheck,
+        'onSite.checkOut',
+        request.params.checkId,
+      );
+      if (!request.claims) throw unauthenticated();
+      const result = await checkOutFromList(app.db, record.table, record.uidn, {
+        caller: request.claims,
+        repeatWindowMs: app.config.repeatScanWindowMs,
+      });
+      request.log.info({ action: result.action, status: result.status }, 'checked out from list');
+      return result;
+    },
+  );
+
+  app.get(
+    '/live',
+    {
+      config: { action: 'live.listen' },
+      schema: {
+        tags: ['on-site'],
+        summary:
+          'Server-Sent Events (text/event-stream; the request must accept it, else 406) for the live screens: `presence` when a check is made or closed, ' +
+          '`request` when a meeting request is filed or decided, `resync` when events may have been missed (refetch). ' +
+          'Each event only to whom its list reaches; ?company= narrows to one company. Read it with fetch() and the ' +
+          `bearer header; it ends after ${LIVE_STREAM_MAX_MS / 60_000} minutes: reconnect and refetch.`,
+        querystring: liveQuerySchema,
+        produces: ['text/event-stream'],
+      },
+    },
+    async (request, reply) => {
+      const who = signedIn(request);
+      const onlyCompany = request.query.company
+        ? await scopeOf(request, 'live.listen', request.query.company)
+        : undefined;
+      // A client that cannot read a stream is told so (after the company check: 404 first).
+      if (!request.headers.accept?.includes('text/event-stream'))
+        throw new HttpError(406, 'Ce flux se lit en text/event-stream.');
+      const open = perSession.get(who.sessionId) ?? 0;
+      if (open >= LIVE_STREAMS_PER_SESSION) throw new HttpError(429, 'Trop de flux ouverts.');
+
+      const raw = reply.raw;
+      const send = (message: LiveMessage) => {
+        if (message.type !== 'resync' && !hears(who, message, onlyCompany)) return;
+        raw.write(`event: ${message.type}\ndata: ${JSON.stringify(message)}\n\n`);
+      };
+      // Listening before answering: an event committed after the screen's first fetch is heard.
+      const unsubscribe = await hub.subscribe(send);
+      perSession.set(who.sessionId, open + 1);
+
+      reply.hijack();
+      raw.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        connection: 'keep-alive',
+        'x-content-type-options': 'nosniff',
+        // Reverse proxies (nginx) must pass each event on at once.
+        'x-accel-buffering': 'no',
+      });
+      raw.write(`retry: 2000\nevent: ready\ndata: {}\n\n`);
+
+      let ended = false;
+      const heartbeat = setInterval(() => raw.write(': ping\n\n'), HEARTBEAT_MS);
+      const lifetime = setTimeout(() => end(), LIVE_STREAM_MAX_MS);
+      heartbeat.unref();
+      lifetime.unref();
+      function end() {
+        if (ended) return;
+        ended = true;
+        clearInterval(heartbeat);
+        clearTimeout(lifetime);
+        unsubscribe();
+        streams.delete(end);
+        const left = (perSession.get(who.sessionId) ?? 1) - 1;
+        if (left > 0) perSession.set(who.sessionId, left);
+        else perSession.delete(who.sessionId);
+        if (!raw.writableEnded) raw.end();
+      }
+      streams.add(end);
+      request.raw.on('close', end);
+      raw.on('error', end);
+    },
+  );
+};

@@ -1,0 +1,119 @@
+/**
+ * Who is on site now, who is still expected today, and the live stream that keeps
+ * both screens (and the request list) current (issue 14).
+ */
+import { z } from 'zod';
+import { TEXT_MAX, atMost, listQuerySchema, uuidSchema } from './common';
+
+/** Every kind of person who can be inside: a visitor, an event guest, a permanent QR user, a member. */
+export const PERSON_KINDS = ['visitor', 'event_guest', 'qr_user', 'member'] as const;
+export type PersonKind = (typeof PERSON_KINDS)[number];
+
+/** `?company=` (a slug or id) narrows the list of a role that sees every company. */
+export const onSiteQuerySchema = listQuerySchema.extend({
+  company: z
+    .string()
+    .max(...atMost(TEXT_MAX.slug))
+    .trim()
+    .min(1)
+    .optional(),
+  kind: z.enum(PERSON_KINDS).optional(),
+});
+export type OnSiteQuery = z.infer<typeof onSiteQuerySchema>;
+
+const companyRef = z.object({ id: z.string(), name: z.string(), slug: z.string() });
+
+/** One person inside: their open check (`check_id` stays the row's key until they leave). */
+export const onSiteRowSchema = z.object({
+  check_id: z.string(),
+  person_id: z.string(),
+  kind: z.enum(PERSON_KINDS),
+  firstname: z.string(),
+  lastname: z.string(),
+  /** The visitor's organisation; a QR user's or member's title. */
+  organisation: z.string().nullable(),
+  company: companyRef,
+  host: z.string().nullable(),
+  event: z.string().nullable(),
+  check_in_time: z.string(),
+  check_in_method: z.string(),
+  /** A thumbnail URL signed for the viewer's session, or null. */
+  photo: z.string().nullable(),
+});
+export type OnSiteRow = z.infer<typeof onSiteRowSchema>;
+
+export const kindCountsSchema = z.object({
+  visitor: z.number(),
+  event_guest: z.number(),
+  qr_user: z.number(),
+  member: z.number(),
+});
+export type KindCounts = z.infer<typeof kindCountsSchema>;
+
+export const onSitePageSchema = z.object({
+  data: z.array(onSiteRowSchema),
+  meta: z.object({
+    page: z.number(),
+    per_page: z.number(),
+    /** Rows matching the search and kind. */
+    total: z.number(),
+    /** Everyone inside by kind (the search and kind filters aside). */
+    counts: kindCountsSchema,
+  }),
+});
+export type OnSitePage = z.infer<typeof onSitePageSchema>;
+
+/** A confirmed meeting or an event registration of today that has not arrived yet. */
+export const expectedRowSchema = z.object({
+  person_id: z.string(),
+  kind: z.enum(['visitor', 'event_guest']),
+  firstname: z.string(),
+  lastname: z.string(),
+  organisation: z.string().nullable(),
+  company: companyRef,
+  host: z.string().nullable(),
+  event: z.string().nullable(),
+  /** HH:MM in the company's time zone, as the form or the event gave it. */
+  time: z.string().nullable(),
+});
+export type ExpectedRow = z.infer<typeof expectedRowSchema>;
+
+export const expectedPageSchema = z.object({
+  data: z.array(expectedRowSchema),
+  meta: z.object({ page: z.number(), per_page: z.number(), total: z.number() }),
+});
+export type ExpectedPage = z.infer<typeof expectedPageSchema>;
+
+export const onSiteCheckParamsSchema = z.object({ checkId: uuidSchema });
+
+/**
+ * What the live stream sends (Server-Sent Events, `event:` is the type): a check made
+ * or closed (`presence`), a meeting request filed or decided (`request`). Only ids:
+ * a screen refetches what it shows.
+ */
+export const liveEventSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('presence'),
+    company_id: z.string(),
+    person_id: z.string(),
+    /** 'visitor' (visitor_checks) or 'user' (user_checks). */
+    table: z.enum(['visitor', 'user']),
+    op: z.enum(['in', 'out']),
+  }),
+  z.object({
+    type: z.literal('request'),
+    company_id: z.string(),
+    request_id: z.string(),
+    op: z.enum(['created', 'updated']),
+  }),
+]);
+export type LiveEvent = z.infer<typeof liveEventSchema>;
+
+export const liveQuerySchema = z.object({
+  company: z
+    .string()
+    .max(...atMost(TEXT_MAX.slug))
+    .trim()
+    .min(1)
+    .optional(),
+});
