@@ -2,7 +2,9 @@
  * A server process for the benchmarks, so the load generator does not share an
  * event loop with what it measures.
  *   BENCH_MODE=app   Sésame itself (buildApp on DATABASE_URL), with the rate limits'
- *                    allow-list opened to loopback — in this process only.
+ *                    allow-list opened to loopback — in this process only — and, beside
+ *                    the real code check, its three-statement variant
+ *                    (variants/three-statements.ts) to measure against it.
  *   BENCH_MODE=bare  a bare Fastify route doing the code check's single-row write
  *                    (one INSERT by code), the baseline of ARCHITECTURE §9.
  */
@@ -11,6 +13,7 @@ import pg from 'pg';
 import { buildApp } from '../apps/server/src/app';
 import { loadConfig } from '../apps/server/src/config';
 import { openDatabase } from '../apps/server/src/db/client';
+import { threeStatementsRoute } from './variants/three-statements';
 
 const LOOPBACK = ['127.0.0.1', '::1', '::ffff:127.0.0.1'];
 
@@ -23,6 +26,7 @@ async function serveApp(): Promise<void> {
   };
   const database = await openDatabase(config);
   const app = await buildApp({ config, db: database.db, logger: false });
+  await app.register(threeStatementsRoute);
   await app.listen({ port: config.port, host: '127.0.0.1' });
 }
 
