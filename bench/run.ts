@@ -8,6 +8,7 @@ const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   checkin: () => import('./checkin'),
   size: () => import('./size'),
   memory: () => import('./memory'),
+  exports: () => import('./exports'),
 };
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));
