@@ -18,6 +18,7 @@ import { MailWorker, permanentRefusal, type MailRetryOptions } from '../src/mail
 import { as, tokenFor, useTestApp } from './helpers/app';
 import { testDatabaseKind } from './helpers/db';
 import { buildEvent, buildRequest, buildTenant, buildVisitor } from './helpers/factories';
+import { until } from './helpers/poll';
 
 const silent = pino({
   level: process.env.MAIL_DEBUG ? 'debug' : 'silent',
@@ -40,14 +41,6 @@ function flaky(db: Database, faults: { select?: number; update?: number }): Data
         : value;
     },
   });
-}
-
-async function until(probe: () => Promise<boolean> | boolean, what: string, ms = 15_000) {
-  const deadline = Date.now() + ms;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 describe(`mail faults (${testDatabaseKind})`, () => {

@@ -8,7 +8,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { eq } from 'drizzle-orm';
+import { eq, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import pino from 'pino';
@@ -24,6 +24,7 @@ import { createConfirmedEventRegistration } from '../src/visitors/service';
 import { as, multipart, tokenFor, useTestApp } from './helpers/app';
 import { testDatabaseKind } from './helpers/db';
 import { buildEvent, buildRequest, buildTenant, buildVisitor } from './helpers/factories';
+import { until } from './helpers/poll';
 
 const run = promisify(execFile);
 
@@ -79,8 +80,6 @@ function captureLog(): { log: FastifyBaseLogger; lines: string[] } {
   const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
   return { log: log as unknown as FastifyBaseLogger, lines };
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe(`visitor code mail (${testDatabaseKind})`, () => {
   const ctx = useTestApp();
@@ -144,6 +143,9 @@ describe(`visitor code mail (${testDatabaseKind})`, () => {
       payload: { status: 1, confirmed: 1 },
     });
     expect(confirmed.statusCode).toBe(200);
+    // This suite is about the code mail; the host loop's mails (acknowledgement, host
+    // request) have their own suite (host-loop.test.ts).
+    await ctx.db.delete(mailOutbox).where(ne(mailOutbox.kind, 'visitor_code'));
     return { visitorId, email, uidn: confirmed.json().data.uidn as string };
   }
 
@@ -217,13 +219,21 @@ describe(`visitor code mail (${testDatabaseKind})`, () => {
 
     const late = await startSmtp(port);
     try {
-      await sleep(400);
-      // Two workers race for the row: one sends, the other finds nothing.
+      // Once the back-off has run out, two workers race for the row: one sends, the other finds nothing.
+      await until(async () => {
+        const [row] = await ctx.db
+          .select({ due: sql<boolean>`${mailOutbox.nextAttemptAt} <= now()` })
+          .from(mailOutbox)
+          .where(eq(mailOutbox.toAddress, email));
+        return row!.due;
+      }, 'the back-off to run out');
       const handled = await Promise.all([worker.drain(), other.drain()]);
       expect(handled.sort()).toEqual([0, 1]);
       expect(await worker.drain()).toBe(0);
-      await sleep(100);
-      const received = late.messages.filter((m) => m.text?.includes('Bonjour Awa Koné'));
+      const received = await until(() => {
+        const found = late.messages.filter((m) => m.text?.includes('Bonjour Awa Koné'));
+        return found.length > 0 && found;
+      }, 'the SMTP server to receive the mail');
       expect(received).toHaveLength(1);
       const [sent] = await ctx.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email));
       expect(sent).toMatchObject({ status: 'sent', attempts: 2 });
@@ -249,12 +259,15 @@ describe(`visitor code mail (${testDatabaseKind})`, () => {
     const dead = `smtp://127.0.0.1:${await freePort()}`;
     const worker = workerFor(dead, { baseDelayMs: 1, maxDelayMs: 1, maxAttempts: 2 });
     await worker.drain();
-    await sleep(20);
-    await worker.drain();
-    const [row] = await ctx.db
-      .select()
-      .from(mailOutbox)
-      .where(eq(mailOutbox.toAddress, 'never@example.com'));
+    // The second attempt, once its 1 ms back-off has run out, is the last.
+    const row = await until(async () => {
+      await worker.drain();
+      const [found] = await ctx.db
+        .select()
+        .from(mailOutbox)
+        .where(eq(mailOutbox.toAddress, 'never@example.com'));
+      return found!.attempts >= 2 && found;
+    }, 'the second attempt');
     expect(row).toMatchObject({ status: 'failed', attempts: 2 });
   });
 
@@ -270,8 +283,11 @@ describe(`visitor code mail (${testDatabaseKind})`, () => {
     expect(claimed.map((r) => r.toAddress)).toEqual(['lease@example.com']);
     const other = workerFor(smtp.url, { leaseMs: 200 });
     expect(await other.drain()).toBe(0);
-    await sleep(300);
-    expect(await other.drain()).toBe(1);
+    // Once the 200 ms lease has run out, the other worker takes the row and sends it.
+    await until(async () => {
+      await other.drain();
+      return mailTo('lease@example.com').length > 0;
+    }, 'the lease to run out');
     expect(mailTo('lease@example.com')).toHaveLength(1);
   });
 
@@ -384,17 +400,13 @@ describe(`visitor code mail (${testDatabaseKind})`, () => {
     const before = (await readdir(folder).catch(() => [])).length;
     const stop = startBackgroundWork(ctx.app);
     try {
-      const deadline = Date.now() + 10_000;
-      for (;;) {
+      await until(async () => {
         const [row] = await ctx.db
           .select()
           .from(mailOutbox)
           .where(eq(mailOutbox.toAddress, 'job@example.com'));
-        if (row!.status === 'sent') break;
-        if (Date.now() > deadline)
-          throw new Error(`mail not sent: ${row!.status} ${row!.lastError}`);
-        await sleep(100);
-      }
+        return row!.status === 'sent';
+      }, 'the background job to send the mail');
     } finally {
       await stop();
     }
