@@ -8,6 +8,7 @@ import { forgetOldLoginFailures } from './auth/login-throttle';
 import { forgetOldScanKeys } from './checkins/idempotency';
 import { sweepOrphanFiles } from './files/sweep';
 import { mailWorkerJob } from './mail/worker';
+import { queueReminders } from './requests/host-loop';
 import { purgeUnfiledVisitors } from './visitors/purge';
 
 export type StopFn = () => Promise<void>;
@@ -53,7 +54,32 @@ const retentionJob: Job = (app) => {
   };
 };
 
-const jobs: Job[] = [mailWorkerJob, orphanFileSweepJob, retentionJob];
+/** How often the day-before reminders are looked for (and once at start). */
+export const REMINDER_SWEEP_MS = 10 * 60_000;
+
+/**
+ * The visitors' day-before reminders (issue 15). Every instance runs it; the outbox's
+ * dedupe key makes it one reminder per meeting, whoever queues it first.
+ */
+const reminderJob: Job = (app) => {
+  let running: Promise<void> = Promise.resolve();
+  const sweep = () => {
+    running = queueReminders(app.db)
+      .then((count) => {
+        if (count > 0) app.log.info({ count }, 'meeting reminders queued');
+      })
+      .catch((error: unknown) => app.log.warn({ err: error }, 'reminder sweep failed'));
+  };
+  sweep();
+  const timer = setInterval(sweep, REMINDER_SWEEP_MS);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+};
+
+const jobs: Job[] = [mailWorkerJob, orphanFileSweepJob, retentionJob, reminderJob];
 
 export function startBackgroundWork(app: FastifyInstance): StopFn {
   const stops = jobs.map((job) => job(app));

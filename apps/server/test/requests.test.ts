@@ -458,6 +458,7 @@ describe(`visit requests (${testDatabaseKind})`, () => {
         state: 'pending',
         status: null,
         confirmed: false,
+        decline_reason: null,
         card: null,
         request: null,
       });
@@ -496,7 +497,12 @@ describe(`visit requests (${testDatabaseKind})`, () => {
       const mails = await ctx.db
         .select()
         .from(mailOutbox)
-        .where(eq(mailOutbox.toAddress, 'valider@example.com'));
+        .where(
+          and(
+            eq(mailOutbox.toAddress, 'valider@example.com'),
+            eq(mailOutbox.kind, 'visitor_code'),
+          ),
+        );
       expect(mails).toHaveLength(1);
       expect(mails[0]).toMatchObject({
         companyId: acme.company.id,
@@ -527,7 +533,12 @@ describe(`visit requests (${testDatabaseKind})`, () => {
       const after = await ctx.db
         .select()
         .from(mailOutbox)
-        .where(eq(mailOutbox.toAddress, 'valider@example.com'));
+        .where(
+          and(
+            eq(mailOutbox.toAddress, 'valider@example.com'),
+            eq(mailOutbox.kind, 'visitor_code'),
+          ),
+        );
       expect(after).toHaveLength(1);
       const [still] = await ctx.db.select().from(visitRequests).where(eq(visitRequests.id, id));
       expect(still!.decidedBy).toBe(acme.staff.ROLE_EMPLOYEE.id);

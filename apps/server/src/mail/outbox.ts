@@ -36,3 +36,42 @@ export async function enqueueVisitorCodeMail(
     .returning({ id: mailOutbox.id });
   return row!.id;
 }
+
+/** The mails of the host loop (issue 15), each queued once for its cause (`dedupe_key`). */
+export const VISITOR_ACK_MAIL = 'visitor_ack';
+export const VISITOR_DECLINED_MAIL = 'visitor_declined';
+export const VISITOR_REMINDER_MAIL = 'visitor_reminder';
+export const HOST_REQUEST_MAIL = 'host_request';
+export const HOST_ARRIVAL_MAIL = 'host_arrival';
+
+/** Every visitor-side mail names its visitor (the staff's mail state reads it). */
+export interface LoopMailPayload {
+  visitorId: string;
+  requestId?: string;
+  /** The staff member a host mail goes to (host request, arrival). */
+  userId?: string;
+  checkId?: string;
+}
+
+/**
+ * Queues one mail for its cause in the caller's transaction; a second call for the
+ * same cause (another instance, a retry) queues nothing. Returns the row's id, or
+ * null when the mail was already queued.
+ */
+export async function enqueueOnce(
+  tx: Db,
+  mail: {
+    companyId: string;
+    kind: string;
+    toAddress: string;
+    payload: LoopMailPayload;
+    dedupeKey: string;
+  },
+): Promise<string | null> {
+  const [row] = await tx
+    .insert(mailOutbox)
+    .values(mail)
+    .onConflictDoNothing({ target: mailOutbox.dedupeKey })
+    .returning({ id: mailOutbox.id });
+  return row?.id ?? null;
+}

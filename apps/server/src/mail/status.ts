@@ -3,7 +3,7 @@
  * mail's state where its cause is shown"), and Renvoyer.
  */
 import { and, desc, eq, sql } from 'drizzle-orm';
-import type { MailState, MailStatus } from '@sesame/shared';
+import { MAIL_KINDS, type MailKind, type MailState, type MailStatus } from '@sesame/shared';
 import type { Db } from '../db/client';
 import { mailOutbox } from '../db/schema';
 import { enqueueVisitorCodeMail, VISITOR_CODE_MAIL } from './outbox';
@@ -28,6 +28,9 @@ export function presentMail(row: OutboxRow): MailStatus {
   const state = mailState(row);
   return {
     id: row.id,
+    kind: (MAIL_KINDS as readonly string[]).includes(row.kind)
+      ? (row.kind as MailKind)
+      : 'visitor_code',
     state,
     to: row.toAddress,
     attempts: row.attempts,
@@ -39,14 +42,17 @@ export function presentMail(row: OutboxRow): MailStatus {
   };
 }
 
-/** The visitor's mails, newest first. */
-export async function visitorMails(db: Db, visitorId: string): Promise<OutboxRow[]> {
+/**
+ * The mails about a visitor, newest first: every kind (issue 15: staff see which mails
+ * went out), or only `kind`.
+ */
+export async function visitorMails(db: Db, visitorId: string, kind?: string): Promise<OutboxRow[]> {
   return db
     .select()
     .from(mailOutbox)
     .where(
       and(
-        eq(mailOutbox.kind, VISITOR_CODE_MAIL),
+        kind ? eq(mailOutbox.kind, kind) : undefined,
         // The expression of mail_outbox_visitor_idx.
         sql`(${mailOutbox.payload}->>'visitorId') = ${visitorId}`,
       ),
@@ -63,7 +69,7 @@ export async function resendVisitorMail(
   tx: Db,
   visitor: { id: string; companyId: string },
 ): Promise<OutboxRow | null> {
-  const [latest] = await visitorMails(tx, visitor.id);
+  const [latest] = await visitorMails(tx, visitor.id, VISITOR_CODE_MAIL);
   if (!latest) return null;
   if (latest.status === 'pending') {
     const [row] = await tx

@@ -4,9 +4,12 @@
  * QR as an inline image (cid), and a link to the meeting QR card.
  */
 import { formatUidn } from '@sesame/shared';
+import { createEvent } from 'ics';
 import type { SendMailOptions } from 'nodemailer';
 import { qrPng, qrTargets } from '../qr/qr';
+import { zonedToUtc } from '../time-zones';
 import { meetingCardUrl, type CardSource } from '../visitors/card';
+import { frame, type MailCompany } from './layout';
 
 type Language = 'fr' | 'en';
 
@@ -31,6 +34,8 @@ const TEXT = {
     card: 'Votre carte visiteur en ligne',
     qrAlt: 'QR code visiteur',
     signature: "L'équipe Sésame",
+    calendar: "L'invitation jointe (.ics) ajoute le rendez-vous à votre agenda.",
+    meetingTitle: (company: string) => `Rendez-vous chez ${company}`,
     locale: 'fr-FR',
     /** French puts a space before the colon. */
     colon: ' : ',
@@ -55,6 +60,8 @@ const TEXT = {
     card: 'Your visitor card online',
     qrAlt: 'Visitor QR code',
     signature: 'The Sésame team',
+    calendar: 'The attached invitation (.ics) adds the meeting to your calendar.',
+    meetingTitle: (company: string) => `Meeting at ${company}`,
     locale: 'en-GB',
     colon: ': ',
   },
@@ -92,9 +99,52 @@ export interface RenderedMail extends Pick<
   html: string;
 }
 
+/** The meeting (or event) as a calendar invitation, when its day and time can be read. */
+export function calendarInvitation(input: {
+  uid: string;
+  title: string;
+  date: string | null;
+  time: string | null;
+  timeZone: string;
+  location: string | null;
+  description: string;
+  url: string;
+  organizer: string;
+}): string | null {
+  const [dd, mm, yyyy] = (input.date ?? '').split('/').map(Number);
+  const [hh, min] = (input.time ?? '').split(':').map(Number);
+  if (!dd || !mm || !yyyy || hh === undefined || min === undefined) return null;
+  if (Number.isNaN(hh) || Number.isNaN(min)) return null;
+  const start = zonedToUtc(
+    { year: yyyy, month: mm, day: dd, hour: hh, minute: min },
+    input.timeZone,
+  );
+  const { error, value } = createEvent({
+    uid: input.uid,
+    productId: 'sesame',
+    method: 'PUBLISH',
+    title: input.title,
+    start: start.getTime(),
+    startInputType: 'utc',
+    startOutputType: 'utc',
+    duration: { hours: 1 },
+    ...(input.location ? { location: input.location } : {}),
+    description: input.description,
+    url: input.url,
+    organizer: { name: input.organizer },
+    status: 'CONFIRMED',
+  });
+  return error || !value ? null : value;
+}
+
+/**
+ * The visitor-code mail. With `company` (the worker passes it), the mail carries the
+ * company's logo, address and signature and a calendar invitation (issue 15).
+ */
 export async function renderVisitorCodeMail(
   source: CardSource,
   publicUrl: string,
+  branding?: { company: MailCompany; timeZone: string },
 ): Promise<RenderedMail> {
   const { visitor, request, event, company } = source;
   const lang: Language = visitor.language === 'en' ? 'en' : 'fr';
@@ -128,6 +178,85 @@ export async function renderVisitorCodeMail(
         [t.location, company.name],
       ];
   const shown = details.filter((d): d is [string, string] => !!d[1]);
+
+  if (branding) {
+    const { company: brand } = branding;
+    const cidB = `qr-${visitor.uidn.replace(/[^A-Z0-9]/gi, '')}@sesame`;
+    const pngB = await qrPng(qrTargets.visitor(publicUrl, visitor.uidn));
+    const cardUrlB = meetingCardUrl(publicUrl, company.slug, visitor.uidn);
+    const subjectB = event ? t.subjectEvent(event.name) : t.subjectMeeting(company.name);
+    const introB = event ? t.introEvent(event.name, company.name) : t.introMeeting(company.name);
+    const ics = calendarInvitation({
+      uid: `visit-${visitor.id}@sesame`,
+      title: event ? event.name : t.meetingTitle(company.name),
+      date: event?.dateEvent ?? visitor.requestDate,
+      time,
+      timeZone: branding.timeZone,
+      location: event
+        ? [event.location, address].filter(Boolean).join(', ')
+        : (brand.address ?? company.name),
+      description: `${t.code}${t.colon}${uidn}\n${cardUrlB}`,
+      url: cardUrlB,
+      organizer: company.name,
+    });
+    const rowsB = [
+      ...shown,
+      ...(event || !brand.address ? [] : [[t.address, brand.address] as [string, string]]),
+    ];
+    const framed = frame({
+      lang,
+      subject: subjectB,
+      company: brand,
+      html:
+        `<p style="margin:0 0 12px">${escapeHtml(t.greeting(name))}</p>` +
+        `<p style="margin:0 0 12px">${escapeHtml(introB)}</p>` +
+        `<h2 style="font-size:16px;margin:20px 0 8px">${escapeHtml(t.details)}</h2>` +
+        `<table role="presentation" style="border-collapse:collapse">${rowsB
+          .map(
+            ([label, value]) =>
+              `<tr><td style="padding:4px 12px 4px 0;color:#555;vertical-align:top">${escapeHtml(label)}</td><td style="padding:4px 0"><strong>${escapeHtml(value)}</strong></td></tr>`,
+          )
+          .join('')}</table>` +
+        `<h2 style="font-size:16px;margin:20px 0 8px">${escapeHtml(t.code)}</h2>` +
+        `<p style="font-size:24px;letter-spacing:2px;font-family:monospace;margin:0 0 12px"><strong>${escapeHtml(uidn)}</strong></p>` +
+        `<p><img src="cid:${cidB}" alt="${escapeHtml(t.qrAlt)} ${escapeHtml(uidn)}" width="200" height="200" style="display:block"></p>` +
+        `<p style="margin:0 0 12px">${escapeHtml(t.show)}</p>` +
+        `<p style="margin:0 0 12px"><a href="${escapeHtml(cardUrlB)}">${escapeHtml(t.card)}</a></p>` +
+        (ics
+          ? `<p style="margin:0 0 12px;color:#555;font-size:13px">${escapeHtml(t.calendar)}</p>`
+          : ''),
+      text: [
+        t.greeting(name),
+        '',
+        introB,
+        '',
+        `${t.details}${t.colon.trimEnd()}`,
+        ...rowsB.map(([label, value]) => `- ${label}${t.colon}${value}`),
+        '',
+        `${t.code}${t.colon}${uidn}`,
+        t.show,
+        '',
+        `${t.card}${t.colon}${cardUrlB}`,
+        ...(ics ? ['', t.calendar] : []),
+      ],
+    });
+    return {
+      subject: subjectB,
+      ...framed,
+      attachments: [
+        { filename: `qrcode-${uidn}.png`, content: pngB, contentType: 'image/png', cid: cidB },
+        ...(ics
+          ? [
+              {
+                filename: 'invitation.ics',
+                content: ics,
+                contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
+              },
+            ]
+          : []),
+      ],
+    };
+  }
 
   const cid = `qr-${visitor.uidn.replace(/[^A-Z0-9]/gi, '')}@sesame`;
   const png = await qrPng(qrTargets.visitor(publicUrl, visitor.uidn));

@@ -22,8 +22,26 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { mailOutbox } from '../db/schema';
-import { findCardSource } from '../visitors/card';
-import { VISITOR_CODE_MAIL, type VisitorCodeMailPayload } from './outbox';
+import { DecisionTokens, meetingDayEnd } from '../requests/decision-token';
+import { wallClock } from '../time-zones';
+import { findCardSource, meetingCardUrl } from '../visitors/card';
+import {
+  renderHostArrivalMail,
+  renderHostRequestMail,
+  renderVisitorAckMail,
+  renderVisitorDeclinedMail,
+  renderVisitorReminderMail,
+} from './loop-templates';
+import {
+  HOST_ARRIVAL_MAIL,
+  HOST_REQUEST_MAIL,
+  VISITOR_ACK_MAIL,
+  VISITOR_CODE_MAIL,
+  VISITOR_DECLINED_MAIL,
+  VISITOR_REMINDER_MAIL,
+  type LoopMailPayload,
+} from './outbox';
+import { findCheckIn, findLoopSource, findStaffReader } from './sources';
 import { renderVisitorCodeMail, type RenderedMail } from './templates';
 import { createMailTransport, type MailTransport } from './transport';
 
@@ -65,6 +83,7 @@ const msFromNow = (ms: number) => sql`now() + (${Math.round(ms)} * interval '1 m
 
 export class MailWorker {
   private readonly options: MailRetryOptions;
+  private readonly tokens: DecisionTokens;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> | undefined;
   private stopped = true;
@@ -74,13 +93,14 @@ export class MailWorker {
   constructor(
     private readonly deps: {
       db: Db;
-      config: Pick<Config, 'publicUrl' | 'mailFrom'>;
+      config: Pick<Config, 'publicUrl' | 'mailFrom' | 'jwtSecret'>;
       log: FastifyBaseLogger;
       transport: MailTransport;
     },
     options: Partial<MailRetryOptions> = {},
   ) {
     this.options = { ...MAIL_RETRY, ...options };
+    this.tokens = new DecisionTokens(deps.config.jwtSecret);
   }
 
   /** Claims due rows for this worker (short transaction, SKIP LOCKED). */
@@ -118,11 +138,73 @@ export class MailWorker {
 
   /** The mail, or null when what it is about is gone for good. Throws on any other error. */
   private async render(row: OutboxRow): Promise<RenderedMail | null> {
-    if (row.kind !== VISITOR_CODE_MAIL) return null;
-    const { visitorId } = row.payload as VisitorCodeMailPayload;
-    const source = await findCardSource(this.deps.db, { visitorId });
-    if (!source || source.visitor.companyId !== row.companyId) return null;
-    return renderVisitorCodeMail(source, this.deps.config.publicUrl);
+    const { db } = this.deps;
+    const { publicUrl } = this.deps.config;
+    const payload = row.payload as LoopMailPayload;
+    const loop = await findLoopSource(db, payload.visitorId, publicUrl);
+    if (!loop || loop.companyId !== row.companyId) return null;
+    const { company, visitor, request, requestState } = loop;
+    switch (row.kind) {
+      case VISITOR_CODE_MAIL: {
+        const source = await findCardSource(db, { visitorId: payload.visitorId });
+        if (!source) return null;
+        return renderVisitorCodeMail(source, publicUrl, { company, timeZone: loop.timeZone });
+      }
+      case VISITOR_ACK_MAIL:
+        return renderVisitorAckMail(
+          loop,
+          loop.visitorLanguage,
+          `${publicUrl}/${company.slug}/waiting-validation/${request.id}`,
+        );
+      case VISITOR_DECLINED_MAIL:
+        return requestState.confirmed === false
+          ? renderVisitorDeclinedMail(loop, loop.visitorLanguage)
+          : null;
+      case VISITOR_REMINDER_MAIL:
+        return requestState.confirmed === true
+          ? renderVisitorReminderMail(
+              loop,
+              loop.visitorLanguage,
+              meetingCardUrl(publicUrl, company.slug, visitor.uidn),
+            )
+          : null;
+      case HOST_REQUEST_MAIL: {
+        // Already decided (by another host, at the desk): the question is gone.
+        if (requestState.confirmed !== null || !payload.userId) return null;
+        const reader = await findStaffReader(db, payload.userId, row.companyId);
+        if (!reader) return null;
+        const token = this.tokens.sign(
+          { userId: reader.id, requestId: request.id },
+          meetingDayEnd(visitor.requestDate, loop.timeZone),
+        );
+        const link = (choice: string) =>
+          `${publicUrl}/company/${company.slug}/host-decision?token=${token}&choice=${choice}`;
+        return renderHostRequestMail(
+          loop,
+          {
+            lang: reader.lang,
+            firstname: reader.firstname,
+            isHost: requestState.hostUserId === reader.id,
+          },
+          { confirm: link('confirm'), decline: link('decline') },
+        );
+      }
+      case HOST_ARRIVAL_MAIL: {
+        if (!payload.userId || !payload.checkId) return null;
+        const reader = await findStaffReader(db, payload.userId, row.companyId);
+        const check = await findCheckIn(db, payload.checkId);
+        if (!reader || !reader.arrivalMail || !check) return null;
+        const w = wallClock(check.checkInAt, loop.timeZone);
+        const time = `${String(w.hour).padStart(2, '0')}:${String(w.minute).padStart(2, '0')}`;
+        return renderHostArrivalMail(
+          loop,
+          { lang: reader.lang, firstname: reader.firstname },
+          time,
+        );
+      }
+      default:
+        return null;
+    }
   }
 
   /** This worker's claim on the row: still sending, and not taken over since (fencing token). */

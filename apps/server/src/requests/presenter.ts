@@ -12,6 +12,10 @@ export function presentRequestRow(row: RequestListRow, fileUrls: FileSigner): Re
     status: request.status,
     confirmed: request.confirmed,
     host: request.host,
+    host_user: row.hostUser
+      ? { id: row.hostUser.id, name: `${row.hostUser.firstname} ${row.hostUser.name}`.trim() }
+      : null,
+    decline_reason: request.declineReason,
     reason: request.reason,
     request_date: visitor.requestDate,
     request_time: visitor.requestTime,

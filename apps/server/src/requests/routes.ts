@@ -28,6 +28,8 @@ import { badRequest, conflict, notFound } from '../errors';
 import { dayOf } from '../time-zones';
 import { findCardSource, isConfirmed, presentVisitorCard } from '../visitors/card';
 import { createVisitRequest } from '../visitors/service';
+import { findHost, queueRequestFiledMails } from './host-loop';
+import { hostLoopRoutes } from './host-routes';
 import { presentRequestRow } from './presenter';
 import {
   confirmRequest,
@@ -59,6 +61,8 @@ function mayReadRequest(who: Principal | null, companyId: string): boolean {
 }
 
 export const requestRoutes: FastifyPluginAsyncZod = async (app) => {
+  // The host search and the host's decision link (issue 15).
+  await app.register(hostLoopRoutes);
   const limits = app.config.rateLimits;
   const ctx = { publicUrl: app.config.publicUrl, fileUrls: app.fileUrls };
 
@@ -78,7 +82,7 @@ export const requestRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { visitor_id, host, reason } = request.body;
+      const { visitor_id, host, host_user_id, reason } = request.body;
       const created = await app.db.transaction(async (tx) => {
         // The visitor row is locked so two submissions cannot both create a request.
         const [visitor] = await tx
@@ -106,12 +110,22 @@ export const requestRoutes: FastifyPluginAsyncZod = async (app) => {
         }
         if (await visitorHasRequest(tx, visitor.id))
           throw conflict(REQUEST_MESSAGES.alreadyRequested);
-        return createVisitRequest(tx, {
+        // A host chosen in the search must be an active member of the visitor's company.
+        const hostUser =
+          host_user_id && !visitor.eventId
+            ? await findHost(tx, visitor.companyId, host_user_id)
+            : null;
+        if (host_user_id && !visitor.eventId && !hostUser)
+          throw badRequest(REQUEST_MESSAGES.hostUnknown, { host: REQUEST_MESSAGES.hostUnknown });
+        const created = await createVisitRequest(tx, {
           companyId: visitor.companyId,
           visitorId: visitor.id,
-          host,
+          host: hostUser?.name ?? host,
+          hostUserId: hostUser?.id ?? null,
           reason,
         });
+        if (!visitor.eventId) await queueRequestFiledMails(tx, created);
+        return created;
       });
       request.log.info({ requestId: created.id, companyId: created.companyId }, 'request created');
       return reply.code(201).send({ message: REQUEST_MESSAGES.created, data: { id: created.id } });
@@ -208,6 +222,7 @@ export const requestRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       const source = await findCardSource(app.db, { requestId: visitRequest.id });
       if (!source) throw notFound();
+      if (source.request?.confirmed === false) throw conflict(REQUEST_MESSAGES.alreadyDeclined);
       return { message: REQUEST_MESSAGES.confirmed, data: await presentVisitorCard(source, ctx) };
     },
   );
@@ -233,6 +248,7 @@ export const requestRoutes: FastifyPluginAsyncZod = async (app) => {
       const source = await findCardSource(app.db, { requestId: request.params.id });
       if (!source?.request) throw notFound();
       const confirmed = isConfirmed(source);
+      const declined = source.request.confirmed === false;
       const staffRow = mayReadRequest(request.principal, source.company.id)
         ? await findRequestRow(app.db, source.request.id)
         : null;
@@ -240,9 +256,14 @@ export const requestRoutes: FastifyPluginAsyncZod = async (app) => {
       return {
         data: {
           id: source.request.id,
-          state: confirmed ? ('confirmed' as const) : ('pending' as const),
+          state: confirmed
+            ? ('confirmed' as const)
+            : declined
+              ? ('declined' as const)
+              : ('pending' as const),
           status: source.request.status,
           confirmed,
+          decline_reason: declined ? source.request.declineReason : null,
           card: confirmed ? await presentVisitorCard(source, ctx) : null,
           request: staffRow
             ? presentRequestRow(staffRow, app.fileUrls.for(request.principal))

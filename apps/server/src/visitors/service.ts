@@ -82,6 +82,8 @@ export interface CreateVisitRequestInput {
   companyId: string;
   visitorId: string;
   host?: string | null;
+  /** The host's account (issue 15), when the visitor chose one in the staff search. */
+  hostUserId?: string | null;
   reason?: string | null;
   /** A request confirmed at once (event registrations): status 1, confirmed. */
   confirmed?: boolean;
@@ -98,6 +100,7 @@ export async function createVisitRequest(
       companyId: input.companyId,
       visitorId: input.visitorId,
       host: orNull(input.host),
+      hostUserId: input.hostUserId ?? null,
       reason: orNull(input.reason),
       ...(input.confirmed
         ? { status: 1, confirmed: true, decidedAt: new Date(), decidedBy: input.decidedBy ?? null }

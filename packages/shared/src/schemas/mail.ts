@@ -15,8 +15,20 @@ export const MAIL_STATES = [
 ] as const;
 export type MailState = (typeof MAIL_STATES)[number];
 
+/** What a mail is (issue 15): each is queued once for its cause. */
+export const MAIL_KINDS = [
+  'visitor_code',
+  'visitor_ack',
+  'visitor_declined',
+  'visitor_reminder',
+  'host_request',
+  'host_arrival',
+] as const;
+export type MailKind = (typeof MAIL_KINDS)[number];
+
 export const mailStatusSchema = z.object({
   id: z.string(),
+  kind: z.enum(MAIL_KINDS),
   state: z.enum(MAIL_STATES),
   to: z.string(),
   attempts: z.number().int(),

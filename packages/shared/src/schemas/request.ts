@@ -3,7 +3,7 @@
  */
 import { z } from 'zod';
 import { API_MESSAGES } from '../messages';
-import { TEXT_MAX, listQuerySchema } from './common';
+import { TEXT_MAX, atMost, formText, listQuerySchema } from './common';
 import { visitorCardSchema } from './visitor';
 
 export const REQUEST_MESSAGES = {
@@ -11,6 +11,18 @@ export const REQUEST_MESSAGES = {
   confirmed: 'Demande confirmée.',
   alreadyRequested: 'Une demande existe déjà pour ce visiteur.',
   visitorDeleted: 'Visiteur supprimé.',
+  hostUnknown: "Cet hôte n'est pas un membre de l'entreprise.",
+  declined: 'Demande annulée.',
+  alreadyDeclined: 'Cette demande a déjà été annulée.',
+} as const;
+
+/** What the host's decision link answers (issue 15). */
+export const DECISION_MESSAGES = {
+  invalid: "Ce lien n'est pas valide.",
+  expired: 'Ce lien a expiré : le jour du rendez-vous est passé.',
+  confirmed: 'Rendez-vous confirmé. Le visiteur reçoit son code par e-mail.',
+  declined: 'Rendez-vous annulé. Le visiteur en est informé par e-mail.',
+  alreadyDecided: 'Cette demande a déjà reçu une réponse.',
 } as const;
 
 /** POST /api/requests/create (spec §7: user_id, visitor_id, host, reason). */
@@ -18,7 +30,9 @@ export const requestCreateSchema = z.object({
   visitor_id: z.uuid({ error: API_MESSAGES.badRequest }),
   host: z.string().max(TEXT_MAX.line).trim().optional().default(''),
   reason: z.string().max(TEXT_MAX.freeText).trim().optional().default(''),
-  /** Accepted for the spec's payload shape; the host is the free-text `host`. */
+  /** The host chosen in the company's staff search (issue 15); `host` stays the free-text fallback. */
+  host_user_id: z.uuid({ error: API_MESSAGES.badRequest }).nullish(),
+  /** Accepted for the spec's payload shape; the host is `host_user_id` or the free-text `host`. */
   user_id: z.unknown().optional(),
 });
 export type RequestCreateInput = z.input<typeof requestCreateSchema>;
@@ -38,6 +52,66 @@ export const requestUpdateSchema = z.object({
   }),
 });
 export type RequestUpdateInput = z.input<typeof requestUpdateSchema>;
+
+/** GET /api/requests/hosts/{company}?q= (public): the company's staff found by name, never an e-mail. */
+export const hostSearchQuerySchema = z.object({
+  q: z
+    .string()
+    .max(...atMost(TEXT_MAX.name))
+    .trim()
+    .min(2, { error: API_MESSAGES.badRequest }),
+});
+export const hostSearchResultSchema = z.object({
+  data: z.array(z.object({ id: z.string(), name: z.string() })),
+});
+export type HostCandidate = z.infer<typeof hostSearchResultSchema>['data'][number];
+
+/** A request's state as the visitor, the host and staff read it. */
+export const REQUEST_STATES = ['pending', 'confirmed', 'declined'] as const;
+export type RequestState = (typeof REQUEST_STATES)[number];
+
+/** The host's decision link (?token=, kept out of logs like every query string). */
+export const decisionQuerySchema = z.object({
+  token: z
+    .string()
+    .max(...atMost(2000))
+    .min(1, { error: API_MESSAGES.badRequest }),
+});
+/** POST /api/requests/decision: the host's choice, with an optional reason for Annuler. */
+export const decisionBodySchema = z.object({
+  token: z
+    .string()
+    .max(...atMost(2000))
+    .min(1, { error: API_MESSAGES.badRequest }),
+  decision: z.enum(['confirm', 'decline'], { error: API_MESSAGES.badRequest }),
+  reason: formText(TEXT_MAX.freeText).optional(),
+});
+export type DecisionInput = z.input<typeof decisionBodySchema>;
+
+/** What the host's confirmation page shows: the request, and its decision if one was taken. */
+export const decisionViewSchema = z.object({
+  message: z.string().optional(),
+  data: z.object({
+    state: z.enum(REQUEST_STATES),
+    /** True when the decision shown was made through this link. */
+    decided_by_you: z.boolean(),
+    decided_by: z.string().nullable(),
+    decided_at: z.string().nullable(),
+    decline_reason: z.string().nullable(),
+    host: z.string().nullable(),
+    visitor: z.object({
+      firstname: z.string(),
+      lastname: z.string(),
+      organisation_name: z.string(),
+    }),
+    request_date: z.string().nullable(),
+    request_time: z.string().nullable(),
+    reason: z.string().nullable(),
+    company: z.object({ name: z.string(), slug: z.string(), logo_url: z.string().nullable() }),
+    expires_at: z.string(),
+  }),
+});
+export type DecisionView = z.infer<typeof decisionViewSchema>['data'];
 
 /**
  * `?event=`: absent → meeting requests (not event registrations); an event's slug
@@ -59,6 +133,9 @@ export const requestRowSchema = z.object({
   status: z.number().nullable(),
   confirmed: z.boolean().nullable(),
   host: z.string().nullable(),
+  /** The host's account, when the visitor chose one (staff lists link to it). */
+  host_user: z.object({ id: z.string(), name: z.string() }).nullable(),
+  decline_reason: z.string().nullable(),
   reason: z.string().nullable(),
   request_date: z.string().nullable(),
   request_time: z.string().nullable(),
@@ -98,9 +175,11 @@ export type RequestRow = z.infer<typeof requestRowSchema>;
 export const requestStatusSchema = z.object({
   data: z.object({
     id: z.string(),
-    state: z.enum(['pending', 'confirmed']),
+    state: z.enum(REQUEST_STATES),
     status: z.number().nullable(),
     confirmed: z.boolean(),
+    /** The host's reason, once declined. */
+    decline_reason: z.string().nullable(),
     card: visitorCardSchema.nullable(),
     request: requestRowSchema.nullable(),
   }),

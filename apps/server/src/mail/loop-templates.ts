@@ -1,0 +1,323 @@
+/**
+ * The host loop's mails (issue 15): the host's request with Valider / Annuler, the
+ * visitor's acknowledgement, decline and reminder, and the host's arrival notice.
+ * Each in its reader's language, HTML with a plain-text part, framed by layout.ts.
+ */
+import { formatUidn } from '@sesame/shared';
+import {
+  buttonHtml,
+  COLON,
+  detailsHtml,
+  detailsText,
+  escapeHtml,
+  frame,
+  LOCALE,
+  paragraphs,
+  type Language,
+  type MailCompany,
+  type Row,
+} from './layout';
+import { longDate, type RenderedMail } from './templates';
+
+export interface LoopMailSource {
+  company: MailCompany & { slug: string };
+  visitor: {
+    firstname: string;
+    lastname: string;
+    organisationName: string;
+    requestDate: string | null;
+    requestTime: string | null;
+    uidn: string;
+  };
+  request: {
+    id: string;
+    host: string | null;
+    reason: string | null;
+    declineReason: string | null;
+  };
+}
+
+const fullName = (v: { firstname: string; lastname: string }) =>
+  `${v.firstname} ${v.lastname}`.trim();
+
+const L = {
+  fr: {
+    hello: (name: string) => `Bonjour ${name},`,
+    helloNoName: 'Bonjour,',
+    visitor: 'Visiteur',
+    employer: 'Entreprise',
+    date: 'Date',
+    time: 'Heure',
+    reason: 'Motif',
+    host: 'Hôte',
+    code: 'Votre code visiteur',
+    confirm: 'Valider',
+    decline: 'Annuler',
+    // host request
+    hostSubject: (visitor: string) => `Demande de rendez-vous : ${visitor}`,
+    hostIntro: (visitor: string, employer: string) =>
+      `${visitor} (${employer}) demande à vous rencontrer.`,
+    deskIntro: (visitor: string, employer: string, host: string | null) =>
+      host
+        ? `${visitor} (${employer}) demande un rendez-vous avec ${host}, qui n'a pas de compte Sésame : merci de répondre à sa place.`
+        : `${visitor} (${employer}) demande un rendez-vous.`,
+    hostAsk: 'Acceptez-vous ce rendez-vous ?',
+    hostNote:
+      'Chaque bouton ouvre une page où vous confirmez votre choix. Les liens expirent à la fin du jour du rendez-vous.',
+    // acknowledgement
+    ackSubject: (company: string) => `Demande de rendez-vous reçue – ${company}`,
+    ackIntro: (company: string) => `Votre demande de rendez-vous chez ${company} est bien reçue.`,
+    ackWait: (host: string | null) =>
+      host
+        ? `${host} va y répondre : vous recevrez un e-mail dès que le rendez-vous sera confirmé ou annulé.`
+        : 'Vous recevrez un e-mail dès que le rendez-vous sera confirmé ou annulé.',
+    follow: 'Suivre ma demande',
+    // declined
+    declinedSubject: (company: string) => `Rendez-vous non confirmé – ${company}`,
+    declinedIntro: (company: string, date: string | null, time: string | null) =>
+      `Votre demande de rendez-vous chez ${company}${date ? ` du ${date}` : ''}${time ? ` à ${time}` : ''} n'a pas été acceptée.`,
+    declinedReason: 'Motif donné',
+    declinedAgain:
+      "Vous pouvez faire une nouvelle demande à une autre date depuis la page d'accueil de l'entreprise.",
+    // reminder
+    reminderSubject: (company: string) => `Rappel : votre rendez-vous demain chez ${company}`,
+    reminderIntro: (company: string) =>
+      `Nous vous rappelons votre rendez-vous de demain chez ${company}.`,
+    reminderShow: "Présentez votre QR code (ou ce code) à l'accueil à votre arrivée.",
+    card: 'Votre carte visiteur en ligne',
+    // arrival
+    arrivalSubject: (visitor: string) => `${visitor} est arrivé(e) à l'accueil`,
+    arrivalIntro: (visitor: string, time: string) =>
+      `${visitor} est arrivé(e) à l'accueil à ${time}.`,
+    arrivalOff: 'Vous pouvez désactiver ces e-mails dans votre profil Sésame.',
+  },
+  en: {
+    hello: (name: string) => `Hello ${name},`,
+    helloNoName: 'Hello,',
+    visitor: 'Visitor',
+    employer: 'Company',
+    date: 'Date',
+    time: 'Time',
+    reason: 'Reason',
+    host: 'Host',
+    code: 'Your visitor code',
+    confirm: 'Confirm',
+    decline: 'Decline',
+    hostSubject: (visitor: string) => `Meeting request: ${visitor}`,
+    hostIntro: (visitor: string, employer: string) => `${visitor} (${employer}) asks to meet you.`,
+    deskIntro: (visitor: string, employer: string, host: string | null) =>
+      host
+        ? `${visitor} (${employer}) asks for a meeting with ${host}, who has no Sésame account: please answer for them.`
+        : `${visitor} (${employer}) asks for a meeting.`,
+    hostAsk: 'Do you accept this meeting?',
+    hostNote:
+      'Each button opens a page where you confirm your choice. The links expire at the end of the meeting day.',
+    ackSubject: (company: string) => `Meeting request received – ${company}`,
+    ackIntro: (company: string) => `Your meeting request at ${company} has been received.`,
+    ackWait: (host: string | null) =>
+      host
+        ? `${host} will answer it: you will get an e-mail as soon as the meeting is confirmed or declined.`
+        : 'You will get an e-mail as soon as the meeting is confirmed or declined.',
+    follow: 'Follow my request',
+    declinedSubject: (company: string) => `Meeting not confirmed – ${company}`,
+    declinedIntro: (company: string, date: string | null, time: string | null) =>
+      `Your meeting request at ${company}${date ? ` on ${date}` : ''}${time ? ` at ${time}` : ''} was not accepted.`,
+    declinedReason: 'Reason given',
+    declinedAgain: "You may ask for another date from the company's home page.",
+    reminderSubject: (company: string) => `Reminder: your meeting tomorrow at ${company}`,
+    reminderIntro: (company: string) => `A reminder of your meeting tomorrow at ${company}.`,
+    reminderShow: 'Show your QR code (or this code) at the front desk when you arrive.',
+    card: 'Your visitor card online',
+    arrivalSubject: (visitor: string) => `${visitor} has arrived at the front desk`,
+    arrivalIntro: (visitor: string, time: string) =>
+      `${visitor} arrived at the front desk at ${time}.`,
+    arrivalOff: 'You can turn these e-mails off in your Sésame profile.',
+  },
+} as const;
+
+function meetingRows(source: LoopMailSource, lang: Language, withVisitor: boolean): Row[] {
+  const t = L[lang];
+  const { visitor, request } = source;
+  return [
+    ...(withVisitor
+      ? ([
+          [t.visitor, fullName(visitor)],
+          [t.employer, visitor.organisationName],
+        ] as Row[])
+      : []),
+    [t.date, longDate(visitor.requestDate, LOCALE[lang])],
+    [t.time, visitor.requestTime],
+    [t.host, withVisitor ? null : request.host],
+    [t.reason, request.reason],
+  ];
+}
+
+function mail(
+  lang: Language,
+  subject: string,
+  company: MailCompany,
+  html: string,
+  text: string[],
+): RenderedMail {
+  return { subject, ...frame({ lang, subject, company, html, text }) };
+}
+
+/** To the host (or to each front-desk member when the host has no account). */
+export function renderHostRequestMail(
+  source: LoopMailSource,
+  reader: { lang: Language; firstname: string; isHost: boolean },
+  links: { confirm: string; decline: string },
+): RenderedMail {
+  const { lang } = reader;
+  const t = L[lang];
+  const visitor = fullName(source.visitor);
+  const intro = reader.isHost
+    ? t.hostIntro(visitor, source.visitor.organisationName)
+    : t.deskIntro(visitor, source.visitor.organisationName, source.request.host);
+  const rows = meetingRows(source, lang, true);
+  const subject = t.hostSubject(visitor);
+  return mail(
+    lang,
+    subject,
+    source.company,
+    paragraphs([t.hello(reader.firstname), intro]) +
+      detailsHtml(rows) +
+      paragraphs([t.hostAsk]) +
+      `<p style="margin:0 0 12px">${buttonHtml(t.confirm, links.confirm, '#2b7a0b')}${buttonHtml(t.decline, links.decline, '#b42318')}</p>` +
+      `<p style="margin:0 0 12px;color:#555;font-size:13px">${escapeHtml(t.hostNote)}</p>`,
+    [
+      t.hello(reader.firstname),
+      '',
+      intro,
+      '',
+      ...detailsText(rows, lang),
+      '',
+      t.hostAsk,
+      `${t.confirm}${COLON[lang]}${links.confirm}`,
+      `${t.decline}${COLON[lang]}${links.decline}`,
+      '',
+      t.hostNote,
+    ],
+  );
+}
+
+/** To the visitor, when the request is filed: its details and where to follow it. */
+export function renderVisitorAckMail(
+  source: LoopMailSource,
+  lang: Language,
+  followUrl: string,
+): RenderedMail {
+  const t = L[lang];
+  const rows = meetingRows(source, lang, false);
+  const subject = t.ackSubject(source.company.name);
+  const hello = t.hello(fullName(source.visitor));
+  const intro = t.ackIntro(source.company.name);
+  const wait = t.ackWait(source.request.host);
+  return mail(
+    lang,
+    subject,
+    source.company,
+    paragraphs([hello, intro]) +
+      detailsHtml(rows) +
+      paragraphs([wait]) +
+      `<p style="margin:0 0 12px">${buttonHtml(t.follow, followUrl)}</p>`,
+    [
+      hello,
+      '',
+      intro,
+      '',
+      ...detailsText(rows, lang),
+      '',
+      wait,
+      '',
+      `${t.follow}${COLON[lang]}${followUrl}`,
+    ],
+  );
+}
+
+/** To the visitor, when the host pressed Annuler (with their reason, if any). */
+export function renderVisitorDeclinedMail(source: LoopMailSource, lang: Language): RenderedMail {
+  const t = L[lang];
+  const subject = t.declinedSubject(source.company.name);
+  const hello = t.hello(fullName(source.visitor));
+  const intro = t.declinedIntro(
+    source.company.name,
+    longDate(source.visitor.requestDate, LOCALE[lang]),
+    source.visitor.requestTime,
+  );
+  const reason = source.request.declineReason;
+  return mail(
+    lang,
+    subject,
+    source.company,
+    paragraphs([hello, intro]) +
+      (reason ? detailsHtml([[t.declinedReason, reason]]) : '') +
+      paragraphs([t.declinedAgain]),
+    [
+      hello,
+      '',
+      intro,
+      ...(reason ? ['', `${t.declinedReason}${COLON[lang]}${reason}`] : []),
+      '',
+      t.declinedAgain,
+    ],
+  );
+}
+
+/** To the visitor, the day before a meeting confirmed more than a day ahead. */
+export function renderVisitorReminderMail(
+  source: LoopMailSource,
+  lang: Language,
+  cardUrl: string,
+): RenderedMail {
+  const t = L[lang];
+  const rows = meetingRows(source, lang, false);
+  const uidn = formatUidn(source.visitor.uidn);
+  const subject = t.reminderSubject(source.company.name);
+  const hello = t.hello(fullName(source.visitor));
+  const intro = t.reminderIntro(source.company.name);
+  return mail(
+    lang,
+    subject,
+    source.company,
+    paragraphs([hello, intro]) +
+      detailsHtml(rows) +
+      `<p style="margin:0 0 4px">${escapeHtml(t.code)}</p>` +
+      `<p style="font-size:24px;letter-spacing:2px;font-family:monospace;margin:0 0 12px"><strong>${escapeHtml(uidn)}</strong></p>` +
+      paragraphs([t.reminderShow]) +
+      `<p style="margin:0 0 12px">${buttonHtml(t.card, cardUrl)}</p>`,
+    [
+      hello,
+      '',
+      intro,
+      '',
+      ...detailsText(rows, lang),
+      '',
+      `${t.code}${COLON[lang]}${uidn}`,
+      t.reminderShow,
+      '',
+      `${t.card}${COLON[lang]}${cardUrl}`,
+    ],
+  );
+}
+
+/** To the host, at their visitor's check-in ("{visiteur} est arrivé(e) à l'accueil à 09:14"). */
+export function renderHostArrivalMail(
+  source: LoopMailSource,
+  reader: { lang: Language; firstname: string },
+  arrivedAt: string,
+): RenderedMail {
+  const t = L[reader.lang];
+  const visitor = fullName(source.visitor);
+  const subject = t.arrivalSubject(visitor);
+  const hello = t.hello(reader.firstname);
+  const intro = t.arrivalIntro(visitor, arrivedAt);
+  return mail(
+    reader.lang,
+    subject,
+    source.company,
+    paragraphs([hello, intro]) +
+      `<p style="margin:0 0 12px;color:#555;font-size:13px">${escapeHtml(t.arrivalOff)}</p>`,
+    [hello, '', intro, '', t.arrivalOff],
+  );
+}

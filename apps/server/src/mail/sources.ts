@@ -1,0 +1,122 @@
+/**
+ * What the host loop's mails are rendered from (issue 15): the visitor, their
+ * request and company (logo, address, zone), and the staff member a host mail goes to.
+ */
+import { desc, eq } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { companies, files, users, visitRequests, visitorChecks, visitors } from '../db/schema';
+import { asLanguage, type Language } from './layout';
+import type { LoopMailSource } from './loop-templates';
+
+export interface LoopSource extends LoopMailSource {
+  companyId: string;
+  timeZone: string;
+  visitorLanguage: Language;
+  visitorEventId: string | null;
+  requestState: { confirmed: boolean | null; hostUserId: string | null };
+}
+
+export function companyAddress(c: {
+  address: string | null;
+  city: string | null;
+  zipcode: string | null;
+  country: string | null;
+}): string | null {
+  const line = [c.address, [c.zipcode, c.city].filter(Boolean).join(' '), c.country]
+    .filter((part) => part && part.trim())
+    .join(', ');
+  return line || null;
+}
+
+export const logoUrl = (publicUrl: string, storedName: string | null) =>
+  storedName ? `${publicUrl}/api/public/logo/${storedName}` : null;
+
+/** The visitor with their latest request and company; null when the visitor is gone. */
+export async function findLoopSource(
+  db: Db,
+  visitorId: string,
+  publicUrl: string,
+): Promise<LoopSource | null> {
+  const [row] = await db
+    .select({
+      visitor: visitors,
+      request: visitRequests,
+      company: {
+        id: companies.id,
+        name: companies.name,
+        slug: companies.slug,
+        address: companies.address,
+        city: companies.city,
+        zipcode: companies.zipcode,
+        country: companies.country,
+        timezone: companies.timezone,
+      },
+      logo: files.storedName,
+    })
+    .from(visitors)
+    .innerJoin(companies, eq(companies.id, visitors.companyId))
+    .leftJoin(files, eq(files.id, companies.logoFileId))
+    .leftJoin(visitRequests, eq(visitRequests.visitorId, visitors.id))
+    .where(eq(visitors.id, visitorId))
+    .orderBy(desc(visitRequests.createdAt))
+    .limit(1);
+  if (!row) return null;
+  const { visitor, request, company } = row;
+  return {
+    companyId: company.id,
+    timeZone: company.timezone,
+    visitorLanguage: asLanguage(visitor.language),
+    visitorEventId: visitor.eventId,
+    requestState: {
+      confirmed: request?.confirmed ?? null,
+      hostUserId: request?.hostUserId ?? null,
+    },
+    company: {
+      name: company.name,
+      slug: company.slug,
+      logoUrl: logoUrl(publicUrl, row.logo),
+      address: companyAddress(company),
+    },
+    visitor: {
+      firstname: visitor.firstname,
+      lastname: visitor.lastname,
+      organisationName: visitor.organisationName,
+      requestDate: visitor.requestDate,
+      requestTime: visitor.requestTime,
+      uidn: visitor.uidn,
+    },
+    request: {
+      id: request?.id ?? '',
+      host: request?.host ?? null,
+      reason: request?.reason ?? null,
+      declineReason: request?.declineReason ?? null,
+    },
+  };
+}
+
+/** A staff member a host mail goes to: still active, in the mail's company. */
+export async function findStaffReader(db: Db, userId: string, companyId: string) {
+  const [user] = await db
+    .select({
+      id: users.id,
+      firstname: users.firstname,
+      language: users.language,
+      status: users.status,
+      companyId: users.companyId,
+      arrivalMail: users.arrivalMail,
+    })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
+  if (!user || !user.status || user.companyId !== companyId) return null;
+  return { ...user, lang: asLanguage(user.language) };
+}
+
+export async function findCheckIn(db: Db, checkId: string) {
+  const [check] = await db
+    .select({ checkInAt: visitorChecks.checkInAt })
+    .from(visitorChecks)
+    .where(eq(visitorChecks.id, checkId))
+    .limit(1);
+  return check ?? null;
+}

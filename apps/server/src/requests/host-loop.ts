@@ -1,0 +1,180 @@
+/**
+ * The host loop (issue 15): the host is a person Sésame knows, decides from their
+ * inbox, and the visitor always hears back. Every mail here is queued in the
+ * transaction of its cause, once per cause (mail_outbox.dedupe_key).
+ */
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { HostCandidate } from '@sesame/shared';
+import type { Db } from '../db/client';
+import { likeAny } from '../db/pagination';
+import { mailOutbox, users, visitRequests, visitors } from '../db/schema';
+import {
+  enqueueOnce,
+  enqueueVisitorCodeMail,
+  HOST_REQUEST_MAIL,
+  VISITOR_ACK_MAIL,
+  VISITOR_DECLINED_MAIL,
+  VISITOR_REMINDER_MAIL,
+} from '../mail/outbox';
+
+/** How many names the public host search answers at most. */
+export const HOST_SEARCH_LIMIT = 8;
+
+const displayName = sql<string>`trim(${users.firstname} || ' ' || ${users.name})`;
+
+/** The company's active staff whose name matches `q` (either order): names only, never an e-mail. */
+export async function searchHosts(db: Db, companyId: string, q: string): Promise<HostCandidate[]> {
+  return db
+    .select({ id: users.id, name: displayName })
+    .from(users)
+    .where(
+      and(
+        eq(users.companyId, companyId),
+        eq(users.status, true),
+        likeAny(q, [
+          sql`${users.firstname} || ' ' || ${users.name}`,
+          sql`${users.name} || ' ' || ${users.firstname}`,
+        ]),
+      ),
+    )
+    .orderBy(asc(users.name), asc(users.firstname))
+    .limit(HOST_SEARCH_LIMIT);
+}
+
+/** An active staff member of the company, as a named host. */
+export async function findHost(db: Db, companyId: string, userId: string) {
+  const [row] = await db
+    .select({ id: users.id, name: displayName, email: users.email })
+    .from(users)
+    .where(and(eq(users.id, userId), eq(users.companyId, companyId), eq(users.status, true)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Who answers a request: its host, or without one the company's front desk (active ROLE_EMPLOYEE). */
+export async function deciders(
+  db: Db,
+  companyId: string,
+  hostUserId: string | null,
+): Promise<{ id: string; email: string }[]> {
+  if (hostUserId) {
+    const host = await findHost(db, companyId, hostUserId);
+    if (host) return [{ id: host.id, email: host.email }];
+  }
+  return db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(
+      and(
+        eq(users.companyId, companyId),
+        eq(users.status, true),
+        sql`${users.roles}[1] = 'ROLE_EMPLOYEE'`,
+      ),
+    )
+    .orderBy(asc(users.createdAt))
+    .limit(20);
+}
+
+/** A request filed: the visitor's acknowledgement and the host's (or front desk's) request mail. */
+export async function queueRequestFiledMails(
+  tx: Db,
+  request: { id: string; companyId: string; visitorId: string; hostUserId: string | null },
+): Promise<void> {
+  const [visitor] = await tx
+    .select({ email: visitors.email })
+    .from(visitors)
+    .where(eq(visitors.id, request.visitorId))
+    .limit(1);
+  if (!visitor) return;
+  await enqueueOnce(tx, {
+    companyId: request.companyId,
+    kind: VISITOR_ACK_MAIL,
+    toAddress: visitor.email,
+    payload: { visitorId: request.visitorId, requestId: request.id },
+    dedupeKey: `${VISITOR_ACK_MAIL}:${request.id}`,
+  });
+  for (const decider of await deciders(tx, request.companyId, request.hostUserId)) {
+    await enqueueOnce(tx, {
+      companyId: request.companyId,
+      kind: HOST_REQUEST_MAIL,
+      toAddress: decider.email,
+      payload: { visitorId: request.visitorId, requestId: request.id, userId: decider.id },
+      dedupeKey: `${HOST_REQUEST_MAIL}:${request.id}:${decider.id}`,
+    });
+  }
+}
+
+export type RequestRow = typeof visitRequests.$inferSelect;
+export type Decision = 'confirm' | 'decline';
+
+/**
+ * The host's decision: the request row is locked, so two hosts deciding at once make
+ * one decision; a request already decided is returned as it is, never overwritten.
+ */
+export async function decideRequest(
+  tx: Db,
+  input: { requestId: string; userId: string; decision: Decision; reason?: string | null },
+): Promise<{ outcome: 'decided' | 'already'; request: RequestRow } | null> {
+  const [locked] = await tx
+    .select()
+    .from(visitRequests)
+    .where(eq(visitRequests.id, input.requestId))
+    .for('update');
+  if (!locked) return null;
+  if (locked.confirmed !== null) return { outcome: 'already', request: locked };
+  const confirm = input.decision === 'confirm';
+  const [request] = await tx
+    .update(visitRequests)
+    .set({
+      status: confirm ? 1 : 2,
+      confirmed: confirm,
+      decidedBy: input.userId,
+      decidedAt: new Date(),
+      declineReason: confirm ? null : input.reason?.trim() || null,
+    })
+    .where(eq(visitRequests.id, locked.id))
+    .returning();
+  if (confirm) {
+    await enqueueVisitorCodeMail(tx, { companyId: locked.companyId, visitorId: locked.visitorId });
+  } else {
+    const [visitor] = await tx
+      .select({ email: visitors.email })
+      .from(visitors)
+      .where(eq(visitors.id, locked.visitorId))
+      .limit(1);
+    if (visitor)
+      await enqueueOnce(tx, {
+        companyId: locked.companyId,
+        kind: VISITOR_DECLINED_MAIL,
+        toAddress: visitor.email,
+        payload: { visitorId: locked.visitorId, requestId: locked.id },
+        dedupeKey: `${VISITOR_DECLINED_MAIL}:${locked.id}`,
+      });
+  }
+  return { outcome: 'decided', request: request! };
+}
+
+/**
+ * The day-before reminders due at `now`: meetings (not events) on the next day in
+ * their company's zone, confirmed before today. One INSERT … SELECT; the dedupe key
+ * makes it one reminder per request whichever instance runs it, however often.
+ * Returns how many were queued.
+ */
+export async function queueReminders(db: Db, now: Date = new Date()): Promise<number> {
+  const result = await db.execute(sql`
+    insert into ${mailOutbox} (id, company_id, kind, to_address, payload, dedupe_key)
+    select gen_random_uuid(), r.company_id, ${VISITOR_REMINDER_MAIL}, v.email,
+           jsonb_build_object('visitorId', v.id, 'requestId', r.id),
+           ${VISITOR_REMINDER_MAIL} || ':' || r.id
+    from visit_requests r
+    join visitors v on v.id = r.visitor_id
+    join companies c on c.id = r.company_id
+    where r.confirmed is true
+      and v.event_id is null
+      and v.request_date = to_char((${now.toISOString()}::timestamptz at time zone c.timezone)::date + 1, 'DD/MM/YYYY')
+      and (r.decided_at at time zone c.timezone)::date < (${now.toISOString()}::timestamptz at time zone c.timezone)::date
+    on conflict (dedupe_key) do nothing
+    returning id`);
+  const rows = (result as { rows?: unknown[] }).rows ?? (result as unknown as unknown[]);
+  return Array.isArray(rows) ? rows.length : 0;
+}

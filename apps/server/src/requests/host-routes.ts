@@ -1,0 +1,221 @@
+/**
+ * The host loop's public routes (issue 15):
+ * - the host search of the visitor form: the company's active staff by name, never
+ *   an e-mail, at most a few names, rate-limited;
+ * - the host's decision link: GET shows the request and any decision taken (a mail
+ *   scanner's preview decides nothing), POST decides once, as that host. The token
+ *   travels in the query string or the body, which logs never carry.
+ */
+import { eq } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  DECISION_MESSAGES,
+  type DecisionView,
+  decisionBodySchema,
+  decisionQuerySchema,
+  decisionViewSchema,
+  hostSearchQuerySchema,
+  hostSearchResultSchema,
+} from '@sesame/shared';
+import { findCompany } from '../companies/service';
+import type { Db } from '../db/client';
+import { companies, files, users, visitRequests, visitors } from '../db/schema';
+import { HttpError, notFound } from '../errors';
+import { findStaffReader } from '../mail/sources';
+import { DecisionTokens } from './decision-token';
+import { decideRequest, searchHosts } from './host-loop';
+
+const gone = (message: string) => new HttpError(410, message);
+
+async function decisionView(
+  db: Db,
+  requestId: string,
+  userId: string,
+  expiresAt: Date,
+  logo: (stored: string | null) => string | null,
+): Promise<DecisionView | null> {
+  const [row] = await db
+    .select({
+      request: visitRequests,
+      visitor: {
+        firstname: visitors.firstname,
+        lastname: visitors.lastname,
+        organisationName: visitors.organisationName,
+        requestDate: visitors.requestDate,
+        requestTime: visitors.requestTime,
+      },
+      company: { name: companies.name, slug: companies.slug },
+      logo: files.storedName,
+    })
+    .from(visitRequests)
+    .innerJoin(visitors, eq(visitors.id, visitRequests.visitorId))
+    .innerJoin(companies, eq(companies.id, visitRequests.companyId))
+    .leftJoin(files, eq(files.id, companies.logoFileId))
+    .where(eq(visitRequests.id, requestId))
+    .limit(1);
+  if (!row) return null;
+  const { request, visitor } = row;
+  let decidedBy: string | null = null;
+  if (request.decidedBy) {
+    const [who] = await db
+      .select({ firstname: users.firstname, name: users.name })
+      .from(users)
+      .where(eq(users.id, request.decidedBy))
+      .limit(1);
+    decidedBy = who ? `${who.firstname} ${who.name}`.trim() : null;
+  }
+  return {
+    state:
+      request.confirmed === true
+        ? 'confirmed'
+        : request.confirmed === false
+          ? 'declined'
+          : 'pending',
+    decided_by_you: request.decidedBy === userId,
+    decided_by: decidedBy,
+    decided_at: request.decidedAt?.toISOString() ?? null,
+    decline_reason: request.declineReason,
+    host: request.host,
+    visitor: {
+      firstname: visitor.firstname,
+      lastname: visitor.lastname,
+      organisation_name: visitor.organisationName,
+    },
+    request_date: visitor.requestDate,
+    request_time: visitor.requestTime,
+    reason: request.reason,
+    company: { ...row.company, logo_url: logo(row.logo) },
+    expires_at: expiresAt.toISOString(),
+  };
+}
+
+export const hostLoopRoutes: FastifyPluginAsyncZod = async (app) => {
+  const limits = app.config.rateLimits;
+  const tokens = new DecisionTokens(app.config.jwtSecret);
+  const logo = (stored: string | null) => app.fileUrls.logo(stored);
+
+  app.get(
+    '/requests/hosts/:company',
+    {
+      config: {
+        public: true,
+        rateLimit: { max: limits.codeLookupPerWindow, timeWindow: limits.windowMs },
+      },
+      schema: {
+        tags: ['requests'],
+        summary:
+          "The visitor form's host search (public): the company's active staff whose name holds ?q= " +
+          '(2 characters at least), names only, at most 8.',
+        params: z.object({ company: z.string().min(1).max(100) }),
+        querystring: hostSearchQuerySchema,
+        response: { 200: hostSearchResultSchema },
+      },
+    },
+    async (request, reply) => {
+      const company = await findCompany(app.db, request.params.company);
+      if (!company) throw notFound();
+      reply.header('cache-control', 'no-store');
+      return { data: await searchHosts(app.db, company.id, request.query.q) };
+    },
+  );
+
+  /** The token's claims, checked against the database: the host still active in the request's company. */
+  async function checked(token: string) {
+    const claims = tokens.verify(token);
+    if (!claims.ok)
+      throw claims.reason === 'expired'
+        ? gone(DECISION_MESSAGES.expired)
+        : notFound(DECISION_MESSAGES.invalid);
+    const [request] = await app.db
+      .select({ companyId: visitRequests.companyId })
+      .from(visitRequests)
+      .where(eq(visitRequests.id, claims.requestId))
+      .limit(1);
+    const reader = request && (await findStaffReader(app.db, claims.userId, request.companyId));
+    if (!reader) throw notFound(DECISION_MESSAGES.invalid);
+    return claims;
+  }
+
+  const decisionLimit = {
+    public: true,
+    rateLimit: { max: limits.codeLookupPerWindow, timeWindow: limits.windowMs },
+  } as const;
+
+  app.get(
+    '/requests/decision',
+    {
+      config: decisionLimit,
+      schema: {
+        tags: ['requests'],
+        summary:
+          "The host's decision link (public, ?token= from the host's mail): the request and its decision " +
+          'if one was taken. Never decides: a link preview is not a click. 404 for a forged link, 410 once expired.',
+        querystring: decisionQuerySchema,
+        response: { 200: decisionViewSchema },
+      },
+    },
+    async (request, reply) => {
+      const claims = await checked(request.query.token);
+      const view = await decisionView(
+        app.db,
+        claims.requestId,
+        claims.userId,
+        claims.expiresAt,
+        logo,
+      );
+      if (!view) throw notFound(DECISION_MESSAGES.invalid);
+      reply.header('cache-control', 'no-store');
+      return { data: view };
+    },
+  );
+
+  app.post(
+    '/requests/decision',
+    {
+      config: decisionLimit,
+      schema: {
+        tags: ['requests'],
+        summary:
+          "The host's decision (public, the token from the host's mail): confirm or decline, once, recorded " +
+          'as made by that host, with the visitor told by mail. A request already decided is shown, not ' +
+          'overwritten (409 with the decision).',
+        body: decisionBodySchema,
+        response: { 200: decisionViewSchema, 409: decisionViewSchema },
+      },
+    },
+    async (request, reply) => {
+      const { token, decision, reason } = request.body;
+      const claims = await checked(token);
+      const result = await app.db.transaction((tx) =>
+        decideRequest(tx, {
+          requestId: claims.requestId,
+          userId: claims.userId,
+          decision,
+          reason: decision === 'decline' ? reason : null,
+        }),
+      );
+      if (!result) throw notFound(DECISION_MESSAGES.invalid);
+      const view = await decisionView(
+        app.db,
+        claims.requestId,
+        claims.userId,
+        claims.expiresAt,
+        logo,
+      );
+      if (!view) throw notFound(DECISION_MESSAGES.invalid);
+      reply.header('cache-control', 'no-store');
+      if (result.outcome === 'already') {
+        return reply.code(409).send({ message: DECISION_MESSAGES.alreadyDecided, data: view });
+      }
+      request.log.info(
+        { requestId: claims.requestId, by: claims.userId, decision },
+        'request decided from the host mail',
+      );
+      return {
+        message: decision === 'confirm' ? DECISION_MESSAGES.confirmed : DECISION_MESSAGES.declined,
+        data: view,
+      };
+    },
+  );
+};
