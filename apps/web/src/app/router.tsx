@@ -17,6 +17,7 @@ import { eventRoutes } from '../features/events/routes';
 import { userRoutes } from '../features/users/routes';
 import { companyRoutes } from '../features/companies/routes';
 import { qrUserRoutes } from '../features/qr-users/routes';
+import { onSiteRoutes } from '../features/on-site/routes';
 
 function Root() {
   return (
@@ -45,6 +46,7 @@ export const routes: RouteObject[] = [
           ...userRoutes,
           ...companyRoutes,
           ...qrUserRoutes,
+          ...onSiteRoutes,
         ],
       },
     ],

@@ -8,7 +8,13 @@ import { Anchor, Badge, Button, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { REQUEST_LIST_RULES, mayPerform, type RequestRow, type Role } from '@sesame/shared';
+import {
+  REQUEST_LIST_RULES,
+  actsOnAllCompanies,
+  mayPerform,
+  type RequestRow,
+  type Role,
+} from '@sesame/shared';
 import { confirmDelete } from '../../../components/confirm-delete';
 import { MailStatus } from '../../../components/MailStatus';
 import { ServerTable, type Column } from '../../../components/ServerTable';
@@ -72,6 +78,30 @@ export function RequestTable({ domain, role, userCompany, event }: RequestTableP
         />
       ),
     },
+    // Issue 14: the meeting's date and time, and whose company for roles that see several.
+    ...(event
+      ? []
+      : [
+          {
+            key: 'meetingDate',
+            header: t('columns.meetingDate'),
+            render: (row: RequestRow) => row.request_date ?? '',
+          },
+          {
+            key: 'meetingTime',
+            header: t('columns.meetingTime'),
+            render: (row: RequestRow) => row.request_time ?? '',
+          },
+        ]),
+    ...(actsOnAllCompanies(role, 'requests.list') && !event
+      ? [
+          {
+            key: 'company',
+            header: t('columns.company'),
+            render: (row: RequestRow) => row.company.name,
+          },
+        ]
+      : []),
     { key: 'host', header: t('columns.host'), render: (row) => row.host ?? '' },
     { key: 'reason', header: t('columns.reason'), render: (row) => row.reason ?? '' },
   ];

@@ -1,20 +1,65 @@
-/** 'Liste des demandes' (`/{domain}/list-qrcode`). */
-import { Alert, Container } from '@mantine/core';
+/**
+ * 'Liste des demandes' (`/{domain}/list-qrcode`). Live (issue 14): a request filed
+ * anywhere appears without a reload, with a visible and an audible cue (a short tone
+ * made by Web Audio, which the mute switch turns off; the choice is remembered).
+ */
+import { useState } from 'react';
+import { Alert, Container, Group, Switch } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { mayPerform } from '@sesame/shared';
 import { PageTitle } from '../../../components/PageTitle';
 import { useAuth } from '../../../lib/auth';
+import { playChime, useLiveFeed, useThrottledInvalidate } from '../../../lib/live';
 import { RequestTable } from '../components/RequestTable';
+
+const MUTE_KEY = 'sesame.requests.muted';
 
 export default function RequestListPage() {
   const { domain = '' } = useParams();
   const { t } = useTranslation('requests');
   const { user, role } = useAuth();
+  const allowed = !!user && !!role && mayPerform(role, 'requests.list');
+  const [muted, setMuted] = useState(() => localStorage.getItem(MUTE_KEY) === '1');
+  const refresh = useThrottledInvalidate([['requests']]);
+  useLiveFeed({
+    enabled: allowed,
+    onResync: refresh,
+    onEvent: (event) => {
+      if (event.type !== 'request') return;
+      refresh();
+      if (event.op !== 'created') return;
+      notifications.show({
+        id: `request-${event.request_id}`,
+        title: t('live.newRequestTitle'),
+        message: t('live.newRequest'),
+        color: 'blue',
+        autoClose: 6000,
+      });
+      if (!muted) playChime();
+    },
+  });
+
   return (
     <Container size="xl" py="lg">
-      <PageTitle>{t('title')}</PageTitle>
-      {user && role && mayPerform(role, 'requests.list') ? (
+      <Group justify="space-between" align="center" mb="md">
+        <PageTitle mb={0}>{t('title')}</PageTitle>
+        {allowed && (
+          <Switch
+            checked={!muted}
+            onChange={(e) => {
+              const next = !e.currentTarget.checked;
+              setMuted(next);
+              localStorage.setItem(MUTE_KEY, next ? '1' : '0');
+            }}
+            label={muted ? t('live.muted') : t('live.sound')}
+            aria-label={muted ? t('live.unmute') : t('live.mute')}
+            size="md"
+          />
+        )}
+      </Group>
+      {allowed ? (
         <RequestTable domain={domain} role={role} userCompany={user.company} />
       ) : (
         <Alert color="red" role="alert">

@@ -1,0 +1,366 @@
+/**
+ * Who is on site now, and who is expected today (issue 14): live on every open
+ * screen, usable on a phone (cards, large buttons), paged on the server.
+ */
+import { useEffect, useState } from 'react';
+import {
+  Avatar,
+  Badge,
+  Button,
+  Container,
+  Group,
+  Pagination,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Tabs,
+  Text,
+  TextInput,
+  UnstyledButton,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { modals } from '@mantine/modals';
+import { notifications } from '@mantine/notifications';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import {
+  PERSON_KINDS,
+  actsOnAllCompanies,
+  mayPerform,
+  type ExpectedRow,
+  type OnSiteRow,
+  type PersonKind,
+} from '@sesame/shared';
+import { PageTitle } from '../../../components/PageTitle';
+import { QueryState } from '../../../components/QueryState';
+import { serverMessageOf } from '../../../lib/api-client';
+import { useAuth } from '../../../lib/auth';
+import { useCompany } from '../../../lib/company';
+import { formatTime } from '../../../lib/format';
+import { useLiveFeed, useThrottledInvalidate, type LiveStatus } from '../../../lib/live';
+import { expectedQueryOptions, onSiteKeys, onSiteQueryOptions, useCheckOut } from '../api/on-site';
+
+const PER_PAGE = 24;
+const KIND_COLORS: Record<PersonKind, string> = {
+  visitor: 'blue.8',
+  event_guest: 'grape.8',
+  qr_user: 'teal.9',
+  member: 'orange.9',
+};
+
+/** The current time, ticking each minute (for the durations shown). */
+function useNow(everyMs = 30_000): Date {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(new Date()), everyMs);
+    return () => clearInterval(timer);
+  }, [everyMs]);
+  return now;
+}
+
+function LiveBadge({ status }: { status: LiveStatus }) {
+  const { t } = useTranslation('onSite');
+  const color = status === 'live' ? 'green.9' : status === 'connecting' ? 'gray.7' : 'orange.9';
+  return (
+    <Badge color={color} variant="filled" size="lg" role="status" data-live={status}>
+      {t(`live.${status}`)}
+    </Badge>
+  );
+}
+
+function duration(
+  from: string,
+  now: Date,
+  t: (key: string, o: Record<string, unknown>) => string,
+): string {
+  const minutes = Math.max(0, Math.floor((now.getTime() - new Date(from).getTime()) / 60_000));
+  const hours = Math.floor(minutes / 60);
+  return hours > 0
+    ? t('duration.hours', { hours, minutes: String(minutes % 60).padStart(2, '0') })
+    : t('duration.minutes', { minutes });
+}
+
+function PersonCard(props: {
+  row: OnSiteRow;
+  now: Date;
+  timeZone: string | undefined;
+  showCompany: boolean;
+  mayCheckOut: boolean;
+  onCheckOut: (row: OnSiteRow) => void;
+  busy: boolean;
+}) {
+  const { t, i18n } = useTranslation('onSite');
+  const { row } = props;
+  const name = `${row.firstname} ${row.lastname}`.trim();
+  const context = row.event ?? row.host;
+  return (
+    <Paper withBorder radius="md" p="md" data-testid="on-site-row" data-check={row.check_id}>
+      <Group wrap="nowrap" align="flex-start" gap="md">
+        <Avatar src={row.photo} alt={row.photo ? t('photoOf', { name }) : ''} size={56} radius="md">
+          {(row.firstname[0] ?? '') + (row.lastname[0] ?? '')}
+        </Avatar>
+        <Stack gap={4} style={{ flex: 1, minWidth: 0 }}>
+          <Group gap="xs" wrap="wrap">
+            <Text fw={700} size="lg" data-testid="on-site-name">
+              {name}
+            </Text>
+            <Badge color={KIND_COLORS[row.kind]} variant="filled">
+              {t(`kinds.${row.kind}`)}
+            </Badge>
+          </Group>
+          {row.organisation && <Text size="sm">{row.organisation}</Text>}
+          {context && (
+            <Text size="sm">
+              {row.event ? t('event', { event: row.event }) : t('host', { host: row.host })}
+            </Text>
+          )}
+          {props.showCompany && (
+            <Text size="sm" c="dimmed">
+              {row.company.name}
+            </Text>
+          )}
+          <Text size="sm">
+            {t('arrivedAt', {
+              time: formatTime(row.check_in_time, props.timeZone, i18n.language),
+              duration: duration(row.check_in_time, props.now, (key, o) => t(key, o)),
+            })}
+          </Text>
+        </Stack>
+      </Group>
+      {props.mayCheckOut && (
+        <Button
+          mt="sm"
+          size="md"
+          fullWidth
+          variant="outline"
+          color="red.9"
+          loading={props.busy}
+          onClick={() => props.onCheckOut(row)}
+          aria-label={t('checkOutOf', { name })}
+        >
+          {t('checkOut')}
+        </Button>
+      )}
+    </Paper>
+  );
+}
+
+function ExpectedCard({ row, showCompany }: { row: ExpectedRow; showCompany: boolean }) {
+  const { t } = useTranslation('onSite');
+  const name = `${row.firstname} ${row.lastname}`.trim();
+  return (
+    <Paper withBorder radius="md" p="md" data-testid="expected-row">
+      <Group wrap="nowrap" align="flex-start" gap="md">
+        <Text fw={700} size="xl" miw={64} aria-label={t('expectedAt', { time: row.time ?? '' })}>
+          {row.time ?? '—'}
+        </Text>
+        <Stack gap={4} style={{ flex: 1, minWidth: 0 }}>
+          <Group gap="xs">
+            <Text fw={700} size="lg">
+              {name}
+            </Text>
+            <Badge color={KIND_COLORS[row.kind]} variant="filled">
+              {t(`kinds.${row.kind}`)}
+            </Badge>
+          </Group>
+          {row.organisation && <Text size="sm">{row.organisation}</Text>}
+          <Text size="sm">
+            {row.event
+              ? t('event', { event: row.event })
+              : row.host
+                ? t('host', { host: row.host })
+                : ''}
+          </Text>
+          {showCompany && (
+            <Text size="sm" c="dimmed">
+              {row.company.name}
+            </Text>
+          )}
+        </Stack>
+      </Group>
+    </Paper>
+  );
+}
+
+export default function OnSitePage() {
+  const { t } = useTranslation('onSite');
+  const { role } = useAuth();
+  const { domain } = useParams();
+  const timeZone = useCompany(domain).data?.timezone;
+  const [tab, setTab] = useState<string | null>('present');
+  const [search, setSearch] = useState('');
+  const [q] = useDebouncedValue(search.trim(), 300);
+  const [kind, setKind] = useState<PersonKind | undefined>();
+  const [page, setPage] = useState(1);
+  const [expectedPage, setExpectedPage] = useState(1);
+  const now = useNow();
+  const showCompany = !!role && actsOnAllCompanies(role, 'onSite.list');
+  const mayCheckOut = !!role && mayPerform(role, 'onSite.checkOut');
+
+  const params = { page, per_page: PER_PAGE, q: q || undefined, kind };
+  const present = useQuery({ ...onSiteQueryOptions(params), placeholderData: keepPreviousData });
+  const expected = useQuery({
+    ...expectedQueryOptions({ page: expectedPage, per_page: PER_PAGE, q: q || undefined }),
+    placeholderData: keepPreviousData,
+  });
+
+  // Any arrival or departure, or a request decided, may change both tabs.
+  const refresh = useThrottledInvalidate([onSiteKeys.all]);
+  const status = useLiveFeed({
+    onEvent: refresh,
+    onResync: refresh,
+  });
+
+  const checkOut = useCheckOut();
+  const confirmCheckOut = (row: OnSiteRow) => {
+    const name = `${row.firstname} ${row.lastname}`.trim();
+    modals.openConfirmModal({
+      title: t('confirm.title'),
+      children: <Text>{t('confirm.body', { name })}</Text>,
+      labels: { confirm: t('confirm.yes'), cancel: t('confirm.no') },
+      confirmProps: { color: 'red.9', size: 'md' },
+      cancelProps: { size: 'md' },
+      onConfirm: () =>
+        checkOut.mutate(row.check_id, {
+          onSuccess: (result) =>
+            notifications.show({ color: 'green', message: result.message, autoClose: 4000 }),
+          onError: (error) =>
+            notifications.show({
+              color: 'red',
+              message: serverMessageOf(error) ?? t('checkOutFailed'),
+            }),
+        }),
+    });
+  };
+
+  const counts = present.data?.meta.counts;
+  const inside = counts ? Object.values(counts).reduce((a, b) => a + b, 0) : undefined;
+  const presentPages = Math.max(1, Math.ceil((present.data?.meta.total ?? 0) / PER_PAGE));
+  const expectedPages = Math.max(1, Math.ceil((expected.data?.meta.total ?? 0) / PER_PAGE));
+
+  return (
+    <Container size="lg" px="sm">
+      <Group justify="space-between" align="center" mb="sm">
+        <PageTitle mb={0}>{t('title')}</PageTitle>
+        <LiveBadge status={status} />
+      </Group>
+
+      <SimpleGrid
+        cols={{ base: 2, sm: 4 }}
+        spacing="sm"
+        mb="md"
+        role="group"
+        aria-label={t('countsLabel')}
+      >
+        {PERSON_KINDS.map((k) => (
+          <UnstyledButton
+            key={k}
+            onClick={() => {
+              setKind(kind === k ? undefined : k);
+              setPage(1);
+              setTab('present');
+            }}
+            aria-pressed={kind === k}
+            data-testid={`count-${k}`}
+          >
+            <Paper
+              withBorder
+              radius="md"
+              p="sm"
+              mih={64}
+              bg={kind === k ? 'var(--mantine-color-blue-light)' : undefined}
+            >
+              <Text size="xl" fw={800} lh={1.1}>
+                {counts?.[k] ?? '…'}
+              </Text>
+              <Text size="sm">{t(`kindsPlural.${k}`)}</Text>
+            </Paper>
+          </UnstyledButton>
+        ))}
+      </SimpleGrid>
+
+      <TextInput
+        label={t('search')}
+        placeholder={t('searchPlaceholder')}
+        value={search}
+        size="md"
+        onChange={(e) => {
+          setSearch(e.currentTarget.value);
+          setPage(1);
+          setExpectedPage(1);
+        }}
+        mb="md"
+      />
+
+      <Tabs value={tab} onChange={setTab} keepMounted={false}>
+        <Tabs.List grow mb="md">
+          <Tabs.Tab value="present" fz="md" py="md" data-testid="tab-present">
+            {t('tabs.present', { count: inside ?? 0 })}
+          </Tabs.Tab>
+          <Tabs.Tab value="expected" fz="md" py="md" data-testid="tab-expected">
+            {t('tabs.expected', { count: expected.data?.meta.total ?? 0 })}
+          </Tabs.Tab>
+        </Tabs.List>
+
+        <Tabs.Panel value="present">
+          <QueryState
+            query={present}
+            errorText={(error) => serverMessageOf(error) ?? t('loadFailed')}
+            isEmpty={(answer) => answer.data.length === 0}
+            empty={q || kind ? t('noMatch') : t('nobody')}
+          >
+            {(answer) => (
+              <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm" data-testid="on-site-list">
+                {answer.data.map((row) => (
+                  <PersonCard
+                    key={row.check_id}
+                    row={row}
+                    now={now}
+                    timeZone={timeZone}
+                    showCompany={showCompany}
+                    mayCheckOut={mayCheckOut}
+                    onCheckOut={confirmCheckOut}
+                    busy={checkOut.isPending && checkOut.variables === row.check_id}
+                  />
+                ))}
+              </SimpleGrid>
+            )}
+          </QueryState>
+          {presentPages > 1 && (
+            <Group justify="center" mt="md">
+              <Pagination value={page} onChange={setPage} total={presentPages} size="lg" />
+            </Group>
+          )}
+        </Tabs.Panel>
+
+        <Tabs.Panel value="expected">
+          <QueryState
+            query={expected}
+            errorText={(error) => serverMessageOf(error) ?? t('loadFailed')}
+            isEmpty={(answer) => answer.data.length === 0}
+            empty={t('nobodyExpected')}
+          >
+            {(answer) => (
+              <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm">
+                {answer.data.map((row) => (
+                  <ExpectedCard key={row.person_id} row={row} showCompany={showCompany} />
+                ))}
+              </SimpleGrid>
+            )}
+          </QueryState>
+          {expectedPages > 1 && (
+            <Group justify="center" mt="md">
+              <Pagination
+                value={expectedPage}
+                onChange={setExpectedPage}
+                total={expectedPages}
+                size="lg"
+              />
+            </Group>
+          )}
+        </Tabs.Panel>
+      </Tabs>
+    </Container>
+  );
+}

@@ -1,0 +1,11 @@
+/** Who is on site now, and who is expected today (issue 14). */
+import type { RouteObject } from 'react-router';
+import { lazyPage } from '../../components/lazy-page';
+import { RequireAuth } from '../../components/RequireAuth';
+
+export const onSiteRoutes: RouteObject[] = [
+  {
+    element: <RequireAuth />,
+    children: [{ path: ':domain/on-site', lazy: lazyPage(() => import('./pages/OnSitePage')) }],
+  },
+];
