@@ -5,7 +5,15 @@
 import { and, count, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { formatUidn, isUidnShaped, type RequestListQuery } from '@sesame/shared';
 import type { Db } from '../db/client';
-import { companies, events, files, visitRequests, visitors, visitorChecks } from '../db/schema';
+import {
+  companies,
+  events,
+  files,
+  users,
+  visitRequests,
+  visitors,
+  visitorChecks,
+} from '../db/schema';
 import { likeAny } from '../db/pagination';
 import { enqueueVisitorCodeMail } from '../mail/outbox';
 
@@ -30,6 +38,7 @@ const rowSelection = {
   event: { id: events.id, name: events.name, slug: events.slug },
   checkIns: checkInsOf,
   documentType: files.mediaType,
+  hostUser: { id: users.id, firstname: users.firstname, name: users.name },
 };
 
 export type RequestListRow = {
@@ -39,6 +48,7 @@ export type RequestListRow = {
   event: { id: string; name: string; slug: string } | null;
   checkIns: { check_in_time: string; check_out_time: string | null }[];
   documentType: string | null;
+  hostUser: { id: string; firstname: string; name: string } | null;
 };
 
 function selectRows(db: Db) {
@@ -48,7 +58,8 @@ function selectRows(db: Db) {
     .innerJoin(visitors, eq(visitors.id, visitRequests.visitorId))
     .innerJoin(companies, eq(companies.id, visitRequests.companyId))
     .leftJoin(events, eq(events.id, visitors.eventId))
-    .leftJoin(files, eq(files.id, visitors.requestImageId));
+    .leftJoin(files, eq(files.id, visitors.requestImageId))
+    .leftJoin(users, eq(users.id, visitRequests.hostUserId));
 }
 
 /** How `?event=` narrows the list; `null` when the event does not exist in that scope. */
@@ -159,7 +170,8 @@ export async function confirmRequest(
     .from(visitRequests)
     .where(eq(visitRequests.id, request.id))
     .for('update');
-  if (!locked || locked.confirmed) return false;
+  // Decided already (confirmed, or declined by its host): never overwritten.
+  if (!locked || locked.confirmed !== null) return false;
   await tx
     .update(visitRequests)
     .set({ status: 1, confirmed: true, decidedBy, decidedAt: new Date() })
