@@ -4,12 +4,11 @@
  */
 import type { FastifyInstance } from 'fastify';
 import path from 'node:path';
-import { forgetOldLoginFailures } from './auth/login-throttle';
 import { forgetOldScanKeys } from './checkins/idempotency';
 import { sweepOrphanFiles } from './files/sweep';
 import { mailWorkerJob } from './mail/worker';
 import { queueReminders } from './requests/host-loop';
-import { purgeUnfiledVisitors } from './visitors/purge';
+import { retentionSweep } from './privacy/retention';
 
 export type StopFn = () => Promise<void>;
 type Job = (app: FastifyInstance) => StopFn;
@@ -32,17 +31,19 @@ const orphanFileSweepJob: Job = (app) => {
 export const RETENTION_SWEEP_MS = 60 * 60_000;
 
 /**
- * Hourly: anonymous visitors who never filed a request are deleted a day later with
- * their identity document, and sign-in failures a day old are forgotten.
+ * Hourly and at start (privacy/retention.ts): anonymous visitors who never filed a
+ * request are deleted a day later with their identity document, sign-in failures a day
+ * old are forgotten; and once a day, on one instance only, each company's retention
+ * periods (documents, identities, check history, audit log) are applied.
  */
 const retentionJob: Job = (app) => {
   let running: Promise<void> = Promise.resolve();
   const sweep = () => {
-    running = purgeUnfiledVisitors(app.db, app.storage)
-      .then((count) => {
-        if (count > 0) app.log.info({ count }, 'unfiled visitors purged');
+    running = retentionSweep(app.db, app.storage)
+      .then((counts) => {
+        // Counts only, never a name.
+        if (counts) app.log.info({ ...counts }, 'retention purge done');
       })
-      .then(() => forgetOldLoginFailures(app.db))
       .catch((error: unknown) => app.log.warn({ err: error }, 'retention sweep failed'));
   };
   sweep();

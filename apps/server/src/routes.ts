@@ -14,6 +14,8 @@ import { eventRoutes } from './events/routes';
 import { checkinRoutes } from './checkins/routes';
 import { mailRoutes } from './mail/routes';
 import { onSiteRoutes } from './on-site/routes';
+import { auditRoutes } from './audit/routes';
+import { privacyRoutes } from './privacy/routes';
 
 export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(healthRoutes);
@@ -28,4 +30,6 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(checkinRoutes);
   await app.register(mailRoutes);
   await app.register(onSiteRoutes);
+  await app.register(auditRoutes);
+  await app.register(privacyRoutes);
 };

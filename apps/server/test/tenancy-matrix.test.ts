@@ -19,7 +19,7 @@ import {
   type Role,
 } from '@sesame/shared';
 import { qrPng } from '../src/qr/qr';
-import { files, userChecks } from '../src/db/schema';
+import { auditEvents, files, userChecks } from '../src/db/schema';
 import { as, multipart, tokenFor, useTestApp, type TestContext } from './helpers/app';
 import {
   buildCompany,
@@ -370,6 +370,32 @@ const PROBES: Record<Action, (ctx: ProbeContext) => Promise<Probe>> = {
     kind: 'record',
     reachedOther: (res) => res.statusCode === 406,
   }),
+  'audit.list': async (ctx) => {
+    await ctx.db.insert(auditEvents).values({
+      id: crypto.randomUUID(),
+      companyId: ctx.other.id,
+      actorUserId: null,
+      action: 'company.updated',
+    });
+    return {
+      request: { method: 'GET', url: '/api/audit?per_page=100' },
+      kind: 'list',
+      reachedOther: lists(ctx),
+    };
+  },
+  'privacy.settings': async (ctx) => ({
+    request: { method: 'GET', url: `/api/company/${ctx.other.id}/privacy` },
+    kind: 'record',
+    reachedOther: ok,
+  }),
+  'privacy.rights': async (ctx) => {
+    const visitor = await buildVisitor(ctx.db, { company: ctx.other });
+    return {
+      request: { method: 'GET', url: `/api/privacy/visitor/${visitor.id}/erasure` },
+      kind: 'record',
+      reachedOther: ok,
+    };
+  },
 };
 
 /** What the matrix says a role gets on another company's record for `action`. */

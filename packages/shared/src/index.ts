@@ -16,3 +16,4 @@ export * from './schemas/checkin';
 export * from './time-zone-formats';
 export * from './schemas/mail';
 export * from './schemas/on-site';
+export * from './schemas/privacy';

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { API_MESSAGES, loginResponseSchema, loginSchema, userInfoSchema } from '@sesame/shared';
 import { sessions, users } from '../db/schema';
 import { HttpError, unauthenticated } from '../errors';
+import { audit } from '../audit/service';
 import { requirePrincipal } from './authorize';
 import { LoginThrottle } from './login-throttle';
 import { decoyHash, verifyPassword } from './passwords';
@@ -45,15 +46,38 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         user?.passwordHash ?? (await decoyHash()),
         request.body.password,
       );
-      if (!user || !valid) throw new HttpError(401, API_MESSAGES.badCredentials);
-      if (!user.status) throw new HttpError(403, API_MESSAGES.accountDisabled);
+      if (!user || !valid || !user.status) {
+        // An unknown address names no company nor account: nothing of it is kept.
+        if (user) {
+          await audit(app.db, {
+            companyId: user.companyId,
+            actorUserId: user.id,
+            action: 'auth.sign_in_failed',
+            subjectType: 'user',
+            subjectId: user.id,
+            detail: { reason: valid ? 'disabled' : 'password' },
+          });
+        }
+        if (!user || !valid) throw new HttpError(401, API_MESSAGES.badCredentials);
+        throw new HttpError(403, API_MESSAGES.accountDisabled);
+      }
       if (throttled) await throttle.succeeded(app.db, email, request.ip);
 
       const expiresAt = tokenExpiry();
-      const [session] = await app.db
-        .insert(sessions)
-        .values({ userId: user.id, expiresAt })
-        .returning({ id: sessions.id });
+      const session = await app.db.transaction(async (tx) => {
+        const [opened] = await tx
+          .insert(sessions)
+          .values({ userId: user.id, expiresAt })
+          .returning({ id: sessions.id });
+        await audit(tx, {
+          companyId: user.companyId,
+          actorUserId: user.id,
+          action: 'auth.signed_in',
+          subjectType: 'user',
+          subjectId: user.id,
+        });
+        return opened;
+      });
       const token = await app.tokens.sign({ sub: user.id, sid: session!.id }, expiresAt);
       request.log.info({ userId: user.id }, 'signed in');
       return { token, expires_at: expiresAt.toISOString() };

@@ -14,6 +14,7 @@ import {
   listQuerySchema,
   paginatedSchema,
 } from '@sesame/shared';
+import { audit } from '../audit/service';
 import { companyItself, loadAuthorized, signedIn } from '../auth/authorize';
 import type { Principal } from '../auth/principal';
 import { companies } from '../db/schema';
@@ -172,6 +173,7 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
     companyId: string,
     set: Partial<typeof companies.$inferInsert>,
     logo: ReturnType<typeof optionalLogo>,
+    actorUserId: string,
   ) {
     const oldLogo = await removingStoredFilesOnFailure(app.storage, (storage) =>
       app.db.transaction(async (tx) => {
@@ -181,6 +183,15 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
           .where(eq(companies.id, companyId))
           .for('update');
         await tx.update(companies).set(set).where(eq(companies.id, companyId));
+        // Which fields were sent, never their values.
+        await audit(tx, {
+          companyId,
+          actorUserId,
+          action: 'company.updated',
+          subjectType: 'company',
+          subjectId: companyId,
+          detail: { fields: [...Object.keys(set), ...(logo ? ['logo'] : [])] },
+        });
         if (!logo) return null;
         if (!current) throw notFound();
         const file = await storeFile(tx, storage, logo, {
@@ -237,6 +248,13 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
                 .update(companies)
                 .set({ logoFileId: file.id })
                 .where(eq(companies.id, company.id));
+              await audit(tx, {
+                companyId: company.id,
+                actorUserId: who.userId,
+                action: 'company.created',
+                subjectType: 'company',
+                subjectId: company.id,
+              });
               return company;
             }),
           );
@@ -267,7 +285,7 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { record: company } = await loadAuthorized(
+      const { who, record: company } = await loadAuthorized(
         request,
         findCompany,
         'companies.update',
@@ -276,7 +294,12 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
       );
       const body = await readMultipart(request);
       const input = parseFields(companyUpdateSchema, body.fields);
-      return updateCompany(company.id, companyValues(input), optionalLogo(body.files.logo));
+      return updateCompany(
+        company.id,
+        companyValues(input),
+        optionalLogo(body.files.logo),
+        who.userId,
+      );
     },
   );
 
@@ -294,7 +317,7 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { record: company } = await loadAuthorized(
+      const { who, record: company } = await loadAuthorized(
         request,
         findCompany,
         'companies.update',
@@ -310,6 +333,7 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
         company.id,
         { name: input.name, description: input.description },
         optionalLogo(body.files.logo),
+        who.userId,
       );
     },
   );
@@ -341,7 +365,16 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
         .transaction(async (tx) => {
           const holdings = await companyHoldings(tx, company.id);
           if (holdings.length) throw conflict(COMPANY_MESSAGES.notEmpty(company.name, holdings));
-          return deleteEmptyCompany(tx, company.id);
+          const stored = await deleteEmptyCompany(tx, company.id);
+          // The entry outlives the company (no foreign key); the deleting admin's company keeps it too.
+          await audit(tx, {
+            companyId: company.id,
+            actorUserId: who.userId,
+            action: 'company.deleted',
+            subjectType: 'company',
+            subjectId: company.id,
+          });
+          return stored;
         })
         .catch((error: unknown) => {
           // Something was added to it meanwhile: the database refuses, and so do we.

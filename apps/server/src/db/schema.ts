@@ -11,6 +11,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -57,6 +58,16 @@ export const companies = pgTable(
      * since an e-mail address is no secret.
      */
     kioskEmailEnabled: boolean('kiosk_email_enabled').notNull().default(false),
+    /** Retention (issue 16): identity documents and photos, days after the visit or event. */
+    retentionDocumentsDays: integer('retention_documents_days').notNull().default(30),
+    /** Visitor identity (name, e-mail, phone, ID number, address), days after the last visit. */
+    retentionIdentityDays: integer('retention_identity_days').notNull().default(365),
+    /** Check-in and check-out history, days; then only daily counts remain. */
+    retentionChecksDays: integer('retention_checks_days').notNull().default(730),
+    /** Audit log entries, days. */
+    retentionAuditDays: integer('retention_audit_days').notNull().default(1095),
+    /** The privacy notice shown on the visitor and event forms; null: the default text. */
+    privacyNotice: text('privacy_notice'),
     archivedAt: timestamp('archived_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
@@ -202,12 +213,16 @@ export const visitors = pgTable(
     requestTime: text('request_time'),
     language: text('language').notNull().default('fr'),
     requestImageId: uuid('request_image_id').references(() => files.id, { onDelete: 'set null' }),
+    /** Set when the retention purge replaced this person's identity by blanks (issue 16). */
+    anonymisedAt: timestamp('anonymised_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('visitors_uidn_key').on(t.uidn),
     index('visitors_company_created_idx').on(t.companyId, t.createdAt),
     index('visitors_company_event_idx').on(t.companyId, t.eventId),
+    // Whose identity document a file is (the audit of a document view, the retention purge).
+    index('visitors_request_image_idx').on(t.requestImageId),
     // An address's registrations (one per event, a few a day): found without a scan.
     index('visitors_email_idx').on(sql`lower(${t.email})`, t.createdAt),
     // Trigram index of what the log searches match (name in both orders, e-mail):
@@ -383,3 +398,55 @@ export const scanRequests = pgTable(
     index('scan_requests_created_idx').on(t.createdAt),
   ],
 );
+
+/**
+ * Who did what (issue 16): every view of an identity document and every staff change.
+ * Append-only: a trigger refuses UPDATE and DELETE except the retention purge of old
+ * entries. No foreign keys, so an entry outlives the user or company it names. `detail`
+ * never holds a personal field (ids, roles, counts, days).
+ */
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: id(),
+    companyId: uuid('company_id'),
+    actorUserId: uuid('actor_user_id'),
+    action: text('action').notNull(),
+    subjectType: text('subject_type'),
+    subjectId: uuid('subject_id'),
+    detail: jsonb('detail'),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('audit_events_company_at_idx').on(t.companyId, t.at),
+    index('audit_events_at_idx').on(t.at),
+    index('audit_events_actor_idx').on(t.actorUserId, t.at),
+  ],
+);
+
+/**
+ * What remains of purged check history (issue 16): checks per company, day (in the
+ * company's time zone) and kind ('visitor' | 'user'), so statistics survive.
+ */
+export const checkDailyCounts = pgTable(
+  'check_daily_counts',
+  {
+    // Counts go with an emptied company (its deletion is refused while it holds people).
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    day: text('day').notNull(),
+    kind: text('kind').notNull(),
+    checks: integer('checks').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.day, t.kind] })],
+);
+
+/** One row per day the retention purge ran: the instance that inserts it runs it. */
+export const retentionRuns = pgTable('retention_runs', {
+  day: text('day').primaryKey(),
+  startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+  finishedAt: timestamp('finished_at', { withTimezone: true }),
+  /** Counts only (documents, identities, checks, audit entries), never a name. */
+  counts: jsonb('counts'),
+});

@@ -4,7 +4,9 @@ import { z } from 'zod';
 import { authorize } from '../auth/authorize';
 import { loadPrincipal, type Principal } from '../auth/principal';
 import type { Db } from '../db/client';
-import { files, sessions } from '../db/schema';
+import { files, sessions, visitors } from '../db/schema';
+import { audit } from '../audit/service';
+import { VISITOR_DOCUMENT_OWNER } from '../visitors/service';
 import { notFound } from '../errors';
 
 /** Shown inline: images only. Everything else (PDF, Word) is downloaded, never rendered here. */
@@ -35,6 +37,24 @@ async function liveViewer(db: Db, sessionId: string): Promise<Principal | null> 
     .where(eq(sessions.id, sessionId))
     .limit(1);
   return session ? loadPrincipal(db, sessionId, session.userId) : null;
+}
+
+/** The person a document belongs to: a visitor (by their document) or a card holder. */
+async function documentSubject(
+  db: Db,
+  file: { id: string; ownerType: string; ownerId: string | null },
+): Promise<{ subjectType: 'visitor' | 'qr_user' | 'file'; subjectId: string }> {
+  if (file.ownerId && file.ownerType !== VISITOR_DOCUMENT_OWNER) {
+    return { subjectType: 'qr_user', subjectId: file.ownerId };
+  }
+  const [visitor] = await db
+    .select({ id: visitors.id })
+    .from(visitors)
+    .where(eq(visitors.requestImageId, file.id))
+    .limit(1);
+  return visitor
+    ? { subjectType: 'visitor', subjectId: visitor.id }
+    : { subjectType: 'file', subjectId: file.id };
 }
 
 export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -73,6 +93,14 @@ export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       const bytes = file ? await app.storage.get(file.storedName) : null;
       if (!file || !bytes) throw notFound();
+      // Who looked at whose identity document (issue 16), before a byte is sent.
+      await audit(app.db, {
+        companyId: file.companyId,
+        actorUserId: viewer.userId,
+        action: 'document.viewed',
+        ...(await documentSubject(app.db, file)),
+        detail: { fileId: file.id, kind: file.ownerType },
+      });
       return reply
         .header('content-type', file.mediaType)
         .header('content-disposition', contentDisposition(file.ownerType, file.mediaType))

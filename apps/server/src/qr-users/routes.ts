@@ -6,6 +6,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { audit } from '../audit/service';
 import {
   API_MESSAGES,
   createMemberFieldsSchema,
@@ -126,9 +127,22 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
     const companyId = companyForNewRecord(who, action, fields.company_id);
     // A failed transaction takes its stored file with it (issue 12 §7).
     const row = await removingStoredFilesOnFailure(app.storage, (storage) =>
-      app.db.transaction((tx) =>
-        createQrUser(tx, storage, { ...fields, kind, companyId, createdBy: who.userId }, document),
-      ),
+      app.db.transaction(async (tx) => {
+        const created = await createQrUser(
+          tx,
+          storage,
+          { ...fields, kind, companyId, createdBy: who.userId },
+          document,
+        );
+        await audit(tx, {
+          companyId,
+          actorUserId: who.userId,
+          action: kind === 'member' ? 'member.issued' : 'qr_user.issued',
+          subjectType: 'qr_user',
+          subjectId: created.id,
+        });
+        return created;
+      }),
     );
     request.log.info({ qrUserId: row.id, companyId }, logged);
     return row;
@@ -228,7 +242,19 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
       const who = authorizeAny(request.principal, actionsOf(REISSUE, BOTH));
       const row = await findQrUser(app.db, request.params.id, BOTH);
       authorizeCard(request.principal, REISSUE, row);
-      const fresh = await app.db.transaction((tx) => reissueQrUser(tx, row, who.userId));
+      const fresh = await app.db.transaction(async (tx) => {
+        const issued = await reissueQrUser(tx, row, who.userId);
+        // The old card is revoked and a new one issued: one entry names both.
+        await audit(tx, {
+          companyId: row.companyId,
+          actorUserId: who.userId,
+          action: 'qr_user.reissued',
+          subjectType: 'qr_user',
+          subjectId: issued.id,
+          detail: { revoked: row.id },
+        });
+        return issued;
+      });
       request.log.info({ qrUserId: row.id, replacedBy: fresh.id }, 'card re-issued');
       return reply.code(201).send({
         message: QR_USER_MESSAGES.reissued,

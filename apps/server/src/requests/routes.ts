@@ -20,6 +20,7 @@ import {
   requestUpdateSchema,
   type RequestListQuery,
 } from '@sesame/shared';
+import { audit } from '../audit/service';
 import { companyItself, companyScope, loadAuthorized, signedIn } from '../auth/authorize';
 import type { Principal } from '../auth/principal';
 import { findCompany } from '../companies/service';
@@ -214,9 +215,19 @@ export const requestRoutes: FastifyPluginAsyncZod = async (app) => {
         'requests.validate',
         request.params.id,
       );
-      const confirmedNow = await app.db.transaction((tx) =>
-        confirmRequest(tx, visitRequest, who.userId),
-      );
+      const confirmedNow = await app.db.transaction(async (tx) => {
+        const changed = await confirmRequest(tx, visitRequest, who.userId);
+        if (changed) {
+          await audit(tx, {
+            companyId: visitRequest.companyId,
+            actorUserId: who.userId,
+            action: 'request.confirmed',
+            subjectType: 'request',
+            subjectId: visitRequest.id,
+          });
+        }
+        return changed;
+      });
       if (confirmedNow) {
         request.log.info({ requestId: visitRequest.id, by: who.userId }, 'request confirmed');
       }

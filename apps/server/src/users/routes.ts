@@ -20,6 +20,7 @@ import {
   loadAuthorized,
   signedIn,
 } from '../auth/authorize';
+import { audit } from '../audit/service';
 import { assertPasswordAcceptable } from '../auth/password-policy';
 import { hashPassword } from '../auth/passwords';
 import type { Principal } from '../auth/principal';
@@ -91,22 +92,35 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       assertPasswordAcceptable(body.password, [body.email, body.name, body.firstname]);
 
       const passwordHash = await hashPassword(body.password);
-      const [created] = await app.db
-        .insert(users)
-        .values({
-          companyId,
-          name: body.name,
-          firstname: body.firstname,
-          email: body.email,
-          passwordHash,
-          title: body.title,
-          contact: body.contact,
-          roles: [body.role],
-          status: body.status,
-          departmentId: body.department_id ?? null,
-        })
-        .returning({ id: users.id })
-        .catch(duplicateEmail);
+      const created = await app.db.transaction(async (tx) => {
+        const [inserted] = await tx
+          .insert(users)
+          .values({
+            companyId,
+            name: body.name,
+            firstname: body.firstname,
+            email: body.email,
+            passwordHash,
+            title: body.title,
+            contact: body.contact,
+            roles: [body.role],
+            status: body.status,
+            departmentId: body.department_id ?? null,
+          })
+          .returning({ id: users.id })
+          .catch(duplicateEmail);
+        if (inserted) {
+          await audit(tx, {
+            companyId,
+            actorUserId: who.userId,
+            action: 'user.created',
+            subjectType: 'user',
+            subjectId: inserted.id,
+            detail: { role: body.role },
+          });
+        }
+        return inserted;
+      });
       const row = created && (await findUser(app.db, created.id));
       if (!row) throw new Error('the user just created could not be read back');
       request.log.info({ userId: row.id, role: body.role }, 'user created');
@@ -245,6 +259,28 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
           .catch(duplicateEmail);
         // A new password signs the account out everywhere else.
         if (passwordHash) await revokeSessions(tx, target.id, who.sessionId);
+        // One entry per change, named by what matters most in it.
+        const disabled = target.status && !body.status;
+        await audit(tx, {
+          companyId: target.companyId,
+          actorUserId: who.userId,
+          action: roleChanges
+            ? 'user.role_changed'
+            : disabled
+              ? 'user.disabled'
+              : passwordHash
+                ? 'user.password_reset'
+                : 'user.updated',
+          subjectType: 'user',
+          subjectId: target.id,
+          detail: {
+            fromRole: activeRole(target.roles),
+            toRole: activeRole(roles),
+            disabled,
+            passwordReset: Boolean(passwordHash),
+            ...(companyId !== target.companyId ? { movedTo: companyId } : {}),
+          },
+        });
         const row = await findUser(tx, target.id);
         if (!row) throw new Error('the user just updated could not be read back');
         return { who, row };
@@ -271,7 +307,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       await app.db.transaction(async (tx) => {
-        const { record: target } = await loadAuthorized(
+        const { who, record: target } = await loadAuthorized(
           request,
           (_db, id: string) => findUser(tx, id),
           'users.delete',
@@ -281,6 +317,13 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
           throw conflict(USER_MESSAGES.lastAdmin);
         }
         await tx.delete(users).where(eq(users.id, target.id));
+        await audit(tx, {
+          companyId: target.companyId,
+          actorUserId: who.userId,
+          action: 'user.deleted',
+          subjectType: 'user',
+          subjectId: target.id,
+        });
       });
       request.log.info({ userId: request.params.id }, 'user deleted');
       return { message: USER_MESSAGES.deleted };

@@ -1,0 +1,122 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { auditEntrySchema, auditQuerySchema, paginatedSchema } from '@sesame/shared';
+import { companyScope, signedIn } from '../auth/authorize';
+import { csvField, EXPORT_MAX_ROWS } from '../checkins/csv';
+import { listMeta } from '../db/pagination';
+import { auditActors, listAudit, type AuditRow } from './service';
+
+function present(row: AuditRow) {
+  return {
+    id: row.id,
+    at: row.at.toISOString(),
+    company_id: row.companyId,
+    company_name: row.companyName,
+    actor_id: row.actorUserId,
+    actor_name: row.actorName,
+    action: row.action,
+    subject_type: row.subjectType,
+    subject_id: row.subjectId,
+    detail: (row.detail as Record<string, unknown> | null) ?? null,
+  };
+}
+
+const CSV_HEADER = [
+  'Date (UTC)',
+  'Entreprise',
+  'Auteur',
+  'Action',
+  'Objet',
+  'Identifiant',
+  'Détail',
+];
+
+/** The audit log (issue 16): read-only routes; no route updates or deletes an entry. */
+export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/audit',
+    {
+      config: { action: 'audit.list' },
+      schema: {
+        tags: ['audit'],
+        summary:
+          "The audit log, newest first: identity documents viewed and staff changes. A company's admin-side staff see " +
+          'their company; the platform admin every company (or one, `company`). Searched by actor and action, ' +
+          'filtered by actor, action and period, paged.',
+        querystring: auditQuerySchema,
+        response: { 200: paginatedSchema(auditEntrySchema) },
+      },
+    },
+    async (request) => {
+      const who = signedIn(request);
+      const { rows, total } = await listAudit(
+        app.db,
+        request.query,
+        companyScope(who, 'audit.list'),
+      );
+      return { data: rows.map(present), meta: listMeta(request.query, total) };
+    },
+  );
+
+  app.get(
+    '/audit/actors',
+    {
+      config: { action: 'audit.list' },
+      schema: {
+        tags: ['audit'],
+        summary:
+          "The staff members who appear in the caller's audit log (the actor filter's choices).",
+        response: {
+          200: z.object({ data: z.array(z.object({ id: z.string(), name: z.string() })) }),
+        },
+      },
+    },
+    async (request) => {
+      const who = signedIn(request);
+      const actors = await auditActors(app.db, companyScope(who, 'audit.list'));
+      return { data: actors.map((a) => ({ id: a.id, name: `${a.firstname} ${a.name}` })) };
+    },
+  );
+
+  app.get(
+    '/audit/export',
+    {
+      config: { action: 'audit.list' },
+      schema: {
+        tags: ['audit'],
+        summary: `The filtered audit log as CSV (French Excel: UTF-8 with BOM, semicolons), at most ${EXPORT_MAX_ROWS} rows.`,
+        querystring: auditQuerySchema.omit({ page: true, per_page: true }),
+      },
+    },
+    async (request, reply) => {
+      const who = signedIn(request);
+      const query = { ...request.query, page: 1, per_page: EXPORT_MAX_ROWS };
+      const { rows } = await listAudit(
+        app.db,
+        query,
+        companyScope(who, 'audit.list'),
+        EXPORT_MAX_ROWS,
+        0,
+      );
+      const lines = rows.map((row) =>
+        [
+          row.at.toISOString(),
+          row.companyName,
+          row.actorName ?? (row.actorUserId ? row.actorUserId : 'Système'),
+          row.action,
+          row.subjectType,
+          row.subjectId,
+          row.detail ? JSON.stringify(row.detail) : '',
+        ]
+          .map(csvField)
+          .join(';'),
+      );
+      const stamp = new Date().toISOString().slice(0, 10);
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="journal-audit-${stamp}.csv"`)
+        .header('cache-control', 'no-store')
+        .send(`\uFEFF${[CSV_HEADER.map(csvField).join(';'), ...lines].join('\r\n')}\r\n`);
+    },
+  );
+};

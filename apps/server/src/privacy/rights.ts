@@ -1,0 +1,239 @@
+/**
+ * Per-person rights (issue 16): everything Sésame holds about one person, exported as a
+ * ZIP (a JSON file and the documents), or erased at once. A visitor is every visitor row
+ * of the company with the same e-mail address (one per request or registration); a card
+ * holder is their QR user or member row. Erasure folds their checks into the daily counts
+ * first, so statistics survive, then deletes the person, their requests, mails and files.
+ */
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { zipSync, strToU8 } from 'fflate';
+import type { Database, Db } from '../db/client';
+import {
+  auditEvents,
+  files,
+  mailOutbox,
+  qrUsers,
+  scanRequests,
+  userChecks,
+  visitRequests,
+  visitorChecks,
+  visitors,
+} from '../db/schema';
+import type { FileStorage } from '../files/storage';
+
+export type PersonKind = 'visitor' | 'qr_user';
+
+export interface Person {
+  kind: PersonKind;
+  id: string;
+  companyId: string;
+  name: string;
+  /** Every row that is this person (visitors: one per request or registration). */
+  ids: string[];
+  uidns: string[];
+}
+
+/** The person behind a visitor or card holder id, or null. */
+export async function findPerson(db: Db, kind: PersonKind, id: string): Promise<Person | null> {
+  if (kind === 'qr_user') {
+    const [row] = await db.select().from(qrUsers).where(eq(qrUsers.id, id)).limit(1);
+    if (!row) return null;
+    return {
+      kind,
+      id,
+      companyId: row.companyId,
+      name: [row.firstname, row.lastname].filter(Boolean).join(' '),
+      ids: [row.id],
+      uidns: [row.uidn],
+    };
+  }
+  const [row] = await db.select().from(visitors).where(eq(visitors.id, id)).limit(1);
+  if (!row) return null;
+  const same = row.email
+    ? await db
+        .select({ id: visitors.id, uidn: visitors.uidn })
+        .from(visitors)
+        .where(
+          and(
+            eq(visitors.companyId, row.companyId),
+            eq(sql`lower(${visitors.email})`, row.email.toLowerCase()),
+          ),
+        )
+    : [{ id: row.id, uidn: row.uidn }];
+  return {
+    kind,
+    id,
+    companyId: row.companyId,
+    name: `${row.firstname} ${row.lastname}`.trim(),
+    ids: same.map((r) => r.id),
+    uidns: same.map((r) => r.uidn),
+  };
+}
+
+/** Every record of the person, and the files to put beside it. */
+async function collect(db: Db, person: Person) {
+  if (person.kind === 'qr_user') {
+    const profile = await db.select().from(qrUsers).where(inArray(qrUsers.id, person.ids));
+    const checks = await db
+      .select()
+      .from(userChecks)
+      .where(inArray(userChecks.qrUserId, person.ids));
+    const documents = await db
+      .select()
+      .from(files)
+      .where(
+        inArray(
+          files.id,
+          profile
+            .flatMap((p) => (p.documentId ? [p.documentId] : []))
+            .concat(['00000000-0000-0000-0000-000000000000']),
+        ),
+      );
+    return { profile, requests: [], checks, mails: [], documents };
+  }
+  const profile = await db.select().from(visitors).where(inArray(visitors.id, person.ids));
+  const requests = await db
+    .select()
+    .from(visitRequests)
+    .where(inArray(visitRequests.visitorId, person.ids));
+  const checks = await db
+    .select()
+    .from(visitorChecks)
+    .where(inArray(visitorChecks.visitorId, person.ids));
+  const mails = await db
+    .select({
+      id: mailOutbox.id,
+      kind: mailOutbox.kind,
+      to: mailOutbox.toAddress,
+      status: mailOutbox.status,
+      sentAt: mailOutbox.sentAt,
+      createdAt: mailOutbox.createdAt,
+    })
+    .from(mailOutbox)
+    .where(inArray(sql`${mailOutbox.payload}->>'visitorId'`, person.ids));
+  const fileIds = profile.flatMap((p) => (p.requestImageId ? [p.requestImageId] : []));
+  const documents = fileIds.length
+    ? await db.select().from(files).where(inArray(files.id, fileIds))
+    : [];
+  return { profile, requests, checks, mails, documents };
+}
+
+/** What an erasure will remove (its confirmation names it). */
+export async function erasurePreview(db: Db, person: Person) {
+  const held = await collect(db, person);
+  return {
+    name: person.name,
+    documents: held.documents.length,
+    requests: held.requests.length,
+    checks: held.checks.length,
+    mails: held.mails.length,
+  };
+}
+
+const EXTENSIONS: Record<string, string> = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'application/pdf': 'pdf',
+  'application/msword': 'doc',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
+};
+
+/** The ZIP: `donnees.json` (every record, no storage name) and `documents/`. */
+export async function exportPerson(
+  db: Db,
+  storage: FileStorage,
+  person: Person,
+): Promise<Uint8Array> {
+  const held = await collect(db, person);
+  const entries: Record<string, Uint8Array> = {};
+  const documents = [];
+  for (const file of held.documents) {
+    const bytes = await storage.get(file.storedName);
+    const name = `documents/${file.id}.${EXTENSIONS[file.mediaType] ?? 'bin'}`;
+    if (bytes) entries[name] = new Uint8Array(bytes);
+    documents.push({
+      id: file.id,
+      file: bytes ? name : null,
+      mediaType: file.mediaType,
+      size: file.size,
+      sha256: file.sha256,
+      createdAt: file.createdAt,
+    });
+  }
+  const accessLog = await db
+    .select({
+      at: auditEvents.at,
+      action: auditEvents.action,
+      actorUserId: auditEvents.actorUserId,
+    })
+    .from(auditEvents)
+    .where(inArray(auditEvents.subjectId, person.ids));
+  const json = {
+    exportedAt: new Date().toISOString(),
+    kind: person.kind,
+    profile: held.profile,
+    requests: held.requests,
+    checks: held.checks,
+    mails: held.mails,
+    documents,
+    accessLog,
+  };
+  entries['donnees.json'] = strToU8(JSON.stringify(json, null, 2));
+  return zipSync(entries, { level: 6 });
+}
+
+/**
+ * Erases the person at once: checks folded into daily counts, then the person's rows
+ * (requests and checks go with them), mails, scan answers and files. Answers the
+ * counts and the stored names, whose bytes the caller removes once committed.
+ */
+export async function erasePerson(tx: Db, person: Person) {
+  const held = await collect(tx, person);
+  const kind = person.kind === 'visitor' ? 'visitor' : 'user';
+  const table = person.kind === 'visitor' ? 'visitor_checks' : 'user_checks';
+  const column = person.kind === 'visitor' ? 'visitor_id' : 'qr_user_id';
+  const ids = sql.join(
+    person.ids.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  );
+  await tx.execute(sql`
+    insert into check_daily_counts (company_id, day, kind, checks)
+    select k.company_id, to_char(k.check_in_at at time zone c.timezone, 'YYYY-MM-DD'), ${kind}, count(*)::int
+    from ${sql.raw(table)} k join companies c on c.id = k.company_id
+    where k.${sql.raw(column)} in (${ids})
+    group by k.company_id, 2
+    on conflict (company_id, day, kind) do update set checks = check_daily_counts.checks + excluded.checks`);
+  await tx
+    .delete(scanRequests)
+    .where(
+      sql`${scanRequests.result}::text similar to ${`%(${person.uidns.map((u) => u.replace(/[^A-Za-z0-9-]/g, '')).join('|')})%`}`,
+    );
+  if (person.kind === 'visitor') {
+    await tx
+      .delete(mailOutbox)
+      .where(inArray(sql`${mailOutbox.payload}->>'visitorId'`, person.ids));
+    await tx.delete(visitors).where(inArray(visitors.id, person.ids));
+  } else {
+    await tx.delete(qrUsers).where(inArray(qrUsers.id, person.ids));
+  }
+  const fileIds = held.documents.map((f) => f.id);
+  const removed = fileIds.length
+    ? await tx
+        .delete(files)
+        .where(inArray(files.id, fileIds))
+        .returning({ storedName: files.storedName })
+    : [];
+  return {
+    counts: {
+      documents: held.documents.length,
+      requests: held.requests.length,
+      checks: held.checks.length,
+      mails: held.mails.length,
+      records: person.ids.length,
+    },
+    storedNames: removed.map((r) => r.storedName),
+  };
+}
+
+export type { Database };

@@ -1,0 +1,127 @@
+/**
+ * Privacy by default (issue 16): the audit log, retention per company, per-person rights.
+ */
+import { z } from 'zod';
+import { TEXT_MAX, listQuerySchema } from './common';
+
+/** Everything the audit log records. Labels live in the locale files (audit.actions.{action}). */
+export const AUDIT_ACTIONS = [
+  'document.viewed',
+  'auth.signed_in',
+  'auth.sign_in_failed',
+  'user.created',
+  'user.updated',
+  'user.role_changed',
+  'user.disabled',
+  'user.password_reset',
+  'user.deleted',
+  'company.created',
+  'company.updated',
+  'company.deleted',
+  'request.confirmed',
+  'request.declined',
+  'check.manual_in',
+  'check.manual_out',
+  'qr_user.issued',
+  'member.issued',
+  'qr_user.reissued',
+  'retention.changed',
+  'retention.purged',
+  'person.exported',
+  'person.erased',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** Whose record an entry is about. */
+export const AUDIT_SUBJECTS = ['visitor', 'qr_user', 'user', 'company', 'request', 'file'] as const;
+export type AuditSubject = (typeof AUDIT_SUBJECTS)[number];
+
+const auditInstant = z.iso.datetime({ offset: true, error: 'Date invalide.' });
+
+/** `GET /api/audit`: paged, searched (actor, action), filtered by actor, action and period. */
+export const auditQuerySchema = listQuerySchema.extend({
+  actor: z.uuid().optional(),
+  action: z.enum(AUDIT_ACTIONS).optional(),
+  from: auditInstant.optional(),
+  to: auditInstant.optional(),
+  /** The platform admin may look at one company; others see their own. */
+  company: z.uuid().optional(),
+});
+export type AuditQuery = z.infer<typeof auditQuerySchema>;
+
+export const auditEntrySchema = z.object({
+  id: z.string(),
+  at: z.string(),
+  company_id: z.string().nullable(),
+  company_name: z.string().nullable(),
+  actor_id: z.string().nullable(),
+  /** The staff member's name as it is now; null for the system or a deleted account. */
+  actor_name: z.string().nullable(),
+  action: z.string(),
+  subject_type: z.string().nullable(),
+  subject_id: z.string().nullable(),
+  detail: z.record(z.string(), z.unknown()).nullable(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+/** Defaults of the retention settings, in days. */
+export const RETENTION_DEFAULTS = {
+  documents_days: 30,
+  identity_days: 365,
+  checks_days: 730,
+  audit_days: 1095,
+} as const;
+
+const days = (max: number) =>
+  z.coerce
+    .number({ error: 'Nombre de jours invalide.' })
+    .int({ error: 'Nombre de jours invalide.' })
+    .min(1, { error: 'Au moins 1 jour.' })
+    .max(max, { error: `Au plus ${max} jours.` });
+
+/** The "Confidentialité" section of a company (admin and manager). */
+export const retentionSettingsSchema = z.object({
+  documents_days: days(3650),
+  identity_days: days(3650),
+  checks_days: days(7300),
+  audit_days: days(7300),
+  /** The notice shown on the visitor and event forms; empty: the default text. */
+  privacy_notice: z.string().trim().max(TEXT_MAX.description).nullable().optional(),
+});
+export type RetentionSettings = z.infer<typeof retentionSettingsSchema>;
+
+export const retentionSettingsResponseSchema = retentionSettingsSchema.extend({
+  privacy_notice: z.string().nullable(),
+  /** The notice as visitors read it (the company's text, or the default filled in). */
+  notice_text: z.string(),
+});
+
+/** The default privacy notice, filled from the retention settings. */
+export function defaultPrivacyNotice(
+  companyName: string,
+  s: Omit<RetentionSettings, 'privacy_notice'>,
+) {
+  return (
+    `${companyName} enregistre votre identité, votre pièce d'identité et vos heures d'arrivée et de départ ` +
+    `pour gérer votre visite. La pièce d'identité et la photo sont supprimées ${s.documents_days} jours ` +
+    `après la visite, votre identité est anonymisée ${s.identity_days} jours après votre dernière visite, ` +
+    `et l'historique des passages est réduit à des comptes anonymes après ${s.checks_days} jours. ` +
+    `Vous pouvez demander à consulter ou effacer vos données auprès de ${companyName}.`
+  );
+}
+
+/** What an erasure will remove, shown in its confirmation. */
+export const erasurePreviewSchema = z.object({
+  name: z.string(),
+  documents: z.number(),
+  requests: z.number(),
+  checks: z.number(),
+  mails: z.number(),
+});
+export type ErasurePreview = z.infer<typeof erasurePreviewSchema>;
+
+export const PRIVACY_MESSAGES = {
+  retentionSaved: 'Les paramètres de confidentialité ont été enregistrés.',
+  erased: 'Les données de cette personne ont été effacées.',
+  noticeRequired: 'Veuillez accepter la notice de confidentialité.',
+} as const;
