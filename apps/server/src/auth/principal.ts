@@ -1,8 +1,9 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import { activeRole, type Role } from '@sesame/shared';
+import { eq, sql } from 'drizzle-orm';
+import type { Role } from '@sesame/shared';
 import type { Db } from '../db/client';
 import { prepared } from '../db/prepared';
 import { companies, sessions, users } from '../db/schema';
+import { activeRoleOf, liveSession } from './session-rule';
 
 /** The signed-in staff member a request acts for. */
 export interface Principal {
@@ -22,6 +23,7 @@ const principalQuery = (db: Db) =>
   db
     .select({
       userId: users.id,
+      role: activeRoleOf(users.roles),
       roles: users.roles,
       companyId: users.companyId,
       companySlug: companies.slug,
@@ -33,19 +35,14 @@ const principalQuery = (db: Db) =>
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .innerJoin(companies, eq(companies.id, users.companyId))
-    .where(
-      and(
-        eq(sessions.id, sql.placeholder('sessionId')),
-        eq(sessions.userId, sql.placeholder('userId')),
-        isNull(sessions.revokedAt),
-        gt(sessions.expiresAt, sql`now()`),
-        eq(users.status, true),
-      ),
-    )
+    .where(liveSession(sql`${sql.placeholder('sessionId')}`, sql`${sql.placeholder('userId')}`))
     .limit(1)
     .prepare('load_principal');
 
-/** One query (prepared: every authenticated request runs it): a live session of an active user. */
+/**
+ * One query (prepared: every authenticated request runs it): a live session of an active
+ * user, and their active role (session-rule.ts, shared with the code check's statement).
+ */
 export async function loadPrincipal(
   db: Db,
   sessionId: string,
@@ -54,5 +51,5 @@ export async function loadPrincipal(
   const rows = await prepared(db, 'load_principal', principalQuery).execute({ sessionId, userId });
   const row = rows[0];
   if (!row) return null;
-  return { ...row, sessionId, role: activeRole(row.roles) };
+  return { ...row, sessionId };
 }

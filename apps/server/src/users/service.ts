@@ -1,5 +1,6 @@
 import { and, desc, eq, ne, not, sql, type SQL } from 'drizzle-orm';
-import type { ListQuery } from '@sesame/shared';
+import { activeRole, type ListQuery } from '@sesame/shared';
+import { activeRoleOf } from '../auth/session-rule';
 import type { Db } from '../db/client';
 import { countRows, likeAny, offsetOf } from '../db/pagination';
 import { companies, sessions, users } from '../db/schema';
@@ -8,8 +9,8 @@ export type UserRow = typeof users.$inferSelect & { companySlug: string; company
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The active role is the first of the list (spec §6); SQL arrays count from 1. */
-const activeRoleIsAdmin = sql`${users.roles}[1] = 'ROLE_ADMIN'`;
+/** The active role (spec §6: the first known role of the list) is ROLE_ADMIN. */
+const activeRoleIsAdmin = sql`${activeRoleOf(users.roles)} = 'ROLE_ADMIN'`;
 
 function selectUsers(db: Db) {
   return db
@@ -74,7 +75,7 @@ export async function emailTaken(db: Db, email: string, exceptUserId?: string): 
 }
 
 export function isActiveAdmin(user: { roles: string[]; status: boolean }): boolean {
-  return user.status && user.roles[0] === 'ROLE_ADMIN';
+  return user.status && activeRole(user.roles) === 'ROLE_ADMIN';
 }
 
 /**

@@ -1,0 +1,32 @@
+/**
+ * Who a token acts for, written once for every query that asks (loadPrincipal for
+ * each request, and the code check's single statement, check-statement.ts):
+ *   - a live session: the token's session, of the token's user, neither revoked nor
+ *     expired, and the user's account enabled;
+ *   - the active role: the first known role of the user's list, else ROLE_USER —
+ *     `activeRole` of packages/shared in SQL (test/active-role.test.ts holds them equal).
+ * Both read the `sessions` and `users` tables by their own names.
+ */
+import { and, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
+import { ROLES, type Role } from '@sesame/shared';
+import { sessions, users } from '../db/schema';
+
+/** The condition on `sessions` joined to `users` that a token's session is live. */
+export function liveSession(sessionId: SQL, userId: SQL): SQL {
+  return and(
+    eq(sessions.id, sessionId),
+    eq(sessions.userId, userId),
+    isNull(sessions.revokedAt),
+    gt(sessions.expiresAt, sql`now()`),
+    eq(users.status, true),
+  )!;
+}
+
+/** Our own role names, as a constant of the SQL text (they hold no quote or comma). */
+const KNOWN_ROLES = sql.raw(`'{${ROLES.join(',')}}'::text[]`);
+
+/** A roles array's active role, in SQL: its first known role, else ROLE_USER. */
+export function activeRoleOf(roles: SQL | typeof users.roles = users.roles): SQL<Role> {
+  return sql<Role>`coalesce((select r from unnest(${roles}) with ordinality as t(r, i)
+                              where r = any(${KNOWN_ROLES}) order by i limit 1), 'ROLE_USER')`;
+}
