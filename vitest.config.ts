@@ -1,4 +1,7 @@
 import { defineConfig } from 'vitest/config';
+import { useTestTempRoot } from './tools/test-temp-root';
+
+useTestTempRoot();
 
 /**
  * Server tests run on the embedded PGlite, and a second time on PostgreSQL
@@ -17,6 +20,11 @@ const serverProject = (name: string, env: Record<string, string>) => ({
 });
 
 const postgresUrl = process.env.TEST_DATABASE_URL;
+if (!postgresUrl) {
+  console.warn(
+    'PostgreSQL server tests not run: set TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres to run them too.',
+  );
+}
 
 export default defineConfig({
   test: {
