@@ -7,6 +7,7 @@
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { zipSync, strToU8 } from 'fflate';
+import { formatUidn, normalizeUidn } from '@sesame/shared';
 import type { Database, Db } from '../db/client';
 import {
   auditEvents,
@@ -33,21 +34,33 @@ export interface Person {
   uidns: string[];
 }
 
-/** The person behind a visitor or card holder id, or null. */
-export async function findPerson(db: Db, kind: PersonKind, id: string): Promise<Person | null> {
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The person behind a visitor or card holder id (or their code), or null. */
+export async function findPerson(db: Db, kind: PersonKind, key: string): Promise<Person | null> {
+  const byId = UUID.test(key);
+  const code = byId ? '' : formatUidn(normalizeUidn(key));
   if (kind === 'qr_user') {
-    const [row] = await db.select().from(qrUsers).where(eq(qrUsers.id, id)).limit(1);
+    const [row] = await db
+      .select()
+      .from(qrUsers)
+      .where(byId ? eq(qrUsers.id, key) : eq(qrUsers.uidn, code))
+      .limit(1);
     if (!row) return null;
     return {
       kind,
-      id,
+      id: row.id,
       companyId: row.companyId,
       name: [row.firstname, row.lastname].filter(Boolean).join(' '),
       ids: [row.id],
       uidns: [row.uidn],
     };
   }
-  const [row] = await db.select().from(visitors).where(eq(visitors.id, id)).limit(1);
+  const [row] = await db
+    .select()
+    .from(visitors)
+    .where(byId ? eq(visitors.id, key) : eq(visitors.uidn, code))
+    .limit(1);
   if (!row) return null;
   const same = row.email
     ? await db
@@ -62,7 +75,7 @@ export async function findPerson(db: Db, kind: PersonKind, id: string): Promise<
     : [{ id: row.id, uidn: row.uidn }];
   return {
     kind,
-    id,
+    id: row.id,
     companyId: row.companyId,
     name: `${row.firstname} ${row.lastname}`.trim(),
     ids: same.map((r) => r.id),

@@ -30,7 +30,11 @@ function settingsOf(company: CompanyRow) {
   };
 }
 
-const personParams = z.object({ kind: z.enum(['visitor', 'qr_user']), id: z.uuid() });
+/** A person by their record's id, or by their code (the meeting card knows only the code). */
+const personParams = z.object({
+  kind: z.enum(['visitor', 'qr_user']),
+  id: z.string().min(1).max(TEXT_MAX.code),
+});
 
 /** Retention settings and privacy notice; a person's export and erasure (issue 16). */
 export const privacyRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -5,6 +5,7 @@
  */
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { HostCandidate } from '@sesame/shared';
+import { audit } from '../audit/service';
 import type { Db } from '../db/client';
 import { likeAny } from '../db/pagination';
 import { mailOutbox, users, visitRequests, visitors } from '../db/schema';
@@ -151,6 +152,13 @@ export async function decideRequest(
         dedupeKey: `${VISITOR_DECLINED_MAIL}:${locked.id}`,
       });
   }
+  await audit(tx, {
+    companyId: locked.companyId,
+    actorUserId: input.userId,
+    action: confirm ? 'request.confirmed' : 'request.declined',
+    subjectType: 'request',
+    subjectId: locked.id,
+  });
   return { outcome: 'decided', request: request! };
 }
 

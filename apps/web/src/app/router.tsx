@@ -18,6 +18,7 @@ import { userRoutes } from '../features/users/routes';
 import { companyRoutes } from '../features/companies/routes';
 import { qrUserRoutes } from '../features/qr-users/routes';
 import { onSiteRoutes } from '../features/on-site/routes';
+import { auditRoutes } from '../features/audit/routes';
 
 function Root() {
   return (
@@ -47,6 +48,7 @@ export const routes: RouteObject[] = [
           ...companyRoutes,
           ...qrUserRoutes,
           ...onSiteRoutes,
+          ...auditRoutes,
         ],
       },
     ],

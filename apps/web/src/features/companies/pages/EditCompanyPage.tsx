@@ -8,17 +8,20 @@ import { Alert, Center, Container, Loader } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { REDIRECT_DELAY_MS } from '@sesame/shared';
+import { REDIRECT_DELAY_MS, mayPerform } from '@sesame/shared';
 import { PageTitle } from '../../../components/PageTitle';
 import { ApiError } from '../../../lib/api-client';
+import { useAuth } from '../../../lib/auth';
 import { useCompanyDetails, useUpdateCompany } from '../api/companies';
 import { CompanyForm } from '../components/CompanyForm';
+import { PrivacySection } from '../components/PrivacySection';
 import { FeedbackAlert, useCompanyFailure, type Feedback } from '../components/feedback';
 
 export default function EditCompanyPage() {
   const { t } = useTranslation('companies');
   const { domain = '', company_edit: companyEdit = '' } = useParams();
   const navigate = useNavigate();
+  const { role } = useAuth();
   const loaded = useCompanyDetails(companyEdit);
   const mutation = useUpdateCompany();
   const failure = useCompanyFailure();
@@ -85,6 +88,9 @@ export default function EditCompanyPage() {
     <Container size="md" py="lg">
       <PageTitle>{t('edit.title')}</PageTitle>
       {body}
+      {company && role && mayPerform(role, 'privacy.settings') && (
+        <PrivacySection companyId={company.id} />
+      )}
     </Container>
   );
 }

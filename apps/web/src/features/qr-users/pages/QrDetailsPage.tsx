@@ -21,6 +21,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { mayPerform, type QrUserCard } from '@sesame/shared';
 import { PageTitle } from '../../../components/PageTitle';
+import { PersonRights } from '../../../components/PersonRights';
 import { ApiError } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
 import { useQrUser, useReissue } from '../api/qr-users';
@@ -138,6 +139,11 @@ export default function QrDetailsPage() {
             </Button>
           )}
         </Group>
+        <PersonRights
+          kind="qr_user"
+          personKey={card.id}
+          onErased={() => void navigate(domain ? `/${domain}/qr-code-list` : '/')}
+        />
       </Stack>
     );
   };

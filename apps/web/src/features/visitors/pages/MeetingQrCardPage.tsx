@@ -6,10 +6,11 @@
 import { useRef } from 'react';
 import { Alert, Center, Container, Group, Loader, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { mayPerform } from '@sesame/shared';
 import { MailStatus } from '../../../components/MailStatus';
 import { PageTitle } from '../../../components/PageTitle';
+import { PersonRights } from '../../../components/PersonRights';
 import { ApiError } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
 import { useVisitorCard } from '../api/visitors';
@@ -23,6 +24,7 @@ export default function MeetingQrCardPage() {
   const card = useVisitorCard(uidn);
   // Staff see the code mail's state under the card (issue 12 §5); the visitor does not.
   const { role } = useAuth();
+  const navigate = useNavigate();
   const ref = useRef<HTMLDivElement>(null);
 
   return (
@@ -53,6 +55,11 @@ export default function MeetingQrCardPage() {
               filename={meetingCaptureName(card.data.company.slug, card.data.uidn)}
             />
           </Group>
+          <PersonRights
+            kind="visitor"
+            personKey={card.data.uidn}
+            onErased={() => void navigate(`/${card.data.company.slug}`)}
+          />
         </Stack>
       )}
     </Container>

@@ -1,0 +1,108 @@
+/**
+ * A person's rights (issue 16), on a visitor's or a card holder's page for admins and
+ * managers: export everything Sésame holds about them (a ZIP), or erase them at once
+ * after a confirmation that names what will go.
+ */
+import { useState } from 'react';
+import { Button, Group, Paper, Text, Title } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { notifications } from '@mantine/notifications';
+import { useTranslation } from 'react-i18next';
+import { PRIVACY_MESSAGES, mayPerform, type ErasurePreview } from '@sesame/shared';
+import { api, serverMessageOf } from '../lib/api-client';
+import { useAuth } from '../lib/auth';
+import { downloadFile } from '../lib/download';
+
+export function PersonRights(props: {
+  kind: 'visitor' | 'qr_user';
+  /** The person's record id, or their code. */
+  personKey: string;
+  /** Where to go once the person is erased. */
+  onErased: () => void;
+}) {
+  const { t } = useTranslation('privacy');
+  const { role } = useAuth();
+  const [busy, setBusy] = useState<'export' | 'erase' | null>(null);
+  if (!role || !mayPerform(role, 'privacy.rights')) return null;
+  const base = `/privacy/${props.kind}/${encodeURIComponent(props.personKey)}`;
+
+  const exportData = async () => {
+    setBusy('export');
+    try {
+      await downloadFile(`${base}/export`, 'donnees-personnelles.zip');
+    } catch (error) {
+      notifications.show({
+        color: 'red',
+        message: serverMessageOf(error) ?? t('rights.exportFailed'),
+      });
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const erase = async () => {
+    setBusy('erase');
+    let preview: ErasurePreview;
+    try {
+      preview = (await api.get<{ data: ErasurePreview }>(`${base}/erasure`)).data;
+    } catch (error) {
+      setBusy(null);
+      notifications.show({
+        color: 'red',
+        message: serverMessageOf(error) ?? t('rights.eraseFailed'),
+      });
+      return;
+    }
+    setBusy(null);
+    modals.openConfirmModal({
+      title: t('rights.confirmTitle', { name: preview.name }),
+      children: <Text size="sm">{t('rights.confirmBody', { ...preview })}</Text>,
+      labels: { confirm: t('rights.confirm'), cancel: t('rights.cancel') },
+      confirmProps: { color: 'red' },
+      onConfirm: () => {
+        setBusy('erase');
+        api
+          .post(`${base}/erase`)
+          .then(() => {
+            notifications.show({ color: 'teal', message: PRIVACY_MESSAGES.erased });
+            props.onErased();
+          })
+          .catch((error: unknown) =>
+            notifications.show({
+              color: 'red',
+              message: serverMessageOf(error) ?? t('rights.eraseFailed'),
+            }),
+          )
+          .finally(() => setBusy(null));
+      },
+    });
+  };
+
+  return (
+    <Paper
+      withBorder
+      p="md"
+      radius="md"
+      w="100%"
+      component="section"
+      aria-labelledby="rights-title"
+    >
+      <Title order={2} size="h4" mb="sm" id="rights-title">
+        {t('rights.title')}
+      </Title>
+      <Group gap="sm">
+        <Button variant="light" loading={busy === 'export'} onClick={() => void exportData()}>
+          {t('rights.export')}
+        </Button>
+        <Button
+          variant="outline"
+          color="red"
+          loading={busy === 'erase'}
+          onClick={() => void erase()}
+        >
+          {t('rights.erase')}
+        </Button>
+      </Group>
+    </Paper>
+  );
+}

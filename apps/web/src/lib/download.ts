@@ -1,0 +1,37 @@
+/**
+ * Downloads a file the server answers to a signed-in call (a CSV, a ZIP): fetched
+ * with the bearer token as a blob, then handed to the browser under the server's name.
+ */
+import { ApiError } from './api-client';
+import { getToken } from './session';
+
+export async function downloadFile(path: string, fallbackName: string): Promise<void> {
+  const headers: Record<string, string> = {};
+  const token = getToken();
+  if (token) headers.authorization = `Bearer ${token}`;
+  let response: Response;
+  try {
+    response = await fetch(`/api${path}`, { headers, credentials: 'same-origin' });
+  } catch {
+    throw new ApiError(0, undefined);
+  }
+  if (!response.ok) {
+    const body = (await response.json().catch(() => ({}))) as { message?: unknown };
+    throw new ApiError(
+      response.status,
+      typeof body.message === 'string' ? body.message : undefined,
+    );
+  }
+  const blob = await response.blob();
+  const disposition = response.headers.get('content-disposition') ?? '';
+  const name = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? fallbackName;
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
