@@ -28,8 +28,8 @@ export const MENU_TILE_IDS = [
   'visitorLogs',
   'qrCodeList',
   'createMemberCard',
-  'audit',
   'onSite',
+  'audit',
 ] as const;
 export type MenuTileId = (typeof MENU_TILE_IDS)[number];
 
@@ -57,10 +57,10 @@ export const MENU_TILES: readonly MenuTile[] = [
   { id: 'visitorLogs', path: 'display-logs', roles: [adm, sup, sa, mgr, sc] },
   { id: 'qrCodeList', path: 'qr-code-list', roles: [adm, sup, sc] },
   { id: 'createMemberCard', path: 'create-membre-qr', roles: [adm, mgr, sc] },
-  // Issue 16: who looked at what and who changed what (the company's admin-side staff).
-  { id: 'audit', path: 'audit', roles: [adm, mgr] },
   // Issue 14: who is inside now, and who is still expected today (front desk and up).
   { id: 'onSite', path: 'on-site', roles: [emp, sup, mgr, adm, sc] },
+  // Issue 16: who looked at what and who changed what (the company's admin-side staff).
+  { id: 'audit', path: 'audit', roles: [adm, mgr] },
 ];
 
 export function menuTilesFor(role: Role): MenuTile[] {

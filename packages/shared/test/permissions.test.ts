@@ -39,6 +39,8 @@ const SPEC_MENU_TILES: [string, string][] = [
   ['createMemberCard', 'adm, mgr, sc'],
   // Beyond the spec: issue 14's on-site list, for the front desk and up.
   ['onSite', 'emp, sup, mgr, adm, sc'],
+  // Issue 16: the audit log.
+  ['audit', 'adm, mgr'],
 ];
 
 // Spec §6 "Creating users: roles assignable by creator".
@@ -52,7 +54,7 @@ const SPEC_ASSIGNABLE: [Role, string][] = [
 ];
 
 describe('permission matrix = spec §6', () => {
-  it('has the spec’s fifteen tiles in its order, then issue 14’s', () => {
+  it('has the spec’s fifteen tiles in its order, then issue 14’s and issue 16’s', () => {
     expect(MENU_TILES.map((t) => t.id)).toEqual(SPEC_MENU_TILES.map(([id]) => id));
   });
 
