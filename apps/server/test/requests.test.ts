@@ -459,6 +459,16 @@ describe(`visit requests (${testDatabaseKind})`, () => {
         status: null,
         confirmed: false,
         decline_reason: null,
+        recap: {
+          firstname: 'Awa',
+          lastname: 'Koné',
+          organisation_name: 'Acme',
+          request_date: '24/11/2030',
+          request_time: '10:30',
+          host: 'M. Diallo',
+          reason: 'Entretien',
+          company: acme.company.name,
+        },
         card: null,
         request: null,
       });

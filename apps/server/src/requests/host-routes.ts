@@ -17,7 +17,11 @@ import {
   decisionViewSchema,
   hostSearchQuerySchema,
   hostSearchResultSchema,
+  MAIL_PREFERENCES_MESSAGES,
+  mailPreferencesResponseSchema,
+  mailPreferencesSchema,
 } from '@sesame/shared';
+import { signedIn } from '../auth/authorize';
 import { findCompany } from '../companies/service';
 import type { Db } from '../db/client';
 import { companies, files, users, visitRequests, visitors } from '../db/schema';
@@ -136,6 +140,53 @@ export const hostLoopRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!reader) throw notFound(DECISION_MESSAGES.invalid);
     return claims;
   }
+
+  /** The signed-in person's own mail settings: any role, their own row only. */
+  const preferencesOf = async (userId: string) => {
+    const [row] = await app.db
+      .select({ language: users.language, arrival_mail: users.arrivalMail })
+      .from(users)
+      .where(eq(users.id, userId))
+      .limit(1);
+    if (!row) throw notFound();
+    return {
+      language: row.language === 'en' ? ('en' as const) : ('fr' as const),
+      arrival_mail: row.arrival_mail,
+    };
+  };
+
+  app.get(
+    '/me/mail-preferences',
+    {
+      schema: {
+        tags: ['users'],
+        summary:
+          "The signed-in person's mail settings: the language of their mails and whether they are mailed when their visitor arrives.",
+        response: { 200: mailPreferencesResponseSchema },
+      },
+    },
+    async (request) => ({ data: await preferencesOf(signedIn(request).userId) }),
+  );
+
+  app.put(
+    '/me/mail-preferences',
+    {
+      schema: {
+        tags: ['users'],
+        summary: "Changes the signed-in person's own mail settings (any role; no one else's).",
+        body: mailPreferencesSchema,
+        response: { 200: mailPreferencesResponseSchema },
+      },
+    },
+    async (request) => {
+      const who = signedIn(request);
+      await app.db
+        .update(users)
+        .set({ language: request.body.language, arrivalMail: request.body.arrival_mail })
+        .where(eq(users.id, who.userId));
+      return { message: MAIL_PREFERENCES_MESSAGES.saved, data: await preferencesOf(who.userId) };
+    },
+  );
 
   const decisionLimit = {
     public: true,

@@ -275,6 +275,16 @@ export const requestRoutes: FastifyPluginAsyncZod = async (app) => {
           status: source.request.status,
           confirmed,
           decline_reason: declined ? source.request.declineReason : null,
+          recap: {
+            firstname: source.visitor.firstname,
+            lastname: source.visitor.lastname,
+            organisation_name: source.visitor.organisationName,
+            request_date: source.visitor.requestDate,
+            request_time: source.visitor.requestTime,
+            host: source.request.host,
+            reason: source.request.reason,
+            company: source.company.name,
+          },
           card: confirmed ? await presentVisitorCard(source, ctx) : null,
           request: staffRow
             ? presentRequestRow(staffRow, app.fileUrls.for(request.principal))

@@ -113,6 +113,20 @@ export const decisionViewSchema = z.object({
 });
 export type DecisionView = z.infer<typeof decisionViewSchema>['data'];
 
+/** GET / PUT /api/me/mail-preferences: the signed-in person's mail language and arrival mails. */
+export const mailPreferencesSchema = z.object({
+  language: z.enum(['fr', 'en'], { error: API_MESSAGES.badRequest }),
+  arrival_mail: z.boolean({ error: API_MESSAGES.badRequest }),
+});
+export type MailPreferences = z.infer<typeof mailPreferencesSchema>;
+export const mailPreferencesResponseSchema = z.object({
+  message: z.string().optional(),
+  data: mailPreferencesSchema,
+});
+export const MAIL_PREFERENCES_MESSAGES = {
+  saved: 'Préférences enregistrées.',
+} as const;
+
 /**
  * `?event=`: absent → meeting requests (not event registrations); an event's slug
  * or id → that event's participants; `all` → both.
@@ -180,6 +194,17 @@ export const requestStatusSchema = z.object({
     confirmed: z.boolean(),
     /** The host's reason, once declined. */
     decline_reason: z.string().nullable(),
+    /** What the visitor sent, for their recap page (their own data only, ARCHITECTURE §10). */
+    recap: z.object({
+      firstname: z.string(),
+      lastname: z.string(),
+      organisation_name: z.string(),
+      request_date: z.string().nullable(),
+      request_time: z.string().nullable(),
+      host: z.string().nullable(),
+      reason: z.string().nullable(),
+      company: z.string(),
+    }),
     card: visitorCardSchema.nullable(),
     request: requestRowSchema.nullable(),
   }),
