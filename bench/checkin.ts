@@ -21,6 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { dayBounds } from '../apps/server/src/events/time';
 import { freePort } from '../e2e/support/server';
 import { cpuDuring } from './cpu';
 import { THREE_STATEMENTS_PATH } from './variants/three-statements';
@@ -137,14 +138,20 @@ async function seed(db: pg.Client): Promise<string[]> {
     insert into users (id, company_id, name, firstname, email, password_hash, roles)
       select gen_random_uuid(), id, 'Desk', 'Bench', '${RECEPTIONIST.email}', '${hash}', array['ROLE_EMPLOYEE'] from companies where slug = 'bench';
   `);
+  // The meeting's day as the server writes it with each visitor, in the company's zone.
+  const { rows: zone } = await db.query<{ timezone: string }>(
+    `select timezone from companies where slug = 'bench'`,
+  );
+  const day = dayBounds(formDate, zone[0]!.timezone)!;
   // uidn: 12 Crockford characters from the row number (hex digits are among them), unique.
   await db.query(
     `insert into visitors (id, company_id, uidn, firstname, lastname, email, contact, id_number,
-                           organisation_name, request_date, request_time)
+                           organisation_name, request_date, request_time, day_starts_at, day_ends_at)
      select gen_random_uuid(), c.id, ${UIDN_OF('g')},
-            'Visiteur', 'N' || g, 'v' || g || '@example.com', '0700000000', 'ID-' || g, 'Acme', $1, '10:00'
+            'Visiteur', 'N' || g, 'v' || g || '@example.com', '0700000000', 'ID-' || g, 'Acme', $1, '10:00',
+            $3, $4
        from companies c, generate_series(1, $2::int) g where c.slug = 'bench'`,
-    [formDate, VISITORS],
+    [formDate, VISITORS, day.dayStartsAt, day.dayEndsAt],
   );
   await db.query(
     `insert into visit_requests (id, company_id, visitor_id, host, reason, status, confirmed)

@@ -6,8 +6,8 @@
  *   2. the holder by code, with their latest check and what refuses them entry;
  *   3. one guarded write: close only a check still open, or insert only if the
  *      one-open-check index allows (two racing scans make one change).
- * The decision (repeat window, confirmed request, the day with its early arrival, in
- * the company's zone) is made in TypeScript between 2 and 3. It answers like the real
+ * The decision (repeat window, confirmed request, the day's stored instants with the
+ * company's early arrival) is made in TypeScript between 2 and 3. It answers like the real
  * route: same path shape under /api/bench, same guard, rate limit and response schema.
  */
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
@@ -33,7 +33,6 @@ import {
   visitors,
 } from '../../apps/server/src/db/schema';
 import { HttpError, notFound } from '../../apps/server/src/errors';
-import { nextMidnight } from '../../apps/server/src/time-zones';
 import { storedUidn } from '../../apps/server/src/checkins/toggle';
 
 export const THREE_STATEMENTS_PATH = '/api/bench/three-statements/get-qr-data';
@@ -51,6 +50,13 @@ const holderQuery = (db: Db) =>
       lastname: visitors.lastname,
       requestDate: visitors.requestDate,
       eventDate: events.dateEvent,
+      dayStartsAt:
+        sql<Date | null>`coalesce(${events.dayStartsAt}, ${visitors.dayStartsAt})`.mapWith(
+          visitors.dayStartsAt,
+        ),
+      dayEndsAt: sql<Date | null>`coalesce(${events.dayEndsAt}, ${visitors.dayEndsAt})`.mapWith(
+        visitors.dayEndsAt,
+      ),
       timezone: companies.timezone,
       earlyMinutes: companies.arrivalEarlyMinutes,
       confirmed: sql<boolean>`exists (select 1 from ${visitRequests}
@@ -93,20 +99,6 @@ const openQuery = (db: Db) =>
     .returning({ id: visitorChecks.id })
     .prepare('bench3_open');
 
-/** The midnight starting a 'DD/MM/YYYY' day (shift 0) or the next (shift 1), memoised. */
-const midnights = new Map<string, number>();
-function midnight(date: string, timeZone: string, shift: 0 | 1): number {
-  const key = `${date}|${timeZone}|${shift}`;
-  let at = midnights.get(key);
-  if (at === undefined) {
-    const [d, m, y] = date.split('/').map(Number) as [number, number, number];
-    at = nextMidnight(y, m, d - 1 + shift, timeZone).getTime();
-    midnights.set(key, at);
-  }
-  return at;
-}
-
-const DATE = /^\d{2}\/\d{2}\/\d{4}$/;
 const clock = formatPerZone('fr-FR', { hour: '2-digit', minute: '2-digit' });
 
 export const threeStatementsRoute: FastifyPluginAsyncZod = async (app) => {
@@ -172,15 +164,15 @@ export const threeStatementsRoute: FastifyPluginAsyncZod = async (app) => {
       }
       if (h.latestOut && h.latestOut.getTime() > since) return repeat('check_out', h.latestOut);
       if (!h.confirmed) throw new HttpError(409, CHECK_MESSAGES.notConfirmed);
-      const day = h.eventDate ?? (h.requestDate && DATE.test(h.requestDate) ? h.requestDate : null);
-      if (day) {
+      const day = h.eventDate ?? h.requestDate ?? '';
+      if (h.dayStartsAt && h.dayEndsAt) {
         const t = now.getTime();
-        if (t >= midnight(day, h.timezone, 1))
+        if (t >= h.dayEndsAt.getTime())
           throw new HttpError(
             409,
             h.eventDate ? CHECK_MESSAGES.eventOver : CHECK_MESSAGES.meetingDayOver,
           );
-        if (t < midnight(day, h.timezone, 0) - h.earlyMinutes * 60_000)
+        if (t < h.dayStartsAt.getTime() - h.earlyMinutes * 60_000)
           throw new HttpError(
             409,
             (h.eventDate ? CHECK_MESSAGES.eventNotYet : CHECK_MESSAGES.meetingNotYet)(day),

@@ -1,17 +1,31 @@
 /**
- * The end of a meeting's or event's day is computed twice: in TypeScript for event
- * registrations (events/time.ts) and inside the code check's single SQL statement
- * (checkins/check-statement.ts). These hold the two readings equal, daylight-saving
- * days and rolled-over dates included, on the database under test.
+ * A meeting's or event's day is stored as two instants (day_starts_at, day_ends_at),
+ * written in TypeScript when the row is created (dayBounds, events/time.ts) and read by
+ * the code check's statement; rows that existed before were filled once by migration
+ * 0013 in SQL. These hold the two readings equal, daylight-saving days and rolled-over
+ * dates included, on the database under test, and check that the writers store them.
  */
-import { sql } from 'drizzle-orm';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dayEndSql, dayStartSql } from '../src/checkins/check-statement';
-import type { DatabaseHandle } from '../src/db/client';
-import { eventDayEndsAt } from '../src/events/time';
+import { MIGRATIONS_FOLDER, type DatabaseHandle } from '../src/db/client';
+import { events, visitors } from '../src/db/schema';
+import { dayBounds, eventDayEndsAt } from '../src/events/time';
+import { insertEvent } from '../src/events/service';
 import { endOfDay } from '../src/qr-users/dates';
 import { nextMidnight } from '../src/time-zones';
 import { createTestDatabase, testDatabaseKind } from './helpers/db';
+import { buildCompany, buildEvent, buildUser, buildVisitor } from './helpers/factories';
+
+/** Migration 0013's backfill: its UPDATEs that compute the day from the text. */
+const BACKFILL = readFileSync(
+  path.join(MIGRATIONS_FOLDER, '0013_day_bounds_timestamptz.sql'),
+  'utf8',
+)
+  .split('--> statement-breakpoint')
+  .map((statement) => statement.trim())
+  .filter((statement) => statement.startsWith('UPDATE') && statement.includes('make_timestamp'));
 
 const ZONES = [
   'Africa/Abidjan',
@@ -49,7 +63,7 @@ const DATES = [
   '15/13/2026',
 ];
 
-describe(`the day's end, in TypeScript and in SQL (${testDatabaseKind})`, () => {
+describe(`a day's instants, in TypeScript and in SQL (${testDatabaseKind})`, () => {
   let database: DatabaseHandle;
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -58,35 +72,82 @@ describe(`the day's end, in TypeScript and in SQL (${testDatabaseKind})`, () => 
     await database.close();
   });
 
-  it('agrees for every zone and date', async () => {
-    const mismatches: string[] = [];
+  it("migration 0013's backfill gives the instants the server writes, for every zone and date", async () => {
+    const db = database.db;
+    expect(BACKFILL).toHaveLength(2);
+    const built: { id: string; zone: string; date: string }[] = [];
     for (const zone of ZONES) {
+      const company = await buildCompany(db, { timezone: zone });
       for (const date of DATES) {
-        const result = await database.db.execute<{ end: Date | string }>(
-          sql`select ${dayEndSql(sql`${date}::text`, sql`${zone}::text`)} as "end"`,
-        );
-        const fromSql = new Date(result.rows[0]!.end).toISOString();
-        const fromTs = eventDayEndsAt(date, zone).toISOString();
-        if (fromSql !== fromTs) mismatches.push(`${zone} ${date}: SQL ${fromSql}, TS ${fromTs}`);
+        const event = await buildEvent(db, { company, dateEvent: date });
+        const visitor = await buildVisitor(db, { company, requestDate: date });
+        built.push({ id: event.id, zone, date }, { id: visitor.id, zone, date });
       }
+    }
+    // As rows written before the columns existed: the migration fills them.
+    await db.update(events).set({ dayStartsAt: new Date(0), dayEndsAt: new Date(0) });
+    await db.update(visitors).set({ dayStartsAt: null, dayEndsAt: null });
+    for (const statement of BACKFILL) await db.execute(sql.raw(statement));
+
+    const stored = new Map<string, { start: number; end: number }>();
+    for (const table of [events, visitors]) {
+      const rows = await db
+        .select({ id: table.id, start: table.dayStartsAt, end: table.dayEndsAt })
+        .from(table);
+      for (const r of rows) stored.set(r.id, { start: r.start!.getTime(), end: r.end!.getTime() });
+    }
+    const mismatches: string[] = [];
+    for (const { id, zone, date } of built) {
+      const ts = dayBounds(date, zone)!;
+      const fromSql = stored.get(id)!;
+      if (fromSql.start !== ts.dayStartsAt.getTime() || fromSql.end !== ts.dayEndsAt.getTime())
+        mismatches.push(
+          `${zone} ${date}: SQL ${new Date(fromSql.start).toISOString()}–${new Date(fromSql.end).toISOString()}, ` +
+            `TS ${ts.dayStartsAt.toISOString()}–${ts.dayEndsAt.toISOString()}`,
+        );
     }
     expect(mismatches).toEqual([]);
   });
 
-  it("agrees on the day's start (the code check's early edge) for every zone and date", async () => {
-    const mismatches: string[] = [];
+  it('a day starts where the day before ends, and ends where eventDayEndsAt says', () => {
     for (const zone of ZONES) {
       for (const date of DATES) {
-        const result = await database.db.execute<{ start: Date | string }>(
-          sql`select ${dayStartSql(sql`${date}::text`, sql`${zone}::text`)} as "start"`,
-        );
-        const fromSql = new Date(result.rows[0]!.start).toISOString();
         const [d, m, y] = date.split('/').map(Number) as [number, number, number];
-        const fromTs = nextMidnight(y, m, d - 1, zone).toISOString();
-        if (fromSql !== fromTs) mismatches.push(`${zone} ${date}: SQL ${fromSql}, TS ${fromTs}`);
+        const day = dayBounds(date, zone)!;
+        expect(day.dayStartsAt.getTime()).toBe(nextMidnight(y, m, d - 1, zone).getTime());
+        expect(day.dayEndsAt.getTime()).toBe(eventDayEndsAt(date, zone).getTime());
+        expect(day.dayStartsAt.getTime()).toBeLessThan(day.dayEndsAt.getTime());
       }
     }
-    expect(mismatches).toEqual([]);
+    expect(dayBounds(null, 'Europe/Paris')).toBeNull();
+    expect(dayBounds('2026-11-23', 'Europe/Paris')).toBeNull();
+  });
+
+  it("an event is stored with its day in its company's zone", async () => {
+    const db = database.db;
+    const company = await buildCompany(db, { timezone: 'America/Santiago' });
+    const admin = await buildUser(db, { company, role: 'ROLE_ADMIN' });
+    const event = await insertEvent(
+      db,
+      {
+        company_id: company.slug,
+        name: 'Salon',
+        location: 'Salle A',
+        address_name: 'Plateau',
+        city: '',
+        country: '',
+        state: '',
+        zipcode: '',
+        date_event: '05/09/2026',
+        time_event: '10:00',
+        departement_id: 1,
+      },
+      { companyId: company.id, startsAt: new Date(), createdBy: admin.id },
+    );
+    const [row] = await db.select().from(events).where(eq(events.id, event.id));
+    // Santiago, 06/09/2026: midnight is skipped; the 5th ends at the change.
+    expect(row!.dayStartsAt.toISOString()).toBe('2026-09-05T04:00:00.000Z');
+    expect(row!.dayEndsAt.toISOString()).toBe('2026-09-06T04:00:00.000Z');
   });
 
   it('ends a day at the change when daylight saving skips midnight, at the first midnight when it repeats', () => {

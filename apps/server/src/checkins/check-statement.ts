@@ -13,9 +13,11 @@
  * It answers one row saying all of that; toggle.ts turns it into the answer or the error.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { ACTIONS, ROLES } from '@sesame/shared';
+import { ACTIONS } from '@sesame/shared';
+import { activeRoleOf, liveSession } from '../auth/session-rule';
 import type { Database } from '../db/client';
 import { rawPrepared } from '../db/raw-prepared';
+import { sessions, users } from '../db/schema';
 
 /** What the statement decided for the holder. */
 export type CheckDecision = 'repeatIn' | 'close' | 'repeatOut' | 'refuse' | 'open';
@@ -84,7 +86,6 @@ function textArrayLiteral(values: readonly string[]): string {
 
 /** The matrix rows the statement needs, as parameters (one source of truth: packages/shared). */
 const permissionsOf = (action: RecordAction) => ({
-  knownRoles: textArrayLiteral(ROLES),
   recordRoles: textArrayLiteral(ACTIONS[action].roles),
   allCompanyRoles: textArrayLiteral(ACTIONS[action].allCompanies),
 });
@@ -93,43 +94,14 @@ const permissionValues: Record<RecordAction, ReturnType<typeof permissionsOf>> =
   'onSite.checkOut': permissionsOf('onSite.checkOut'),
 };
 
-/**
- * The end of a 'DD/MM/YYYY' day in a time zone: the first instant of the next local
- * day. The same reading as eventDayEndsAt in events/time.ts (a test holds the two
- * equal): day and month overflow roll forward instead of failing. PostgreSQL reads a
- * midnight that daylight saving skips as the change itself (right) but a midnight
- * that occurs twice as the second one; 23:00 the evening before plus one hour gives
- * the first, so the earlier of the two readings is the day's end.
- */
-export function dayEndSql(date: SQL, timeZone: SQL): SQL {
-  return localMidnightSql(date, timeZone, 1);
-}
-
-/** The start of a 'DD/MM/YYYY' day in a time zone: the end of the day before (dayStartsAt in events/time.ts). */
-export function dayStartSql(date: SQL, timeZone: SQL): SQL {
-  return localMidnightSql(date, timeZone, 0);
-}
-
-/** The midnight that starts the day `date` (shift 0) or the day after it (shift 1). */
-function localMidnightSql(date: SQL, timeZone: SQL, shift: 0 | 1): SQL {
-  const midnight = sql`(make_timestamp(substr(${date}, 7, 4)::int, 1, 1, 0, 0, 0)
-      + (substr(${date}, 4, 2)::int - 1) * interval '1 month'
-      + (substr(${date}, 1, 2)::int - ${sql.raw(String(1 - shift))}) * interval '1 day')`;
-  return sql`least(${midnight} at time zone ${timeZone},
-      (${midnight} - interval '1 hour') at time zone ${timeZone} + interval '1 hour')`;
-}
-
-/** Step 1: the caller (loadPrincipal's rules: live session, active user, first known role). */
+/** Step 1: the caller, by loadPrincipal's own rules (auth/session-rule.ts). */
 const callerCtes = sql`
   caller as (
-    select u.id as user_id, u.company_id,
-           coalesce((select r from unnest(u.roles) with ordinality as t(r, i)
-                      where r = any(${p('knownRoles')}::text[]) order by i limit 1),
-                    'ROLE_USER') as role
-      from sessions s
-      join users u on u.id = s.user_id
-     where s.id = ${p('sessionId')}::uuid and s.user_id = ${p('userId')}::uuid
-       and s.revoked_at is null and s.expires_at > now() and u.status
+    select ${users.id} as user_id, ${users.companyId} as company_id,
+           ${activeRoleOf(users.roles)} as role
+      from ${sessions}
+      join ${users} on ${users.id} = ${sessions.userId}
+     where ${liveSession(sql`${p('sessionId')}::uuid`, sql`${p('userId')}::uuid`)}
   ),
   recorder as (
     select user_id, company_id,
@@ -145,15 +117,15 @@ const reaches = (companyId: SQL) =>
 
 const NOW = sql`${p('now')}::timestamptz`;
 
-/** Whether `now` is before the day `date` starts, less the company's early-arrival minutes. */
-const beforeDay = (date: SQL) =>
-  sql`${NOW} < ${dayStartSql(date, sql`c.timezone`)}
-        - c.arrival_early_minutes * interval '1 minute'`;
+/** Whether `now` is before the day that starts at `dayStartsAt`, less the company's early-arrival minutes. */
+const beforeDay = (dayStartsAt: SQL) =>
+  sql`${NOW} < ${dayStartsAt} - c.arrival_early_minutes * interval '1 minute'`;
 
 /**
  * Step 2 for a visitor's code: confirmed request, and within their day (the event's or
- * the meeting's, in the company's zone; from the company's early-arrival minutes before).
- * The decision lets a holder already inside out whatever the day (step 3).
+ * the meeting's, stored as instants in the company's zone when the row was written;
+ * from the company's early-arrival minutes before). The decision lets a holder
+ * already inside out whatever the day (step 3).
  */
 const visitorHolder = sql`
   holder as (
@@ -164,12 +136,12 @@ const visitorHolder = sql`
            case
              when not exists (select 1 from visit_requests r where r.visitor_id = v.id and r.confirmed)
                then 'notConfirmed'
-             when e.date_event is not null then
-               case when ${NOW} >= ${dayEndSql(sql`e.date_event`, sql`c.timezone`)} then 'eventOver'
-                    when ${beforeDay(sql`e.date_event`)} then 'eventNotYet' end
-             when v.request_date ~ '^[0-9]{2}/[0-9]{2}/[0-9]{4}$' then
-               case when ${NOW} >= ${dayEndSql(sql`v.request_date`, sql`c.timezone`)} then 'meetingDayOver'
-                    when ${beforeDay(sql`v.request_date`)} then 'meetingNotYet' end
+             when e.id is not null then
+               case when ${NOW} >= e.day_ends_at then 'eventOver'
+                    when ${beforeDay(sql`e.day_starts_at`)} then 'eventNotYet' end
+             when v.day_ends_at is not null then
+               case when ${NOW} >= v.day_ends_at then 'meetingDayOver'
+                    when ${beforeDay(sql`v.day_starts_at`)} then 'meetingNotYet' end
            end as refusal
       from visitors v
       join companies c on c.id = v.company_id

@@ -170,6 +170,12 @@ export const events = pgTable(
     dateEvent: text('date_event').notNull(),
     timeEvent: text('time_event').notNull(),
     startsAt: timestamp('starts_at', { withTimezone: true }),
+    /**
+     * The event's day in its company's zone, as instants written with the event
+     * (dayBounds, events/time.ts): what the code check compares, never the text.
+     */
+    dayStartsAt: timestamp('day_starts_at', { withTimezone: true }).notNull(),
+    dayEndsAt: timestamp('day_ends_at', { withTimezone: true }).notNull(),
     closedAt: timestamp('closed_at', { withTimezone: true }),
     departementId: integer('departement_id').notNull().default(1),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
@@ -211,6 +217,9 @@ export const visitors = pgTable(
     visitorType: text('visitor_type'),
     requestDate: text('request_date'),
     requestTime: text('request_time'),
+    /** The meeting's day (request_date) in the company's zone, written with the visitor; null without a date. */
+    dayStartsAt: timestamp('day_starts_at', { withTimezone: true }),
+    dayEndsAt: timestamp('day_ends_at', { withTimezone: true }),
     language: text('language').notNull().default('fr'),
     requestImageId: uuid('request_image_id').references(() => files.id, { onDelete: 'set null' }),
     /** Set when the retention purge replaced this person's identity by blanks (issue 16). */

@@ -18,7 +18,7 @@ import { likeAny } from '../db/pagination';
 import type { CheckedFile } from '../files/uploads';
 import type { FileStorage } from '../files/storage';
 import { createConfirmedEventRegistration } from '../visitors/service';
-import { isEventDayOver } from './time';
+import { dayBounds, isEventDayOver } from './time';
 
 export type EventRecord = typeof events.$inferSelect;
 
@@ -153,6 +153,13 @@ export async function insertEvent(
 ): Promise<EventRecord> {
   const slug = await freeEventSlug(db, values.companyId, input.name);
   const orNull = (v: string) => (v ? v : null);
+  // The day's instants, in the company's zone, written with the event (the code check reads them).
+  const [company] = await db
+    .select({ timezone: companies.timezone })
+    .from(companies)
+    .where(eq(companies.id, values.companyId));
+  const day = dayBounds(input.date_event, company!.timezone);
+  if (!day) throw new Error(`not a DD/MM/YYYY date: ${input.date_event}`);
   const [row] = await db
     .insert(events)
     .values({
@@ -168,6 +175,7 @@ export async function insertEvent(
       dateEvent: input.date_event,
       timeEvent: input.time_event,
       startsAt: values.startsAt,
+      ...day,
       departementId: input.departement_id,
       createdBy: values.createdBy,
     })

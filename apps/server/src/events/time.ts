@@ -42,6 +42,29 @@ function computeDayEnd(date: string, timeZone: string): Date {
   return nextMidnight(year, month, day, timeZone);
 }
 
+/** A day as the instants the code check compares (events.day_*, visitors.day_*). */
+export interface DayBounds {
+  dayStartsAt: Date;
+  dayEndsAt: Date;
+}
+
+const DAY_TEXT = /^\d{2}\/\d{2}\/\d{4}$/;
+
+/**
+ * A 'DD/MM/YYYY' day in `timeZone`, from the midnight that starts it to the one that
+ * starts the next day (nextMidnight: a daylight-saving gap or overlap included). Written
+ * with each event and meeting, so that no query reads the text; null for text that is
+ * no such date (a meeting without one is not limited to a day).
+ */
+export function dayBounds(date: string | null | undefined, timeZone: string): DayBounds | null {
+  if (!date || !DAY_TEXT.test(date)) return null;
+  const { year, month, day } = parseEventDateTime(date, '00:00');
+  return {
+    dayStartsAt: nextMidnight(year, month, day - 1, timeZone),
+    dayEndsAt: eventDayEndsAt(date, timeZone),
+  };
+}
+
 /** Whether the event's day is over in its company's time zone. */
 export function isEventDayOver(date: string, timeZone: string, now = new Date()): boolean {
   return now.getTime() >= eventDayEndsAt(date, timeZone).getTime();

@@ -10,7 +10,8 @@ import { and, eq } from 'drizzle-orm';
 import { EVENT_DEFAULT_REASON, type VisitorCreateInput } from '@sesame/shared';
 import type { Db } from '../db/client';
 import { newUidn } from '../db/ids';
-import { events, files, visitRequests, visitors } from '../db/schema';
+import { companies, events, files, visitRequests, visitors } from '../db/schema';
+import { dayBounds, type DayBounds } from '../events/time';
 import type { CheckedFile } from '../files/uploads';
 import { storeFile } from '../files/uploads';
 import type { FileStorage } from '../files/storage';
@@ -31,6 +32,8 @@ export interface CreateVisitorInput {
   document: CheckedFile;
   /** Set for an event registration. */
   eventId?: string | null;
+  /** An event registration's day: the event's own instants (else read from request_date). */
+  day?: DayBounds;
 }
 
 const orNull = (value: string | undefined | null) => (value ? value : null);
@@ -46,6 +49,15 @@ export async function createVisitor(
   input: CreateVisitorInput,
 ): Promise<VisitorRow> {
   const { fields, companyId } = input;
+  // The meeting's day as instants in the company's zone, written with the visitor.
+  let day = input.day ?? null;
+  if (!day && fields.request_date) {
+    const [company] = await tx
+      .select({ timezone: companies.timezone })
+      .from(companies)
+      .where(eq(companies.id, companyId));
+    day = dayBounds(fields.request_date, company!.timezone);
+  }
   const document = await storeFile(tx, storage, input.document, {
     companyId,
     ownerType: VISITOR_DOCUMENT_OWNER,
@@ -70,6 +82,8 @@ export async function createVisitor(
       visitorType: orNull(fields.visitor_type),
       requestDate: orNull(fields.request_date),
       requestTime: orNull(fields.request_time),
+      dayStartsAt: day?.dayStartsAt ?? null,
+      dayEndsAt: day?.dayEndsAt ?? null,
       language: fields.language,
       requestImageId: document.id,
     })
@@ -123,6 +137,8 @@ export interface EventRegistrationInput {
     | 'country'
     | 'dateEvent'
     | 'timeEvent'
+    | 'dayStartsAt'
+    | 'dayEndsAt'
   >;
   fields: VisitorCreateInput;
   document: CheckedFile;
@@ -143,6 +159,7 @@ export async function createConfirmedEventRegistration(
   const visitor = await createVisitor(tx, storage, {
     companyId: event.companyId,
     eventId: event.id,
+    day: { dayStartsAt: event.dayStartsAt, dayEndsAt: event.dayEndsAt },
     document: input.document,
     fields: {
       ...input.fields,

@@ -3,11 +3,13 @@
  * every role, visitors and requests, events, QR users. Each returns the row.
  */
 import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import type { Role } from '@sesame/shared';
 import { hashPassword } from '../../src/auth/passwords';
 import type { Db } from '../../src/db/client';
 import { newUidn } from '../../src/db/ids';
 import { companies, events, qrUsers, users, visitRequests, visitors } from '../../src/db/schema';
+import { dayBounds } from '../../src/events/time';
 
 export const TEST_PASSWORD = 'Test-Password-123';
 let passwordHash: Promise<string> | undefined;
@@ -44,11 +46,25 @@ export async function buildUser(
   return row!;
 }
 
+/** A day's instants in the company's zone, as the services write them with an event or a visitor. */
+async function dayOfCompany(db: Db, companyId: string, date: string | null | undefined) {
+  const [company] = await db
+    .select({ timezone: companies.timezone })
+    .from(companies)
+    .where(eq(companies.id, companyId));
+  return dayBounds(date, company!.timezone);
+}
+
 export async function buildVisitor(
   db: Db,
   options: { company: { id: string } } & Partial<typeof visitors.$inferInsert>,
 ) {
   const { company, ...values } = options;
+  // Today (UTC, the default company zone): a code checks in only on its meeting's day.
+  const requestDate =
+    'requestDate' in values
+      ? values.requestDate
+      : new Date().toISOString().slice(0, 10).split('-').reverse().join('/');
   const [row] = await db
     .insert(visitors)
     .values({
@@ -60,9 +76,10 @@ export async function buildVisitor(
       contact: '0701020304',
       idNumber: 'CI-123456',
       organisationName: 'Acme',
-      // Today (UTC, the default company zone): a code checks in only on its meeting's day.
-      requestDate: new Date().toISOString().slice(0, 10).split('-').reverse().join('/'),
+      requestDate,
       requestTime: '10:30',
+      // The day's instants, as createVisitor writes them.
+      ...((await dayOfCompany(db, company.id, requestDate)) ?? {}),
       ...values,
     })
     .returning();
@@ -95,6 +112,7 @@ export async function buildEvent(
 ) {
   const { company, ...values } = options;
   const suffix = unique();
+  const dateEvent = values.dateEvent ?? '24/12/2030';
   const [row] = await db
     .insert(events)
     .values({
@@ -103,8 +121,10 @@ export async function buildEvent(
       slug: `event-${suffix}`,
       location: 'Salle A',
       addressName: 'Plateau',
-      dateEvent: '24/12/2030',
+      dateEvent,
       timeEvent: '10:00',
+      // The day's instants, as insertEvent writes them.
+      ...(await dayOfCompany(db, company.id, dateEvent))!,
       ...values,
     })
     .returning();
