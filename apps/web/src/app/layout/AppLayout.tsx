@@ -78,6 +78,17 @@ function Navbar() {
             ]}
             aria-label={t('nav.language')}
           />
+          {isAuthenticated && ownSlug && (
+            <Anchor
+              component={Link}
+              to={`/${ownSlug}/my-mail-settings`}
+              size="sm"
+              visibleFrom="sm"
+              data-testid="mail-settings-link"
+            >
+              {t('hostLoop:preferences.title')}
+            </Anchor>
+          )}
           {isAuthenticated ? (
             <Button size="xs" variant="default" onClick={() => void logout()}>
               {t('nav.logout')}

@@ -8,6 +8,11 @@ export const userRoutes: RouteObject[] = [
     children: [
       { path: ':domain/create-user', lazy: lazyPage(() => import('./pages/CreateUserPage')) },
       { path: ':domain/list-users', lazy: lazyPage(() => import('./pages/UserListPage')) },
+      // Any signed-in person's own mail settings (issue 15).
+      {
+        path: ':domain/my-mail-settings',
+        lazy: lazyPage(() => import('./pages/MailPreferencesPage')),
+      },
       {
         path: ':domain/edit-user/:user_id',
         lazy: lazyPage(() => import('./pages/EditUserPage')),

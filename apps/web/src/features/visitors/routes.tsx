@@ -12,6 +12,11 @@ export const visitorRoutes: RouteObject[] = [
     lazy: lazyPage(() => import('./pages/WaitingValidationPage')),
   },
   { path: ':domain/qr-code/:id', lazy: lazyPage(() => import('./pages/RequestQrCodePage')) },
+  // The host's confirmation page, from the Valider / Annuler buttons of their mail (issue 15).
+  {
+    path: 'company/:domain/host-decision',
+    lazy: lazyPage(() => import('./pages/HostDecisionPage')),
+  },
   {
     path: 'company/:domain/meeting-request-qr/:uidn',
     lazy: lazyPage(() => import('./pages/MeetingQrCardPage')),

@@ -2,8 +2,8 @@
  * `/scan/{uidn}` and `/scan-user-qrcode/{uidn}`: what a phone's camera app opens
  * from a QR code. A signed-in receptionist's scan checks the holder in or out and
  * goes on to the thank-you page; a repeat inside the window says when the person
- * was already checked; a refusal says why. Without a session: to the login, and
- * back here after it.
+ * was already checked; a refusal says why. Without a session: a visitor's code opens
+ * their card (the visitor scanned their own QR), a QR user's the login, and back here after it.
  */
 import { useEffect, useRef } from 'react';
 import { Alert, Button, Center, Container, Group, Loader, Stack, Text } from '@mantine/core';
@@ -13,6 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { PageTitle } from '../../../components/PageTitle';
 import { useAuth } from '../../../lib/auth';
+import { api } from '../../../lib/api-client';
 import { hasSessionToken } from '../../../lib/session';
 import { checkCode, type CodeKind } from '../api/checks';
 import { scanFailureText } from '../lib/messages';
@@ -37,8 +38,22 @@ export default function ScanPage() {
     if (asked.current) return;
     asked.current = true;
     if (!hasSessionToken()) {
-      notifications.show({ message: t('scan.loginRequired'), color: 'yellow' });
-      void navigate('/sign-in', { replace: true, state: { from: pathname } });
+      const toLogin = () => {
+        notifications.show({ message: t('scan.loginRequired'), color: 'yellow' });
+        void navigate('/sign-in', { replace: true, state: { from: pathname } });
+      };
+      if (kind !== 'visitor') return toLogin();
+      // A visitor scanning their own QR lands on their card (issue 15); the card offers
+      // the front desk's sign-in, which comes back here to record the arrival.
+      api
+        .get<{ data: { company: { slug: string } } }>(`/visitor/card/${encodeURIComponent(uidn)}`)
+        .then(({ data }) =>
+          navigate(`/company/${data.company.slug}/meeting-request-qr/${uidn}`, {
+            replace: true,
+            state: { scanFrom: pathname },
+          }),
+        )
+        .catch(toLogin);
       return;
     }
     check.mutate(undefined, {

@@ -102,7 +102,20 @@ export function RequestTable({ domain, role, userCompany, event }: RequestTableP
           },
         ]
       : []),
-    { key: 'host', header: t('columns.host'), render: (row) => row.host ?? '' },
+    {
+      key: 'host',
+      header: t('columns.host'),
+      // A host with an account is a person Sésame knows (issue 15): a link to the user
+      // for whoever may edit users, their name otherwise.
+      render: (row) =>
+        row.host_user && mayPerform(role, 'users.update') ? (
+          <Anchor component={Link} to={`/${row.company.slug}/edit-user/${row.host_user.id}`}>
+            {row.host_user.name}
+          </Anchor>
+        ) : (
+          (row.host_user?.name ?? row.host ?? '')
+        ),
+    },
     { key: 'reason', header: t('columns.reason'), render: (row) => row.reason ?? '' },
   ];
   if (event) {

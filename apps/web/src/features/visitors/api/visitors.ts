@@ -13,7 +13,13 @@ export function createVisitor(formData: FormData) {
   return api.post<VisitorCreated>('/visitor/create', formData);
 }
 
-export function createRequest(body: { visitor_id: string; host: string; reason: string }) {
+export function createRequest(body: {
+  visitor_id: string;
+  host: string;
+  reason: string;
+  /** The host chosen in the company's staff search (issue 15). */
+  host_user_id?: string | null;
+}) {
   return api.post<{ message: string; data: { id: string } }>('/requests/create', body);
 }
 
@@ -22,7 +28,8 @@ export const requestStatusQueryOptions = (id: string) =>
     queryKey: ['requests', 'status', id],
     queryFn: () => api.get<{ data: RequestStatus }>(`/requests/status/${id}`).then((r) => r.data),
     // Poll until the host confirmed; then the card does not change any more.
-    refetchInterval: (query) => (query.state.data?.state === 'confirmed' ? false : STATUS_POLL_MS),
+    refetchInterval: (query) =>
+      query.state.data && query.state.data.state !== 'pending' ? false : STATUS_POLL_MS,
     refetchIntervalInBackground: true,
     retry: 1,
   });

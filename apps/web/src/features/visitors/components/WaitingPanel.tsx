@@ -10,7 +10,7 @@ import { Alert, Button, Center, Group, Loader, Paper, Stack, Text, Title } from 
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { mayPerform, type RequestRow } from '@sesame/shared';
+import { mayPerform, type RequestRow, type RequestStatus } from '@sesame/shared';
 import { IdentityDocument } from '../../../components/visitor-form/IdentityDocument';
 import { ApiError } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
@@ -81,6 +81,13 @@ export function WaitingPanel({ domain, id }: { domain: string; id: string }) {
     );
   }
 
+  if (data.state === 'declined') {
+    return <DeclinedPanel domain={domain} reason={data.decline_reason} />;
+  }
+
+  // The visitor's recap after sending (issue 15): what they asked for, and what comes next.
+  if (!isAuthenticated) return <RecapPanel recap={data.recap} />;
+
   return (
     <Paper withBorder radius="md" p="lg" maw={520} mx="auto">
       <Stack gap="md">
@@ -145,5 +152,78 @@ function RequestSummary({ request }: { request: RequestRow }) {
         name={`${v.firstname} ${v.lastname}`}
       />
     </Group>
+  );
+}
+
+function DeclinedPanel({ domain, reason }: { domain: string; reason: string | null }) {
+  const { t } = useTranslation('hostLoop');
+  return (
+    <Alert
+      color="yellow"
+      role="status"
+      title={t('declined.title')}
+      maw={520}
+      mx="auto"
+      data-testid="request-declined"
+    >
+      <Stack gap="sm">
+        <Text size="sm">{t('declined.text')}</Text>
+        {reason && <Text size="sm">{t('declined.reason', { reason })}</Text>}
+        <Button
+          component={Link}
+          to={`/${domain}/request-meeting`}
+          variant="default"
+          w="fit-content"
+        >
+          {t('declined.again')}
+        </Button>
+      </Stack>
+    </Alert>
+  );
+}
+
+function RecapPanel({ recap }: { recap: RequestStatus['recap'] }) {
+  const { t } = useTranslation('hostLoop');
+  const rows: [string, string | null][] = [
+    [t('recap.company'), recap.company],
+    [t('recap.name'), `${recap.firstname} ${recap.lastname}`],
+    [t('recap.organisation'), recap.organisation_name],
+    [t('recap.date'), recap.request_date],
+    [t('recap.time'), recap.request_time],
+    [t('recap.host'), recap.host],
+    [t('recap.reason'), recap.reason],
+  ];
+  return (
+    <Paper withBorder radius="md" p="lg" maw={520} mx="auto" data-testid="request-recap">
+      <Stack gap="md">
+        <Title order={2} size="h4">
+          {t('recap.title')}
+        </Title>
+        <Text size="sm">{t('recap.mailSent')}</Text>
+        <Stack gap={4}>
+          {rows
+            .filter(([, value]) => value)
+            .map(([label, value]) => (
+              <Group key={label} gap="xs" wrap="nowrap" align="flex-start">
+                <Text size="sm" c="dimmed" miw={110}>
+                  {label}
+                </Text>
+                <Text size="sm" fw={500}>
+                  {value}
+                </Text>
+              </Group>
+            ))}
+        </Stack>
+        <Group gap="sm" wrap="nowrap" role="status" aria-live="polite">
+          <Loader size="xs" aria-hidden="true" />
+          <Text size="sm" data-testid="waiting-text">
+            {t('recap.waiting')}
+          </Text>
+        </Group>
+        <Text size="xs" c="dimmed">
+          {t('recap.keepPage')}
+        </Text>
+      </Stack>
+    </Paper>
   );
 }
