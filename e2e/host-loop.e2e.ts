@@ -1,0 +1,273 @@
+/**
+ * The host loop (issue 15) in Chromium, the mails read from a real SMTP server:
+ * a visitor on a phone requests a meeting and sees their recap; the front desk's
+ * mail carries a Valider link that opens a confirmation page (opening it decides
+ * nothing); once the host confirms there, the visitor's page shows the card by
+ * itself and their mail carries the code, the QR and an .ics invitation. A host
+ * with an account declines from their own mail, with a reason, in English, and the
+ * visitor's decline mail says why. The mails are rendered at phone width in French
+ * and English and saved under e2e/artifacts for a person to look at.
+ */
+import type { ParsedMail } from 'mailparser';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newContext, PHONE, screenshot } from './support/browser';
+import { decodeQr } from './support/qr';
+import { apiToken, createDemoStaff, startServer, type RunningServer } from './support/server';
+import { startSmtp, type TestSmtp } from './support/smtp';
+import { ID_PNG } from './support/visitors';
+
+const DESK = { email: 'accueil@demo.test', password: 'Accueil-Password-123' };
+const HOST = { email: 'moussa.diallo@demo.test', password: 'Diallo-Password-123' };
+
+/** A form field by its label, exactly (Mantine appends ' *' to required labels). */
+function field(page: Page, label: string) {
+  const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return page.getByLabel(new RegExp(`^${escaped}( \\*)?$`));
+}
+
+const to = (mail: ParsedMail) =>
+  (Array.isArray(mail.to) ? mail.to : [mail.to]).flatMap((a) => a?.value.map((v) => v.address));
+
+/** The link a mail's plain text gives after a label ('Valider : https://…'). */
+function linkAfter(mail: ParsedMail, label: string): string {
+  const match = new RegExp(`${label} ?: (\\S+)`).exec(mail.text ?? '');
+  if (!match) throw new Error(`no '${label}' link in: ${mail.text}`);
+  return match[1]!;
+}
+
+/** Renders a mail's HTML at phone width, saves it under e2e/artifacts, and returns the page. */
+async function renderMail(browser: Browser, mail: ParsedMail, name: string) {
+  const context = await browser.newContext({ ...PHONE });
+  const page = await context.newPage();
+  // cid: images cannot load outside a mail client; the layout is what is looked at.
+  await page.setContent(String(mail.html), { waitUntil: 'load' });
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  await screenshot(page, name);
+  await context.close();
+  return { width };
+}
+
+describe('host loop in Chromium', () => {
+  let server: RunningServer;
+  let smtp: TestSmtp;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    server = await startServer({ SMTP_URL: smtp.url });
+    browser = await launchBrowser();
+    await createDemoStaff(server, {
+      ...DESK,
+      name: 'Yao',
+      firstname: 'Aya',
+      title: 'Réceptionniste',
+      role: 'ROLE_EMPLOYEE',
+    });
+    await createDemoStaff(server, {
+      ...HOST,
+      name: 'Diallo',
+      firstname: 'Moussa',
+      title: 'Directeur',
+      role: 'ROLE_USER',
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await smtp?.stop();
+  });
+
+  it('a phone request, the Valider link from the mail, the card by itself, the code mail with QR and .ics', async () => {
+    const visitorEmail = 'awa.kone@example.com';
+    const context = await newContext(browser, server.url, PHONE);
+    const visitor = await context.newPage();
+    await visitor.goto('/demo/meeting');
+    await visitor.getByRole('heading', { name: 'Demande de rendez-vous' }).waitFor();
+    await field(visitor, 'Prénoms').fill('Awa');
+    await field(visitor, 'Nom').fill('Koné');
+    await field(visitor, "Numéro de pièce d'identité").fill('CI-2030-0042');
+    await visitor.locator('input[type="file"]').setInputFiles({
+      name: 'piece-identite.png',
+      mimeType: 'image/png',
+      buffer: ID_PNG,
+    });
+    await field(visitor, 'Adresse').fill('Rue des Jardins 12');
+    await field(visitor, 'Ville').fill('Abidjan');
+    await field(visitor, 'Pays').selectOption('Côte d’Ivoire');
+    await field(visitor, 'Employeur').fill('Acme CI');
+    await field(visitor, "Nom de l'hôte").fill('Mme Traoré');
+    await field(visitor, 'Motif de la visite').fill('Entretien annuel');
+    await field(visitor, 'Date').fill('24/12/2030');
+    await field(visitor, 'Heure').selectOption('10');
+    await field(visitor, 'Minute').selectOption('30');
+    await field(visitor, 'Email').fill(visitorEmail);
+    await field(visitor, 'Contact').fill('0701020304');
+    await visitor.getByRole('button', { name: 'Envoyer la demande' }).click();
+
+    // The recap, not a bare spinner.
+    const recap = visitor.getByTestId('request-recap');
+    await recap.waitFor({ timeout: 15_000 });
+    await recap.getByText('Votre demande est envoyée').waitFor();
+    await recap.getByText('Mme Traoré').waitFor();
+    await recap.getByText('24/12/2030').waitFor();
+    await screenshot(visitor, 'host-loop-recap-375');
+    const requestId = /\/request-meeting\/([0-9a-f-]{36})$/.exec(visitor.url())?.[1];
+    expect(requestId).toBeDefined();
+
+    // The acknowledgement, with a link to follow the request.
+    const ack = await smtp.waitForMessage(
+      (m) =>
+        to(m).includes(visitorEmail) &&
+        m.subject?.startsWith('Demande de rendez-vous reçue') === true,
+    );
+    expect(ack.subject).toBe('Demande de rendez-vous reçue – Demo');
+    expect(linkAfter(ack, 'Suivre ma demande')).toBe(
+      `${server.url}/demo/waiting-validation/${requestId}`,
+    );
+    await renderMail(browser, ack, 'mail-fr-visitor-ack-375');
+
+    // No host account named: the front desk gets the request, with Valider / Annuler.
+    const deskMail = await smtp.waitForMessage(
+      (m) => to(m).includes(DESK.email) && (m.text?.includes('Awa Koné') ?? false),
+    );
+    expect(deskMail.subject).toBe('Demande de rendez-vous : Awa Koné');
+    expect(deskMail.text).toContain('Mme Traoré');
+    expect(deskMail.text).toContain('Acme CI');
+    expect(deskMail.text).toContain('mardi 24 décembre 2030');
+    const { width } = await renderMail(browser, deskMail, 'mail-fr-host-request-375');
+    expect(width).toBeLessThanOrEqual(375);
+    const valider = linkAfter(deskMail, 'Valider');
+    expect(valider).toContain('/company/demo/host-decision?token=');
+
+    // The link opens a confirmation page; opening it (twice, like a link preview) decides nothing.
+    const hostContext = await newContext(browser, server.url, PHONE);
+    const host = await hostContext.newPage();
+    await host.goto(valider);
+    await host.getByText('Confirmer ce rendez-vous ?').waitFor();
+    await host.reload();
+    await host.getByText('Awa Koné (Acme CI) demande à vous rencontrer.').waitFor();
+    const pending = (await (
+      await fetch(`${server.url}/api/requests/status/${requestId}`)
+    ).json()) as { data: { state: string } };
+    expect(pending.data.state).toBe('pending');
+    await screenshot(host, 'host-loop-decision-375');
+    await host.getByTestId('decision-submit').click();
+    await host.getByTestId('decision-done').getByText('Rendez-vous confirmé').waitFor();
+    await screenshot(host, 'host-loop-decided-375');
+
+    // The visitor's page shows the card by itself.
+    await visitor.getByTestId('visitor-card').waitFor({ timeout: 15_000 });
+    const uidn = (await visitor.getByTestId('visitor-code').textContent())!.trim();
+    await screenshot(visitor, 'host-loop-card-375');
+
+    // The code mail: the code, a QR that decodes to the scan URL, an .ics invitation.
+    const code = await smtp.waitForMessage((m) => m.text?.includes(uidn) ?? false);
+    expect(code.subject).toBe('Votre code visiteur – Demo');
+    const qr = code.attachments.find((a) => a.contentType === 'image/png');
+    expect(await decodeQr(qr!.content)).toBe(`${server.url}/scan/${uidn}`);
+    const ics = code.attachments.find((a) => a.filename === 'invitation.ics');
+    expect(ics?.contentType).toBe('text/calendar');
+    const calendar = ics!.content.toString('utf8');
+    expect(calendar).toContain('BEGIN:VEVENT');
+    expect(calendar).toContain('DTSTART:20301224T103000Z');
+    expect(code.text).not.toContain("L'équipe Sésame");
+    await renderMail(browser, code, 'mail-fr-visitor-code-375');
+
+    // The same link again: the decision is shown, not taken twice.
+    await host.goto(valider);
+    await host.getByTestId('decision-done').waitFor();
+    expect(smtp.messages.filter((m) => m.text?.includes(uidn))).toHaveLength(1);
+
+    await hostContext.close();
+    await context.close();
+  });
+
+  it('a host with an account declines from their mail in English; the visitor’s decline mail says why', async () => {
+    // The host reads their mails in English.
+    const hostToken = await apiToken(server, HOST.email, HOST.password);
+    const preferences = await fetch(`${server.url}/api/me/mail-preferences`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${hostToken}` },
+      body: JSON.stringify({ language: 'en', arrival_mail: true }),
+    });
+    expect(preferences.status).toBe(200);
+
+    // The visitor form's host search finds them by name (never an e-mail).
+    const search = (await (
+      await fetch(`${server.url}/api/requests/hosts/demo?q=diallo`)
+    ).json()) as { data: { id: string; name: string }[] };
+    expect(search.data).toEqual([{ id: expect.any(String), name: 'Moussa Diallo' }]);
+
+    const visitorEmail = 'john.smith@example.com';
+    const form = new FormData();
+    const fields = {
+      company_id: 'demo',
+      firstname: 'John',
+      lastname: 'Smith',
+      id_number: 'UK-123456',
+      organisation_name: 'Globex Ltd',
+      email: visitorEmail,
+      contact: '0707070707',
+      request_date: '26/12/2030',
+      request_time: '14:00',
+      language: 'en',
+    };
+    for (const [key, value] of Object.entries(fields)) form.set(key, value);
+    form.set('request_image', new Blob([ID_PNG], { type: 'image/png' }), 'id.png');
+    const created = await fetch(`${server.url}/api/visitor/create`, { method: 'POST', body: form });
+    expect(created.status).toBe(200);
+    const visitorId = ((await created.json()) as { data: { visitor_id: string } }).data.visitor_id;
+    const filed = await fetch(`${server.url}/api/requests/create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        visitor_id: visitorId,
+        host_user_id: search.data[0]!.id,
+        reason: 'Contract review',
+      }),
+    });
+    expect(filed.status).toBe(201);
+    const requestId = ((await filed.json()) as { data: { id: string } }).data.id;
+
+    const hostMail = await smtp.waitForMessage(
+      (m) => to(m).includes(HOST.email) && (m.text?.includes('John Smith') ?? false),
+    );
+    expect(hostMail.subject).toBe('Meeting request: John Smith');
+    expect(hostMail.text).toContain('Hello Moussa,');
+    await renderMail(browser, hostMail, 'mail-en-host-request-375');
+    const decline = linkAfter(hostMail, 'Decline');
+
+    const context = await newContext(browser, server.url, PHONE);
+    const page = await context.newPage();
+    await page.goto(decline);
+    await page.getByText('Annuler ce rendez-vous ?').waitFor();
+    await page
+      .getByLabel('Motif (facultatif, transmis au visiteur)')
+      .fill('Je serai en déplacement ce jour-là.');
+    await page.getByTestId('decision-submit').click();
+    await page.getByTestId('decision-done').getByText('Rendez-vous annulé').waitFor();
+
+    const declined = await smtp.waitForMessage(
+      (m) =>
+        to(m).includes(visitorEmail) && m.subject?.startsWith('Meeting not confirmed') === true,
+    );
+    expect(declined.subject).toBe('Meeting not confirmed – Demo');
+    expect(declined.text).toContain('Reason given: Je serai en déplacement ce jour-là.');
+    await renderMail(browser, declined, 'mail-en-visitor-declined-375');
+    const ack = await smtp.waitForMessage(
+      (m) =>
+        to(m).includes(visitorEmail) && m.subject?.startsWith('Meeting request received') === true,
+    );
+    await renderMail(browser, ack, 'mail-en-visitor-ack-375');
+
+    // The visitor's page says so, with the reason.
+    await page.goto(`/demo/waiting-validation/${requestId}`);
+    await page
+      .getByTestId('request-declined')
+      .getByText('Je serai en déplacement ce jour-là.', { exact: false })
+      .waitFor();
+    await screenshot(page, 'host-loop-declined-375');
+    await context.close();
+  });
+});
