@@ -66,7 +66,8 @@ export default tseslint.config(
     },
   },
   {
-    files: ['apps/web/src/app/**/*.{ts,tsx}'],
+    // The app composes the features; the web's unit tests read each feature's logic.
+    files: ['apps/web/src/app/**/*.{ts,tsx}', 'apps/web/test/**/*.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },
   {

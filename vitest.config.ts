@@ -36,6 +36,15 @@ export default defineConfig({
           environment: 'node',
         },
       },
+      {
+        // The web app's pure logic (no DOM): scanned links, log ranges, outcomes,
+        // the scan queue, the form layer's schema → errors mapping.
+        test: {
+          name: 'web',
+          include: ['apps/web/test/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
       serverProject('server:pglite', { TEST_DB: 'pglite' }),
       ...(postgresUrl ? [serverProject('server:postgres', { TEST_DB: 'postgres' })] : []),
       {

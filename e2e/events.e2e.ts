@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newContext, PHONE, screenshot, signIn } from './support/browser';
+import { waitForMailSent } from './support/mail';
 import { decodeQr } from './support/qr';
 import { createDemoStaff, startServer, type RunningServer } from './support/server';
 import { ID_PNG, todayForForm } from './support/visitors';
@@ -223,8 +224,10 @@ describe('events journey in Chromium', () => {
     await attendance.getByText('Salle Ivoire').waitFor();
     await screenshot(admin, 'event-attendance-1280');
 
-    // Exactly one mail for this guest.
-    await new Promise((r) => setTimeout(r, 1500));
+    // Exactly one mail for this guest: the participants list says it was sent, the mail
+    // server holds one.
+    await sup.goto(`/demo/list-qrcode-events/${EVENT_SLUG}`);
+    await waitForMailSent(sup, () => sup.getByRole('row').filter({ hasText: GUEST_EMAIL }));
     expect(smtp.messages.filter((m) => JSON.stringify(m.to).includes(GUEST_EMAIL))).toHaveLength(1);
 
     await guestContext.close();

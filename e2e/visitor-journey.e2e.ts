@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newContext, PHONE, screenshot, signIn } from './support/browser';
+import { waitForMailSent } from './support/mail';
 import { decodeQr } from './support/qr';
 import { createDemoStaff, startServer, type RunningServer } from './support/server';
 import { ID_PNG } from './support/visitors';
@@ -200,8 +201,8 @@ describe('visitor journey in Chromium', () => {
     await visitor.getByTestId('visitor-card').getByText('Awa Koné').waitFor();
     await screenshot(visitor, 'meeting-card-375');
 
-    // Exactly one mail for this visitor.
-    await new Promise((r) => setTimeout(r, 1500));
+    // Exactly one mail for this visitor: the list says it was sent, the mail server holds one.
+    await waitForMailSent(staff, () => staff.getByRole('row').filter({ hasText: 'Awa Koné' }));
     expect(smtp.messages.filter((m) => m.text?.includes(uidn))).toHaveLength(1);
 
     await visitorContext.close();

@@ -19,7 +19,7 @@ interface DateFieldProps extends Omit<TextInputProps, 'value' | 'onChange' | 'ri
   minDate?: string;
 }
 
-/** A DD/MM/YYYY text field (10 characters) with a calendar picker. */
+/** A DD/MM/YYYY text field (10 characters) with a calendar picker (none when read-only). */
 export function DateField({
   value,
   onChange,
@@ -38,40 +38,42 @@ export function DateField({
       maxLength={10}
       inputMode="numeric"
       rightSection={
-        <Popover opened={open} onChange={setOpen} position="bottom-end" withinPortal>
-          <Popover.Target>
-            <ActionIcon
-              variant="subtle"
-              aria-label={calendarLabel}
-              onClick={() => setOpen((o) => !o)}
-            >
-              <svg
-                width="18"
-                height="18"
-                viewBox="0 0 24 24"
-                fill="none"
-                stroke="currentColor"
-                strokeWidth="2"
-                aria-hidden="true"
+        props.readOnly ? null : (
+          <Popover opened={open} onChange={setOpen} position="bottom-end" withinPortal>
+            <Popover.Target>
+              <ActionIcon
+                variant="subtle"
+                aria-label={calendarLabel}
+                onClick={() => setOpen((o) => !o)}
               >
-                <rect x="3" y="5" width="18" height="16" rx="2" />
-                <path d="M16 3v4M8 3v4M3 11h18" />
-              </svg>
-            </ActionIcon>
-          </Popover.Target>
-          <Popover.Dropdown>
-            <DatePicker
-              locale={language.startsWith('en') ? 'en' : 'fr'}
-              value={iso}
-              defaultDate={iso ?? minDate}
-              minDate={minDate}
-              onChange={(picked) => {
-                if (picked) onChange(fromIso(picked));
-                setOpen(false);
-              }}
-            />
-          </Popover.Dropdown>
-        </Popover>
+                <svg
+                  width="18"
+                  height="18"
+                  viewBox="0 0 24 24"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="2"
+                  aria-hidden="true"
+                >
+                  <rect x="3" y="5" width="18" height="16" rx="2" />
+                  <path d="M16 3v4M8 3v4M3 11h18" />
+                </svg>
+              </ActionIcon>
+            </Popover.Target>
+            <Popover.Dropdown>
+              <DatePicker
+                locale={language.startsWith('en') ? 'en' : 'fr'}
+                value={iso}
+                defaultDate={iso ?? minDate}
+                minDate={minDate}
+                onChange={(picked) => {
+                  if (picked) onChange(fromIso(picked));
+                  setOpen(false);
+                }}
+              />
+            </Popover.Dropdown>
+          </Popover>
+        )
       }
     />
   );

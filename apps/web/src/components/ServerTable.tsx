@@ -1,26 +1,14 @@
 import { useState, type ReactNode } from 'react';
-import {
-  Alert,
-  Center,
-  Group,
-  Loader,
-  Pagination,
-  ScrollArea,
-  Table,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Group, Pagination, ScrollArea, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { PAGE_SIZE } from '@sesame/shared';
 import type { Paginated } from '../lib/api-client';
+import { QueryState } from './QueryState';
+import { RowsTable, type Column } from './RowsTable';
 
-export interface Column<T> {
-  key: string;
-  header: ReactNode;
-  render: (row: T, index: number) => ReactNode;
-}
+export type { Column } from './RowsTable';
 
 export interface ServerTableProps<T> {
   /** Query key prefix; page and search are appended. */
@@ -68,40 +56,24 @@ export function ServerTable<T>(props: ServerTableProps<T>) {
           maw={360}
         />
       )}
-      {query.isError ? (
-        <Alert color="red" role="alert">
-          {props.errorMessage ?? (query.error as Error).message}
-        </Alert>
-      ) : query.isPending ? (
-        <Center py="xl">
-          <Loader aria-label={t('loading')} />
-        </Center>
-      ) : query.data.data.length === 0 ? (
-        <Text py="lg" c="dimmed" data-testid="empty">
-          {props.emptyMessage}
-        </Text>
-      ) : (
-        <ScrollArea>
-          <Table striped highlightOnHover verticalSpacing="sm" miw={600}>
-            <Table.Thead>
-              <Table.Tr>
-                {props.columns.map((c) => (
-                  <Table.Th key={c.key}>{c.header}</Table.Th>
-                ))}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {query.data.data.map((row, i) => (
-                <Table.Tr key={props.rowKey(row)}>
-                  {props.columns.map((c) => (
-                    <Table.Td key={c.key}>{c.render(row, offset + i)}</Table.Td>
-                  ))}
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </ScrollArea>
-      )}
+      <QueryState
+        query={query}
+        errorText={(error) => props.errorMessage ?? (error as Error).message}
+        isEmpty={(answer) => answer.data.length === 0}
+        empty={props.emptyMessage}
+      >
+        {(answer) => (
+          <ScrollArea>
+            <RowsTable
+              columns={props.columns}
+              rows={answer.data}
+              rowKey={props.rowKey}
+              offset={offset}
+              miw={600}
+            />
+          </ScrollArea>
+        )}
+      </QueryState>
       {!props.unpaged && pages > 1 && (
         <Group justify="center" mt="md">
           <Pagination

@@ -6,14 +6,27 @@
 import { getToken } from './session';
 
 export class ApiError extends Error {
+  /**
+   * The server's own `message` (French, spec §8), to show as it is; undefined when
+   * the server sent none (unreachable, or a body that was not ours).
+   */
+  public readonly serverMessage: string | undefined;
+
   constructor(
     /** HTTP status; 0 when the server could not be reached. */
     public readonly status: number,
-    message: string,
+    serverMessage: string | undefined,
+    /** The server's message for each field it refused. */
     public readonly errors?: Record<string, string>,
   ) {
-    super(message);
+    super(serverMessage ?? (status === 0 ? 'network' : `HTTP ${status}`));
+    this.serverMessage = serverMessage;
   }
+}
+
+/** What the server said about a failed call, if it said anything. */
+export function serverMessageOf(error: unknown): string | undefined {
+  return error instanceof ApiError ? error.serverMessage : undefined;
 }
 
 type Body = FormData | object | undefined;
@@ -42,7 +55,7 @@ async function request<T>(
       credentials: 'same-origin',
     });
   } catch {
-    throw new ApiError(0, 'network');
+    throw new ApiError(0, undefined);
   }
   const text = await response.text();
   let data: unknown = undefined;
@@ -55,8 +68,7 @@ async function request<T>(
   }
   if (!response.ok) {
     const errorBody = (data ?? {}) as { message?: unknown; errors?: Record<string, string> };
-    const message =
-      typeof errorBody.message === 'string' ? errorBody.message : `HTTP ${response.status}`;
+    const message = typeof errorBody.message === 'string' ? errorBody.message : undefined;
     throw new ApiError(response.status, message, errorBody.errors);
   }
   return data as T;

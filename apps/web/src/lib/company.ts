@@ -1,5 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
-import { api } from './api-client';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { api, toQuery, type Paginated } from './api-client';
 
 /** What every screen may read of a company (staff of the company get more fields). */
 export interface CompanySummary {
@@ -38,4 +38,26 @@ export function companyQueryOptions(slug: string | null | undefined) {
 
 export function useCompany(slug: string | null | undefined) {
   return useQuery(companyQueryOptions(slug));
+}
+
+/** A company a chooser may pick (the list's row; the time zone when the viewer may read it). */
+export interface CompanyOption {
+  id: string;
+  name: string;
+  slug: string;
+  timezone?: string;
+}
+
+/** The companies whose names match `q` (the first 100), for those who choose a company. */
+export function useCompanyOptions(enabled: boolean, q: string) {
+  return useQuery({
+    queryKey: ['companies', 'options', q],
+    queryFn: () =>
+      api
+        .get<Paginated<CompanyOption>>(`/companies${toQuery({ per_page: 100, q: q || undefined })}`)
+        .then((r) => r.data),
+    enabled,
+    placeholderData: keepPreviousData,
+    staleTime: 60_000,
+  });
 }

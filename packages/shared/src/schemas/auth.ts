@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ROLES } from '../roles';
-import { EMAIL_PATTERN, TEXT_MAX, atMost } from './common';
+import { EMAIL_PATTERN, TEXT_MAX, atMost, keyed } from './common';
 
 /** Spec §5 Login, in the spec's order and wording. */
 export const LOGIN_MESSAGES = {
@@ -10,18 +10,21 @@ export const LOGIN_MESSAGES = {
   badCredentials: 'Identifiants incorrects.',
 } as const;
 
+/** A login message with its locale key (`auth:errors.<key>`). */
+const loginIssue = (key: keyof typeof LOGIN_MESSAGES) => keyed(LOGIN_MESSAGES[key], { key });
+
 /** POST /api/login_check: the spec sends the e-mail as `username`. */
 export const loginSchema = z.object({
   username: z
-    .string({ error: LOGIN_MESSAGES.emailRequired })
-    .max(TEXT_MAX.email, { message: LOGIN_MESSAGES.emailInvalid, abort: true })
+    .string(loginIssue('emailRequired'))
+    .max(TEXT_MAX.email, { ...loginIssue('emailInvalid'), abort: true })
     .trim()
-    .min(1, LOGIN_MESSAGES.emailRequired)
-    .regex(EMAIL_PATTERN, LOGIN_MESSAGES.emailInvalid),
+    .min(1, loginIssue('emailRequired'))
+    .regex(EMAIL_PATTERN, loginIssue('emailInvalid')),
   password: z
-    .string({ error: LOGIN_MESSAGES.passwordRequired })
+    .string(loginIssue('passwordRequired'))
     .max(...atMost(TEXT_MAX.password))
-    .min(1, LOGIN_MESSAGES.passwordRequired),
+    .min(1, loginIssue('passwordRequired')),
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 

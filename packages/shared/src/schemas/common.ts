@@ -46,19 +46,49 @@ export const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
 /** The largest value of a PostgreSQL `integer` column: a larger number is bad input, not a 500. */
 export const SQL_INTEGER_MAX = 2_147_483_647;
 
+/**
+ * What a screen needs to say an issue in its own language: a locale key, the field
+ * the message names (its label is the screen's), and the numbers it quotes.
+ */
+export interface IssueParams {
+  key: string;
+  field?: string;
+  [value: string]: string | number | undefined;
+}
+
+/**
+ * A check's message and its key: the server answers the French `message`; the
+ * issue's `params` carry `{ key, field, … }` for the screens to translate (never
+ * the French text as a lookup key). zod copies `params` only from custom issues,
+ * so the error map stamps them on the raw issue, which zod then finalises.
+ * Use as a check's options: `.min(1, keyed(…))`, `z.uuid(keyed(…))`, `.refine(f, keyed(…))`.
+ */
+export const keyed = (message: string, params: IssueParams) => ({
+  error: (issue: object) => {
+    Object.assign(issue, { params });
+    return message;
+  },
+});
+
+/** The key and values an issue carries (see `keyed`), if any. */
+export function issueParams(issue: object): IssueParams | undefined {
+  const params = (issue as { params?: Partial<IssueParams> }).params;
+  return typeof params?.key === 'string' ? (params as IssueParams) : undefined;
+}
+
 /** The product's message for a text longer than its field allows. */
 export const tooLongMessage = (max: number) => `Ce champ ne doit pas dépasser ${max} caractères.`;
 
 /** `.max(...atMost(n))`: at most n characters; over it, no later check reads the text. */
 export const atMost = (max: number) =>
-  [max, { message: tooLongMessage(max), abort: true }] as const;
+  [max, { ...keyed(tooLongMessage(max), { key: 'tooLong', max }), abort: true }] as const;
 
 /**
  * A string of at most `max` characters. Over it, parsing stops at this check:
  * no later pattern or refinement reads the text.
  */
 export const boundedString = (max: number, message: string = tooLongMessage(max)) =>
-  z.string().max(max, { message, abort: true });
+  z.string().max(max, { ...keyed(message, { key: 'tooLong', max }), abort: true });
 
 /**
  * A form field as trimmed text (JSON may send numbers or null, multipart sends

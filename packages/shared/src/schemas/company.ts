@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EMPLOYEE_COUNT_RANGES } from '../constants';
-import { EMAIL_PATTERN, PHONE_PATTERN, TEXT_MAX, atMost } from './common';
+import { EMAIL_PATTERN, PHONE_PATTERN, TEXT_MAX, atMost, keyed } from './common';
 
 /** Top-level route names a company slug may not take (ARCHITECTURE §6). */
 export const RESERVED_SLUGS = [
@@ -155,14 +155,30 @@ export const COMPANY_MESSAGES = {
 const blankToUndefined = (value: unknown) =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
+/** A company-form message with its locale key (`companies:form.errors.<key>`). */
+const companyIssue = (
+  key:
+    | 'emailInvalid'
+    | 'phoneInvalid'
+    | 'employeeRangeInvalid'
+    | 'arrivalEarlyInvalid'
+    | 'kioskEmailInvalid',
+) =>
+  keyed(
+    COMPANY_MESSAGES[key],
+    key === 'arrivalEarlyInvalid' ? { key, max: ARRIVAL_EARLY_MAX_MINUTES } : { key },
+  );
+const requiredIssue = (field: CompanyField) =>
+  keyed(COMPANY_MESSAGES.required(field), { key: 'required', field });
+
 const requiredCompanyText = (field: CompanyField, max: number = TEXT_MAX.line) =>
   z.preprocess(
     blankToUndefined,
     z
-      .string({ error: COMPANY_MESSAGES.required(field) })
+      .string(requiredIssue(field))
       .max(...atMost(max))
       .trim()
-      .min(1, COMPANY_MESSAGES.required(field)),
+      .min(1, requiredIssue(field)),
   );
 
 const companyTextFields = {
@@ -178,18 +194,18 @@ const companyTextFields = {
   email: z.preprocess(
     blankToUndefined,
     z
-      .string({ error: COMPANY_MESSAGES.required('email') })
+      .string(requiredIssue('email'))
       .max(...atMost(TEXT_MAX.email))
       .trim()
-      .regex(EMAIL_PATTERN, COMPANY_MESSAGES.emailInvalid),
+      .regex(EMAIL_PATTERN, companyIssue('emailInvalid')),
   ),
   phone_number: z.preprocess(
     blankToUndefined,
     z
-      .string({ error: COMPANY_MESSAGES.required('phone_number') })
+      .string(requiredIssue('phone_number'))
       .max(...atMost(TEXT_MAX.phone))
       .transform((v) => v.replace(/[\s.-]+/g, ''))
-      .pipe(z.string().regex(PHONE_PATTERN, COMPANY_MESSAGES.phoneInvalid)),
+      .pipe(z.string().regex(PHONE_PATTERN, companyIssue('phoneInvalid'))),
   ),
   description: z.preprocess(
     blankToUndefined,
@@ -201,18 +217,18 @@ const companyTextFields = {
   ),
   number_of_employee: z.preprocess(
     blankToUndefined,
-    z.enum(EMPLOYEE_COUNT_RANGES, { error: COMPANY_MESSAGES.employeeRangeInvalid }).optional(),
+    z.enum(EMPLOYEE_COUNT_RANGES, companyIssue('employeeRangeInvalid')).optional(),
   ),
   /** 'Arrivées autorisées N minutes avant' (issue 11 §4): whole minutes; absent keeps the value. */
   arrival_early_minutes: z.preprocess(
     (value) => (typeof value === 'number' ? String(value) : blankToUndefined(value)),
     z
-      .string({ error: COMPANY_MESSAGES.arrivalEarlyInvalid })
+      .string(companyIssue('arrivalEarlyInvalid'))
       .trim()
-      .max(4, COMPANY_MESSAGES.arrivalEarlyInvalid)
-      .regex(/^\d+$/, COMPANY_MESSAGES.arrivalEarlyInvalid)
+      .max(4, companyIssue('arrivalEarlyInvalid'))
+      .regex(/^\d+$/, companyIssue('arrivalEarlyInvalid'))
       .transform(Number)
-      .pipe(z.number().int().max(ARRIVAL_EARLY_MAX_MINUTES, COMPANY_MESSAGES.arrivalEarlyInvalid))
+      .pipe(z.number().int().max(ARRIVAL_EARLY_MAX_MINUTES, companyIssue('arrivalEarlyInvalid')))
       .optional(),
   ),
   /**
@@ -222,7 +238,7 @@ const companyTextFields = {
   kiosk_email_enabled: z.preprocess(
     (value) => (typeof value === 'boolean' ? String(value) : blankToUndefined(value)),
     z
-      .enum(['true', 'false'], { error: COMPANY_MESSAGES.kioskEmailInvalid })
+      .enum(['true', 'false'], companyIssue('kioskEmailInvalid'))
       .transform((value) => value === 'true')
       .optional(),
   ),

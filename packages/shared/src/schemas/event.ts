@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { EVENT_DEFAULT_DEPARTMENT, HOURS, MINUTES } from '../constants';
 import { API_MESSAGES } from '../messages';
-import { SQL_INTEGER_MAX, TEXT_MAX, atMost, formText, listQuerySchema } from './common';
+import { SQL_INTEGER_MAX, TEXT_MAX, atMost, formText, keyed, listQuerySchema } from './common';
 import { isVisitDate } from './visitor';
 
 /** The French labels of the event form's fields, as the required-field message names them. */
@@ -80,6 +80,8 @@ export function isEventTime(value: string): boolean {
   );
 }
 
+const badRequest = keyed(API_MESSAGES.badRequest, { key: 'badRequest' });
+
 /**
  * POST /api/evenement/create (JSON). `company_id` is the company's id or slug
  * (`companyId` is read too, spec §3); a supervisor's is ignored: theirs is used.
@@ -110,21 +112,25 @@ export const eventCreateSchema = z
       departement_id: z.preprocess(
         (v) => (v === undefined || v === null || v === '' ? EVENT_DEFAULT_DEPARTMENT : v),
         z.coerce
-          .number({ error: API_MESSAGES.badRequest })
-          .int({ error: API_MESSAGES.badRequest })
-          .min(1, { error: API_MESSAGES.badRequest })
-          .max(SQL_INTEGER_MAX, { error: API_MESSAGES.badRequest }),
+          .number(badRequest)
+          .int(badRequest)
+          .min(1, badRequest)
+          .max(SQL_INTEGER_MAX, badRequest),
       ),
     }),
   )
   .superRefine((v, ctx) => {
-    const fail = (path: EventField, message: string) =>
-      ctx.addIssue({ code: 'custom', path: [path], message });
+    const fail = (path: EventField, message: string, key: string, field?: EventField) =>
+      ctx.addIssue({ code: 'custom', path: [path], message, params: { key, field } });
     for (const field of EVENT_REQUIRED_FIELDS) {
-      if (!v[field]) fail(field, EVENT_MESSAGES.required(field));
+      if (!v[field]) fail(field, EVENT_MESSAGES.required(field), 'required', field);
     }
-    if (v.date_event && !isVisitDate(v.date_event)) fail('date_event', EVENT_MESSAGES.dateInvalid);
-    if (v.time_event && !isEventTime(v.time_event)) fail('time_event', EVENT_MESSAGES.timeInvalid);
+    if (v.date_event && !isVisitDate(v.date_event)) {
+      fail('date_event', EVENT_MESSAGES.dateInvalid, 'dateInvalid');
+    }
+    if (v.time_event && !isEventTime(v.time_event)) {
+      fail('time_event', EVENT_MESSAGES.timeInvalid, 'timeInvalid');
+    }
   });
 /** The JSON the creation form sends. */
 export interface EventCreateInput {

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { QR_TYPES } from '../constants';
-import { EMAIL_PATTERN, PHONE_PATTERN, TEXT_MAX, atMost } from './common';
+import { EMAIL_PATTERN, PHONE_PATTERN, TEXT_MAX, atMost, keyed } from './common';
 
 export const QR_USER_KINDS = ['permanent', 'member'] as const;
 export type QrUserKind = (typeof QR_USER_KINDS)[number];
@@ -67,6 +67,13 @@ export function digitsOnly(value: string): string {
   return value.replace(/\D+/g, '');
 }
 
+/** A QR-user form message with its locale key (`qrUsers:form.errors.<key>`). */
+const qrIssue = (
+  key: 'emailInvalid' | 'contactInvalid' | 'typeInvalid' | 'dateInvalid' | 'companyInvalid',
+) => keyed(QR_USER_MESSAGES[key], { key });
+const requiredIssue = (field: QrUserField) =>
+  keyed(QR_USER_MESSAGES.required(field), { key: 'required', field });
+
 const blankToUndefined = (value: unknown) =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
@@ -80,24 +87,24 @@ const requiredText = (field: QrUserField, max: number = TEXT_MAX.name) =>
   z.preprocess(
     blankToUndefined,
     z
-      .string({ error: QR_USER_MESSAGES.required(field) })
+      .string(requiredIssue(field))
       .max(...atMost(max))
       .trim()
-      .min(1, QR_USER_MESSAGES.required(field)),
+      .min(1, requiredIssue(field)),
   );
 
-const emailShape = text(TEXT_MAX.email).regex(EMAIL_PATTERN, QR_USER_MESSAGES.emailInvalid);
+const emailShape = text(TEXT_MAX.email).regex(EMAIL_PATTERN, qrIssue('emailInvalid'));
 const contactShape = z
   .string()
   .max(...atMost(TEXT_MAX.phone))
   .transform(digitsOnly)
-  .pipe(z.string().regex(PHONE_PATTERN, QR_USER_MESSAGES.contactInvalid));
+  .pipe(z.string().regex(PHONE_PATTERN, qrIssue('contactInvalid')));
 const dateShape = z
   .string()
   .max(...atMost(TEXT_MAX.date))
   .trim()
-  .refine(isIsoDate, QR_USER_MESSAGES.dateInvalid);
-const companyShape = z.uuid({ error: QR_USER_MESSAGES.companyInvalid });
+  .refine(isIsoDate, qrIssue('dateInvalid'));
+const companyShape = z.uuid(qrIssue('companyInvalid'));
 
 /**
  * POST /api/create-qr text fields. Spec §5: only the document is required;
@@ -111,7 +118,7 @@ export const createQrUserFieldsSchema = z.object({
   title: optionalText(TEXT_MAX.line),
   type: z.preprocess(
     blankToUndefined,
-    z.enum(QR_TYPES, { error: QR_USER_MESSAGES.typeInvalid }).default('permanent'),
+    z.enum(QR_TYPES, qrIssue('typeInvalid')).default('permanent'),
   ),
   dateExp: z.preprocess(blankToUndefined, dateShape.optional()),
   company_id: z.preprocess(blankToUndefined, companyShape.optional()),
@@ -122,22 +129,16 @@ export type CreateQrUserFields = z.infer<typeof createQrUserFieldsSchema>;
 export const createMemberFieldsSchema = z.object({
   firstname: requiredText('firstname'),
   lastname: requiredText('lastname'),
-  contact: z.preprocess(
-    blankToUndefined,
-    z.string({ error: QR_USER_MESSAGES.required('contact') }).pipe(contactShape),
-  ),
-  email: z.preprocess(
-    blankToUndefined,
-    z.string({ error: QR_USER_MESSAGES.required('email') }).pipe(emailShape),
-  ),
+  contact: z.preprocess(blankToUndefined, z.string(requiredIssue('contact')).pipe(contactShape)),
+  email: z.preprocess(blankToUndefined, z.string(requiredIssue('email')).pipe(emailShape)),
   title: requiredText('title', TEXT_MAX.line),
   type: z.preprocess(
     blankToUndefined,
-    z.enum(QR_TYPES, { error: QR_USER_MESSAGES.typeInvalid }).default('permanent'),
+    z.enum(QR_TYPES, qrIssue('typeInvalid')).default('permanent'),
   ),
   company_id: z.preprocess(
     blankToUndefined,
-    z.string({ error: QR_USER_MESSAGES.required('company_id') }).pipe(companyShape),
+    z.string(requiredIssue('company_id')).pipe(companyShape),
   ),
 });
 export type CreateMemberFields = z.infer<typeof createMemberFieldsSchema>;
@@ -175,11 +176,11 @@ export type UpdateMemberInput = z.infer<typeof updateMemberSchema>;
 /** Spec §5 Expiry form: the date is required. */
 export const expiryFormSchema = z.object({
   dateExp: z
-    .string({ error: QR_USER_MESSAGES.required('dateExp') })
+    .string(requiredIssue('dateExp'))
     .max(...atMost(TEXT_MAX.date))
     .trim()
-    .min(1, QR_USER_MESSAGES.required('dateExp'))
-    .refine(isIsoDate, QR_USER_MESSAGES.dateInvalid),
+    .min(1, requiredIssue('dateExp'))
+    .refine(isIsoDate, qrIssue('dateInvalid')),
 });
 export type ExpiryFormInput = z.infer<typeof expiryFormSchema>;
 

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { ROLES } from '../roles';
-import { EMAIL_PATTERN, PHONE_PATTERN, SQL_INTEGER_MAX, TEXT_MAX, atMost } from './common';
+import { EMAIL_PATTERN, PHONE_PATTERN, SQL_INTEGER_MAX, TEXT_MAX, atMost, keyed } from './common';
 
 /** Labels of the fields, as the required-field message names them. */
 export const USER_FIELD_LABELS = {
@@ -42,6 +42,12 @@ export const USER_MESSAGES = {
   deleted: 'Utilisateur supprimé avec succès.',
 } as const;
 
+/** A user-form message with its locale key (`users:form.errors.<key>`). */
+const userIssue = (key: Exclude<keyof typeof USER_MESSAGES, 'required'>) =>
+  keyed(USER_MESSAGES[key] as string, { key });
+const requiredIssue = (field: UserField) =>
+  keyed(USER_MESSAGES.required(field), { key: 'required', field });
+
 const blankToUndefined = (value: unknown) =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
@@ -49,10 +55,10 @@ const requiredText = (field: UserField, max: number = TEXT_MAX.name) =>
   z.preprocess(
     blankToUndefined,
     z
-      .string({ error: USER_MESSAGES.required(field) })
+      .string(requiredIssue(field))
       .max(...atMost(max))
       .trim()
-      .min(1, USER_MESSAGES.required(field)),
+      .min(1, requiredIssue(field)),
   );
 
 /** Spaces, dots and dashes people type between digit groups are dropped; then 8 to 15 digits. */
@@ -60,13 +66,16 @@ const contactShape = z
   .string()
   .max(...atMost(TEXT_MAX.phone))
   .transform((v) => v.replace(/[\s.-]+/g, ''))
-  .pipe(z.string().regex(PHONE_PATTERN, USER_MESSAGES.contactInvalid));
+  .pipe(z.string().regex(PHONE_PATTERN, userIssue('contactInvalid')));
 
 const passwordShape = z
-  .string({ error: USER_MESSAGES.required('password') })
+  .string(requiredIssue('password'))
   .max(...atMost(TEXT_MAX.password))
-  .min(1, USER_MESSAGES.required('password'))
-  .min(PASSWORD_MIN_LENGTH, USER_MESSAGES.passwordTooShort);
+  .min(1, requiredIssue('password'))
+  .min(
+    PASSWORD_MIN_LENGTH,
+    keyed(USER_MESSAGES.passwordTooShort, { key: 'passwordTooShort', min: PASSWORD_MIN_LENGTH }),
+  );
 
 const userFields = {
   name: requiredText('name'),
@@ -74,22 +83,19 @@ const userFields = {
   email: z.preprocess(
     blankToUndefined,
     z
-      .string({ error: USER_MESSAGES.required('email') })
+      .string(requiredIssue('email'))
       .max(...atMost(TEXT_MAX.email))
       .trim()
-      .regex(EMAIL_PATTERN, USER_MESSAGES.emailInvalid),
+      .regex(EMAIL_PATTERN, userIssue('emailInvalid')),
   ),
   password: passwordShape,
   title: requiredText('title', TEXT_MAX.line),
-  contact: z.preprocess(
-    blankToUndefined,
-    z.string({ error: USER_MESSAGES.required('contact') }).pipe(contactShape),
-  ),
+  contact: z.preprocess(blankToUndefined, z.string(requiredIssue('contact')).pipe(contactShape)),
   role: z.preprocess(
     blankToUndefined,
     z.enum(ROLES, {
       error: (issue) =>
-        issue.input === undefined ? USER_MESSAGES.required('role') : USER_MESSAGES.roleInvalid,
+        (issue.input === undefined ? requiredIssue('role') : userIssue('roleInvalid')).error(issue),
     }),
   ),
   /** Ignored for roles that may not choose (spec §6 "Company choice"): they get their own. */
@@ -97,9 +103,10 @@ const userFields = {
     blankToUndefined,
     z.uuid({
       error: (issue) =>
-        issue.input === undefined
-          ? USER_MESSAGES.required('company_id')
-          : USER_MESSAGES.companyInvalid,
+        (issue.input === undefined
+          ? requiredIssue('company_id')
+          : userIssue('companyInvalid')
+        ).error(issue),
     }),
   ),
   status: z.boolean().default(true),

@@ -14,6 +14,7 @@
  */
 import { z } from 'zod';
 import { HOURS, ID_FILE_MAX_BYTES, MINUTES } from '../constants';
+import { fileTooLargeMessage, megabytes } from '../messages';
 import { EMAIL_PATTERN, PHONE_PATTERN, TEXT_MAX, formText } from './common';
 
 /** The French labels of the required fields, as the messages name them. */
@@ -41,7 +42,7 @@ export const VISITOR_MESSAGES = {
   required: (label: string) => `Le champ "${label}" est requis.`,
   emailInvalid: 'Veuillez entrer une adresse e-mail valide.',
   phoneInvalid: 'Veuillez entrer un numéro de téléphone valide (8 à 15 chiffres).',
-  fileTooLarge: 'La taille du fichier ne doit pas dépasser 2 Mo.',
+  fileTooLarge: fileTooLargeMessage(ID_FILE_MAX_BYTES),
   fileInvalid: 'Veuillez selectionnez un fichier valide',
   dateMissing: 'Date not selected',
   dateInvalid: 'Invalid Date',
@@ -137,8 +138,14 @@ export const visitorFormSchema = z
     request_image: z.unknown().optional(),
   })
   .superRefine((v, ctx) => {
-    const fail = (path: string, key: VisitorIssueKey, message: string, field?: string) => {
-      ctx.addIssue({ code: 'custom', path: [path], message, params: { key, field } });
+    const fail = (
+      path: string,
+      key: VisitorIssueKey,
+      message: string,
+      field?: string,
+      values: Record<string, number> = {},
+    ) => {
+      ctx.addIssue({ code: 'custom', path: [path], message, params: { key, field, ...values } });
     };
     // 1. Required fields, in the spec's order.
     for (const field of VISITOR_REQUIRED_FIELDS) {
@@ -150,7 +157,9 @@ export const visitorFormSchema = z
     if (!file || typeof file.size !== 'number' || file.size <= 0) {
       fail('request_image', 'fileInvalid', VISITOR_MESSAGES.fileInvalid);
     } else if (file.size > ID_FILE_MAX_BYTES) {
-      fail('request_image', 'fileTooLarge', VISITOR_MESSAGES.fileTooLarge);
+      fail('request_image', 'fileTooLarge', VISITOR_MESSAGES.fileTooLarge, undefined, {
+        mo: megabytes(ID_FILE_MAX_BYTES),
+      });
     }
     // 3–4. Shapes of the e-mail and the phone number.
     if (v.email && !EMAIL_PATTERN.test(v.email)) {

@@ -15,21 +15,16 @@
  * - `submitting`: the caller's request is in flight (the button shows it).
  */
 import {
-  ActionIcon,
   Button,
   FileInput,
   Grid,
   NativeSelect,
   Paper,
-  Popover,
   Stack,
   Text,
   TextInput,
   Title,
 } from '@mantine/core';
-import { DatePicker } from '@mantine/dates';
-import 'dayjs/locale/fr';
-import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   COUNTRIES,
@@ -38,14 +33,16 @@ import {
   HOUR_PLACEHOLDER,
   ID_FILE_MAX_BYTES,
   isPastVisitDate,
+  isVisitDate,
+  megabytes,
   MINUTES,
   MINUTE_PLACEHOLDER,
   SUBMIT_DELAY_MS,
-  VISITOR_MESSAGES,
   visitorFormSchema,
-  type VisitorIssueKey,
 } from '@sesame/shared';
 import { DEFAULT_TIMEZONE, todayIn } from '../../lib/format';
+import { useSchemaForm } from '../../lib/use-schema-form';
+import { DateField } from '../DateField';
 
 export interface VisitorFormEvent {
   name: string;
@@ -85,7 +82,11 @@ type TextField =
   | 'email'
   | 'contact';
 
-type Values = Record<TextField, string> & { hour: string; minute: string };
+type Values = Record<TextField, string> & {
+  hour: string;
+  minute: string;
+  request_image: File | null;
+};
 
 const EMPTY: Values = {
   firstname: '',
@@ -104,6 +105,7 @@ const EMPTY: Values = {
   contact: '',
   hour: HOUR_PLACEHOLDER,
   minute: MINUTE_PLACEHOLDER,
+  request_image: null,
 };
 
 function valuesFromEvent(event: VisitorFormEvent): Partial<Values> {
@@ -122,14 +124,9 @@ function valuesFromEvent(event: VisitorFormEvent): Partial<Values> {
   };
 }
 
-/** 'YYYY-MM-DD' (the calendar) ↔ 'DD/MM/YYYY' (the field). */
-const fromIso = (iso: string) => iso.slice(0, 10).split('-').reverse().join('/');
-const toIso = (ddmmyyyy: string) => {
-  const [dd, mm, yyyy] = ddmmyyyy.split('/');
-  return dd && mm && yyyy && yyyy.length === 4 ? `${yyyy}-${mm}-${dd}` : null;
-};
-
 const FILE_ACCEPT = 'image/jpeg,image/png,image/webp,application/pdf';
+/** The identity document's limit, as the hint and the message quote it. */
+const MO = megabytes(ID_FILE_MAX_BYTES);
 
 export function VisitorForm({
   event,
@@ -138,108 +135,50 @@ export function VisitorForm({
   timeZone = DEFAULT_TIMEZONE,
 }: VisitorFormProps) {
   const { t, i18n } = useTranslation('visitors');
-  const [values, setValues] = useState<Values>(() => ({
-    ...EMPTY,
-    ...(event ? valuesFromEvent(event) : {}),
-  }));
-  const [file, setFile] = useState<File | null>(null);
-  const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [waiting, setWaiting] = useState(false);
-  const [calendarOpen, setCalendarOpen] = useState(false);
-  const formRef = useRef<HTMLFormElement>(null);
-  const busy = waiting || submitting;
   const readOnly = !!event;
+  const language = i18n.language?.startsWith('en') ? 'en' : 'fr';
 
-  const set = (field: keyof Values) => (value: string) => {
-    setValues((v) => ({ ...v, [field]: value }));
-    setErrors((e) => ({
-      ...e,
-      [field === 'hour' || field === 'minute' ? 'request_time' : field]: undefined,
-    }));
-  };
-
-  /** The issue's text in the visitor's language (French: the spec's exact words). */
-  const issueText = (
-    key: VisitorIssueKey | undefined,
-    field: string | undefined,
-    fallback: string,
-  ) =>
-    key
-      ? t(`form.errors.${key}`, {
-          label: field ? t(`form.fields.${field}`) : '',
-          defaultValue: fallback,
-        })
-      : fallback;
-
-  const pickFile = (picked: File | null) => {
-    setFile(picked);
-    if (!picked) return;
-    if (picked.size === 0) {
-      setErrors((e) => ({ ...e, request_image: t('form.errors.fileInvalid') }));
-    } else if (picked.size > ID_FILE_MAX_BYTES) {
-      setErrors((e) => ({ ...e, request_image: t('form.errors.fileTooLarge') }));
-    } else {
-      setErrors((e) => ({ ...e, request_image: undefined }));
-    }
-  };
-
-  const handleSubmit = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    if (busy) return;
-    const input = {
+  const { form, submit, summary, validateField } = useSchemaForm(visitorFormSchema, {
+    ns: 'visitors',
+    keys: { errors: 'form.errors', fields: 'form.fields' },
+    initialValues: { ...EMPTY, ...(event ? valuesFromEvent(event) : {}) },
+    toInput: (values) => ({
       ...values,
       request_time: `${values.hour}:${values.minute}`,
-      language: i18n.language?.startsWith('en') ? 'en' : 'fr',
-      request_image: file ?? undefined,
-    };
-    const parsed = visitorFormSchema.safeParse(input);
-    const showErrors = (next: Record<string, string>, firstPath: string) => {
-      setErrors(next);
-      setFormError(next[firstPath] ?? null);
-      const target = formRef.current?.querySelector<HTMLElement>(`[data-field="${firstPath}"]`);
-      target?.focus();
-    };
-    if (!parsed.success) {
-      const next: Record<string, string> = {};
-      for (const issue of parsed.error.issues) {
-        const path = String(issue.path[0]);
-        const params = (issue as { params?: { key?: VisitorIssueKey; field?: string } }).params;
-        next[path] ??= issueText(params?.key, params?.field, issue.message);
-      }
-      showErrors(next, String(parsed.error.issues[0]?.path[0]));
-      return;
-    }
+      language,
+      request_image: values.request_image ?? undefined,
+    }),
     // A meeting in the past (the company's day decides; the server checks it again).
-    if (!event && isPastVisitDate(parsed.data.request_date, todayIn(timeZone))) {
-      showErrors(
-        { request_date: issueText('datePast', undefined, VISITOR_MESSAGES.datePast) },
-        'request_date',
-      );
-      return;
-    }
-    setErrors({});
-    setFormError(null);
-    const data = new FormData();
-    for (const [key, value] of Object.entries(parsed.data)) data.set(key, String(value ?? ''));
-    data.set('request_image', file!);
-    setWaiting(true);
-    try {
+    check: (values) => ({
+      request_date:
+        !event &&
+        isVisitDate(values.request_date) &&
+        isPastVisitDate(values.request_date, todayIn(timeZone))
+          ? t('form.errors.datePast')
+          : undefined,
+    }),
+    onSubmit: async (data, values) => {
+      const body = new FormData();
+      for (const [key, value] of Object.entries(data)) body.set(key, String(value ?? ''));
+      body.set('request_image', values.request_image!);
       // Spec §4: the visitor is created after a 1 s delay.
       await new Promise((resolve) => setTimeout(resolve, SUBMIT_DELAY_MS));
-      await onSubmit(data);
-    } finally {
-      setWaiting(false);
-    }
+      await onSubmit(body);
+    },
+  });
+  const busy = form.submitting || submitting;
+  const values = form.values;
+
+  /** The hour and the minute are checked as one time. */
+  const setTime = (field: 'hour' | 'minute') => (ev: React.ChangeEvent<HTMLSelectElement>) => {
+    form.setFieldValue(field, ev.currentTarget.value);
+    form.clearFieldError('request_time');
   };
 
   const field = (name: TextField, extra: Partial<Parameters<typeof TextInput>[0]> = {}) => (
     <TextInput
       label={t(`form.fields.${name}`)}
-      value={values[name]}
-      onChange={(ev) => set(name)(ev.currentTarget.value)}
-      error={errors[name]}
-      data-field={name}
+      {...form.getInputProps(name)}
       name={name}
       {...extra}
     />
@@ -260,13 +199,11 @@ export function VisitorForm({
       : []),
     ...COUNTRIES.map((c) => ({ value: c, label: c })),
   ];
-  const iso = toIso(values.request_date);
 
   return (
     <Paper component="section" withBorder p={{ base: 'md', sm: 'xl' }} radius="md">
       <form
-        ref={formRef}
-        onSubmit={(e) => void handleSubmit(e)}
+        onSubmit={busy ? (e) => e.preventDefault() : submit}
         noValidate
         aria-labelledby="visitor-form-title"
       >
@@ -301,15 +238,17 @@ export function VisitorForm({
             <Grid.Col span={{ base: 12, sm: 6 }}>
               <FileInput
                 label={t('form.fields.request_image')}
-                description={t('form.fileHint')}
+                description={t('form.fileHint', { mo: MO })}
                 placeholder={t('form.filePlaceholder')}
                 accept={FILE_ACCEPT}
-                value={file}
-                onChange={pickFile}
-                error={errors.request_image}
+                {...form.getInputProps('request_image')}
+                onChange={(picked) => {
+                  form.setFieldValue('request_image', picked);
+                  // A picked file is checked at once; no file yet is said on submit.
+                  if (picked) validateField('request_image', { ...values, request_image: picked });
+                }}
                 clearable
                 required
-                data-field="request_image"
                 name="request_image"
               />
             </Grid.Col>
@@ -323,10 +262,8 @@ export function VisitorForm({
               <NativeSelect
                 label={t('form.fields.country')}
                 data={countryOptions}
-                value={values.country}
-                onChange={(ev) => set('country')(ev.currentTarget.value)}
+                {...form.getInputProps('country')}
                 disabled={readOnly}
-                data-field="country"
                 name="country"
               />
             </Grid.Col>
@@ -344,50 +281,18 @@ export function VisitorForm({
               </>
             )}
             <Grid.Col span={{ base: 12, sm: 6 }}>
-              <TextInput
+              <DateField
                 label={t('form.fields.request_date')}
                 placeholder={t('form.datePlaceholder')}
+                {...form.getInputProps('request_date')}
                 value={values.request_date}
-                onChange={(ev) => set('request_date')(ev.currentTarget.value)}
-                maxLength={10}
-                inputMode="numeric"
+                onChange={(value) => form.setFieldValue('request_date', value)}
+                calendarLabel={t('form.openCalendar')}
+                language={language}
+                minDate={todayIn(timeZone)}
                 readOnly={readOnly}
                 required
-                error={errors.request_date}
-                data-field="request_date"
                 name="request_date"
-                rightSection={
-                  readOnly ? null : (
-                    <Popover
-                      opened={calendarOpen}
-                      onChange={setCalendarOpen}
-                      position="bottom-end"
-                      withinPortal
-                    >
-                      <Popover.Target>
-                        <ActionIcon
-                          variant="subtle"
-                          aria-label={t('form.openCalendar')}
-                          onClick={() => setCalendarOpen((o) => !o)}
-                        >
-                          <CalendarIcon />
-                        </ActionIcon>
-                      </Popover.Target>
-                      <Popover.Dropdown>
-                        <DatePicker
-                          locale={i18n.language?.startsWith('en') ? 'en' : 'fr'}
-                          value={iso}
-                          defaultDate={iso ?? undefined}
-                          minDate={todayIn(timeZone)}
-                          onChange={(picked) => {
-                            if (picked) set('request_date')(fromIso(picked));
-                            setCalendarOpen(false);
-                          }}
-                        />
-                      </Popover.Dropdown>
-                    </Popover>
-                  )
-                }
               />
             </Grid.Col>
             <Grid.Col span={{ base: 6, sm: 3 }}>
@@ -395,15 +300,11 @@ export function VisitorForm({
                 label={t('form.fields.hour')}
                 data={hourOptions}
                 value={values.hour}
-                onChange={(ev) => set('hour')(ev.currentTarget.value)}
+                onChange={setTime('hour')}
                 disabled={readOnly}
                 required
-                error={
-                  errors.request_time && values.hour === HOUR_PLACEHOLDER
-                    ? errors.request_time
-                    : undefined
-                }
-                data-field="request_time"
+                error={values.hour === HOUR_PLACEHOLDER ? form.errors.request_time : undefined}
+                data-path="request_time"
                 name="hour"
               />
             </Grid.Col>
@@ -412,14 +313,10 @@ export function VisitorForm({
                 label={t('form.fields.minute')}
                 data={minuteOptions}
                 value={values.minute}
-                onChange={(ev) => set('minute')(ev.currentTarget.value)}
+                onChange={setTime('minute')}
                 disabled={readOnly}
                 required
-                error={
-                  errors.request_time && values.hour !== HOUR_PLACEHOLDER
-                    ? errors.request_time
-                    : undefined
-                }
+                error={values.hour !== HOUR_PLACEHOLDER ? form.errors.request_time : undefined}
                 name="minute"
               />
             </Grid.Col>
@@ -441,9 +338,9 @@ export function VisitorForm({
             </Grid.Col>
           </Grid>
 
-          {formError && (
+          {summary && (
             <Text role="alert" c="red.8" fw={500} data-testid="visitor-form-error">
-              {formError}
+              {summary}
             </Text>
           )}
           <Button type="submit" size="md" loading={busy} fullWidth>
@@ -452,22 +349,5 @@ export function VisitorForm({
         </Stack>
       </form>
     </Paper>
-  );
-}
-
-function CalendarIcon() {
-  return (
-    <svg
-      width="18"
-      height="18"
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      aria-hidden="true"
-    >
-      <rect x="3" y="5" width="18" height="16" rx="2" />
-      <path d="M16 3v4M8 3v4M3 11h18" />
-    </svg>
   );
 }

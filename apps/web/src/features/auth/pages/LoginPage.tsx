@@ -13,11 +13,11 @@ import {
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { loginSchema, REDIRECT_DELAY_MS } from '@sesame/shared';
+import { loginSchema } from '@sesame/shared';
 import { ApiError } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
-
-type FieldErrors = Partial<Record<'username' | 'password', string>>;
+import { useDelayedNavigate } from '../../../lib/use-delayed-navigate';
+import { useSchemaForm } from '../../../lib/use-schema-form';
 
 /** Spec §8 Login: the message for each status. */
 function loginErrorMessage(
@@ -53,46 +53,34 @@ export default function LoginPage() {
   const from = (location.state as { from?: unknown } | null)?.from;
   const returnTo =
     typeof from === 'string' && from.startsWith('/') && !from.startsWith('//') ? from : null;
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [loading, setLoading] = useState(false);
   const [redirecting, setRedirecting] = useState(false);
+  // What the server answered (the field messages are the form's own).
+  const [formError, setFormError] = useState<string | null>(null);
+  const navigateLater = useDelayedNavigate();
+  const { form, submit } = useSchemaForm(loginSchema, {
+    ns: 'auth',
+    keys: { errors: 'errors' },
+    initialValues: { username: '', password: '' },
+    onSubmit: async ({ username, password }) => {
+      setFormError(null);
+      setRedirecting(true);
+      try {
+        const info = await login(username, password);
+        notifications.show({ message: t('auth:success'), color: 'teal' });
+        navigateLater(returnTo ?? `/${info.company}`);
+      } catch (error) {
+        setRedirecting(false);
+        setFormError(loginErrorMessage(error, t));
+      }
+    },
+  });
+  const loading = form.submitting;
 
   // Already signed in: straight to the user's company.
   useEffect(() => {
     if (isAuthenticated && user && !loading && !redirecting)
       void navigate(returnTo ?? `/${user.company}`, { replace: true });
   }, [isAuthenticated, user, loading, redirecting, navigate, returnTo]);
-
-  const submit = async (event: React.FormEvent) => {
-    event.preventDefault();
-    setFormError(null);
-    const parsed = loginSchema.safeParse({ username: email, password });
-    if (!parsed.success) {
-      const next: FieldErrors = {};
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0] as keyof FieldErrors;
-        next[field] ??= issue.message;
-      }
-      setErrors(next);
-      return;
-    }
-    setErrors({});
-    setLoading(true);
-    setRedirecting(true);
-    try {
-      const info = await login(parsed.data.username, parsed.data.password);
-      notifications.show({ message: t('auth:success'), color: 'teal' });
-      setTimeout(() => void navigate(returnTo ?? `/${info.company}`), REDIRECT_DELAY_MS);
-    } catch (error) {
-      setRedirecting(false);
-      setFormError(loginErrorMessage(error, t));
-    } finally {
-      setLoading(false);
-    }
-  };
 
   return (
     <Container size={420} py="xl">
@@ -109,17 +97,13 @@ export default function LoginPage() {
               label={t('auth:email')}
               type="email"
               autoComplete="username"
-              value={email}
-              onChange={(e) => setEmail(e.currentTarget.value)}
-              error={errors.username}
+              {...form.getInputProps('username')}
               name="email"
             />
             <PasswordInput
               label={t('auth:password')}
               autoComplete="current-password"
-              value={password}
-              onChange={(e) => setPassword(e.currentTarget.value)}
-              error={errors.password}
+              {...form.getInputProps('password')}
               name="password"
             />
             {formError && (

@@ -103,11 +103,11 @@ export async function downloadVisitorLogCsv(
       credentials: 'same-origin',
     });
   } catch {
-    throw new ApiError(0, 'network');
+    throw new ApiError(0, undefined);
   }
   if (!response.ok) {
     const body = (await response.json().catch(() => ({}))) as { message?: unknown };
-    const message = typeof body.message === 'string' ? body.message : `HTTP ${response.status}`;
+    const message = typeof body.message === 'string' ? body.message : undefined;
     throw new ApiError(response.status, message);
   }
   const blob = await response.blob();

@@ -1,22 +1,10 @@
 import type { ReactNode } from 'react';
-import {
-  Alert,
-  Box,
-  Center,
-  Group,
-  Loader,
-  Pagination,
-  Paper,
-  ScrollArea,
-  SimpleGrid,
-  Stack,
-  Table,
-  Text,
-} from '@mantine/core';
+import { Box, Group, Pagination, Paper, ScrollArea, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { Column } from '../../../components/ServerTable';
+import { QueryState } from '../../../components/QueryState';
+import { RowsTable, type Column } from '../../../components/RowsTable';
 import type { LogPage } from '../api/logs';
 
 /**
@@ -90,18 +78,11 @@ export function LogTable<T>(props: LogTableProps<T>) {
   const numbers = new Intl.NumberFormat(i18n.language.startsWith('en') ? 'en-GB' : 'fr-FR');
   const total = meta ? `${numbers.format(meta.total)}${meta.total_capped ? '+' : ''}` : '';
 
-  if (query.isError) {
+  if (query.isError || query.isPending) {
     return (
-      <Alert color="red" role="alert">
-        {t('loadFailed')}
-      </Alert>
-    );
-  }
-  if (query.isPending) {
-    return (
-      <Center py="xl">
-        <Loader aria-label={t('loading', { ns: 'common' })} />
-      </Center>
+      <QueryState query={query} errorText={() => t('loadFailed')}>
+        {() => null}
+      </QueryState>
     );
   }
   const rows = query.data.data;
@@ -133,34 +114,16 @@ export function LogTable<T>(props: LogTableProps<T>) {
         </Stack>
       ) : (
         <ScrollArea type="auto" offsetScrollbars>
-          <Table
-            striped
-            highlightOnHover
-            verticalSpacing="sm"
+          <RowsTable
+            columns={props.columns}
+            rows={rows}
+            rowKey={props.rowKey}
+            offset={offset}
             miw={props.minWidth ?? 720}
             aria-label={props.label}
             aria-busy={query.isPlaceholderData || undefined}
             style={refreshing}
-          >
-            <Table.Thead>
-              <Table.Tr>
-                {props.columns.map((c) => (
-                  <Table.Th key={c.key} style={{ whiteSpace: 'nowrap' }}>
-                    {c.header}
-                  </Table.Th>
-                ))}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((row, i) => (
-                <Table.Tr key={props.rowKey(row)}>
-                  {props.columns.map((c) => (
-                    <Table.Td key={c.key}>{c.render(row, offset + i)}</Table.Td>
-                  ))}
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+          />
         </ScrollArea>
       )}
       {pages > 1 && (

@@ -33,8 +33,9 @@ function zoneOffset(instant: number, timeZone: string): number {
 export function wallTimeToInstant(wall: string, timeZone: string): Date | null {
   const match = WALL_TIME.exec(wall);
   if (!match) return null;
-  const [, y, mo, d, h, mi, s] = match.map(Number) as number[];
-  const asUtc = Date.UTC(y!, mo! - 1, d!, h!, mi!, s ?? 0);
+  // Seconds are optional: an absent group reads as 0, not NaN.
+  const [, y, mo, d, h, mi, s] = match.map((part) => Number(part ?? 0));
+  const asUtc = Date.UTC(y!, mo! - 1, d!, h!, mi!, s!);
   if (Number.isNaN(asUtc)) return null;
   // Two passes settle the offset across a daylight-saving change.
   let instant = asUtc - zoneOffset(asUtc, timeZone);

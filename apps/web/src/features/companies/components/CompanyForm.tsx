@@ -4,7 +4,7 @@
  * the name is read-only, the logo optional. The shared schemas check the fields
  * here and again on the server; the logo's type is checked by content there.
  */
-import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import {
   Button,
   FileInput,
@@ -23,18 +23,16 @@ import {
 import { useTranslation } from 'react-i18next';
 import {
   ARRIVAL_EARLY_MAX_MINUTES,
-  COMPANY_FIELD_LABELS,
-  COMPANY_MESSAGES,
   EMPLOYEE_COUNT_RANGES,
   IMAGE_SIZES,
-  LOGO_MAX_BYTES,
   LOGO_MEDIA_TYPES,
   companyCreateSchema,
   companyUpdateSchema,
   type Company,
-  type CompanyField,
 } from '@sesame/shared';
 import { CountrySelect } from '../../../components/CountrySelect';
+import { useSchemaForm } from '../../../lib/use-schema-form';
+import { LOGO_MO, logoProblem } from '../lib/logo';
 
 const TEXT_FIELDS = [
   'name',
@@ -54,34 +52,7 @@ const TEXT_FIELDS = [
   'arrival_early_minutes',
 ] as const;
 type TextField = (typeof TEXT_FIELDS)[number];
-type Values = Record<TextField, string>;
-
-/** The shared schema's French messages → this screen's locale keys (English follows the language). */
-const MESSAGE_KEYS: Record<string, string> = {
-  [COMPANY_MESSAGES.emailInvalid]: 'form.errors.emailInvalid',
-  [COMPANY_MESSAGES.phoneInvalid]: 'form.errors.phoneInvalid',
-  [COMPANY_MESSAGES.employeeRangeInvalid]: 'form.errors.employeeRangeInvalid',
-  [COMPANY_MESSAGES.arrivalEarlyInvalid]: 'form.errors.arrivalEarlyInvalid',
-  [COMPANY_MESSAGES.kioskEmailInvalid]: 'form.errors.kioskEmailInvalid',
-  'La taille du fichier ne doit pas dépasser 2 Mo.': 'form.errors.fileTooLarge',
-  'Veuillez selectionnez un fichier valide': 'form.errors.fileInvalid',
-  "Ce type de fichier n'est pas accepté.": 'form.errors.fileType',
-};
-
-export function useCompanyMessageText() {
-  const { t } = useTranslation('companies');
-  return (message: string, field?: string) => {
-    if (
-      field &&
-      field in COMPANY_FIELD_LABELS &&
-      message === COMPANY_MESSAGES.required(field as CompanyField)
-    ) {
-      return t('form.errors.required', { label: t(`fields.${field}`) });
-    }
-    const key = MESSAGE_KEYS[message];
-    return key ? t(key) : message;
-  };
-}
+type Values = Record<TextField, string> & { kiosk_email_enabled: boolean; logo: File | null };
 
 interface CompanyFormProps {
   mode: 'create' | 'edit';
@@ -92,79 +63,52 @@ interface CompanyFormProps {
   /** Shown instead of the button when it is hidden. */
   cannotSubmitNote?: ReactNode;
   pending: boolean;
-  serverErrors: Record<string, string>;
   feedback?: ReactNode;
-  onSubmit: (form: FormData) => void;
+  /** Sends the form; answers the server's field errors, if any. */
+  onSubmit: (form: FormData) => Promise<Record<string, string> | undefined>;
 }
 
 export function CompanyForm(props: CompanyFormProps) {
   const { t } = useTranslation('companies');
-  const messageText = useCompanyMessageText();
-  const formRef = useRef<HTMLFormElement>(null);
   const initial = props.initial;
-  const [values, setValues] = useState<Values>(() => {
-    const start = {} as Values;
+
+  /** The text fields as the schema and the server read them (the name is read-only on edit). */
+  const fieldsOf = (values: Values): Record<string, string> => {
+    const fields: Record<string, string> = {
+      kiosk_email_enabled: String(values.kiosk_email_enabled),
+    };
+    for (const field of TEXT_FIELDS) fields[field] = values[field];
+    if (props.mode === 'edit') delete fields.name;
+    return fields;
+  };
+
+  const initialValues = () => {
+    const start = { logo: null } as Values;
     for (const field of TEXT_FIELDS) start[field] = String(initial?.[field] ?? '');
     // A new company lets visitors in from the start of their day (0 minutes before).
     start.arrival_early_minutes = String(initial?.arrival_early_minutes ?? 0);
+    // The kiosk's e-mail presence (ARCHITECTURE §6): off unless the company turns it on.
+    start.kiosk_email_enabled = initial?.kiosk_email_enabled ?? false;
     return start;
-  });
-  // The kiosk's e-mail presence (ARCHITECTURE §6): off unless the company turns it on.
-  const [kioskEmail, setKioskEmail] = useState(initial?.kiosk_email_enabled ?? false);
-  const [logo, setLogo] = useState<File | null>(null);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const shown = { ...props.serverErrors, ...errors };
-
-  const set = (field: TextField | 'logo') => (value: string) => {
-    if (field !== 'logo') setValues((v) => ({ ...v, [field]: value }));
-    setErrors((e) => {
-      const next = { ...e };
-      delete next[field];
-      return next;
-    });
   };
 
-  const logoError = (): string | undefined => {
-    if (!logo) return props.mode === 'create' ? COMPANY_MESSAGES.required('logo') : undefined;
-    if (logo.size === 0) return 'Veuillez selectionnez un fichier valide';
-    if (logo.size > LOGO_MAX_BYTES) return 'La taille du fichier ne doit pas dépasser 2 Mo.';
-    if (!(LOGO_MEDIA_TYPES as readonly string[]).includes(logo.type)) {
-      return "Ce type de fichier n'est pas accepté.";
-    }
-    return undefined;
-  };
-
-  const handleSubmit = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    if (props.pending) return;
-    const fields: Record<string, string> = {
-      ...values,
-      kiosk_email_enabled: String(kioskEmail),
-    };
-    if (props.mode === 'edit') delete fields.name;
-    const schema = props.mode === 'create' ? companyCreateSchema : companyUpdateSchema;
-    const parsed = schema.safeParse(fields);
-    const next: Record<string, string> = {};
-    const fileProblem = logoError();
-    if (fileProblem) next.logo = messageText(fileProblem, 'logo');
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const field = String(issue.path[0]);
-        next[field] ??= messageText(issue.message, field);
-      }
-    }
-    const first = Object.keys(next)[0];
-    if (first) {
-      setErrors(next);
-      formRef.current?.querySelector<HTMLElement>(`[data-field="${first}"]`)?.focus();
-      return;
-    }
-    setErrors({});
-    const form = new FormData();
-    for (const [field, value] of Object.entries(fields)) form.append(field, value);
-    if (logo) form.append('logo', logo);
-    props.onSubmit(form);
-  };
+  const { form, submit, showErrors } = useSchemaForm(
+    props.mode === 'create' ? companyCreateSchema : companyUpdateSchema,
+    {
+      ns: 'companies',
+      initialValues: initialValues(),
+      toInput: fieldsOf,
+      check: (values) => ({ logo: logoProblem(values.logo, props.mode === 'create', t) }),
+      onSubmit: async (_data, values) => {
+        if (props.pending) return;
+        const body = new FormData();
+        for (const [field, value] of Object.entries(fieldsOf(values))) body.append(field, value);
+        if (values.logo) body.append('logo', values.logo);
+        const errors = await props.onSubmit(body);
+        if (errors && Object.keys(errors).length > 0) showErrors(errors, null);
+      },
+    },
+  );
 
   const required = (field: TextField) =>
     !(
@@ -175,11 +119,8 @@ export function CompanyForm(props: CompanyFormProps) {
   const text = (field: TextField, extra: Record<string, unknown> = {}) => (
     <TextInput
       label={t(`fields.${field}`)}
-      value={values[field]}
-      onChange={(ev) => set(field)(ev.currentTarget.value)}
-      error={shown[field]}
+      {...form.getInputProps(field)}
       required={required(field)}
-      data-field={field}
       name={field}
       {...extra}
     />
@@ -190,7 +131,7 @@ export function CompanyForm(props: CompanyFormProps) {
 
   return (
     <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
-      <form ref={formRef} onSubmit={handleSubmit} noValidate>
+      <form onSubmit={submit} noValidate>
         <Stack gap="lg">
           <Title order={2} size="h4">
             {t('form.sections.identity')}
@@ -211,17 +152,13 @@ export function CompanyForm(props: CompanyFormProps) {
                 <FileInput
                   style={{ flex: 1 }}
                   label={t('fields.logo')}
-                  description={props.mode === 'edit' ? t('form.logoKeep') : t('form.logoHint')}
+                  description={
+                    props.mode === 'edit' ? t('form.logoKeep') : t('form.logoHint', { mo: LOGO_MO })
+                  }
                   accept={LOGO_MEDIA_TYPES.join(',')}
-                  value={logo}
-                  onChange={(file) => {
-                    setLogo(file);
-                    set('logo')('');
-                  }}
+                  {...form.getInputProps('logo')}
                   clearable
-                  error={shown.logo}
                   required={props.mode === 'create'}
-                  data-field="logo"
                   name="logo"
                 />
               </Group>,
@@ -239,14 +176,11 @@ export function CompanyForm(props: CompanyFormProps) {
               <NativeSelect
                 label={t('fields.number_of_employee')}
                 description={t('form.optional')}
-                value={values.number_of_employee}
-                onChange={(ev) => set('number_of_employee')(ev.currentTarget.value)}
+                {...form.getInputProps('number_of_employee')}
                 data={[
                   { value: '', label: t('form.employeesPlaceholder') },
                   ...EMPLOYEE_COUNT_RANGES.map((r) => ({ value: r, label: r })),
                 ]}
-                error={shown.number_of_employee}
-                data-field="number_of_employee"
                 name="number_of_employee"
               />,
             )}
@@ -256,13 +190,10 @@ export function CompanyForm(props: CompanyFormProps) {
               <Textarea
                 label={t('fields.description')}
                 description={t('form.optional')}
-                value={values.description}
-                onChange={(ev) => set('description')(ev.currentTarget.value)}
-                error={shown.description}
+                {...form.getInputProps('description')}
                 autosize
                 minRows={2}
                 maxRows={6}
-                data-field="description"
                 name="description"
               />,
               12,
@@ -288,11 +219,10 @@ export function CompanyForm(props: CompanyFormProps) {
               <CountrySelect
                 label={t('fields.country')}
                 placeholder={t('form.countryPlaceholder')}
-                value={values.country || null}
-                onChange={(value) => set('country')(value ?? '')}
-                error={shown.country}
+                {...form.getInputProps('country')}
+                value={form.values.country || null}
+                onChange={(value) => form.setFieldValue('country', value ?? '')}
                 required
-                data-field="country"
                 name="country"
               />,
             )}
@@ -316,10 +246,7 @@ export function CompanyForm(props: CompanyFormProps) {
               <Switch
                 label={t('fields.kiosk_email_enabled')}
                 description={t('form.kioskEmailHint')}
-                checked={kioskEmail}
-                onChange={(ev) => setKioskEmail(ev.currentTarget.checked)}
-                error={shown.kiosk_email_enabled}
-                data-field="kiosk_email_enabled"
+                {...form.getInputProps('kiosk_email_enabled', { type: 'checkbox' })}
                 name="kiosk_email_enabled"
                 mt="xs"
               />,

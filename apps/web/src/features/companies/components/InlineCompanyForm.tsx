@@ -3,7 +3,6 @@
  * name and description required, logo optional, sent with PUT /api/company/{id}.
  * The slug goes along unchanged: links and printed QR codes depend on it.
  */
-import { useRef, useState, type FormEvent } from 'react';
 import {
   Anchor,
   Button,
@@ -21,84 +20,53 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import {
   IMAGE_SIZES,
-  LOGO_MAX_BYTES,
   LOGO_MEDIA_TYPES,
   companyInlineUpdateSchema,
   type Company,
 } from '@sesame/shared';
-import { useCompanyMessageText } from './CompanyForm';
-import { FeedbackAlert, type Feedback } from './feedback';
+import { FeedbackAlert, type Feedback } from '../../../components/FeedbackAlert';
+import { useSchemaForm } from '../../../lib/use-schema-form';
+import { logoProblem } from '../lib/logo';
 
 interface InlineCompanyFormProps {
   company: Company;
   /** The full 'Editer l'Entreprise' page of this company. */
   fullEditPath: string;
   pending: boolean;
-  serverErrors: Record<string, string>;
   feedback: Feedback | null;
-  onSubmit: (form: FormData) => void;
+  /** Sends the form; answers the server's field errors, if any. */
+  onSubmit: (form: FormData) => Promise<Record<string, string> | undefined>;
   onClose: () => void;
 }
 
 export function InlineCompanyForm(props: InlineCompanyFormProps) {
   const { t } = useTranslation('companies');
-  const messageText = useCompanyMessageText();
-  const formRef = useRef<HTMLFormElement>(null);
   const { company } = props;
-  const [name, setName] = useState(company.name);
-  const [description, setDescription] = useState(company.description ?? '');
-  const [logo, setLogo] = useState<File | null>(null);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const shown = { ...props.serverErrors, ...errors };
-
-  const clear = (field: string) =>
-    setErrors((e) => {
-      const next = { ...e };
-      delete next[field];
-      return next;
-    });
-
-  const logoProblem = (): string | undefined => {
-    if (!logo) return undefined;
-    if (logo.size === 0) return t('form.errors.fileInvalid');
-    if (logo.size > LOGO_MAX_BYTES) return t('form.errors.fileTooLarge');
-    if (!(LOGO_MEDIA_TYPES as readonly string[]).includes(logo.type)) {
-      return t('form.errors.fileType');
-    }
-    return undefined;
-  };
-
-  const handleSubmit = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    if (props.pending) return;
-    const parsed = companyInlineUpdateSchema.safeParse({ name, description, slug: company.slug });
-    const next: Record<string, string> = {};
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const field = String(issue.path[0]);
-        next[field] ??= messageText(issue.message, field);
-      }
-    }
-    const fileProblem = logoProblem();
-    if (fileProblem) next.logo = fileProblem;
-    const first = Object.keys(next)[0];
-    if (!parsed.success || first) {
-      setErrors(next);
-      formRef.current?.querySelector<HTMLElement>(`[data-field="${first}"]`)?.focus();
-      return;
-    }
-    setErrors({});
-    const form = new FormData();
-    form.append('name', parsed.data.name);
-    form.append('description', parsed.data.description);
-    form.append('slug', company.slug);
-    if (logo) form.append('logo', logo);
-    props.onSubmit(form);
-  };
+  const { form, submit, showErrors } = useSchemaForm(companyInlineUpdateSchema, {
+    ns: 'companies',
+    initialValues: {
+      name: company.name,
+      description: company.description ?? '',
+      logo: null as File | null,
+    },
+    // The slug goes along unchanged: links and printed QR codes depend on it.
+    toInput: ({ name, description }) => ({ name, description, slug: company.slug }),
+    check: ({ logo }) => ({ logo: logoProblem(logo, false, t) }),
+    onSubmit: async (data, { logo }) => {
+      if (props.pending) return;
+      const body = new FormData();
+      body.append('name', data.name);
+      body.append('description', data.description);
+      body.append('slug', company.slug);
+      if (logo) body.append('logo', logo);
+      const errors = await props.onSubmit(body);
+      if (errors && Object.keys(errors).length > 0) showErrors(errors, null);
+    },
+  });
 
   return (
     <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }} mb="lg" data-testid="inline-edit">
-      <form ref={formRef} onSubmit={handleSubmit} noValidate>
+      <form onSubmit={submit} noValidate>
         <Stack gap="md">
           <Group justify="space-between" wrap="nowrap">
             <Title order={2} size="h4">
@@ -108,30 +76,18 @@ export function InlineCompanyForm(props: InlineCompanyFormProps) {
           </Group>
           <TextInput
             label={t('fields.name')}
-            value={name}
-            onChange={(ev) => {
-              setName(ev.currentTarget.value);
-              clear('name');
-            }}
-            error={shown.name}
+            {...form.getInputProps('name')}
             required
-            data-field="name"
             name="name"
             autoComplete="organization"
           />
           <Textarea
             label={t('fields.description')}
-            value={description}
-            onChange={(ev) => {
-              setDescription(ev.currentTarget.value);
-              clear('description');
-            }}
-            error={shown.description}
+            {...form.getInputProps('description')}
             required
             autosize
             minRows={2}
             maxRows={6}
-            data-field="description"
             name="description"
           />
           <Group align="flex-end" wrap="nowrap" gap="md">
@@ -150,14 +106,8 @@ export function InlineCompanyForm(props: InlineCompanyFormProps) {
               label={t('fields.logo')}
               description={t('form.logoKeep')}
               accept={LOGO_MEDIA_TYPES.join(',')}
-              value={logo}
-              onChange={(file) => {
-                setLogo(file);
-                clear('logo');
-              }}
+              {...form.getInputProps('logo')}
               clearable
-              error={shown.logo}
-              data-field="logo"
               name="logo"
             />
           </Group>

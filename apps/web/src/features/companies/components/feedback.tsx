@@ -1,56 +1,92 @@
-import { Alert } from '@mantine/core';
+/**
+ * Spec §8 company create and update: saving, the status-dependent text; a refused
+ * logo (413, 415) in the server's words, on the logo field; 'Une erreur est survenue
+ * lors de l'enregistrement de l'entreprise.' when the server cannot be reached.
+ */
+import { useState } from 'react';
+import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
-import { API_MESSAGES } from '@sesame/shared';
+import type { Company } from '@sesame/shared';
+import type { Feedback } from '../../../components/FeedbackAlert';
 import { ApiError } from '../../../lib/api-client';
-import { useCompanyMessageText } from './CompanyForm';
-
-export interface Feedback {
-  color: 'teal' | 'red';
-  title: string;
-  detail?: string;
-}
+import { specificMessage, statusSentence } from '../../../lib/failure';
+import { useDelayedNavigate } from '../../../lib/use-delayed-navigate';
 
 const SPEC_STATUSES = [400, 401, 403, 404, 500];
-const GENERIC = new Set<string>(Object.values(API_MESSAGES));
 
-/**
- * Spec §8 company create and update: the status-dependent text; a refused logo (413,
- * 415) in the server's words, on the logo field; 'Une erreur est survenue lors de
- * l'enregistrement de l'entreprise.' when the server cannot be reached.
- */
+/** A failed save → the banner and the fields' messages. */
 export function useCompanyFailure() {
   const { t } = useTranslation('companies');
-  const messageText = useCompanyMessageText();
   return (error: unknown): { feedback: Feedback; fieldErrors: Record<string, string> } => {
     if (!(error instanceof ApiError) || error.status === 0) {
       return { feedback: { color: 'red', title: t('status.saveFailed') }, fieldErrors: {} };
     }
-    const fieldErrors: Record<string, string> = {};
-    for (const [field, message] of Object.entries(error.errors ?? {})) {
-      fieldErrors[field] = messageText(message, field);
-    }
-    const serverText = error.message.startsWith('HTTP ') ? '' : messageText(error.message);
+    const fieldErrors = { ...error.errors };
     if (error.status === 413 || error.status === 415) {
-      fieldErrors.logo = serverText || t('status.other', { status: error.status });
+      fieldErrors.logo = error.serverMessage ?? t('status.other', { status: error.status });
       return { feedback: { color: 'red', title: fieldErrors.logo }, fieldErrors };
     }
-    const title = SPEC_STATUSES.includes(error.status)
-      ? t(`status.${error.status}`)
-      : t('status.other', { status: error.status });
-    const specific = serverText && !GENERIC.has(error.message) ? serverText : undefined;
-    return { feedback: { color: 'red', title, detail: specific }, fieldErrors };
+    const title = statusSentence(t, 'status', SPEC_STATUSES, error.status);
+    return { feedback: { color: 'red', title, detail: specificMessage(error) }, fieldErrors };
   };
 }
 
-export function FeedbackAlert({ feedback }: { feedback: Feedback | null }) {
-  if (!feedback) return null;
-  return (
-    <Alert
-      color={feedback.color}
-      title={feedback.title}
-      role={feedback.color === 'red' ? 'alert' : 'status'}
-    >
-      {feedback.detail}
-    </Alert>
-  );
+/**
+ * Saves a company form: on success the banner and a toast say `success`, then the
+ * page goes to `then`; a failure says why and answers the fields' messages for the
+ * form; a 401 (when `signInAgain`) goes to the root after the delay.
+ */
+export function useCompanySave(
+  save: (form: FormData) => Promise<unknown>,
+  options: { success: string; then: string; signInAgain?: boolean },
+) {
+  const failure = useCompanyFailure();
+  const navigateLater = useDelayedNavigate();
+  const [feedback, setFeedback] = useState<Feedback | null>(null);
+
+  const submit = async (form: FormData): Promise<Record<string, string> | undefined> => {
+    setFeedback(null);
+    try {
+      await save(form);
+      setFeedback({ color: 'teal', title: options.success });
+      notifications.show({ message: options.success, color: 'teal' });
+      navigateLater(options.then);
+      return undefined;
+    } catch (error) {
+      const { feedback: next, fieldErrors } = failure(error);
+      setFeedback(next);
+      if (options.signInAgain && error instanceof ApiError && error.status === 401) {
+        navigateLater('/');
+      }
+      return fieldErrors;
+    }
+  };
+
+  return { feedback, saved: feedback?.color === 'teal', submit };
+}
+
+/**
+ * A loaded company as an edit form needs it: someone outside the company reads only
+ * its public fields, so they may not edit it (said as a refusal, like a 403).
+ */
+export function useEditableCompany(query: {
+  isPending: boolean;
+  error: unknown;
+  data: Company | undefined;
+}) {
+  const { t } = useTranslation('companies');
+  const company = query.data && 'link' in query.data ? query.data : undefined;
+  return {
+    company,
+    query: {
+      isPending: query.isPending,
+      isError: !query.isPending && !company,
+      error: query.error,
+      data: company,
+    },
+    refusal: (error: unknown) => {
+      const status = error instanceof ApiError ? error.status : 403;
+      return status === 404 ? t('status.404') : status === 0 ? null : t('status.403');
+    },
+  };
 }

@@ -4,27 +4,22 @@
  * link opens the inline form (`?compid=`) for the roles of COMPANY_LIST_RULES; delete
  * is for the admin, and the server refuses a company that still holds data.
  */
-import { useEffect, useRef, useState } from 'react';
 import {
   Alert,
   Anchor,
-  Center,
   Code,
   Container,
   Image,
-  Loader,
   Text,
   Tooltip,
   VisuallyHidden,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import {
   COMPANY_LIST_RULES,
   IMAGE_SIZES,
-  REDIRECT_DELAY_MS,
   actsOnAllCompanies,
   mayPerform,
   type Action,
@@ -35,8 +30,8 @@ import { confirmDelete } from '../../../components/confirm-delete';
 import { CopyLinkButton } from '../../../components/CopyLinkButton';
 import { DeleteRowButton, ListHeader } from '../../../components/ListParts';
 import { QrThumbnailLink } from '../../../components/QrThumbnailLink';
+import { QueryState } from '../../../components/QueryState';
 import { ServerTable, type Column } from '../../../components/ServerTable';
-import { ApiError } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
 import {
   deleteCompany,
@@ -44,7 +39,7 @@ import {
   useCompanyDetails,
   useInlineUpdateCompany,
 } from '../api/companies';
-import { useCompanyFailure, type Feedback } from '../components/feedback';
+import { useCompanySave, useEditableCompany } from '../components/feedback';
 import { InlineCompanyForm } from '../components/InlineCompanyForm';
 
 /** Spec §6: a one-company role (the supervisor) has its own edit-link rule. */
@@ -59,42 +54,15 @@ function showsEditLink(role: Role): boolean {
 function InlineEdit({ companyId, domain }: { companyId: string; domain: string }) {
   const { t } = useTranslation('companies');
   const navigate = useNavigate();
-  const loaded = useCompanyDetails(companyId);
+  const editable = useEditableCompany(useCompanyDetails(companyId));
   const mutation = useInlineUpdateCompany();
-  const failure = useCompanyFailure();
-  const [feedback, setFeedback] = useState<Feedback | null>(null);
-  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
-  const redirect = useRef<ReturnType<typeof setTimeout>>(undefined);
   const listPath = `/${domain}/company-list`;
+  const save = useCompanySave(
+    (form) => mutation.mutateAsync({ id: editable.company?.id ?? '', form }),
+    { success: t('edit.updated'), then: listPath },
+  );
 
-  useEffect(() => () => clearTimeout(redirect.current), []);
-
-  const submit = async (id: string, form: FormData) => {
-    setFeedback(null);
-    setServerErrors({});
-    try {
-      await mutation.mutateAsync({ id, form });
-      setFeedback({ color: 'teal', title: t('edit.updated') });
-      notifications.show({ message: t('edit.updated'), color: 'teal' });
-      redirect.current = setTimeout(() => void navigate(listPath), REDIRECT_DELAY_MS);
-    } catch (error) {
-      const { feedback: next, fieldErrors } = failure(error);
-      setFeedback(next);
-      setServerErrors(fieldErrors);
-    }
-  };
-
-  if (loaded.isPending) {
-    return (
-      <Center py="md">
-        <Loader aria-label={t('loading', { ns: 'common' })} />
-      </Center>
-    );
-  }
-  // Someone outside the company reads only its public fields: they may not edit it.
-  const company = loaded.data && 'link' in loaded.data ? loaded.data : null;
-  if (!company) {
-    const status = loaded.error instanceof ApiError ? loaded.error.status : 403;
+  if (editable.query.isError) {
     return (
       <Alert
         color="red"
@@ -105,21 +73,24 @@ function InlineEdit({ companyId, domain }: { companyId: string; domain: string }
         onClose={() => void navigate(listPath)}
         closeButtonLabel={t('list.inlineCancel')}
       >
-        {status === 404 ? t('status.404') : status === 0 ? null : t('status.403')}
+        {editable.refusal(editable.query.error)}
       </Alert>
     );
   }
   return (
-    <InlineCompanyForm
-      key={company.id}
-      company={company}
-      fullEditPath={`/${domain}/edit-company/${company.slug}`}
-      pending={mutation.isPending || feedback?.color === 'teal'}
-      serverErrors={serverErrors}
-      feedback={feedback}
-      onSubmit={(form) => void submit(company.id, form)}
-      onClose={() => void navigate(listPath)}
-    />
+    <QueryState query={editable.query} errorText={editable.refusal}>
+      {(company) => (
+        <InlineCompanyForm
+          key={company.id}
+          company={company}
+          fullEditPath={`/${domain}/edit-company/${company.slug}`}
+          pending={mutation.isPending || save.saved}
+          feedback={save.feedback}
+          onSubmit={save.submit}
+          onClose={() => void navigate(listPath)}
+        />
+      )}
+    </QueryState>
   );
 }
 
@@ -146,11 +117,9 @@ export default function CompanyListPage() {
     (actsOnAllCompanies(role, action) || row.id === user?.company_id);
 
   const remove = async (row: CompanyListItem) => {
-    const deleted = await confirmDelete(
-      row.name,
-      () => deleteCompany(row.id),
-      t('list.deleted', { name: row.name }),
-    );
+    const deleted = await confirmDelete(row.name, () => deleteCompany(row.id), {
+      success: t('list.deleted', { name: row.name }),
+    });
     if (!deleted) return;
     if (compid === row.id) setSearchParams({});
     await queryClient.invalidateQueries({ queryKey: ['companies'] });

@@ -2,13 +2,7 @@
  * The events feature's calls (spec §7 evenement calls, plus the public event-by-slug
  * call and the registration through the share link).
  */
-import {
-  keepPreviousData,
-  queryOptions,
-  useMutation,
-  useQuery,
-  useQueryClient,
-} from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   Event,
   EventAttendanceEntry,
@@ -89,25 +83,4 @@ export async function getAttendance(
       visitors.map((visitor) => ({ visitor, event })),
     ),
   };
-}
-
-/** Companies for the creation form's select (ROLE_ADMIN and ROLE_SESAME choose). */
-export interface CompanyOption {
-  id: string;
-  name: string;
-  slug: string;
-  timezone: string;
-}
-
-export function useCompanyOptions(enabled: boolean, q: string) {
-  return useQuery({
-    queryKey: ['companies', 'options', q],
-    queryFn: () =>
-      api
-        .get<Paginated<CompanyOption>>(`/companies${toQuery({ per_page: 100, q: q || undefined })}`)
-        .then((r) => r.data),
-    enabled,
-    placeholderData: keepPreviousData,
-    staleTime: 60_000,
-  });
 }

@@ -3,22 +3,15 @@
  * see every company's events, the other roles their own company's; paged on the server.
  */
 import { Anchor, Badge, Container, Stack, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import {
-  DELETE_TOAST_MS,
-  IMAGE_SIZES,
-  actsOnAllCompanies,
-  mayPerform,
-  type Event,
-} from '@sesame/shared';
+import { IMAGE_SIZES, actsOnAllCompanies, mayPerform, type Event } from '@sesame/shared';
 import { CopyLinkButton } from '../../../components/CopyLinkButton';
 import { DeleteRowButton, ListHeader } from '../../../components/ListParts';
 import { QrThumbnailLink } from '../../../components/QrThumbnailLink';
 import { ServerTable, type Column } from '../../../components/ServerTable';
-import { ApiError } from '../../../lib/api-client';
+import { confirmDelete } from '../../../components/confirm-delete';
 import { useAuth } from '../../../lib/auth';
 import { deleteEvent, getEvents } from '../api/events';
 import { formatCreatedAt, formatEventDate, formatEventTime } from '../lib/format';
@@ -35,35 +28,13 @@ export default function EventListPage() {
   const lang = i18n.language;
 
   const remove = async (event: Event) => {
-    if (!window.confirm(t('list.deleteConfirm', { name: event.name }))) return;
-    const id = notifications.show({
-      message: t('list.deleting', { name: event.name }),
-      loading: true,
-      autoClose: false,
+    const deleted = await confirmDelete(event.name, () => deleteEvent(event.id), {
+      confirm: t('list.deleteConfirm', { name: event.name }),
+      pending: t('list.deleting', { name: event.name }),
+      success: t('list.deleted'),
+      failure: (said) => said ?? t('list.deleteFailed'),
     });
-    try {
-      await deleteEvent(event.id);
-      notifications.update({
-        id,
-        message: t('list.deleted'),
-        color: 'teal',
-        loading: false,
-        autoClose: DELETE_TOAST_MS,
-      });
-      await queryClient.invalidateQueries({ queryKey: ['events'] });
-    } catch (error) {
-      const server =
-        error instanceof ApiError && error.status > 0 && !error.message.startsWith('HTTP ')
-          ? error.message
-          : '';
-      notifications.update({
-        id,
-        message: server || t('list.deleteFailed'),
-        color: 'red',
-        loading: false,
-        autoClose: DELETE_TOAST_MS,
-      });
-    }
+    if (deleted) await queryClient.invalidateQueries({ queryKey: ['events'] });
   };
 
   const columns: Column<Event>[] = [

@@ -69,10 +69,7 @@ export default function JoinEventPage() {
       await navigate(`/${event.company.slug}/qr-code/${data.visitor_id}`);
     } catch (error) {
       if (error instanceof ApiError && error.status > 0) {
-        const message =
-          error.message && !error.message.startsWith('HTTP ')
-            ? error.message
-            : t('join.unknownError');
+        const message = error.serverMessage ?? t('join.unknownError');
         setFailure(t('join.failure', { message }));
         // A registration refused because the event closed meanwhile: show it closed.
         if (error.status === 409) void query.refetch();

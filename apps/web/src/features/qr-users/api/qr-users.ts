@@ -2,13 +2,7 @@
  * The QR users feature's calls (spec §7: create-qr, qruser, qruser-list,
  * create-member, company members) and the re-issue of a lost card.
  */
-import {
-  keepPreviousData,
-  queryOptions,
-  useMutation,
-  useQuery,
-  useQueryClient,
-} from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MemberListItem, QrUserCard } from '@sesame/shared';
 import { api, toQuery, type Paginated } from '../../../lib/api-client';
 
@@ -105,19 +99,5 @@ export function useReissue() {
   return useMutation({
     mutationFn: (id: string) => api.post<CardAnswer>(`/qruser/${encodeURIComponent(id)}/reissue`),
     onSuccess: invalidate,
-  });
-}
-
-/** Companies a role that chooses may pick (spec §6 company choice), searched on the server. */
-export function useCompanyOptions(enabled: boolean, q: string) {
-  return useQuery({
-    queryKey: ['companies', 'options', q],
-    queryFn: () =>
-      api
-        .get<Paginated<ListCompany>>(`/companies${toQuery({ per_page: 100, q: q || undefined })}`)
-        .then((r) => r.data),
-    enabled,
-    placeholderData: keepPreviousData,
-    staleTime: 60_000,
   });
 }

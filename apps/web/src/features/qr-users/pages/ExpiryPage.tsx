@@ -4,25 +4,19 @@
  * { dateExp }. A 200 (and a 401) go back to the attendance list after the
  * delay; an unknown user shows 'QR User not found.' and nothing is sent.
  */
-import { useEffect, useRef, useState, type FormEvent } from 'react';
-import {
-  Alert,
-  Button,
-  Center,
-  Container,
-  Grid,
-  Loader,
-  Paper,
-  Stack,
-  TextInput,
-} from '@mantine/core';
+import { useState } from 'react';
+import { Alert, Button, Container, Grid, Paper, Stack, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams } from 'react-router';
-import { expiryFormSchema, QR_USER_MESSAGES, REDIRECT_DELAY_MS } from '@sesame/shared';
+import { useParams } from 'react-router';
+import { expiryFormSchema, type QrUserCard } from '@sesame/shared';
 import { PageTitle } from '../../../components/PageTitle';
+import { QueryState } from '../../../components/QueryState';
 import { ApiError } from '../../../lib/api-client';
+import { statusSentence } from '../../../lib/failure';
 import { clearSession } from '../../../lib/session';
+import { useDelayedNavigate } from '../../../lib/use-delayed-navigate';
+import { useSchemaForm } from '../../../lib/use-schema-form';
 import { useQrUser, useUpdateExpiry } from '../api/qr-users';
 import { DayInput } from '../components/DayInput';
 import { formatDay } from '../lib/names';
@@ -35,156 +29,112 @@ interface Feedback {
 }
 
 export default function ExpiryPage() {
-  const { t, i18n } = useTranslation('qrUsers');
-  const { domain = '', id = '' } = useParams();
-  const navigate = useNavigate();
+  const { t } = useTranslation('qrUsers');
+  const { id = '' } = useParams();
   const query = useQrUser(id);
-  const update = useUpdateExpiry(id);
-  // undefined: untouched, the card's current date shows.
-  const [picked, setPicked] = useState<string | null | undefined>(undefined);
-  const [dateError, setDateError] = useState<string | undefined>(undefined);
-  const [feedback, setFeedback] = useState<Feedback | null>(null);
-  const redirect = useRef<ReturnType<typeof setTimeout>>(undefined);
 
-  useEffect(() => () => clearTimeout(redirect.current), []);
-
-  const statusText = (status: number) =>
-    STATUSES.includes(status) ? t(`expiry.status.${status}`) : t('expiry.status.other', { status });
-
-  const backToAttendance = () => {
-    redirect.current = setTimeout(
-      () => void navigate(`/${domain}/user-check-ins`),
-      REDIRECT_DELAY_MS,
-    );
-  };
-
-  const card = query.data;
-  const unknown =
-    query.isError &&
-    query.error instanceof ApiError &&
-    (query.error.status === 404 || query.error.status === 400);
-  const dateExp = picked === undefined ? (card?.dateExp ?? null) : picked;
-  const done = feedback?.color === 'teal';
-
-  const handleSubmit = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    if (update.isPending || done) return;
-    if (!card) {
-      // Spec §4: an unknown user skips the update.
-      setFeedback({ color: 'red', message: t('expiry.notFound') });
-      return;
-    }
-    const parsed = expiryFormSchema.safeParse({ dateExp: dateExp ?? '' });
-    if (!parsed.success) {
-      const message = parsed.error.issues[0]?.message;
-      setDateError(
-        message === QR_USER_MESSAGES.dateInvalid
-          ? t('form.errors.dateInvalid')
-          : t('form.errors.required', { label: t('fields.dateExp') }),
-      );
-      return;
-    }
-    setDateError(undefined);
-    setFeedback(null);
-    try {
-      await update.mutateAsync(parsed.data.dateExp);
-      const message = t('expiry.status.200');
-      setFeedback({ color: 'teal', message });
-      notifications.show({ color: 'teal', message });
-      backToAttendance();
-    } catch (error) {
-      const status = error instanceof ApiError ? error.status : 0;
-      const message = status === 0 ? t('expiry.status.500') : statusText(status);
-      setFeedback({ color: 'red', message });
-      notifications.show({ color: 'red', message });
-      if (status === 401) {
-        clearSession();
-        backToAttendance();
-      }
-    }
-  };
-
-  const content = () => {
-    if (unknown) {
-      return (
-        <Alert color="red" role="alert">
-          {t('expiry.notFound')}
-        </Alert>
-      );
-    }
-    if (query.isError) {
-      const status = query.error instanceof ApiError ? query.error.status : 0;
-      return (
-        <Alert color="red" role="alert">
-          {status === 0 ? t('expiry.status.500') : statusText(status)}
-        </Alert>
-      );
-    }
-    if (!card) {
-      return (
-        <Center py="xl">
-          <Loader aria-label={t('expiry.loading')} />
-        </Center>
-      );
-    }
-    return (
-      <Paper withBorder p={{ base: 'md', sm: 'xl' }} radius="md">
-        <form onSubmit={(e) => void handleSubmit(e)} noValidate>
-          <Stack gap="md">
-            <Grid gap="md">
-              <Grid.Col span={{ base: 12, sm: 6 }}>
-                <TextInput label={t('fields.firstname')} value={card.firstname ?? ''} readOnly />
-              </Grid.Col>
-              <Grid.Col span={{ base: 12, sm: 6 }}>
-                <TextInput label={t('fields.lastname')} value={card.lastname ?? ''} readOnly />
-              </Grid.Col>
-              <Grid.Col span={12}>
-                <TextInput label={t('fields.email')} value={card.email ?? ''} readOnly />
-              </Grid.Col>
-              <Grid.Col span={12}>
-                <DayInput
-                  language={i18n.language}
-                  label={t('fields.dateExp')}
-                  description={
-                    card.dateExp
-                      ? t('expiry.current', { date: formatDay(card.dateExp, i18n.language) })
-                      : t('card.noExpiry')
-                  }
-                  placeholder={t('form.datePlaceholder')}
-                  value={dateExp}
-                  onChange={(value) => {
-                    setPicked(value ? String(value) : null);
-                    setDateError(undefined);
-                  }}
-                  required
-                  clearable
-                  error={dateError}
-                  name="dateExp"
-                />
-              </Grid.Col>
-            </Grid>
-            {feedback && (
-              <Alert
-                color={feedback.color}
-                role={feedback.color === 'red' ? 'alert' : 'status'}
-                data-testid="expiry-feedback"
-              >
-                {feedback.message}
-              </Alert>
-            )}
-            <Button type="submit" size="md" loading={update.isPending} disabled={done} fullWidth>
-              {t('expiry.submit')}
-            </Button>
-          </Stack>
-        </form>
-      </Paper>
-    );
+  const loadFailure = (error: unknown) => {
+    const status = error instanceof ApiError ? error.status : 0;
+    if (status === 404 || status === 400) return t('expiry.notFound');
+    return status === 0
+      ? t('expiry.status.500')
+      : statusSentence(t, 'expiry.status', STATUSES, status);
   };
 
   return (
     <Container size="sm" py="lg">
       <PageTitle>{t('expiry.title')}</PageTitle>
-      {content()}
+      <QueryState query={query} loadingLabel={t('expiry.loading')} errorText={loadFailure}>
+        {(card) => <ExpiryForm card={card} />}
+      </QueryState>
     </Container>
+  );
+}
+
+function ExpiryForm({ card }: { card: QrUserCard }) {
+  const { t, i18n } = useTranslation('qrUsers');
+  const { domain = '' } = useParams();
+  const update = useUpdateExpiry(card.id);
+  const navigateLater = useDelayedNavigate();
+  const [feedback, setFeedback] = useState<Feedback | null>(null);
+  const done = feedback?.color === 'teal';
+  const backToAttendance = () => navigateLater(`/${domain}/user-check-ins`);
+
+  const { form, submit } = useSchemaForm(expiryFormSchema, {
+    ns: 'qrUsers',
+    initialValues: { dateExp: card.dateExp ?? '' },
+    onSubmit: async ({ dateExp }) => {
+      if (done) return;
+      setFeedback(null);
+      try {
+        await update.mutateAsync(dateExp);
+        const message = t('expiry.status.200');
+        setFeedback({ color: 'teal', message });
+        notifications.show({ color: 'teal', message });
+        backToAttendance();
+      } catch (error) {
+        const status = error instanceof ApiError ? error.status : 0;
+        const message =
+          status === 0
+            ? t('expiry.status.500')
+            : statusSentence(t, 'expiry.status', STATUSES, status);
+        setFeedback({ color: 'red', message });
+        notifications.show({ color: 'red', message });
+        if (status === 401) {
+          clearSession();
+          backToAttendance();
+        }
+      }
+    },
+  });
+
+  return (
+    <Paper withBorder p={{ base: 'md', sm: 'xl' }} radius="md">
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          <Grid gap="md">
+            <Grid.Col span={{ base: 12, sm: 6 }}>
+              <TextInput label={t('fields.firstname')} value={card.firstname ?? ''} readOnly />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 6 }}>
+              <TextInput label={t('fields.lastname')} value={card.lastname ?? ''} readOnly />
+            </Grid.Col>
+            <Grid.Col span={12}>
+              <TextInput label={t('fields.email')} value={card.email ?? ''} readOnly />
+            </Grid.Col>
+            <Grid.Col span={12}>
+              <DayInput
+                language={i18n.language}
+                label={t('fields.dateExp')}
+                description={
+                  card.dateExp
+                    ? t('expiry.current', { date: formatDay(card.dateExp, i18n.language) })
+                    : t('card.noExpiry')
+                }
+                placeholder={t('form.datePlaceholder')}
+                {...form.getInputProps('dateExp')}
+                value={form.values.dateExp || null}
+                onChange={(value) => form.setFieldValue('dateExp', value ? String(value) : '')}
+                required
+                clearable
+                name="dateExp"
+              />
+            </Grid.Col>
+          </Grid>
+          {feedback && (
+            <Alert
+              color={feedback.color}
+              role={feedback.color === 'red' ? 'alert' : 'status'}
+              data-testid="expiry-feedback"
+            >
+              {feedback.message}
+            </Alert>
+          )}
+          <Button type="submit" size="md" loading={update.isPending} disabled={done} fullWidth>
+            {t('expiry.submit')}
+          </Button>
+        </Stack>
+      </form>
+    </Paper>
   );
 }

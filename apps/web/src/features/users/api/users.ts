@@ -2,7 +2,7 @@
  * Staff users: the fetchers, their query options and hooks (spec §7 user calls).
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CompanyListItem, Role, User } from '@sesame/shared';
+import type { Role, User } from '@sesame/shared';
 import { api, toQuery, type Paginated } from '../../../lib/api-client';
 
 export interface ListParams {
@@ -27,17 +27,6 @@ export function userQueryOptions(id: string) {
 
 export function useUser(id: string) {
   return useQuery(userQueryOptions(id));
-}
-
-/** The companies a chooser (ROLE_ADMIN, ROLE_SESAME) picks from: up to 100, by name. */
-export function useCompanyChoices(enabled: boolean) {
-  return useQuery({
-    queryKey: ['companies', 'choices'],
-    queryFn: () =>
-      api.get<Paginated<CompanyListItem>>('/companies?per_page=100').then((r) => r.data),
-    enabled,
-    staleTime: 60_000,
-  });
 }
 
 /** The body of POST /api/user/create and PUT /api/user/{id} (checked by the shared schemas). */

@@ -24,11 +24,10 @@ export function statusText(t: TFunction, status: number): string {
  */
 export function failureText(t: TFunction, error: unknown): { title: string; message: string } {
   if (error instanceof ApiError && error.status > 0) {
-    const server = error.message && !error.message.startsWith('HTTP ') ? error.message : '';
     return {
       title: statusText(t, error.status),
       message: t('visitors:outcome.formError', {
-        message: server || t('visitors:outcome.unknownError'),
+        message: error.serverMessage ?? t('visitors:outcome.unknownError'),
       }),
     };
   }

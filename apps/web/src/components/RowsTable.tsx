@@ -1,0 +1,46 @@
+/** A page of rows as a table: one header per column, one cell per column and row. */
+import type { ReactNode } from 'react';
+import { Table, type TableProps } from '@mantine/core';
+
+export interface Column<T> {
+  key: string;
+  header: ReactNode;
+  render: (row: T, index: number) => ReactNode;
+}
+
+export function RowsTable<T>({
+  columns,
+  rows,
+  rowKey,
+  offset,
+  ...table
+}: {
+  columns: Column<T>[];
+  rows: T[];
+  rowKey: (row: T) => string;
+  /** The first row's number in the whole list (its page's start). */
+  offset: number;
+} & TableProps) {
+  return (
+    <Table striped highlightOnHover verticalSpacing="sm" {...table}>
+      <Table.Thead>
+        <Table.Tr>
+          {columns.map((c) => (
+            <Table.Th key={c.key} style={{ whiteSpace: 'nowrap' }}>
+              {c.header}
+            </Table.Th>
+          ))}
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {rows.map((row, i) => (
+          <Table.Tr key={rowKey(row)}>
+            {columns.map((c) => (
+              <Table.Td key={c.key}>{c.render(row, offset + i)}</Table.Td>
+            ))}
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}

@@ -1,0 +1,83 @@
+/**
+ * The pure half of the form layer: a failed parse of a shared schema → the
+ * message under each field, in the screen's language. No React, no DOM, so the
+ * web's unit tests run it as it is (apps/web/test).
+ */
+import { issueParams } from '@sesame/shared';
+
+/** What the form layer reads of a zod issue. */
+export interface FormIssue {
+  path: readonly PropertyKey[];
+  message: string;
+  params?: unknown;
+}
+
+/** A translation function (i18next's `t`, or any stand-in in tests). */
+export type Translate = (key: string | string[], options?: Record<string, unknown>) => string;
+
+/** Where a screen keeps its messages: `${errors}.${key}` and the labels `${fields}.${field}`. */
+export interface MessageKeys {
+  errors?: string;
+  fields?: string;
+}
+
+/**
+ * An issue in the screen's language: the locale key the shared schema gave it,
+ * with the named field's label and the numbers it quotes; an issue without a key
+ * (the server's own words) is shown as it is.
+ */
+export function issueText(t: Translate, keys: MessageKeys = {}): (issue: FormIssue) => string {
+  const { errors = 'form.errors', fields = 'fields' } = keys;
+  return (issue) => {
+    const params = issueParams(issue);
+    if (!params) return issue.message;
+    // The screen's wording first, then the app's (a text too long reads the same everywhere).
+    return t([`${errors}.${params.key}`, `common:validation.${params.key}`], {
+      ...params,
+      label: params.field ? t(`${fields}.${params.field}`) : '',
+      defaultValue: issue.message,
+    });
+  };
+}
+
+export interface FieldErrors {
+  /** Each field's first message. */
+  errors: Record<string, string>;
+  /** The field a person fixes first: the schema's first issue (the spec's order). */
+  first: string | undefined;
+}
+
+/**
+ * Each field's first issue, in the schema's order. `fieldOf` moves an issue to
+ * the field that shows it (a time checked as `request_time` shown by the hour).
+ */
+export function fieldErrors(
+  issues: readonly FormIssue[],
+  text: (issue: FormIssue) => string,
+  fieldOf: Readonly<Record<string, string>> = {},
+): FieldErrors {
+  const errors: Record<string, string> = {};
+  let first: string | undefined;
+  for (const issue of issues) {
+    const path = String(issue.path[0] ?? 'body');
+    const field = fieldOf[path] ?? path;
+    first ??= field;
+    errors[field] ??= text(issue);
+  }
+  return { errors, first };
+}
+
+/** Schema errors, then the screen's own checks on the fields the schema let through. */
+export function mergeFieldErrors(
+  schema: FieldErrors,
+  extra: Readonly<Record<string, string | undefined>>,
+): FieldErrors {
+  const errors = { ...schema.errors };
+  let first = schema.first;
+  for (const [field, message] of Object.entries(extra)) {
+    if (!message || errors[field]) continue;
+    errors[field] = message;
+    first ??= field;
+  }
+  return { errors, first };
+}

@@ -1,0 +1,111 @@
+/**
+ * The one form layer of the web app: `@mantine/form` holds the values and the
+ * errors, a shared zod schema (the server's own) checks them on submit. A refused
+ * submit shows each field's first message in the screen's language (the schema's
+ * issue keys, `lib/schema-errors.ts`), puts the first one in a banner and moves
+ * the focus to that field; a valid one hands the parsed data to `onSubmit`.
+ *
+ * Every input takes `form.getInputProps(field)`, which also sets `data-path`,
+ * the attribute the focus looks for.
+ */
+import { useState, type FormEvent } from 'react';
+import { useForm, type UseFormReturnType } from '@mantine/form';
+import { useTranslation } from 'react-i18next';
+import {
+  fieldErrors,
+  issueText,
+  mergeFieldErrors,
+  type FormIssue,
+  type MessageKeys,
+} from './schema-errors';
+
+/** What the hook needs of a zod schema. */
+export interface SafeParser<Output> {
+  safeParse(
+    input: unknown,
+  ): { success: true; data: Output } | { success: false; error: { issues: readonly FormIssue[] } };
+}
+
+export interface SchemaFormOptions<Values extends object, Output> {
+  initialValues: Values;
+  /** The locale namespace of the screen, and where its messages and labels live in it. */
+  ns: string;
+  keys?: MessageKeys;
+  /** The schema's input built from the values (selects joined, the company chosen…). */
+  toInput?: (values: Values) => unknown;
+  /** The screen's own checks the schema cannot make (a file's type, a past day), translated. */
+  check?: (values: Values) => Readonly<Record<string, string | undefined>>;
+  /** An issue's path → the field that shows it. */
+  fieldOf?: Readonly<Record<string, string>>;
+  onSubmit: (data: Output, values: Values) => unknown;
+}
+
+export interface SchemaForm<Values extends object> {
+  form: UseFormReturnType<Values>;
+  /** The `<form onSubmit>` handler. */
+  submit: (event?: FormEvent) => void;
+  /** The first message of the last refused submit (the banner); cleared when a value changes. */
+  summary: string | null;
+  /** Shows errors and a banner of the screen's own (the server's answer). */
+  showErrors: (errors: Record<string, string>, summary?: string | null) => void;
+  /** Replaces the banner (a server answer without field errors). */
+  setSummary: (summary: string | null) => void;
+  /** Checks one field now (a file as soon as it is picked), with the same schema. */
+  validateField: (field: string, values?: Values) => void;
+}
+
+export function useSchemaForm<Values extends object, Output>(
+  schema: SafeParser<Output>,
+  options: SchemaFormOptions<Values, Output>,
+): SchemaForm<Values> {
+  const { t } = useTranslation(options.ns);
+  const [summary, setSummary] = useState<string | null>(null);
+  const form = useForm<Values>({
+    mode: 'controlled',
+    initialValues: options.initialValues,
+    clearInputErrorOnChange: true,
+    onValuesChange: () => setSummary(null),
+  });
+
+  const showErrors = (errors: Record<string, string>, banner?: string | null) => {
+    form.setErrors(errors);
+    const first = Object.keys(errors)[0];
+    setSummary(banner === undefined ? (first ? (errors[first] ?? null) : null) : banner);
+    if (first) form.getInputNode(first)?.focus();
+  };
+
+  const check = (values: Values) => {
+    const parsed = schema.safeParse(options.toInput ? options.toInput(values) : values);
+    const fromSchema = parsed.success
+      ? { errors: {}, first: undefined }
+      : fieldErrors(parsed.error.issues, issueText(t, options.keys), options.fieldOf);
+    return { parsed, ...mergeFieldErrors(fromSchema, options.check?.(values) ?? {}) };
+  };
+
+  const validateField = (field: string, values: Values = form.getValues()) => {
+    const message = check(values).errors[field];
+    if (message) form.setFieldError(field, message);
+    else form.clearFieldError(field);
+  };
+
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault();
+    if (form.submitting) return;
+    const values = form.getValues();
+    const { parsed, errors, first } = check(values);
+    if (first || !parsed.success) {
+      form.setErrors(errors);
+      setSummary(first ? (errors[first] ?? null) : null);
+      if (first) form.getInputNode(first)?.focus();
+      return;
+    }
+    form.clearErrors();
+    setSummary(null);
+    form.setSubmitting(true);
+    void Promise.resolve(options.onSubmit(parsed.data, values)).finally(() =>
+      form.setSubmitting(false),
+    );
+  };
+
+  return { form, submit, summary, showErrors, setSummary, validateField };
+}
