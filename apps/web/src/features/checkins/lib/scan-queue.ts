@@ -63,23 +63,27 @@ let flushing: Promise<number> | null = null;
  * at the first one the server still cannot take. Resolves with how many are left.
  */
 export function flushScans(send = checkCode): Promise<number> {
-  flushing ??= (async () => {
-    try {
-      for (const scan of pendingScans()) {
-        try {
-          await send(scan.kind, scan.uidn, scan.manual, scan.key);
-          dropScan(scan.key);
-        } catch (error) {
-          if (isRetryable(error)) break;
-          dropScan(scan.key); // refused (unknown code, day over…): nothing to retry
-        }
+  if (flushing) return flushing;
+  const run = (async () => {
+    for (const scan of pendingScans()) {
+      try {
+        await send(scan.kind, scan.uidn, scan.manual, scan.key);
+        dropScan(scan.key);
+      } catch (error) {
+        if (isRetryable(error)) break;
+        dropScan(scan.key); // refused (unknown code, day over…): nothing to retry
       }
-      return pendingScans().length;
-    } finally {
-      flushing = null;
     }
+    return pendingScans().length;
   })();
-  return flushing;
+  // Cleared once this run settles, never before it is stored: a run with nothing to
+  // send finishes synchronously, and clearing inside it would leave the settled
+  // promise in place for good (no later retry would ever send).
+  flushing = run;
+  void run.finally(() => {
+    if (flushing === run) flushing = null;
+  });
+  return run;
 }
 
 /** The number of scans waiting on this device; retries them while the page is open. */
