@@ -146,7 +146,11 @@ describe('host loop in Chromium', () => {
     await host.goto(valider);
     await host.getByText('Confirmer ce rendez-vous ?').waitFor();
     await host.reload();
-    await host.getByText('Awa Koné (Acme CI) demande à vous rencontrer.').waitFor();
+    await host
+      .getByText(
+        "Awa Koné (Acme CI) demande un rendez-vous avec Mme Traoré : vous répondez pour l'accueil.",
+      )
+      .waitFor();
     const pending = (await (
       await fetch(`${server.url}/api/requests/status/${requestId}`)
     ).json()) as { data: { state: string } };
@@ -242,6 +246,7 @@ describe('host loop in Chromium', () => {
     const page = await context.newPage();
     await page.goto(decline);
     await page.getByText('Annuler ce rendez-vous ?').waitFor();
+    await page.getByText('John Smith (Globex Ltd) demande à vous rencontrer.').waitFor();
     await page
       .getByLabel('Motif (facultatif, transmis au visiteur)')
       .fill('Je serai en déplacement ce jour-là.');

@@ -77,6 +77,7 @@ async function decisionView(
           ? 'declined'
           : 'pending',
     decided_by_you: request.decidedBy === userId,
+    is_host: request.hostUserId === userId,
     decided_by: decidedBy,
     decided_at: request.decidedAt?.toISOString() ?? null,
     decline_reason: request.declineReason,

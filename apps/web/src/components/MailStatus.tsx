@@ -1,5 +1,5 @@
 /**
- * A visitor's code mail as staff see it (issue 12 §5): queued, sending, sent,
+ * A visitor's mails as staff see them (issue 12 §5, issue 15): the code mail: queued, sending, sent,
  * retrying or failed with the mail server's reason, and Renvoyer for those who
  * may confirm requests or run events. Shown on the request list, the event's
  * participants and the meeting card.
@@ -49,7 +49,10 @@ export function MailStatus({ canResend, ...target }: Target & { canResend: boole
   });
 
   if (mails.isPending || mails.isError) return null;
-  const latest = mails.data.data[0];
+  // The code mail's state first (the one Renvoyer sends again); the host loop's other
+  // mails (issue 15: acknowledgement, host request, decline, reminder, arrival) beneath.
+  const code = mails.data.data.find((m) => m.kind === 'visitor_code');
+  const latest = code ?? mails.data.data[0];
   if (!latest) {
     return (
       <Text size="xs" c="dimmed">
@@ -73,7 +76,7 @@ export function MailStatus({ canResend, ...target }: Target & { canResend: boole
         ) : (
           badge
         )}
-        {canResend && visitorId && latest.state !== 'sending' && (
+        {canResend && visitorId && code && latest.state !== 'sending' && (
           <Button
             size="compact-xs"
             variant="subtle"
@@ -88,6 +91,18 @@ export function MailStatus({ canResend, ...target }: Target & { canResend: boole
       {latest.state === 'failed' && latest.last_error && (
         <Text size="xs" c="red.8">
           {latest.last_error}
+        </Text>
+      )}
+      {mails.data.data.length > 1 && (
+        <Text size="xs" c="dimmed" data-testid="other-mails">
+          {mails.data.data
+            .filter((m) => m !== latest)
+            .slice(0, 5)
+            .map(
+              (m) =>
+                `${t(`hostLoop:mailKinds.${m.kind}`)}${t('hostLoop:colon')}${t(`mail.states.${m.state}`)}`,
+            )
+            .join(' · ')}
         </Text>
       )}
     </Stack>

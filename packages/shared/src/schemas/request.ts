@@ -95,6 +95,8 @@ export const decisionViewSchema = z.object({
     state: z.enum(REQUEST_STATES),
     /** True when the decision shown was made through this link. */
     decided_by_you: z.boolean(),
+    /** True when the link's holder is the named host (else a front-desk member answering for them). */
+    is_host: z.boolean(),
     decided_by: z.string().nullable(),
     decided_at: z.string().nullable(),
     decline_reason: z.string().nullable(),

@@ -76,7 +76,13 @@ export default function HostDecisionPage() {
       <Paper withBorder radius="md" p="lg">
         <Stack gap="md">
           <Text fw={600}>
-            {t('decision.intro', { visitor, organisation: d.visitor.organisation_name })}
+            {d.is_host || !d.host
+              ? t('decision.intro', { visitor, organisation: d.visitor.organisation_name })
+              : t('decision.introDesk', {
+                  visitor,
+                  organisation: d.visitor.organisation_name,
+                  host: d.host,
+                })}
           </Text>
           <Stack gap={4}>
             {rows
