@@ -9,6 +9,7 @@ const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   size: () => import('./size'),
   memory: () => import('./memory'),
   exports: () => import('./exports'),
+  purge: () => import('./purge'),
 };
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));
