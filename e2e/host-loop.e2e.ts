@@ -1,7 +1,7 @@
 /**
  * The host loop (issue 15) in Chromium, the mails read from a real SMTP server:
- * a visitor on a phone requests a meeting and sees their recap; the front desk's
- * mail carries a Valider link that opens a confirmation page (opening it decides
+ * a visitor on a phone requests a meeting, choosing their host in the staff search,
+ * and sees their recap; the host's mail carries a Valider link that opens a confirmation page (opening it decides
  * nothing); once the host confirms there, the visitor's page shows the card by
  * itself and their mail carries the code, the QR and an .ics invitation. A host
  * with an account declines from their own mail, with a reason, in English, and the
@@ -96,7 +96,10 @@ describe('host loop in Chromium', () => {
     await field(visitor, 'Ville').fill('Abidjan');
     await field(visitor, 'Pays').selectOption('Côte d’Ivoire');
     await field(visitor, 'Employeur').fill('Acme CI');
-    await field(visitor, "Nom de l'hôte").fill('Mme Traoré');
+    // "Nom de l'hôte" searches the company's staff: names only.
+    await visitor.getByRole('combobox', { name: "Nom de l'hôte" }).fill('diallo');
+    await visitor.getByRole('option', { name: 'Moussa Diallo' }).click();
+    await visitor.getByText('Hôte choisi : Moussa Diallo').waitFor();
     await field(visitor, 'Motif de la visite').fill('Entretien annuel');
     await field(visitor, 'Date').fill('24/12/2030');
     await field(visitor, 'Heure').selectOption('10');
@@ -109,7 +112,7 @@ describe('host loop in Chromium', () => {
     const recap = visitor.getByTestId('request-recap');
     await recap.waitFor({ timeout: 15_000 });
     await recap.getByText('Votre demande est envoyée').waitFor();
-    await recap.getByText('Mme Traoré').waitFor();
+    await recap.getByText('Moussa Diallo').waitFor();
     await recap.getByText('24/12/2030').waitFor();
     await screenshot(visitor, 'host-loop-recap-375');
     const requestId = /\/request-meeting\/([0-9a-f-]{36})$/.exec(visitor.url())?.[1];
@@ -127,12 +130,12 @@ describe('host loop in Chromium', () => {
     );
     await renderMail(browser, ack, 'mail-fr-visitor-ack-375');
 
-    // No host account named: the front desk gets the request, with Valider / Annuler.
+    // The host chosen in the form gets the request, with Valider / Annuler; the desk does not.
     const deskMail = await smtp.waitForMessage(
-      (m) => to(m).includes(DESK.email) && (m.text?.includes('Awa Koné') ?? false),
+      (m) => to(m).includes(HOST.email) && (m.text?.includes('Awa Koné') ?? false),
     );
     expect(deskMail.subject).toBe('Demande de rendez-vous : Awa Koné');
-    expect(deskMail.text).toContain('Mme Traoré');
+    expect(deskMail.text).toContain('Bonjour Moussa,');
     expect(deskMail.text).toContain('Acme CI');
     expect(deskMail.text).toContain('mardi 24 décembre 2030');
     const { width } = await renderMail(browser, deskMail, 'mail-fr-host-request-375');
@@ -146,11 +149,7 @@ describe('host loop in Chromium', () => {
     await host.goto(valider);
     await host.getByText('Confirmer ce rendez-vous ?').waitFor();
     await host.reload();
-    await host
-      .getByText(
-        "Awa Koné (Acme CI) demande un rendez-vous avec Mme Traoré : vous répondez pour l'accueil.",
-      )
-      .waitFor();
+    await host.getByText('Awa Koné (Acme CI) demande à vous rencontrer.').waitFor();
     const pending = (await (
       await fetch(`${server.url}/api/requests/status/${requestId}`)
     ).json()) as { data: { state: string } };
@@ -176,6 +175,8 @@ describe('host loop in Chromium', () => {
     expect(calendar).toContain('BEGIN:VEVENT');
     expect(calendar).toContain('DTSTART:20301224T103000Z');
     expect(code.text).not.toContain("L'équipe Sésame");
+    expect(code.text).toContain('Moussa Diallo');
+    expect(smtp.messages.some((m) => to(m).includes(DESK.email))).toBe(false);
     await renderMail(browser, code, 'mail-fr-visitor-code-375');
 
     // The same link again: the decision is shown, not taken twice.

@@ -8,7 +8,8 @@
  *   host and reason are hidden and the reason is 'not applicable'.
  * - `onSubmit(formData)`: called with a FormData ready for `POST /api/visitor/create`
  *   (every visitor field of spec §3, `request_time` as HH:MM, `language`, the file as
- *   `request_image`, plus `host` and `reason` for `POST /api/requests/create`).
+ *   `request_image`, plus `host`, `host_user_id` and `reason` for `POST /api/requests/create`).
+ * - `companySlug` (optional): "Nom de l'hôte" searches that company's staff.
  *   The caller adds `company_id` (the company's id or slug). It is called only once
  *   the values pass `visitorFormSchema` (the server's schema), after the spec's 1 s
  *   submit delay. Throwing from it is fine: the caller shows its own message.
@@ -43,6 +44,7 @@ import {
 import { DEFAULT_TIMEZONE, todayIn } from '../../lib/format';
 import { useSchemaForm } from '../../lib/use-schema-form';
 import { DateField } from '../DateField';
+import { HostField } from './HostField';
 
 export interface VisitorFormEvent {
   name: string;
@@ -64,6 +66,8 @@ export interface VisitorFormProps {
   submitting?: boolean;
   /** The company's time zone: it decides which day is today (past days cannot be chosen). */
   timeZone?: string;
+  /** The company's slug: "Nom de l'hôte" then searches its staff (issue 15). */
+  companySlug?: string;
 }
 
 type TextField =
@@ -83,6 +87,8 @@ type TextField =
   | 'contact';
 
 type Values = Record<TextField, string> & {
+  /** The host's account, when chosen in the staff search (issue 15); '' for a free-text host. */
+  host_user_id: string;
   hour: string;
   minute: string;
   request_image: File | null;
@@ -99,6 +105,7 @@ const EMPTY: Values = {
   zipcode: '',
   organisation_name: '',
   host: '',
+  host_user_id: '',
   reason: '',
   request_date: '',
   email: '',
@@ -133,6 +140,7 @@ export function VisitorForm({
   onSubmit,
   submitting = false,
   timeZone = DEFAULT_TIMEZONE,
+  companySlug,
 }: VisitorFormProps) {
   const { t, i18n } = useTranslation('visitors');
   const readOnly = !!event;
@@ -161,6 +169,7 @@ export function VisitorForm({
       const body = new FormData();
       for (const [key, value] of Object.entries(data)) body.set(key, String(value ?? ''));
       body.set('request_image', values.request_image!);
+      if (values.host_user_id) body.set('host_user_id', values.host_user_id);
       // Spec §4: the visitor is created after a 1 s delay.
       await new Promise((resolve) => setTimeout(resolve, SUBMIT_DELAY_MS));
       await onSubmit(body);
@@ -276,7 +285,22 @@ export function VisitorForm({
             </Grid.Col>
             {!event && (
               <>
-                <Grid.Col span={{ base: 12, sm: 6 }}>{field('host')}</Grid.Col>
+                <Grid.Col span={{ base: 12, sm: 6 }}>
+                  {companySlug ? (
+                    <HostField
+                      companySlug={companySlug}
+                      label={t('form.fields.host')}
+                      value={values.host}
+                      hostUserId={values.host_user_id}
+                      error={form.errors.host}
+                      onChange={({ name, userId }) =>
+                        form.setValues({ host: name, host_user_id: userId })
+                      }
+                    />
+                  ) : (
+                    field('host')
+                  )}
+                </Grid.Col>
                 <Grid.Col span={{ base: 12, sm: 6 }}>{field('reason')}</Grid.Col>
               </>
             )}

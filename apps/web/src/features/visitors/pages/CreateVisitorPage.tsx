@@ -48,6 +48,7 @@ export default function CreateVisitorPage() {
       const request = await createRequest({
         visitor_id: v.visitor_id,
         host: String(formData.get('host') ?? ''),
+        host_user_id: (formData.get('host_user_id') as string | null) || null,
         reason: String(formData.get('reason') ?? ''),
       });
       notifications.show({ color: 'teal', message: t('outcome.requestCreated') });
@@ -77,7 +78,12 @@ export default function CreateVisitorPage() {
             : t('outcome.status500')}
         </Alert>
       ) : (
-        <VisitorForm onSubmit={submit} submitting={submitting} timeZone={company.data.timezone} />
+        <VisitorForm
+          onSubmit={submit}
+          submitting={submitting}
+          timeZone={company.data.timezone}
+          companySlug={company.data.slug}
+        />
       )}
     </Container>
   );

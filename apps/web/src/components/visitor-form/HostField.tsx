@@ -1,0 +1,83 @@
+/**
+ * "Nom de l'hôte" (issue 15): a search among the company's staff — names only, the
+ * server never answers an e-mail — with the typed text kept as a free-text host when
+ * nobody matches (the front desk then gets the request). Choosing a name sets the
+ * host's account; typing again forgets it.
+ */
+import { useRef } from 'react';
+import { Autocomplete } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import type { HostCandidate } from '@sesame/shared';
+import { api } from '../../lib/api-client';
+
+/** The server's shortest search. */
+const MIN_SEARCH = 2;
+
+export interface HostFieldProps {
+  companySlug: string;
+  label: string;
+  value: string;
+  hostUserId: string;
+  error?: React.ReactNode;
+  onChange: (host: { name: string; userId: string }) => void;
+}
+
+export function HostField({
+  companySlug,
+  label,
+  value,
+  hostUserId,
+  error,
+  onChange,
+}: HostFieldProps) {
+  const { t } = useTranslation('hostLoop');
+  const [search] = useDebouncedValue(value.trim(), 250);
+  // The name chosen last: Mantine sets the input's text right after the choice.
+  const chosen = useRef<HostCandidate | null>(null);
+  const enabled = search.length >= MIN_SEARCH && !hostUserId;
+  const hosts = useQuery({
+    queryKey: ['hosts', companySlug, search],
+    queryFn: () =>
+      api
+        .get<{ data: HostCandidate[] }>(
+          `/requests/hosts/${encodeURIComponent(companySlug)}?q=${encodeURIComponent(search)}`,
+        )
+        .then((r) => r.data),
+    enabled,
+    staleTime: 30_000,
+    retry: false,
+  });
+  const candidates = enabled ? (hosts.data ?? []) : [];
+  const names = [...new Set(candidates.map((h) => h.name))];
+  const description = hostUserId
+    ? t('host.chosen', { name: value })
+    : enabled && hosts.isSuccess && candidates.length === 0
+      ? t('host.noAccount')
+      : undefined;
+
+  return (
+    <Autocomplete
+      label={label}
+      placeholder={t('host.placeholder')}
+      value={value}
+      data={names}
+      filter={({ options }) => options}
+      onChange={(text) => {
+        if (chosen.current?.name !== text) chosen.current = null;
+        onChange({ name: text, userId: chosen.current?.id ?? '' });
+      }}
+      onOptionSubmit={(name) => {
+        chosen.current = candidates.find((h) => h.name === name) ?? null;
+        onChange({ name, userId: chosen.current?.id ?? '' });
+      }}
+      description={description}
+      error={error}
+      maxLength={200}
+      autoComplete="off"
+      name="host"
+      data-testid="host-field"
+    />
+  );
+}
