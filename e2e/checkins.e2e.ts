@@ -277,7 +277,8 @@ describe('check-in journey in Chromium', () => {
       const kiosk = admin.getByRole('switch', { name: 'Présence par e-mail au scanner' });
       expect(await kiosk.isChecked()).toBe(false);
       await kiosk.check({ force: true });
-      await admin.getByRole('button', { name: 'Enregistrer' }).click();
+      // The company form's button (the 'Confidentialité' section below has its own).
+      await admin.getByRole('button', { name: 'Enregistrer' }).first().click();
       await admin.getByText('Entreprise mise à jour avec succès.').first().waitFor();
 
       // The scanner, still reading the same QR, now checks her in and shows her photo.

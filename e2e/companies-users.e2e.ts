@@ -273,7 +273,8 @@ describe('companies and staff journey in Chromium', () => {
     expect(await manager.getByLabel('Ville').inputValue()).toBe('Abidjan');
     await manager.getByLabel('Ville').fill('San-Pédro');
     await shot(manager, 'company-edit-1280');
-    await manager.getByRole('button', { name: 'Enregistrer' }).click();
+    // The company form's button (the 'Confidentialité' section below has its own).
+    await manager.getByRole('button', { name: 'Enregistrer' }).first().click();
     await manager.getByText('Entreprise mise à jour avec succès.').first().waitFor();
     await manager.waitForURL(`${server.url}/${SLUG}/company-list`);
     // A manager reads the list, but neither edits inline nor deletes there (spec §6).

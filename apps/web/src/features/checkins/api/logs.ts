@@ -4,8 +4,8 @@
  */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { UserCheckRow, UserLogRow, VisitorLogRow } from '@sesame/shared';
-import { ApiError, api, toQuery } from '../../../lib/api-client';
-import { getToken } from '../../../lib/session';
+import { api, toQuery } from '../../../lib/api-client';
+import { downloadFile } from '../../../lib/download';
 
 /** A page of a log: `total_capped` says there are more rows than `total` counted. */
 export interface LogPage<T> {
@@ -88,39 +88,7 @@ const FALLBACK_CSV_NAME = 'liste-check-in.csv';
  * with BOM, semicolons). The call needs the bearer token, so it is fetched as a
  * blob and handed to the browser as a download, under the server's file name.
  */
-export async function downloadVisitorLogCsv(
-  scope: VisitorLogScope,
-  filters: LogFilters,
-): Promise<void> {
-  const headers: Record<string, string> = { accept: 'text/csv' };
-  const token = getToken();
-  if (token) headers.authorization = `Bearer ${token}`;
+export function downloadVisitorLogCsv(scope: VisitorLogScope, filters: LogFilters): Promise<void> {
   const query = toQuery({ ...filters, company: scope.company });
-  let response: Response;
-  try {
-    response = await fetch(`/api/visitorlog/export${query}`, {
-      headers,
-      credentials: 'same-origin',
-    });
-  } catch {
-    throw new ApiError(0, undefined);
-  }
-  if (!response.ok) {
-    const body = (await response.json().catch(() => ({}))) as { message?: unknown };
-    const message = typeof body.message === 'string' ? body.message : undefined;
-    throw new ApiError(response.status, message);
-  }
-  const blob = await response.blob();
-  const disposition = response.headers.get('content-disposition') ?? '';
-  const name = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? FALLBACK_CSV_NAME;
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  link.hidden = true;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The browser has taken the blob once the click is handled; free it a little later.
-  window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  return downloadFile(`/visitorlog/export${query}`, FALLBACK_CSV_NAME);
 }

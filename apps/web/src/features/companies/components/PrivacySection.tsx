@@ -3,7 +3,6 @@
  * visitor identities, check history and its audit log, and the privacy notice its
  * visitor and event forms show. Its own form and its own call, beside the company form.
  */
-import { useState } from 'react';
 import { Alert, Button, NumberInput, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -11,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { PRIVACY_MESSAGES, retentionSettingsSchema, type RetentionSettings } from '@sesame/shared';
 import { QueryState } from '../../../components/QueryState';
 import { api, serverMessageOf } from '../../../lib/api-client';
+import { useSchemaForm } from '../../../lib/use-schema-form';
 
 interface Settings extends RetentionSettings {
   privacy_notice: string | null;
@@ -25,17 +25,14 @@ const LABELS: Record<(typeof DAY_FIELDS)[number], string> = {
   audit_days: 'auditDays',
 };
 
+/** A number input holds '' while it is being emptied: the schema says so on submit. */
+type PrivacyValues = Record<(typeof DAY_FIELDS)[number], number | string> & {
+  privacy_notice: string;
+};
+
 function PrivacyForm({ companyId, initial }: { companyId: string; initial: Settings }) {
   const { t } = useTranslation('privacy');
   const client = useQueryClient();
-  const [values, setValues] = useState<Record<string, number | string>>({
-    documents_days: initial.documents_days,
-    identity_days: initial.identity_days,
-    checks_days: initial.checks_days,
-    audit_days: initial.audit_days,
-  });
-  const [notice, setNotice] = useState(initial.privacy_notice ?? '');
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const save = useMutation({
     mutationFn: (body: RetentionSettings) =>
       api.put<{ message: string; data: Settings }>(`/company/${companyId}/privacy`, body),
@@ -50,20 +47,18 @@ function PrivacyForm({ companyId, initial }: { companyId: string; initial: Setti
       }),
   });
 
-  const submit = (event: React.FormEvent) => {
-    event.preventDefault();
-    const parsed = retentionSettingsSchema.safeParse({ ...values, privacy_notice: notice });
-    if (!parsed.success) {
-      setErrors(
-        Object.fromEntries(
-          parsed.error.issues.map((issue) => [String(issue.path[0]), issue.message]),
-        ),
-      );
-      return;
-    }
-    setErrors({});
-    save.mutate(parsed.data);
+  const initialValues: PrivacyValues = {
+    documents_days: initial.documents_days,
+    identity_days: initial.identity_days,
+    checks_days: initial.checks_days,
+    audit_days: initial.audit_days,
+    privacy_notice: initial.privacy_notice ?? '',
   };
+  const { form, submit } = useSchemaForm(retentionSettingsSchema, {
+    ns: 'privacy',
+    initialValues,
+    onSubmit: (data) => save.mutateAsync(data).catch(() => undefined),
+  });
 
   return (
     <form onSubmit={submit} noValidate aria-label={t('settings.title')}>
@@ -77,9 +72,7 @@ function PrivacyForm({ companyId, initial }: { companyId: string; initial: Setti
             min={1}
             max={7300}
             allowDecimal={false}
-            value={values[field]}
-            onChange={(value) => setValues((v) => ({ ...v, [field]: value }))}
-            error={errors[field]}
+            {...form.getInputProps(field)}
           />
         ))}
         <Textarea
@@ -89,9 +82,7 @@ function PrivacyForm({ companyId, initial }: { companyId: string; initial: Setti
           autosize
           minRows={3}
           maxLength={2000}
-          value={notice}
-          onChange={(e) => setNotice(e.currentTarget.value)}
-          error={errors.privacy_notice}
+          {...form.getInputProps('privacy_notice')}
         />
         <Alert variant="light" title={t('settings.preview')}>
           <Text size="sm" data-testid="privacy-notice-preview">

@@ -3,21 +3,18 @@
  * logo (413, 415) in the server's words, on the logo field; 'Une erreur est survenue
  * lors de l'enregistrement de l'entreprise.' when the server cannot be reached.
  */
-import { useState } from 'react';
-import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import type { Company } from '@sesame/shared';
-import type { Feedback } from '../../../components/FeedbackAlert';
+import type { SaveFailure } from '../../../lib/use-save';
 import { ApiError } from '../../../lib/api-client';
 import { specificMessage, statusSentence } from '../../../lib/failure';
-import { useDelayedNavigate } from '../../../lib/use-delayed-navigate';
 
 const SPEC_STATUSES = [400, 401, 403, 404, 500];
 
 /** A failed save → the banner and the fields' messages. */
 export function useCompanyFailure() {
   const { t } = useTranslation('companies');
-  return (error: unknown): { feedback: Feedback; fieldErrors: Record<string, string> } => {
+  return (error: unknown): SaveFailure => {
     if (!(error instanceof ApiError) || error.status === 0) {
       return { feedback: { color: 'red', title: t('status.saveFailed') }, fieldErrors: {} };
     }
@@ -31,39 +28,9 @@ export function useCompanyFailure() {
   };
 }
 
-/**
- * Saves a company form: on success the banner and a toast say `success`, then the
- * page goes to `then`; a failure says why and answers the fields' messages for the
- * form; a 401 (when `signInAgain`) goes to the root after the delay.
- */
-export function useCompanySave(
-  save: (form: FormData) => Promise<unknown>,
-  options: { success: string; then: string; signInAgain?: boolean },
-) {
-  const failure = useCompanyFailure();
-  const navigateLater = useDelayedNavigate();
-  const [feedback, setFeedback] = useState<Feedback | null>(null);
-
-  const submit = async (form: FormData): Promise<Record<string, string> | undefined> => {
-    setFeedback(null);
-    try {
-      await save(form);
-      setFeedback({ color: 'teal', title: options.success });
-      notifications.show({ message: options.success, color: 'teal' });
-      navigateLater(options.then);
-      return undefined;
-    } catch (error) {
-      const { feedback: next, fieldErrors } = failure(error);
-      setFeedback(next);
-      if (options.signInAgain && error instanceof ApiError && error.status === 401) {
-        navigateLater('/');
-      }
-      return fieldErrors;
-    }
-  };
-
-  return { feedback, saved: feedback?.color === 'teal', submit };
-}
+/** After a 401 the person signs in again: the root, after the delay. */
+export const signInAgain = (error: unknown) =>
+  error instanceof ApiError && error.status === 401 ? '/' : undefined;
 
 /**
  * A loaded company as an edit form needs it: someone outside the company reads only

@@ -33,13 +33,14 @@ import { QrThumbnailLink } from '../../../components/QrThumbnailLink';
 import { QueryState } from '../../../components/QueryState';
 import { ServerTable, type Column } from '../../../components/ServerTable';
 import { useAuth } from '../../../lib/auth';
+import { useSave } from '../../../lib/use-save';
 import {
   deleteCompany,
   getCompanies,
   useCompanyDetails,
   useInlineUpdateCompany,
 } from '../api/companies';
-import { useCompanySave, useEditableCompany } from '../components/feedback';
+import { useCompanyFailure, useEditableCompany } from '../components/feedback';
 import { InlineCompanyForm } from '../components/InlineCompanyForm';
 
 /** Spec §6: a one-company role (the supervisor) has its own edit-link rule. */
@@ -57,8 +58,9 @@ function InlineEdit({ companyId, domain }: { companyId: string; domain: string }
   const editable = useEditableCompany(useCompanyDetails(companyId));
   const mutation = useInlineUpdateCompany();
   const listPath = `/${domain}/company-list`;
-  const save = useCompanySave(
-    (form) => mutation.mutateAsync({ id: editable.company?.id ?? '', form }),
+  const save = useSave(
+    (form: FormData) => mutation.mutateAsync({ id: editable.company?.id ?? '', form }),
+    useCompanyFailure(),
     { success: t('edit.updated'), then: listPath },
   );
 

@@ -9,19 +9,20 @@ import { useParams } from 'react-router';
 import { FeedbackAlert } from '../../../components/FeedbackAlert';
 import { PageTitle } from '../../../components/PageTitle';
 import { useAuth } from '../../../lib/auth';
+import { useSave } from '../../../lib/use-save';
 import { useCreateCompany } from '../api/companies';
 import { CompanyForm } from '../components/CompanyForm';
-import { useCompanySave } from '../components/feedback';
+import { signInAgain, useCompanyFailure } from '../components/feedback';
 
 export default function CreateCompanyPage() {
   const { t } = useTranslation('companies');
   const { domain = '' } = useParams();
   const { isAuthenticated } = useAuth();
   const mutation = useCreateCompany();
-  const save = useCompanySave(mutation.mutateAsync, {
+  const save = useSave(mutation.mutateAsync, useCompanyFailure(), {
     success: t('create.created'),
     then: `/${domain}/menu`,
-    signInAgain: true,
+    goneAfter: signInAgain,
   });
 
   return (

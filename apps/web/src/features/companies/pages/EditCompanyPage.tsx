@@ -8,13 +8,14 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { mayPerform } from '@sesame/shared';
 import { useAuth } from '../../../lib/auth';
+import { useSave } from '../../../lib/use-save';
 import { FeedbackAlert } from '../../../components/FeedbackAlert';
 import { PageTitle } from '../../../components/PageTitle';
 import { QueryState } from '../../../components/QueryState';
 import { useCompanyDetails, useUpdateCompany } from '../api/companies';
 import { CompanyForm } from '../components/CompanyForm';
 import { PrivacySection } from '../components/PrivacySection';
-import { useCompanySave, useEditableCompany } from '../components/feedback';
+import { signInAgain, useCompanyFailure, useEditableCompany } from '../components/feedback';
 
 export default function EditCompanyPage() {
   const { t } = useTranslation('companies');
@@ -24,11 +25,15 @@ export default function EditCompanyPage() {
   const editable = useEditableCompany(loaded);
   const mutation = useUpdateCompany();
   const company = editable.company;
-  const save = useCompanySave((form) => mutation.mutateAsync({ id: company?.id ?? '', form }), {
-    success: t('edit.updated'),
-    then: `/${domain}/company-list`,
-    signInAgain: true,
-  });
+  const save = useSave(
+    (form: FormData) => mutation.mutateAsync({ id: company?.id ?? '', form }),
+    useCompanyFailure(),
+    {
+      success: t('edit.updated'),
+      then: `/${domain}/company-list`,
+      goneAfter: signInAgain,
+    },
+  );
 
   return (
     <Container size="md" py="lg">

@@ -8,15 +8,16 @@ import { useParams } from 'react-router';
 import { USER_CREATED_REDIRECT_MS } from '@sesame/shared';
 import { FeedbackAlert } from '../../../components/FeedbackAlert';
 import { PageTitle } from '../../../components/PageTitle';
+import { useSave } from '../../../lib/use-save';
 import { useCreateUser } from '../api/users';
-import { useUserSave } from '../components/feedback';
+import { useUserFailure } from '../components/feedback';
 import { UserForm } from '../components/UserForm';
 
 export default function CreateUserPage() {
   const { t } = useTranslation('users');
   const { domain = '' } = useParams();
   const mutation = useCreateUser();
-  const save = useUserSave(mutation.mutateAsync, {
+  const save = useSave(mutation.mutateAsync, useUserFailure(), {
     success: t('status.201'),
     toast: t('status.success'),
     then: `/${domain}/menu`,

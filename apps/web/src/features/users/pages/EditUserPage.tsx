@@ -9,8 +9,9 @@ import { FeedbackAlert } from '../../../components/FeedbackAlert';
 import { PageTitle } from '../../../components/PageTitle';
 import { QueryState } from '../../../components/QueryState';
 import { serverMessageOf } from '../../../lib/api-client';
+import { useSave } from '../../../lib/use-save';
 import { useUpdateUser, useUser } from '../api/users';
-import { useUserSave } from '../components/feedback';
+import { useUserFailure } from '../components/feedback';
 import { UserForm } from '../components/UserForm';
 
 export default function EditUserPage() {
@@ -18,9 +19,8 @@ export default function EditUserPage() {
   const { domain = '', user_id: userId = '' } = useParams();
   const loaded = useUser(userId);
   const mutation = useUpdateUser(userId);
-  const save = useUserSave(mutation.mutateAsync, {
+  const save = useSave(mutation.mutateAsync, useUserFailure(), {
     success: t('edit.updated'),
-    toast: t('edit.updated'),
     then: `/${domain}/list-users`,
   });
 

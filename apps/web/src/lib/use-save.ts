@@ -1,0 +1,49 @@
+/**
+ * A staff form's save: on success the banner says `success` (and a toast `toast`),
+ * then the page goes to `then` after the delay; a failure shows the screen's words
+ * for it (`failure`) and answers the fields' messages for the form to show.
+ */
+import { useState } from 'react';
+import { notifications } from '@mantine/notifications';
+import type { Feedback } from '../components/FeedbackAlert';
+import { useDelayedNavigate } from './use-delayed-navigate';
+
+export interface SaveFailure {
+  feedback: Feedback;
+  fieldErrors: Record<string, string>;
+}
+
+export function useSave<Body>(
+  save: (body: Body) => Promise<unknown>,
+  failure: (error: unknown) => SaveFailure,
+  options: {
+    success: string;
+    toast?: string;
+    then: string;
+    delayMs?: number;
+    /** Where to go after the delay when the save failed this way (a 401: sign in again). */
+    goneAfter?: (error: unknown) => string | undefined;
+  },
+) {
+  const navigateLater = useDelayedNavigate(options.delayMs);
+  const [feedback, setFeedback] = useState<Feedback | null>(null);
+
+  const submit = async (body: Body): Promise<Record<string, string> | undefined> => {
+    setFeedback(null);
+    try {
+      await save(body);
+      setFeedback({ color: 'teal', title: options.success });
+      notifications.show({ message: options.toast ?? options.success, color: 'teal' });
+      navigateLater(options.then);
+      return undefined;
+    } catch (error) {
+      const { feedback: next, fieldErrors } = failure(error);
+      setFeedback(next);
+      const elsewhere = options.goneAfter?.(error);
+      if (elsewhere) navigateLater(elsewhere);
+      return fieldErrors;
+    }
+  };
+
+  return { feedback, saved: feedback?.color === 'teal', submit };
+}
