@@ -10,6 +10,7 @@ const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   memory: () => import('./memory'),
   exports: () => import('./exports'),
   purge: () => import('./purge'),
+  onsite: () => import('./onsite'),
 };
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));

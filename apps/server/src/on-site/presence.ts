@@ -40,6 +40,9 @@ export function openChecks(companyId: string | undefined): SQL {
       from user_checks where check_out_at is null ${visitorsOf}`;
 }
 
+const byArrival = (alias: string) =>
+  sql.raw(`order by ${alias}.check_in_at desc, ${alias}.check_id desc`);
+
 /** What kind of person an open check is of: visitor or event guest, QR user or member. */
 const kindOf = sql`case when o.tbl = 'visitor'
       then case when v.event_id is null then 'visitor' else 'event_guest' end
@@ -109,6 +112,10 @@ export async function listOnSite(
   companyId: string | undefined,
   files: FileSigner,
 ): Promise<OnSitePageData> {
+  const window = sql`limit ${query.per_page} offset ${(query.page - 1) * query.per_page}`;
+  // Unfiltered, the page is cut from the open checks alone (the partial indexes give them
+  // by arrival) before anyone is looked up: a first page joins 24 people, not everyone inside.
+  const pageFirst = !query.q && !query.kind;
   const filters = sql`where true ${query.kind ? sql`and ${kindOf} = ${query.kind}` : sql``} ${searchOf(query.q)}`;
   const page = rows<OnSiteDbRow>(
     db,
@@ -121,12 +128,12 @@ export async function listOnSite(
                e.name as event, o.check_in_at, o.check_in_method,
                (select f.id from files f where f.id = coalesce(v.request_image_id, q.document_id)
                    and f.media_type like 'image/%') as photo_id
-          from (${openChecks(companyId)}) o
+          from (${pageFirst ? sql`select * from (${openChecks(companyId)}) oc ${byArrival('oc')} ${window}` : openChecks(companyId)}) o
           ${peopleJoins}
           left join events e on e.id = v.event_id
           ${filters}
-         order by o.check_in_at desc, o.check_id desc
-         limit ${query.per_page} offset ${(query.page - 1) * query.per_page}`,
+         ${byArrival('o')}
+         ${pageFirst ? sql`` : window}`,
   );
   const counted = rows<{ kind: PersonKind; n: number | string }>(
     db,
