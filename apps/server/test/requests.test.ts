@@ -508,10 +508,7 @@ describe(`visit requests (${testDatabaseKind})`, () => {
         .select()
         .from(mailOutbox)
         .where(
-          and(
-            eq(mailOutbox.toAddress, 'valider@example.com'),
-            eq(mailOutbox.kind, 'visitor_code'),
-          ),
+          and(eq(mailOutbox.toAddress, 'valider@example.com'), eq(mailOutbox.kind, 'visitor_code')),
         );
       expect(mails).toHaveLength(1);
       expect(mails[0]).toMatchObject({
@@ -544,10 +541,7 @@ describe(`visit requests (${testDatabaseKind})`, () => {
         .select()
         .from(mailOutbox)
         .where(
-          and(
-            eq(mailOutbox.toAddress, 'valider@example.com'),
-            eq(mailOutbox.kind, 'visitor_code'),
-          ),
+          and(eq(mailOutbox.toAddress, 'valider@example.com'), eq(mailOutbox.kind, 'visitor_code')),
         );
       expect(after).toHaveLength(1);
       const [still] = await ctx.db.select().from(visitRequests).where(eq(visitRequests.id, id));
