@@ -8,12 +8,12 @@ import { Alert, Center, Container, Loader } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { REDIRECT_DELAY_MS } from '@sesame/shared';
 import { storeVisitorSummary } from '../../../components/visitor-form/summary';
 import { VisitorForm } from '../../../components/visitor-form/VisitorForm';
 import { ApiError } from '../../../lib/api-client';
 import { useCompany } from '../../../lib/company';
 import { setCurrentCompany } from '../../../lib/session';
+import { useDelayedNavigate } from '../../../lib/use-delayed-navigate';
 import { createRequest, createVisitor } from '../api/visitors';
 import { failureText } from '../lib/outcome';
 
@@ -21,6 +21,7 @@ export default function CreateVisitorPage() {
   const { domain = '' } = useParams();
   const { t } = useTranslation('visitors');
   const navigate = useNavigate();
+  const navigateLater = useDelayedNavigate();
   const company = useCompany(domain);
   const [submitting, setSubmitting] = useState(false);
 
@@ -58,7 +59,7 @@ export default function CreateVisitorPage() {
       const { title, message } = failureText(t, error);
       notifications.show({ color: 'red', title, message, autoClose: 8000 });
       if (error instanceof ApiError && error.status === 401) {
-        setTimeout(() => void navigate(`/${domain}/request-meeting`), REDIRECT_DELAY_MS);
+        navigateLater(`/${domain}/request-meeting`);
       }
     } finally {
       setSubmitting(false);

@@ -8,18 +8,18 @@
 import { useEffect } from 'react';
 import { Button, Center, Container, Image, Loader, Paper, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams } from 'react-router';
-import { REDIRECT_DELAY_MS } from '@sesame/shared';
+import { Link, useParams } from 'react-router';
 import { PageTitle } from '../../../components/PageTitle';
 import { useAuth } from '../../../lib/auth';
 import { useCompany } from '../../../lib/company';
 import { setCurrentCompany } from '../../../lib/session';
+import { useDelayedNavigate } from '../../../lib/use-delayed-navigate';
 import { WaitingPanel } from '../components/WaitingPanel';
 
 export default function RequestMeetingPage() {
   const { domain = '', id } = useParams();
   const { t } = useTranslation('visitors');
-  const navigate = useNavigate();
+  const navigateLater = useDelayedNavigate();
   const { isAuthenticated } = useAuth();
   const company = useCompany(domain);
 
@@ -29,12 +29,8 @@ export default function RequestMeetingPage() {
 
   useEffect(() => {
     if (!id || !isAuthenticated) return;
-    const timer = setTimeout(
-      () => void navigate(`/${domain}/waiting-validation/${id}`),
-      REDIRECT_DELAY_MS,
-    );
-    return () => clearTimeout(timer);
-  }, [id, isAuthenticated, domain, navigate]);
+    navigateLater(`/${domain}/waiting-validation/${id}`);
+  }, [id, isAuthenticated, domain, navigateLater]);
 
   if (id) {
     return (
