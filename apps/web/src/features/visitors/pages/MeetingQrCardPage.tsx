@@ -4,13 +4,14 @@
  * downloads meeting-{company}-{code}.png.
  */
 import { useRef } from 'react';
-import { Alert, Center, Container, Group, Loader, Stack } from '@mantine/core';
+import { Container, Group, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { mayPerform } from '@sesame/shared';
 import { MailStatus } from '../../../components/MailStatus';
 import { PageTitle } from '../../../components/PageTitle';
 import { PersonRights } from '../../../components/PersonRights';
+import { QueryState } from '../../../components/QueryState';
 import { ApiError } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
 import { useVisitorCard } from '../api/visitors';
@@ -30,38 +31,39 @@ export default function MeetingQrCardPage() {
   return (
     <Container size="sm" py={{ base: 'md', sm: 'xl' }}>
       <PageTitle ta="center">{t('card.pageTitle')}</PageTitle>
-      {card.isPending ? (
-        <Center py="xl">
-          <Loader aria-label={t('common:loading')} />
-        </Center>
-      ) : card.isError ? (
-        <Alert color="red" role="alert">
-          {card.error instanceof ApiError && card.error.status
-            ? statusText(t, card.error.status)
-            : t('outcome.unexpected')}
-        </Alert>
-      ) : (
-        <Stack align="center">
-          <VisitorCardView ref={ref} card={card.data} />
-          {role && (
-            <MailStatus
-              uidn={card.data.uidn}
-              canResend={mayPerform(role, 'requests.validate') || mayPerform(role, 'events.create')}
+      <QueryState
+        query={card}
+        errorText={(error) =>
+          error instanceof ApiError && error.status
+            ? statusText(t, error.status)
+            : t('outcome.unexpected')
+        }
+      >
+        {(data) => (
+          <Stack align="center">
+            <VisitorCardView ref={ref} card={data} />
+            {role && (
+              <MailStatus
+                uidn={data.uidn}
+                canResend={
+                  mayPerform(role, 'requests.validate') || mayPerform(role, 'events.create')
+                }
+              />
+            )}
+            <Group>
+              <CaptureButton
+                target={ref}
+                filename={meetingCaptureName(data.company.slug, data.uidn)}
+              />
+            </Group>
+            <PersonRights
+              kind="visitor"
+              personKey={data.uidn}
+              onErased={() => void navigate(`/${data.company.slug}`)}
             />
-          )}
-          <Group>
-            <CaptureButton
-              target={ref}
-              filename={meetingCaptureName(card.data.company.slug, card.data.uidn)}
-            />
-          </Group>
-          <PersonRights
-            kind="visitor"
-            personKey={card.data.uidn}
-            onErased={() => void navigate(`/${card.data.company.slug}`)}
-          />
-        </Stack>
-      )}
+          </Stack>
+        )}
+      </QueryState>
     </Container>
   );
 }
