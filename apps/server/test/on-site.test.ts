@@ -8,7 +8,17 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import type { ExpectedPage, LiveEvent, OnSitePage } from '@sesame/shared';
+import {
+  ROLES,
+  actsOnAllCompanies,
+  mayPerform,
+  type ExpectedPage,
+  type LiveEvent,
+  type OnSitePage,
+  type Role,
+} from '@sesame/shared';
+import type { Principal } from '../src/auth/principal';
+import { hears } from '../src/on-site/routes';
 import { buildApp } from '../src/app';
 import { openPostgres, type DatabaseHandle } from '../src/db/client';
 import { userChecks, visitorChecks } from '../src/db/schema';
@@ -233,6 +243,64 @@ describe('expected today', () => {
     await scan(ctx.app, desk, `/api/get-qr-data/${early.uidn}`);
     expect((await list()).data.map((r) => r.lastname)).toEqual(['Tard']);
     expect(late.id).toBeTruthy();
+
+    // An event of today: its registrations are expected at the event's time.
+    const event = await buildEvent(ctx.db, {
+      company,
+      dateEvent: new Date().toISOString().slice(0, 10).split('-').reverse().join('/'),
+      timeEvent: '11:00',
+    });
+    await confirmedVisitor(company, { eventId: event.id, lastname: 'Invitée', requestDate: null });
+    expect((await list()).data.map((r) => [r.lastname, r.kind, r.time, r.event])).toEqual([
+      ['Invitée', 'event_guest', '11:00', event.name],
+      ['Tard', 'visitor', '15:00', null],
+    ]);
+  });
+});
+
+describe('the request list (issue 14)', () => {
+  it('shows pending requests first, then the newest', async () => {
+    const { company, staff } = await buildTenant(ctx.db);
+    const desk = await tokenFor(ctx.app, staff.ROLE_EMPLOYEE.email);
+    const pending = await buildVisitor(ctx.db, { company, lastname: 'Ancienne' });
+    await buildRequest(ctx.db, { company, visitor: pending });
+    const confirmed = await buildVisitor(ctx.db, { company, lastname: 'Confirmée' });
+    await buildRequest(ctx.db, { company, visitor: confirmed, confirmed: true, status: 1 });
+    const res = await as(
+      ctx.app,
+      desk,
+    )({
+      method: 'GET',
+      url: `/api/requests/list/${company.slug}`,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const rows = res.json<{ data: { visitor: { lastname: string } }[] }>().data;
+    expect(rows.map((r) => r.visitor.lastname)).toEqual(['Ancienne', 'Confirmée']);
+  });
+});
+
+describe('who hears what on the live stream', () => {
+  const own = 'company-a';
+  const presence = {
+    type: 'presence',
+    company_id: own,
+    person_id: 'p',
+    table: 'user',
+    op: 'in',
+  } as const;
+  const request = { type: 'request', company_id: own, request_id: 'r', op: 'created' } as const;
+  const elsewhere = { ...presence, company_id: 'company-b' };
+  const who = (role: Role) => ({ role, companyId: own }) as Principal;
+
+  it('follows the matrix: each event to whom its list reaches', () => {
+    for (const role of ROLES) {
+      expect(hears(who(role), presence, undefined), role).toBe(mayPerform(role, 'onSite.list'));
+      expect(hears(who(role), request, undefined), role).toBe(mayPerform(role, 'requests.list'));
+      expect(hears(who(role), elsewhere, undefined), role).toBe(
+        mayPerform(role, 'onSite.list') && actsOnAllCompanies(role, 'onSite.list'),
+      );
+    }
+    expect(hears(who('ROLE_ADMIN'), elsewhere, own)).toBe(false);
   });
 });
 
