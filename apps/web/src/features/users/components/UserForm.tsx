@@ -17,6 +17,7 @@ import {
 } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import {
+  PASSWORD_MIN_LENGTH,
   ROLES,
   activeRole,
   canAssignRole,
@@ -148,7 +149,9 @@ export function UserForm(props: UserFormProps) {
               <PasswordInput
                 label={t('fields.password')}
                 description={
-                  props.mode === 'edit' ? t('form.passwordKeep') : t('form.passwordHint')
+                  props.mode === 'edit'
+                    ? t('form.passwordKeep')
+                    : t('form.passwordHint', { min: PASSWORD_MIN_LENGTH })
                 }
                 {...form.getInputProps('password')}
                 required={props.mode === 'create'}

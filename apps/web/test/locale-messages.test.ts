@@ -1,0 +1,126 @@
+/**
+ * The screens translate a shared schema's issue by its key; in French that must read
+ * exactly as the schema's own message (the spec's wording, which the server answers).
+ */
+import i18next from 'i18next';
+import { describe, expect, it } from 'vitest';
+import {
+  companyCreateSchema,
+  createMemberFieldsSchema,
+  createQrUserFieldsSchema,
+  eventCreateSchema,
+  expiryFormSchema,
+  loginSchema,
+  userCreateSchema,
+  visitorFormSchema,
+} from '@sesame/shared';
+import auth from '../src/locales/fr/auth.json';
+import common from '../src/locales/fr/common.json';
+import companies from '../src/locales/fr/companies.json';
+import events from '../src/locales/fr/events.json';
+import qrUsers from '../src/locales/fr/qrUsers.json';
+import users from '../src/locales/fr/users.json';
+import visitors from '../src/locales/fr/visitors.json';
+import {
+  fieldErrors,
+  issueText,
+  type FormIssue,
+  type MessageKeys,
+  type Translate,
+} from '../src/lib/schema-errors';
+
+const i18n = i18next.createInstance();
+void i18n.init({
+  lng: 'fr',
+  resources: { fr: { auth, common, companies, events, qrUsers, users, visitors } },
+  interpolation: { escapeValue: false },
+});
+
+interface Case {
+  ns: string;
+  keys?: MessageKeys;
+  schema: { safeParse(input: unknown): { error?: { issues: readonly FormIssue[] } } };
+  inputs: unknown[];
+}
+
+const long = 'x'.repeat(400);
+const CASES: Record<string, Case> = {
+  login: {
+    ns: 'auth',
+    keys: { errors: 'errors' },
+    schema: loginSchema,
+    inputs: [{}, { username: 'nope', password: long }, { username: long }],
+  },
+  user: {
+    ns: 'users',
+    schema: userCreateSchema,
+    inputs: [
+      {},
+      { email: 'nope', contact: '12', password: 'short', role: 'ROLE_X', company_id: 'x' },
+      { name: long },
+    ],
+  },
+  qrUser: {
+    ns: 'qrUsers',
+    schema: createQrUserFieldsSchema,
+    inputs: [
+      { email: 'nope', contact: '12', type: 'other', dateExp: '2026-02-30', company_id: 'x' },
+    ],
+  },
+  member: { ns: 'qrUsers', schema: createMemberFieldsSchema, inputs: [{}] },
+  expiry: { ns: 'qrUsers', schema: expiryFormSchema, inputs: [{}, { dateExp: '2026-02-30' }] },
+  event: {
+    ns: 'events',
+    keys: { errors: 'create.errors' },
+    schema: eventCreateSchema,
+    inputs: [{}, { date_event: '31/02/2030', time_event: '25:00', departement_id: 'x' }],
+  },
+  company: {
+    ns: 'companies',
+    schema: companyCreateSchema,
+    inputs: [
+      {},
+      { email: 'nope', phone_number: '12', number_of_employee: '7', arrival_early_minutes: '900' },
+      { kiosk_email_enabled: 'maybe' },
+    ],
+  },
+  visitor: {
+    ns: 'visitors',
+    keys: { errors: 'form.errors', fields: 'form.fields' },
+    schema: visitorFormSchema,
+    inputs: [
+      {},
+      {
+        firstname: 'A',
+        lastname: 'B',
+        id_number: 'C',
+        organisation_name: 'D',
+        email: 'nope',
+        contact: '12',
+        request_date: '31/02/2030',
+        request_time: 'HH:MM',
+        request_image: { size: 3 * 1024 * 1024 },
+      },
+    ],
+  },
+};
+
+describe('French locale = the shared schemas’ French, issue by issue', () => {
+  for (const [name, { ns, keys, schema, inputs }] of Object.entries(CASES)) {
+    it(name, () => {
+      const t = i18n.getFixedT('fr', ns) as unknown as Translate;
+      const text = issueText(t, keys);
+      let seen = 0;
+      for (const input of inputs) {
+        for (const issue of schema.safeParse(input).error?.issues ?? []) {
+          expect(text(issue), `${name} ${String(issue.path[0])}`).toBe(issue.message);
+          seen++;
+        }
+      }
+      expect(seen).toBeGreaterThan(0);
+      // Sanity: the mapping keeps one message per field.
+      const first = schema.safeParse(inputs[0]).error?.issues ?? [];
+      expect(Object.keys(fieldErrors(first, text).errors).length).toBeGreaterThan(0);
+    });
+  }
+});
