@@ -99,6 +99,8 @@ async function confirmedVisitor(
     country: "Côte d'Ivoire",
     request_date: today().form,
     request_time: '10:30',
+    // Issue 16: the privacy notice accepted.
+    privacy_accepted: '1',
   };
   for (const [key, value] of Object.entries(fields)) form.set(key, value);
   form.set('request_image', new Blob([new Uint8Array(ID_PNG)], { type: 'image/png' }), 'id.png');

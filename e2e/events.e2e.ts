@@ -164,6 +164,8 @@ describe('events journey in Chromium', () => {
     await guest.getByLabel('Email').fill(GUEST_EMAIL);
     await guest.getByLabel('Contact').fill('0707070707');
     await screenshot(guest, 'event-join-375');
+    // Issue 16: the privacy notice, accepted.
+    await guest.getByLabel("J'ai lu et j'accepte la notice de confidentialité.").check();
     await guest.getByRole('button', { name: 'Envoyer la demande' }).click();
     await guest.waitForURL(/\/demo\/qr-code\/[0-9a-f-]{36}$/);
     await guest.getByTestId('visitor-summary').getByText('Kouadio Yao').waitFor();

@@ -106,6 +106,8 @@ describe('host loop in Chromium', () => {
     await field(visitor, 'Minute').selectOption('30');
     await field(visitor, 'Email').fill(visitorEmail);
     await field(visitor, 'Contact').fill('0701020304');
+    // Issue 16: the privacy notice, accepted.
+    await visitor.getByLabel("J'ai lu et j'accepte la notice de confidentialité.").check();
     await visitor.getByRole('button', { name: 'Envoyer la demande' }).click();
 
     // The recap, not a bare spinner.
@@ -216,6 +218,8 @@ describe('host loop in Chromium', () => {
       contact: '0707070707',
       request_date: '26/12/2030',
       request_time: '14:00',
+      // Issue 16: the privacy notice accepted.
+      privacy_accepted: '1',
       language: 'en',
     };
     for (const [key, value] of Object.entries(fields)) form.set(key, value);

@@ -105,6 +105,8 @@ describe('visitor journey in Chromium', () => {
     await field(visitor, 'Heure').selectOption('10');
     await field(visitor, 'Minute').selectOption('30');
     await field(visitor, 'Contact').fill('0701020304');
+    // Issue 16: the privacy notice, accepted.
+    await visitor.getByLabel("J'ai lu et j'accepte la notice de confidentialité.").check();
     await visitor.getByRole('button', { name: 'Envoyer la demande' }).click();
     await visitor
       .getByTestId('visitor-form-error')

@@ -32,6 +32,8 @@ export async function createConfirmedVisitor(
     contact: '0707070707',
     request_date: todayForForm(),
     request_time: '09:30',
+    // Issue 16: the privacy notice accepted.
+    privacy_accepted: '1',
   };
   for (const [key, value] of Object.entries(fields)) form.set(key, value);
   form.set('request_image', new Blob([ID_PNG], { type: 'image/png' }), 'id.png');

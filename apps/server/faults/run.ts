@@ -637,6 +637,8 @@ async function killDuringUploads(tmp: string) {
         country: 'Côte d’Ivoire',
         request_date: today(),
         request_time: '10:30',
+        // Issue 16: the privacy notice accepted.
+        privacy_accepted: '1',
       };
       for (const [k, v] of Object.entries(fields)) form.set(k, v);
       form.set('request_image', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'id.png');

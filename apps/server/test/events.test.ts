@@ -147,6 +147,7 @@ describe(`events (${testDatabaseKind})`, () => {
         email: `guest-${Math.random().toString(16).slice(2)}@example.com`,
         contact: '0701020304',
         language: 'fr',
+        privacy_accepted: '1',
         ...overrides,
       },
       file ? { request_image: file } : {},

@@ -36,6 +36,8 @@ async function visitorWith(
         contact: '0701020304',
         request_date: '24/11/2030',
         request_time: '10:30',
+        // Issue 16: the privacy notice accepted.
+        privacy_accepted: '1',
       },
       { request_image: document },
     ),

@@ -137,6 +137,8 @@ describe('input limits (issue 11 §1)', () => {
       contact: '0102030405',
       request_date: '01/01/2099',
       request_time: '10:30',
+      // Issue 16: the privacy notice accepted.
+      privacy_accepted: '1',
     };
     for (const url of [
       '/api/visitor/create',

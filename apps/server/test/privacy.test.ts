@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import {
   auditEvents,
   checkDailyCounts,
+  companies,
   files,
   userChecks,
   visitorChecks,
@@ -20,10 +21,12 @@ import {
 } from '../src/db/schema';
 import { openPostgres } from '../src/db/client';
 import { purgeDue, retentionSweep } from '../src/privacy/retention';
-import { as, tokenFor, useTestApp, type TestContext } from './helpers/app';
+import { qrPng } from '../src/qr/qr';
+import { as, multipart, tokenFor, useTestApp, type TestContext } from './helpers/app';
 import { testDatabaseKind } from './helpers/db';
 import {
   buildCompany,
+  buildEvent,
   buildQrUser,
   buildRequest,
   buildTenant,
@@ -394,5 +397,60 @@ describe(`a person's export and erasure (${testDatabaseKind})`, () => {
       (await admin({ method: 'POST', url: `/api/privacy/visitor/${theirs.id}/erase` })).statusCode,
     ).toBe(404);
     expect(await ctx.db.select().from(visitors).where(eq(visitors.id, theirs.id))).toHaveLength(1);
+  });
+});
+
+describe(`the privacy notice (${testDatabaseKind})`, () => {
+  const ctx = useTestApp();
+
+  it('is filled from the retention settings, or the company’s own text, and must be accepted', async () => {
+    const company = await buildCompany(ctx.db, { retentionDocumentsDays: 12 });
+    const event = await buildEvent(ctx.db, { company });
+    const notice = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/public/privacy-notice/${company.slug}`,
+    });
+    expect(notice.statusCode).toBe(200);
+    expect(notice.json().notice).toContain('supprimées 12 jours après la visite');
+    await ctx.db
+      .update(companies)
+      .set({ privacyNotice: 'Notre texte.' })
+      .where(eq(companies.id, company.id));
+    const own = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/public/privacy-notice/${company.slug}`,
+    });
+    expect(own.json().notice).toBe('Notre texte.');
+
+    const png = await qrPng('identity');
+    const fields = {
+      company_id: company.slug,
+      firstname: 'Awa',
+      lastname: 'Koné',
+      id_number: 'CI-1',
+      organisation_name: 'Acme',
+      email: 'awa@example.com',
+      contact: '0701020304',
+      request_date: '24/11/2030',
+      request_time: '10:30',
+    };
+    const file = { request_image: { filename: 'id.png', contentType: 'image/png', bytes: png } };
+    for (const url of [
+      '/api/visitor/create',
+      `/api/evenement/${company.slug}/${event.slug}/register`,
+    ]) {
+      const refused = await ctx.app.inject({ method: 'POST', url, ...multipart(fields, file) });
+      expect(refused.statusCode, url).toBe(400);
+      expect(refused.json()).toMatchObject({
+        message: 'Veuillez accepter la notice de confidentialité.',
+        errors: { privacy_accepted: 'Veuillez accepter la notice de confidentialité.' },
+      });
+      const accepted = await ctx.app.inject({
+        method: 'POST',
+        url,
+        ...multipart({ ...fields, privacy_accepted: '1' }, file),
+      });
+      expect(accepted.statusCode, `${url}: ${accepted.body}`).toBeLessThan(300);
+    }
   });
 });

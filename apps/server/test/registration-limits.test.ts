@@ -29,6 +29,7 @@ const registration = (email: string) =>
       organisation_name: 'Acme',
       email,
       contact: '0701020304',
+      privacy_accepted: '1',
     },
     { request_image: { filename: 'id.png', contentType: 'image/png', bytes: png } },
   );

@@ -55,6 +55,8 @@ describe(`visit requests (${testDatabaseKind})`, () => {
           contact: '0701020304',
           request_date: '24/11/2030',
           request_time: '10:30',
+          // Issue 16: the privacy notice accepted.
+          privacy_accepted: '1',
           ...overrides,
         },
         { request_image: { filename: 'id.png', contentType: 'image/png', bytes: png } },

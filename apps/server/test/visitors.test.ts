@@ -43,6 +43,8 @@ function visitorFields(company: string, overrides: Record<string, string | undef
     reason: 'Réunion',
     request_date: '24/11/2030',
     request_time: '10:30',
+    // Issue 16: the privacy notice accepted.
+    privacy_accepted: '1',
     language: 'fr',
     ...overrides,
   };

@@ -50,6 +50,8 @@ export const VISITOR_MESSAGES = {
   hourMissing: "Veuillez sélectionner l'heure.",
   minuteMissing: 'Veuillez sélectionner les minutes.',
   tooLong: 'La requête est mal formée.',
+  /** Issue 16: the privacy notice must be accepted (the form and the server both check it). */
+  privacyRequired: 'Veuillez accepter la notice de confidentialité.',
   /** Spec §8: the screens' success texts (the server answers them as `message`). */
   visitorCreated: 'Visiteur créé avec succès.',
   requestCreated: 'Demande créée avec succès.',
@@ -67,6 +69,7 @@ export type VisitorIssueKey =
   | 'datePast'
   | 'hourMissing'
   | 'minuteMissing'
+  | 'privacyRequired'
   | 'tooLong';
 
 /** The select placeholders (spec §5: they are flagged as errors). */
@@ -136,6 +139,11 @@ export const visitorFormSchema = z
       z.enum(VISITOR_LANGUAGES),
     ),
     request_image: z.unknown().optional(),
+    /** The privacy notice accepted (a checkbox: 'true', '1' or 'on' on the wire). */
+    privacy_accepted: z.preprocess(
+      (v) => v === true || v === 'true' || v === '1' || v === 'on',
+      z.boolean(),
+    ),
   })
   .superRefine((v, ctx) => {
     const fail = (
@@ -180,8 +188,12 @@ export const visitorFormSchema = z
     } else if (!(MINUTES as readonly string[]).includes(minute) || v.request_time.length !== 5) {
       fail('request_time', 'minuteMissing', VISITOR_MESSAGES.minuteMissing);
     }
+    // 7. The privacy notice (issue 16).
+    if (!v.privacy_accepted) {
+      fail('privacy_accepted', 'privacyRequired', VISITOR_MESSAGES.privacyRequired);
+    }
   })
-  .transform(({ request_image: _file, ...rest }) => ({
+  .transform(({ request_image: _file, privacy_accepted: _accepted, ...rest }) => ({
     ...rest,
     email: rest.email.toLowerCase(),
   }));

@@ -45,6 +45,7 @@ import { DEFAULT_TIMEZONE, todayIn } from '../../lib/format';
 import { useSchemaForm } from '../../lib/use-schema-form';
 import { DateField } from '../DateField';
 import { HostField } from './HostField';
+import { PrivacyNotice } from './PrivacyNotice';
 
 export interface VisitorFormEvent {
   name: string;
@@ -68,6 +69,8 @@ export interface VisitorFormProps {
   timeZone?: string;
   /** The company's slug: "Nom de l'hôte" then searches its staff (issue 15). */
   companySlug?: string;
+  /** The company whose privacy notice is shown (issue 16); the company's slug by default. */
+  privacySlug?: string;
 }
 
 type TextField =
@@ -92,6 +95,8 @@ type Values = Record<TextField, string> & {
   hour: string;
   minute: string;
   request_image: File | null;
+  /** The privacy notice accepted (issue 16). */
+  privacy_accepted: boolean;
 };
 
 const EMPTY: Values = {
@@ -113,6 +118,7 @@ const EMPTY: Values = {
   hour: HOUR_PLACEHOLDER,
   minute: MINUTE_PLACEHOLDER,
   request_image: null,
+  privacy_accepted: false,
 };
 
 function valuesFromEvent(event: VisitorFormEvent): Partial<Values> {
@@ -141,6 +147,7 @@ export function VisitorForm({
   submitting = false,
   timeZone = DEFAULT_TIMEZONE,
   companySlug,
+  privacySlug = companySlug,
 }: VisitorFormProps) {
   const { t, i18n } = useTranslation('visitors');
   const readOnly = !!event;
@@ -169,6 +176,8 @@ export function VisitorForm({
       const body = new FormData();
       for (const [key, value] of Object.entries(data)) body.set(key, String(value ?? ''));
       body.set('request_image', values.request_image!);
+      // The schema has checked it: the server checks it again.
+      body.set('privacy_accepted', 'true');
       if (values.host_user_id) body.set('host_user_id', values.host_user_id);
       // Spec §4: the visitor is created after a 1 s delay.
       await new Promise((resolve) => setTimeout(resolve, SUBMIT_DELAY_MS));
@@ -362,6 +371,12 @@ export function VisitorForm({
             </Grid.Col>
           </Grid>
 
+          <PrivacyNotice
+            companySlug={privacySlug}
+            checked={values.privacy_accepted}
+            error={form.errors.privacy_accepted}
+            onChange={(checked) => form.setFieldValue('privacy_accepted', checked)}
+          />
           {summary && (
             <Text role="alert" c="red.8" fw={500} data-testid="visitor-form-error">
               {summary}

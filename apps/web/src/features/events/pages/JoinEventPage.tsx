@@ -102,7 +102,12 @@ export default function JoinEventPage() {
                 {failure}
               </Alert>
             )}
-            <VisitorForm event={event} onSubmit={submit} submitting={submitting} />
+            <VisitorForm
+              event={event}
+              privacySlug={event.company.slug}
+              onSubmit={submit}
+              submitting={submitting}
+            />
           </>
         )}
       </Stack>
