@@ -15,6 +15,7 @@ import {
   checkDailyCounts,
   companies,
   files,
+  qrUsers,
   userChecks,
   visitorChecks,
   visitors,
@@ -138,6 +139,15 @@ describe(`retention (${testDatabaseKind})`, () => {
       },
     ]);
     const card = await buildQrUser(ctx.db, { company: acme });
+    // Card documents: an expired card's (40 days ago) goes, a valid card's stays.
+    const expiredDoc = await storedDocument(ctx, acme.id);
+    const validDoc = await storedDocument(ctx, acme.id);
+    const expiredCard = await buildQrUser(ctx.db, {
+      company: acme,
+      dateExp: ago(40),
+      documentId: expiredDoc.id,
+    });
+    await ctx.db.update(qrUsers).set({ documentId: validDoc.id }).where(eq(qrUsers.id, card.id));
     await ctx.db.insert(userChecks).values([
       {
         companyId: acme.id,
@@ -173,7 +183,7 @@ describe(`retention (${testDatabaseKind})`, () => {
 
     const counts = await purgeDue(ctx.db, ctx.app.storage);
     expect(counts).toMatchObject({
-      documents: 2,
+      documents: 3,
       identities: 2,
       visitorChecks: 2,
       userChecks: 1,
@@ -190,6 +200,10 @@ describe(`retention (${testDatabaseKind})`, () => {
       const [row] = await ctx.db.select().from(visitors).where(eq(visitors.id, kept.visitor.id));
       expect(row!.requestImageId).toBe(kept.file.id);
     }
+    expect(await stored(ctx, expiredDoc.storedName)).toBe(false);
+    expect(await stored(ctx, validDoc.storedName)).toBe(true);
+    const [expiredRow] = await ctx.db.select().from(qrUsers).where(eq(qrUsers.id, expiredCard.id));
+    expect(expiredRow!.documentId).toBeNull();
     // Identities: anonymised past 365 days, kept otherwise.
     const [anonymous] = await ctx.db
       .select()

@@ -5,7 +5,7 @@
  *   and sign-in failures a day old;
  * - once a day, by whichever instance claims the day's row in `retention_runs` first:
  *   per company, identity documents and photos `retention_documents_days` after the visit
- *   or event, visitor identities anonymised `retention_identity_days` after the last visit,
+ *   or event (a card holder's, after their card stopped being valid), visitor identities anonymised `retention_identity_days` after the last visit,
  *   checks older than `retention_checks_days` reduced to daily counts
  *   (`check_daily_counts`), audit entries older than `retention_audit_days`.
  * Everything goes in short batches (no long lock while scans go on), stored files after
@@ -57,6 +57,32 @@ async function purgeDocumentsBatch(db: Database, storage: FileStorage): Promise<
         for update of v skip locked
       ), cleared as (
         update visitors set request_image_id = null where id in (select id from due) returning id
+      )
+      delete from files where id in (select file_id from due) returning stored_name`);
+    return rowsOf<{ stored_name: string }>(result).map((row) => row.stored_name);
+  });
+  await Promise.all(names.map((name) => storage.remove(name).catch(() => undefined)));
+  return names.length;
+}
+
+/**
+ * One batch of card holders' documents and photos past their company's period, counted
+ * from the day the card stopped being valid (re-issued, or expired); a card still valid,
+ * or a member card without an end, keeps its photo.
+ */
+async function purgeCardDocumentsBatch(db: Database, storage: FileStorage): Promise<number> {
+  const names = await db.transaction(async (tx) => {
+    const result = await tx.execute(sql`
+      with due as (
+        select q.id, q.document_id as file_id
+        from qr_users q
+        join companies c on c.id = q.company_id
+        where q.document_id is not null
+          and coalesce(q.revoked_at, q.date_exp) < now() - make_interval(days => c.retention_documents_days)
+        limit ${BATCH}
+        for update of q skip locked
+      ), cleared as (
+        update qr_users set document_id = null where id in (select id from due) returning id
       )
       delete from files where id in (select file_id from due) returning stored_name`);
     return rowsOf<{ stored_name: string }>(result).map((row) => row.stored_name);
@@ -177,7 +203,9 @@ export async function purgeDue(
   db: Database,
   storage: FileStorage,
 ): Promise<Omit<RetentionCounts, 'unfiledVisitors'>> {
-  const documents = await drain(() => purgeDocumentsBatch(db, storage), BATCH);
+  const documents =
+    (await drain(() => purgeDocumentsBatch(db, storage), BATCH)) +
+    (await drain(() => purgeCardDocumentsBatch(db, storage), BATCH));
   const identities = await drain(() => anonymiseIdentitiesBatch(db, storage), BATCH);
   const visitorChecks = await drain(() => foldChecksBatch(db, 'visitor_checks'), BATCH * 4);
   const userChecks = await drain(() => foldChecksBatch(db, 'user_checks'), BATCH * 4);
