@@ -96,9 +96,12 @@ describe('check-in journey in Chromium', () => {
     });
     const phone = await (await newContext(browser, server.url, PHONE)).newPage();
 
-    // Not signed in: the page says so and goes to the login, then back to the scan.
+    // Not signed in: a visitor scanning their own QR lands on their card (issue 15); the
+    // front desk signs in from there and goes back to the scan.
     await phone.goto(`/scan/${visitor.uidn}`);
-    await phone.getByText('You must be logged in to continue.').first().waitFor();
+    await phone.waitForURL(`${server.url}/company/demo/meeting-request-qr/${visitor.uidn}`);
+    await phone.getByTestId('visitor-card').getByText('Awa Diabaté').waitFor();
+    await phone.getByTestId('scan-staff-login').click();
     await phone.waitForURL(`${server.url}/sign-in`);
     await fillLogin(phone);
     await phone.waitForURL(`${server.url}/success-checkin/${visitor.uidn}`);

@@ -4,9 +4,9 @@
  * downloads meeting-{company}-{code}.png.
  */
 import { useRef } from 'react';
-import { Container, Group, Stack } from '@mantine/core';
+import { Button, Container, Group, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams } from 'react-router';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { mayPerform } from '@sesame/shared';
 import { MailStatus } from '../../../components/MailStatus';
 import { PageTitle } from '../../../components/PageTitle';
@@ -27,6 +27,10 @@ export default function MeetingQrCardPage() {
   const { role } = useAuth();
   const navigate = useNavigate();
   const ref = useRef<HTMLDivElement>(null);
+  // Opened by a scan without a session (issue 15): the visitor sees their card, and the
+  // front desk may sign in, which goes back to the scan to record the arrival.
+  const scanFrom = (useLocation().state as { scanFrom?: string } | null)?.scanFrom;
+  const { t: tLoop } = useTranslation('hostLoop');
 
   return (
     <Container size="sm" py={{ base: 'md', sm: 'xl' }}>
@@ -56,6 +60,18 @@ export default function MeetingQrCardPage() {
                 filename={meetingCaptureName(data.company.slug, data.uidn)}
               />
             </Group>
+            {!role && scanFrom && (
+              <Button
+                component={Link}
+                to="/sign-in"
+                state={{ from: scanFrom }}
+                variant="subtle"
+                size="xs"
+                data-testid="scan-staff-login"
+              >
+                {tLoop('scan.staffLogin')}
+              </Button>
+            )}
             <PersonRights
               kind="visitor"
               personKey={data.uidn}
