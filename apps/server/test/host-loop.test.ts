@@ -15,6 +15,7 @@ import type { MailTransport } from '../src/mail/transport';
 import { MailWorker } from '../src/mail/worker';
 import { qrPng } from '../src/qr/qr';
 import { DecisionTokens, meetingDayEnd } from '../src/requests/decision-token';
+import { renderHostRequestMail, renderVisitorAckMail } from '../src/mail/loop-templates';
 import { queueReminders } from '../src/requests/host-loop';
 import { dayOf } from '../src/time-zones';
 import { as, multipart, tokenFor, useTestApp } from './helpers/app';
@@ -398,6 +399,52 @@ describe(`host loop (${testDatabaseKind})`, () => {
       expect(codes.length + declines.length).toBe(1);
       // The other desk's mail is not sent once the question is answered.
       await ctx.db.delete(mailOutbox).where(eq(mailOutbox.kind, 'visitor_code'));
+    });
+  });
+
+  describe('the mails’ frame', () => {
+    it('carries the company’s logo, name and address, HTML and plain text, no unsubscribe link', () => {
+      const source = {
+        company: {
+          name: 'Acme CI',
+          slug: 'acme',
+          logoUrl: 'http://sesame.test/api/public/logo/abc.png',
+          address: 'Rue 12, 01 BP 1 Abidjan, Côte d’Ivoire',
+        },
+        visitor: {
+          firstname: 'Awa',
+          lastname: 'Koné',
+          organisationName: 'Globex <SA>',
+          requestDate: '24/11/2030',
+          requestTime: '10:30',
+          uidn: 'ABCD-EFGH-JKMN',
+        },
+        request: { id: 'r1', host: 'Moussa Diallo', reason: 'Entretien', declineReason: null },
+      };
+      for (const lang of ['fr', 'en'] as const) {
+        const mail = renderVisitorAckMail(
+          source,
+          lang,
+          'http://sesame.test/acme/waiting-validation/r1',
+        );
+        expect(mail.html).toContain('<img src="http://sesame.test/api/public/logo/abc.png"');
+        expect(mail.html).toContain('Acme CI');
+        expect(mail.text).toContain('Rue 12, 01 BP 1 Abidjan, Côte d’Ivoire');
+        expect(mail.html).toContain(`<html lang="${lang}">`);
+        expect(`${mail.html}${mail.text}`.toLowerCase()).not.toContain('unsubscribe');
+      }
+      const host = renderHostRequestMail(
+        source,
+        { lang: 'fr', firstname: 'Moussa', isHost: true },
+        {
+          confirm: 'http://x/c?token=a&choice=confirm',
+          decline: 'http://x/c?token=a&choice=decline',
+        },
+      );
+      // Escaped in HTML, as typed in the text part.
+      expect(host.html).toContain('Globex &lt;SA&gt;');
+      expect(host.text).toContain('Awa Koné (Globex <SA>) demande à vous rencontrer.');
+      expect(host.html).toContain('href="http://x/c?token=a&amp;choice=confirm"');
     });
   });
 
