@@ -5,8 +5,19 @@
  * Annuler; once confirmed, signed-in staff get Menu and Capture, an anonymous
  * visitor the spec's e-mail sentence.
  */
-import { useRef } from 'react';
-import { Alert, Button, Center, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { type ReactElement, useRef } from 'react';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Center,
+  Group,
+  Loader,
+  Paper,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -120,13 +131,28 @@ export function WaitingPanel({ domain, id }: { domain: string; id: string }) {
 
 function RequestSummary({ request }: { request: RequestRow }) {
   const { t } = useTranslation('visitors');
+  const { role } = useAuth();
   const v = request.visitor;
-  const rows: [string, string | null][] = [
+  // A host with an account (issue 15): a link to the user for those who may edit users.
+  const host =
+    request.host_user && role && mayPerform(role, 'users.update') ? (
+      <Anchor
+        component={Link}
+        to={`/${request.company.slug}/edit-user/${request.host_user.id}`}
+        size="sm"
+        fw={500}
+      >
+        {request.host_user.name}
+      </Anchor>
+    ) : (
+      (request.host_user?.name ?? request.host)
+    );
+  const rows: [string, ReactElement | string | null][] = [
     [t('card.name'), `${v.firstname} ${v.lastname}`],
     [t('card.organisation'), v.organisation_name],
     [t('form.fields.email'), v.email],
     [t('form.fields.contact'), v.contact],
-    [t('form.fields.host'), request.host],
+    [t('form.fields.host'), host],
     [t('form.fields.reason'), request.reason],
     [t('card.date'), [request.request_date, request.request_time].filter(Boolean).join(' ')],
   ];
@@ -140,7 +166,7 @@ function RequestSummary({ request }: { request: RequestRow }) {
               <Text size="sm" c="dimmed" miw={110}>
                 {label}
               </Text>
-              <Text size="sm" fw={500}>
+              <Text size="sm" fw={500} component="div">
                 {value}
               </Text>
             </Group>
