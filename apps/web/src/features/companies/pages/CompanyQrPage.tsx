@@ -4,15 +4,12 @@
  * the front desk; staff also get a Menu button.
  */
 import {
-  Alert,
   Anchor,
   Button,
-  Center,
   Code,
   Container,
   Group,
   Image,
-  Loader,
   Paper,
   Stack,
   Text,
@@ -22,6 +19,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { IMAGE_SIZES } from '@sesame/shared';
 import { CopyLinkButton } from '../../../components/CopyLinkButton';
+import { QueryState } from '../../../components/QueryState';
 import { ApiError } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
 import { useSettings } from '../../../lib/company';
@@ -37,20 +35,24 @@ export default function CompanyQrPage() {
   const query = useCompanyDetails(slug);
   const settings = useSettings();
 
-  if (query.isPending || settings.isPending) {
-    return (
-      <Center py="xl">
-        <Loader aria-label={t('loading', { ns: 'common' })} />
-      </Center>
-    );
-  }
-  if (query.isError || settings.isError) {
-    const notFound = query.error instanceof ApiError && query.error.status === 404;
+  if (!query.data || !settings.data) {
     return (
       <Container size="sm" py="xl">
-        <Alert color="red" role="alert">
-          {notFound ? t('status.404') : t('status.loadFailed')}
-        </Alert>
+        <QueryState
+          query={{
+            isPending: query.isPending || settings.isPending,
+            isError: query.isError || settings.isError,
+            error: query.error ?? settings.error,
+            data: undefined,
+          }}
+          errorText={(error) =>
+            error instanceof ApiError && error.status === 404
+              ? t('status.404')
+              : t('status.loadFailed')
+          }
+        >
+          {() => null}
+        </QueryState>
       </Container>
     );
   }

@@ -4,22 +4,11 @@
  * Public: the poster is meant to be printed and shown at the door.
  */
 import { useEffect, useRef, useState } from 'react';
-import {
-  Alert,
-  Button,
-  Center,
-  Container,
-  Group,
-  Image,
-  Loader,
-  Paper,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Button, Container, Group, Image, Paper, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
+import { QueryState } from '../../../components/QueryState';
 import { ApiError } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
 import { downloadNodeAsPng } from '../../../lib/capture';
@@ -59,20 +48,20 @@ export default function EventPosterPage() {
     }
   };
 
-  if (query.isPending) {
-    return (
-      <Center py="xl">
-        <Loader aria-label={t('poster.title')} />
-      </Center>
-    );
-  }
-  if (query.isError) {
-    const notFound = query.error instanceof ApiError && query.error.status === 404;
+  if (query.isPending || query.isError) {
     return (
       <Container size="sm" py="xl">
-        <Alert color="red" role="alert">
-          {notFound ? t('join.notFound') : t('poster.loadFailed')}
-        </Alert>
+        <QueryState
+          query={query}
+          loadingLabel={t('poster.title')}
+          errorText={(error) =>
+            error instanceof ApiError && error.status === 404
+              ? t('join.notFound')
+              : t('poster.loadFailed')
+          }
+        >
+          {() => null}
+        </QueryState>
       </Container>
     );
   }

@@ -5,11 +5,12 @@
  * delay; an unknown user shows 'QR User not found.' and nothing is sent.
  */
 import { useState } from 'react';
-import { Alert, Button, Container, Grid, Paper, Stack, TextInput } from '@mantine/core';
+import { Button, Container, Grid, Paper, Stack, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { expiryFormSchema, type QrUserCard } from '@sesame/shared';
+import { FeedbackAlert, type Feedback } from '../../../components/FeedbackAlert';
 import { PageTitle } from '../../../components/PageTitle';
 import { QueryState } from '../../../components/QueryState';
 import { ApiError } from '../../../lib/api-client';
@@ -22,11 +23,6 @@ import { DayInput } from '../components/DayInput';
 import { formatDay } from '../lib/names';
 
 const STATUSES = [400, 401, 403, 404, 500];
-
-interface Feedback {
-  color: 'teal' | 'red';
-  message: string;
-}
 
 export default function ExpiryPage() {
   const { t } = useTranslation('qrUsers');
@@ -69,7 +65,7 @@ function ExpiryForm({ card }: { card: QrUserCard }) {
       try {
         await update.mutateAsync(dateExp);
         const message = t('expiry.status.200');
-        setFeedback({ color: 'teal', message });
+        setFeedback({ color: 'teal', title: message });
         notifications.show({ color: 'teal', message });
         backToAttendance();
       } catch (error) {
@@ -78,7 +74,7 @@ function ExpiryForm({ card }: { card: QrUserCard }) {
           status === 0
             ? t('expiry.status.500')
             : statusSentence(t, 'expiry.status', STATUSES, status);
-        setFeedback({ color: 'red', message });
+        setFeedback({ color: 'red', title: message });
         notifications.show({ color: 'red', message });
         if (status === 401) {
           clearSession();
@@ -121,15 +117,7 @@ function ExpiryForm({ card }: { card: QrUserCard }) {
               />
             </Grid.Col>
           </Grid>
-          {feedback && (
-            <Alert
-              color={feedback.color}
-              role={feedback.color === 'red' ? 'alert' : 'status'}
-              data-testid="expiry-feedback"
-            >
-              {feedback.message}
-            </Alert>
-          )}
+          <FeedbackAlert feedback={feedback} testId="expiry-feedback" />
           <Button type="submit" size="md" loading={update.isPending} disabled={done} fullWidth>
             {t('expiry.submit')}
           </Button>
