@@ -147,12 +147,15 @@ describe('on site now, live across two screens', () => {
 
   it('the request list hears a new request without a reload', async () => {
     const admin = await apiToken(server);
-    const page = await contexts[1]!.newPage();
+    const context = await newContext(browser, server.url);
+    contexts.push(context);
+    const page = await context.newPage();
+    await signIn(page, DESK.email, DESK.password);
     await page.goto('/demo/list-qrcode');
     await page.getByRole('heading', { name: 'Liste des demandes' }).waitFor();
     await page.getByRole('switch').waitFor();
-    // Wait for the stream before filing (the list's first load already happened).
-    await page.waitForResponse((r) => r.url().includes('/api/live'));
+    // The stream is open before the request is filed.
+    await page.locator('[data-live="live"]').waitFor();
     await createConfirmedVisitor(server, admin, {
       firstname: 'Kouamé',
       lastname: 'Nouveau',
@@ -164,5 +167,6 @@ describe('on site now, live across two screens', () => {
       'the new request in the list',
     );
     await page.getByText('Une nouvelle demande vient d’arriver.').waitFor();
+    await screenshot(page, 'requests-live-1280');
   }, 30_000);
 });

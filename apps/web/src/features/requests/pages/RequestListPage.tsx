@@ -4,7 +4,7 @@
  * made by Web Audio, which the mute switch turns off; the choice is remembered).
  */
 import { useState } from 'react';
-import { Alert, Container, Group, Switch } from '@mantine/core';
+import { Alert, Badge, Container, Group, Switch } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
@@ -23,7 +23,7 @@ export default function RequestListPage() {
   const allowed = !!user && !!role && mayPerform(role, 'requests.list');
   const [muted, setMuted] = useState(() => localStorage.getItem(MUTE_KEY) === '1');
   const refresh = useThrottledInvalidate([['requests']]);
-  useLiveFeed({
+  const live = useLiveFeed({
     enabled: allowed,
     onResync: refresh,
     onEvent: (event) => {
@@ -46,17 +46,27 @@ export default function RequestListPage() {
       <Group justify="space-between" align="center" mb="md">
         <PageTitle mb={0}>{t('title')}</PageTitle>
         {allowed && (
-          <Switch
-            checked={!muted}
-            onChange={(e) => {
-              const next = !e.currentTarget.checked;
-              setMuted(next);
-              localStorage.setItem(MUTE_KEY, next ? '1' : '0');
-            }}
-            label={muted ? t('live.muted') : t('live.sound')}
-            aria-label={muted ? t('live.unmute') : t('live.mute')}
-            size="md"
-          />
+          <Group gap="md">
+            <Badge
+              color={live === 'live' ? 'green.9' : 'gray.7'}
+              variant="filled"
+              role="status"
+              data-live={live}
+            >
+              {t(`live.status.${live}`)}
+            </Badge>
+            <Switch
+              checked={!muted}
+              onChange={(e) => {
+                const next = !e.currentTarget.checked;
+                setMuted(next);
+                localStorage.setItem(MUTE_KEY, next ? '1' : '0');
+              }}
+              label={muted ? t('live.muted') : t('live.sound')}
+              aria-label={muted ? t('live.unmute') : t('live.mute')}
+              size="md"
+            />
+          </Group>
         )}
       </Group>
       {allowed ? (
