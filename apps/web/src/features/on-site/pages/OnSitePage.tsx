@@ -131,7 +131,7 @@ function PersonCard(props: {
       {props.mayCheckOut && (
         <Button
           mt="sm"
-          size="md"
+          size="lg"
           fullWidth
           variant="outline"
           color="red.9"
