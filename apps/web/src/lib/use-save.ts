@@ -13,6 +13,15 @@ export interface SaveFailure {
   fieldErrors: Record<string, string>;
 }
 
+/** A save in progress or done, as a form shows it (its banner, its state, its submit). */
+export interface Save<Body> {
+  feedback: Feedback | null;
+  /** Saved: the page is about to go elsewhere; the form stays disabled. */
+  saved: boolean;
+  /** Sends; answers the server's field errors, if any. */
+  submit: (body: Body) => Promise<Record<string, string> | undefined>;
+}
+
 export function useSave<Body>(
   save: (body: Body) => Promise<unknown>,
   failure: (error: unknown) => SaveFailure,
@@ -24,7 +33,7 @@ export function useSave<Body>(
     /** Where to go after the delay when the save failed this way (a 401: sign in again). */
     goneAfter?: (error: unknown) => string | undefined;
   },
-) {
+): Save<Body> {
   const navigateLater = useDelayedNavigate(options.delayMs);
   const [feedback, setFeedback] = useState<Feedback | null>(null);
 

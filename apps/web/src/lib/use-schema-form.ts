@@ -37,7 +37,12 @@ export interface SchemaFormOptions<Values extends object, Output> {
   check?: (values: Values) => Readonly<Record<string, string | undefined>>;
   /** An issue's path → the field that shows it. */
   fieldOf?: Readonly<Record<string, string>>;
-  onSubmit: (data: Output, values: Values) => unknown;
+  /** Sends the parsed data; may answer the server's field errors, which the form then shows. */
+  onSubmit: (
+    data: Output,
+    values: Values,
+  ) =>
+    void | Record<string, string> | undefined | Promise<void | Record<string, string> | undefined>;
 }
 
 export interface SchemaForm<Values extends object> {
@@ -102,9 +107,11 @@ export function useSchemaForm<Values extends object, Output>(
     form.clearErrors();
     setSummary(null);
     form.setSubmitting(true);
-    void Promise.resolve(options.onSubmit(parsed.data, values)).finally(() =>
-      form.setSubmitting(false),
-    );
+    void Promise.resolve(options.onSubmit(parsed.data, values))
+      .then((serverErrors) => {
+        if (serverErrors && Object.keys(serverErrors).length > 0) showErrors(serverErrors, null);
+      })
+      .finally(() => form.setSubmitting(false));
   };
 
   return { form, submit, summary, showErrors, setSummary, validateField };

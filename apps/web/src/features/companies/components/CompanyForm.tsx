@@ -31,6 +31,8 @@ import {
   type Company,
 } from '@sesame/shared';
 import { CountrySelect } from '../../../components/CountrySelect';
+import { FeedbackAlert } from '../../../components/FeedbackAlert';
+import type { Save } from '../../../lib/use-save';
 import { useSchemaForm } from '../../../lib/use-schema-form';
 import { LOGO_MO, logoProblem } from '../lib/logo';
 
@@ -62,10 +64,10 @@ interface CompanyFormProps {
   canSubmit: boolean;
   /** Shown instead of the button when it is hidden. */
   cannotSubmitNote?: ReactNode;
-  pending: boolean;
-  feedback?: ReactNode;
-  /** Sends the form; answers the server's field errors, if any. */
-  onSubmit: (form: FormData) => Promise<Record<string, string> | undefined>;
+  /** The mutation is in flight. */
+  sending: boolean;
+  /** The save: its banner under the form, and the submit. */
+  save: Save<FormData>;
 }
 
 export function CompanyForm(props: CompanyFormProps) {
@@ -92,20 +94,19 @@ export function CompanyForm(props: CompanyFormProps) {
     return start;
   };
 
-  const { form, submit, showErrors } = useSchemaForm(
+  const pending = props.sending || props.save.saved;
+  const { form, submit } = useSchemaForm(
     props.mode === 'create' ? companyCreateSchema : companyUpdateSchema,
     {
       ns: 'companies',
       initialValues: initialValues(),
       toInput: fieldsOf,
       check: (values) => ({ logo: logoProblem(values.logo, props.mode === 'create', t) }),
-      onSubmit: async (_data, values) => {
-        if (props.pending) return;
+      onSubmit: (_data, values) => {
         const body = new FormData();
         for (const [field, value] of Object.entries(fieldsOf(values))) body.append(field, value);
         if (values.logo) body.append('logo', values.logo);
-        const errors = await props.onSubmit(body);
-        if (errors && Object.keys(errors).length > 0) showErrors(errors, null);
+        return props.save.submit(body);
       },
     },
   );
@@ -253,9 +254,9 @@ export function CompanyForm(props: CompanyFormProps) {
               12,
             )}
           </Grid>
-          {props.feedback}
+          <FeedbackAlert feedback={props.save.feedback} />
           {props.canSubmit ? (
-            <Button type="submit" loading={props.pending} disabled={props.pending} size="md">
+            <Button type="submit" loading={pending} disabled={pending} size="md">
               {props.submitLabel}
             </Button>
           ) : (

@@ -24,7 +24,8 @@ import {
   companyInlineUpdateSchema,
   type Company,
 } from '@sesame/shared';
-import { FeedbackAlert, type Feedback } from '../../../components/FeedbackAlert';
+import { FeedbackAlert } from '../../../components/FeedbackAlert';
+import type { Save } from '../../../lib/use-save';
 import { useSchemaForm } from '../../../lib/use-schema-form';
 import { logoProblem } from '../lib/logo';
 
@@ -32,17 +33,18 @@ interface InlineCompanyFormProps {
   company: Company;
   /** The full 'Editer l'Entreprise' page of this company. */
   fullEditPath: string;
-  pending: boolean;
-  feedback: Feedback | null;
-  /** Sends the form; answers the server's field errors, if any. */
-  onSubmit: (form: FormData) => Promise<Record<string, string> | undefined>;
+  /** The mutation is in flight. */
+  sending: boolean;
+  /** The save: its banner under the form, and the submit. */
+  save: Save<FormData>;
   onClose: () => void;
 }
 
 export function InlineCompanyForm(props: InlineCompanyFormProps) {
   const { t } = useTranslation('companies');
   const { company } = props;
-  const { form, submit, showErrors } = useSchemaForm(companyInlineUpdateSchema, {
+  const pending = props.sending || props.save.saved;
+  const { form, submit } = useSchemaForm(companyInlineUpdateSchema, {
     ns: 'companies',
     initialValues: {
       name: company.name,
@@ -52,15 +54,13 @@ export function InlineCompanyForm(props: InlineCompanyFormProps) {
     // The slug goes along unchanged: links and printed QR codes depend on it.
     toInput: ({ name, description }) => ({ name, description, slug: company.slug }),
     check: ({ logo }) => ({ logo: logoProblem(logo, false, t) }),
-    onSubmit: async (data, { logo }) => {
-      if (props.pending) return;
+    onSubmit: (data, { logo }) => {
       const body = new FormData();
       body.append('name', data.name);
       body.append('description', data.description);
       body.append('slug', company.slug);
       if (logo) body.append('logo', logo);
-      const errors = await props.onSubmit(body);
-      if (errors && Object.keys(errors).length > 0) showErrors(errors, null);
+      return props.save.submit(body);
     },
   });
 
@@ -111,7 +111,7 @@ export function InlineCompanyForm(props: InlineCompanyFormProps) {
               name="logo"
             />
           </Group>
-          <FeedbackAlert feedback={props.feedback} />
+          <FeedbackAlert feedback={props.save.feedback} />
           <Group justify="space-between">
             <Anchor component={Link} to={props.fullEditPath} size="sm">
               {t('edit.allFields')}
@@ -120,7 +120,7 @@ export function InlineCompanyForm(props: InlineCompanyFormProps) {
               <Button variant="default" onClick={props.onClose}>
                 {t('list.inlineCancel')}
               </Button>
-              <Button type="submit" loading={props.pending} disabled={props.pending}>
+              <Button type="submit" loading={pending} disabled={pending}>
                 {t('edit.submit')}
               </Button>
             </Group>

@@ -57,7 +57,12 @@ function PrivacyForm({ companyId, initial }: { companyId: string; initial: Setti
   const { form, submit } = useSchemaForm(retentionSettingsSchema, {
     ns: 'privacy',
     initialValues,
-    onSubmit: (data) => save.mutateAsync(data).catch(() => undefined),
+    // The mutation's own handlers say how it went.
+    onSubmit: (data) =>
+      save.mutateAsync(data).then(
+        () => undefined,
+        () => undefined,
+      ),
   });
 
   return (

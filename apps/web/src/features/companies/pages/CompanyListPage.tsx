@@ -86,9 +86,8 @@ function InlineEdit({ companyId, domain }: { companyId: string; domain: string }
           key={company.id}
           company={company}
           fullEditPath={`/${domain}/edit-company/${company.slug}`}
-          pending={mutation.isPending || save.saved}
-          feedback={save.feedback}
-          onSubmit={save.submit}
+          sending={mutation.isPending}
+          save={save}
           onClose={() => void navigate(listPath)}
         />
       )}

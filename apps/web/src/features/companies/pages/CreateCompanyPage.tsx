@@ -6,7 +6,6 @@
 import { Container } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { FeedbackAlert } from '../../../components/FeedbackAlert';
 import { PageTitle } from '../../../components/PageTitle';
 import { useAuth } from '../../../lib/auth';
 import { useSave } from '../../../lib/use-save';
@@ -33,9 +32,8 @@ export default function CreateCompanyPage() {
         submitLabel={t('create.submit')}
         canSubmit={isAuthenticated}
         cannotSubmitNote={t('form.loginToSubmit')}
-        pending={mutation.isPending || save.saved}
-        feedback={<FeedbackAlert feedback={save.feedback} />}
-        onSubmit={save.submit}
+        sending={mutation.isPending}
+        save={save}
       />
     </Container>
   );

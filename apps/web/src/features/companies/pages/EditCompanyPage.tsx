@@ -9,7 +9,6 @@ import { useParams } from 'react-router';
 import { mayPerform } from '@sesame/shared';
 import { useAuth } from '../../../lib/auth';
 import { useSave } from '../../../lib/use-save';
-import { FeedbackAlert } from '../../../components/FeedbackAlert';
 import { PageTitle } from '../../../components/PageTitle';
 import { QueryState } from '../../../components/QueryState';
 import { useCompanyDetails, useUpdateCompany } from '../api/companies';
@@ -50,9 +49,8 @@ export default function EditCompanyPage() {
             initial={company}
             submitLabel={t('edit.submit')}
             canSubmit
-            pending={mutation.isPending || save.saved}
-            feedback={<FeedbackAlert feedback={save.feedback} />}
-            onSubmit={save.submit}
+            sending={mutation.isPending}
+            save={save}
           />
         )}
       </QueryState>

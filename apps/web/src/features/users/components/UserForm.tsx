@@ -4,7 +4,7 @@
  * may not assign is never offered. The company is chosen by ROLE_ADMIN and
  * ROLE_SESAME only; the others see their own, locked.
  */
-import { useMemo, type ReactNode } from 'react';
+import { useMemo } from 'react';
 import {
   Button,
   Grid,
@@ -28,8 +28,10 @@ import {
   type User,
 } from '@sesame/shared';
 import { CompanySelect } from '../../../components/CompanySelect';
+import { FeedbackAlert } from '../../../components/FeedbackAlert';
 import { useAuth } from '../../../lib/auth';
 import { useCompany } from '../../../lib/company';
+import type { Save } from '../../../lib/use-save';
 import { useSchemaForm } from '../../../lib/use-schema-form';
 import type { UserBody } from '../api/users';
 
@@ -52,11 +54,10 @@ interface UserFormProps {
   /** The company of the page, preselected for those who choose. */
   pageCompanySlug?: string;
   submitLabel: string;
-  pending: boolean;
-  /** Shown under the form: the status message of the last attempt. */
-  feedback?: ReactNode;
-  /** Sends the body; answers the server's field errors, if any. */
-  onSubmit: (body: UserBody) => Promise<Record<string, string> | undefined>;
+  /** The mutation is in flight. */
+  sending: boolean;
+  /** The save: its banner under the form, and the submit. */
+  save: Save<UserBody>;
 }
 
 export function UserForm(props: UserFormProps) {
@@ -97,7 +98,7 @@ export function UserForm(props: UserFormProps) {
     department_id: initial?.department_id ?? null,
   });
 
-  const { form, submit, showErrors } = useSchemaForm(
+  const { form, submit } = useSchemaForm(
     props.mode === 'create' ? userCreateSchema : userUpdateSchema,
     {
       ns: 'users',
@@ -113,13 +114,11 @@ export function UserForm(props: UserFormProps) {
         status: initial?.status ?? true,
       },
       toInput: toBody,
-      onSubmit: async (_data, values) => {
-        const errors = await props.onSubmit(toBody(values));
-        if (errors && Object.keys(errors).length > 0) showErrors(errors, null);
-      },
+      onSubmit: (_data, values) => props.save.submit(toBody(values)),
     },
   );
   const body = toBody(form.getValues());
+  const pending = props.sending || props.save.saved;
 
   const text = (field: 'name' | 'firstname' | 'email' | 'title' | 'contact', extra = {}) => (
     <TextInput
@@ -201,8 +200,8 @@ export function UserForm(props: UserFormProps) {
               name="status"
             />
           )}
-          {props.feedback}
-          <Button type="submit" loading={props.pending} disabled={props.pending} size="md">
+          <FeedbackAlert feedback={props.save.feedback} />
+          <Button type="submit" loading={pending} disabled={pending} size="md">
             {props.submitLabel}
           </Button>
         </Stack>

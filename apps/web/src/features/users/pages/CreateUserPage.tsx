@@ -6,7 +6,6 @@ import { Container } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { USER_CREATED_REDIRECT_MS } from '@sesame/shared';
-import { FeedbackAlert } from '../../../components/FeedbackAlert';
 import { PageTitle } from '../../../components/PageTitle';
 import { useSave } from '../../../lib/use-save';
 import { useCreateUser } from '../api/users';
@@ -31,9 +30,8 @@ export default function CreateUserPage() {
         mode="create"
         pageCompanySlug={domain}
         submitLabel={t('create.submit')}
-        pending={mutation.isPending || save.saved}
-        feedback={<FeedbackAlert feedback={save.feedback} />}
-        onSubmit={save.submit}
+        sending={mutation.isPending}
+        save={save}
       />
     </Container>
   );

@@ -5,7 +5,6 @@
 import { Anchor, Container, Group } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { FeedbackAlert } from '../../../components/FeedbackAlert';
 import { PageTitle } from '../../../components/PageTitle';
 import { QueryState } from '../../../components/QueryState';
 import { serverMessageOf } from '../../../lib/api-client';
@@ -39,9 +38,8 @@ export default function EditUserPage() {
             mode="edit"
             initial={user}
             submitLabel={t('edit.submit')}
-            pending={mutation.isPending || save.saved}
-            feedback={<FeedbackAlert feedback={save.feedback} />}
-            onSubmit={save.submit}
+            sending={mutation.isPending}
+            save={save}
           />
         )}
       </QueryState>
