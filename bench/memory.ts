@@ -52,8 +52,8 @@ function report(database: keyof typeof BUDGET_MB, mb: number): void {
 }
 
 export async function run(): Promise<void> {
-  // What `npm start` runs: the web app and the compiled server, built from this tree.
-  execFileSync('npm', ['run', 'build', '--silent'], {
+  // What `npm start` runs: the server compiled from this tree (the web app must be built too).
+  execFileSync('npm', ['run', 'build', '--silent', '-w', '@sesame/server'], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
