@@ -53,7 +53,6 @@ interface UserFormProps {
   initial?: User;
   /** The company of the page, preselected for those who choose. */
   pageCompanySlug?: string;
-  submitLabel: string;
   /** The mutation is in flight. */
   sending: boolean;
   /** The save: its banner under the form, and the submit. */
@@ -202,7 +201,7 @@ export function UserForm(props: UserFormProps) {
           )}
           <FeedbackAlert feedback={props.save.feedback} />
           <Button type="submit" loading={pending} disabled={pending} size="md">
-            {props.submitLabel}
+            {t(`${props.mode}.submit`)}
           </Button>
         </Stack>
       </form>

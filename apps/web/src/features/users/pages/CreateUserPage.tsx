@@ -29,7 +29,6 @@ export default function CreateUserPage() {
       <UserForm
         mode="create"
         pageCompanySlug={domain}
-        submitLabel={t('create.submit')}
         sending={mutation.isPending}
         save={save}
       />

@@ -37,7 +37,6 @@ export default function EditUserPage() {
             key={user.id}
             mode="edit"
             initial={user}
-            submitLabel={t('edit.submit')}
             sending={mutation.isPending}
             save={save}
           />
