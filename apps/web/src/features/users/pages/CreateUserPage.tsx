@@ -26,12 +26,7 @@ export default function CreateUserPage() {
   return (
     <Container size="md" py="lg">
       <PageTitle>{t('create.title')}</PageTitle>
-      <UserForm
-        mode="create"
-        pageCompanySlug={domain}
-        sending={mutation.isPending}
-        save={save}
-      />
+      <UserForm mode="create" pageCompanySlug={domain} sending={mutation.isPending} save={save} />
     </Container>
   );
 }
