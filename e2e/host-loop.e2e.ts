@@ -11,7 +11,7 @@
 import type { ParsedMail } from 'mailparser';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, PHONE, screenshot } from './support/browser';
+import { launchBrowser, newContext, PHONE, screenshot, signIn } from './support/browser';
 import { decodeQr } from './support/qr';
 import { apiToken, createDemoStaff, startServer, type RunningServer } from './support/server';
 import { startSmtp, type TestSmtp } from './support/smtp';
@@ -279,5 +279,57 @@ describe('host loop in Chromium', () => {
       .waitFor();
     await screenshot(page, 'host-loop-declined-375');
     await context.close();
+  });
+
+  it('the front desk presses Annuler on the waiting screen; the visitor’s page and mail say so', async () => {
+    const form = new FormData();
+    const fields = {
+      company_id: 'demo',
+      firstname: 'Fatou',
+      lastname: 'Camara',
+      id_number: 'CI-445566',
+      organisation_name: 'Sifca',
+      email: 'fatou.camara@example.com',
+      contact: '0707070707',
+      request_date: '27/12/2030',
+      request_time: '11:00',
+      privacy_accepted: '1',
+    };
+    for (const [key, value] of Object.entries(fields)) form.set(key, value);
+    form.set('request_image', new Blob([ID_PNG], { type: 'image/png' }), 'id.png');
+    const created = await fetch(`${server.url}/api/visitor/create`, { method: 'POST', body: form });
+    expect(created.status).toBe(200);
+    const visitorId = ((await created.json()) as { data: { visitor_id: string } }).data.visitor_id;
+    const filed = await fetch(`${server.url}/api/requests/create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ visitor_id: visitorId, host: 'Mme Koné', reason: 'Livraison' }),
+    });
+    expect(filed.status).toBe(201);
+    const requestId = ((await filed.json()) as { data: { id: string } }).data.id;
+
+    const context = await newContext(browser, server.url);
+    const page = await context.newPage();
+    await signIn(page, DESK.email, DESK.password);
+    await page.goto(`/demo/waiting-validation/${requestId}`);
+    await page.getByRole('button', { name: 'Annuler' }).click();
+    await page.getByLabel('Motif (facultatif)').fill('Mme Koné est absente cette semaine.');
+    await page.getByRole('button', { name: "Confirmer l'annulation" }).click();
+    await page.getByText('Demande annulée. Le visiteur en est informé par e-mail.').waitFor();
+    await page.waitForURL(/\/demo\/list-qrcode$/);
+    await context.close();
+
+    // The visitor's own page (no session) shows the decline and its reason.
+    const visitorContext = await newContext(browser, server.url, PHONE);
+    const visitor = await visitorContext.newPage();
+    await visitor.goto(`/demo/waiting-validation/${requestId}`);
+    await visitor.getByTestId('request-declined').waitFor();
+    await visitor.getByText('Mme Koné est absente cette semaine.', { exact: false }).waitFor();
+    await visitorContext.close();
+
+    const declined = await smtp.waitForMessage(
+      (m) => to(m).includes('fatou.camara@example.com') && /non confirmé/.test(m.subject ?? ''),
+    );
+    expect(declined.text).toContain('Mme Koné est absente cette semaine.');
   });
 });

@@ -17,6 +17,7 @@ import {
   requestListQuerySchema,
   requestRowSchema,
   requestStatusSchema,
+  requestDeclineSchema,
   requestUpdateSchema,
   type RequestListQuery,
 } from '@sesame/shared';
@@ -29,7 +30,7 @@ import { badRequest, conflict, notFound } from '../errors';
 import { dayOf } from '../time-zones';
 import { findCardSource, isConfirmed, presentVisitorCard } from '../visitors/card';
 import { createVisitRequest } from '../visitors/service';
-import { findHost, queueRequestFiledMails } from './host-loop';
+import { decideRequest, findHost, queueRequestFiledMails } from './host-loop';
 import { hostLoopRoutes } from './host-routes';
 import { presentRequestRow } from './presenter';
 import {
@@ -235,6 +236,49 @@ export const requestRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!source) throw notFound();
       if (source.request?.confirmed === false) throw conflict(REQUEST_MESSAGES.alreadyDeclined);
       return { message: REQUEST_MESSAGES.confirmed, data: await presentVisitorCard(source, ctx) };
+    },
+  );
+
+  app.put(
+    '/requests/decline/:id',
+    {
+      config: { action: 'requests.validate' },
+      schema: {
+        tags: ['requests'],
+        summary:
+          "Annuler (the waiting screen): declines a pending request, recorded as made by the caller; the visitor's " +
+          'decline mail (with the reason, when given) is queued in the same transaction. A request already decided ' +
+          'answers 409 and is not changed.',
+        params: idParams,
+        body: requestDeclineSchema,
+        response: { 200: z.object({ message: z.string() }) },
+      },
+    },
+    async (request) => {
+      const { who, record: visitRequest } = await loadAuthorized(
+        request,
+        findRequest,
+        'requests.validate',
+        request.params.id,
+      );
+      const result = await app.db.transaction((tx) =>
+        decideRequest(tx, {
+          requestId: visitRequest.id,
+          userId: who.userId,
+          decision: 'decline',
+          reason: request.body.reason,
+        }),
+      );
+      if (!result) throw notFound();
+      if (result.outcome === 'already') {
+        throw conflict(
+          result.request.confirmed
+            ? REQUEST_MESSAGES.alreadyConfirmed
+            : REQUEST_MESSAGES.alreadyDeclined,
+        );
+      }
+      request.log.info({ requestId: visitRequest.id, by: who.userId }, 'request declined');
+      return { message: REQUEST_MESSAGES.declinedByStaff };
     },
   );
 

@@ -14,6 +14,10 @@ export const REQUEST_MESSAGES = {
   hostUnknown: "Cet hôte n'est pas un membre de l'entreprise.",
   declined: 'Demande annulée.',
   alreadyDeclined: 'Cette demande a déjà été annulée.',
+  /** Annuler on a request a colleague (or the host, from the mail) confirmed first. */
+  alreadyConfirmed: 'Cette demande a déjà été confirmée.',
+  /** Annuler from the waiting screen: the visitor is told by e-mail (issue 15). */
+  declinedByStaff: 'Demande annulée. Le visiteur en est informé par e-mail.',
 } as const;
 
 /** What the host's decision link answers (issue 15). */
@@ -52,6 +56,12 @@ export const requestUpdateSchema = z.object({
   }),
 });
 export type RequestUpdateInput = z.input<typeof requestUpdateSchema>;
+
+/** PUT /api/requests/decline/{id}: Annuler on the waiting screen, with an optional reason for the visitor. */
+export const requestDeclineSchema = z.object({
+  reason: z.string().max(TEXT_MAX.freeText).trim().optional(),
+});
+export type RequestDeclineInput = z.input<typeof requestDeclineSchema>;
 
 /** GET /api/requests/hosts/{company}?q= (public): the company's staff found by name, never an e-mail. */
 export const hostSearchQuerySchema = z.object({

@@ -52,6 +52,18 @@ export function useConfirmRequest(id: string) {
   });
 }
 
+/** Annuler: declines the request; the visitor is told by mail, with the reason when given. */
+export function useDeclineRequest(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (reason: string) =>
+      api.put<{ message: string }>(`/requests/decline/${id}`, reason ? { reason } : {}),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: ['requests'] });
+    },
+  });
+}
+
 export function useVisitorCard(uidn: string) {
   return useQuery({
     queryKey: ['visitor-card', uidn],

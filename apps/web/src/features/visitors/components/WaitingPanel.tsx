@@ -5,7 +5,7 @@
  * Annuler; once confirmed, signed-in staff get Menu and Capture, an anonymous
  * visitor the spec's e-mail sentence.
  */
-import { type ReactElement, useRef } from 'react';
+import { type ReactElement, useRef, useState } from 'react';
 import {
   Alert,
   Anchor,
@@ -16,16 +16,17 @@ import {
   Paper,
   Stack,
   Text,
+  Textarea,
   Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { mayPerform, type RequestRow, type RequestStatus } from '@sesame/shared';
+import { TEXT_MAX, mayPerform, type RequestRow, type RequestStatus } from '@sesame/shared';
 import { IdentityDocument } from '../../../components/visitor-form/IdentityDocument';
 import { ApiError } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
-import { useConfirmRequest, useRequestStatus } from '../api/visitors';
+import { useConfirmRequest, useDeclineRequest, useRequestStatus } from '../api/visitors';
 import { failureText, statusText } from '../lib/outcome';
 import { CaptureButton, meetingCaptureName } from './CaptureButton';
 import { VisitorCardView } from './VisitorCardView';
@@ -36,6 +37,9 @@ export function WaitingPanel({ domain, id }: { domain: string; id: string }) {
   const { role, isAuthenticated } = useAuth();
   const status = useRequestStatus(id);
   const confirm = useConfirmRequest(id);
+  const decline = useDeclineRequest(id);
+  const [declining, setDeclining] = useState(false);
+  const [reason, setReason] = useState('');
   const cardRef = useRef<HTMLDivElement>(null);
 
   if (status.isPending) {
@@ -65,6 +69,19 @@ export function WaitingPanel({ domain, id }: { domain: string; id: string }) {
     } catch (error) {
       const { title, message } = failureText(t, error);
       notifications.show({ color: 'red', title, message });
+    }
+  };
+
+  // Annuler (issue 15): the request is declined and the visitor hears it by mail.
+  const refuse = async () => {
+    try {
+      const result = await decline.mutateAsync(reason.trim());
+      notifications.show({ color: 'teal', message: result.message });
+      void navigate(`/${domain}/list-qrcode`);
+    } catch (error) {
+      const { title, message } = failureText(t, error);
+      notifications.show({ color: 'red', title, message });
+      await status.refetch();
     }
   };
 
@@ -114,15 +131,36 @@ export function WaitingPanel({ domain, id }: { domain: string; id: string }) {
           </Text>
         )}
         {data.request && <RequestSummary request={data.request} />}
-        {mayDecide && (
+        {mayDecide && !declining && (
           <Group>
             <Button onClick={() => void validate()} loading={confirm.isPending}>
               {t('waiting.validate')}
             </Button>
-            <Button variant="default" onClick={() => void navigate(`/${domain}/list-qrcode`)}>
+            <Button variant="default" onClick={() => setDeclining(true)}>
               {t('waiting.cancel')}
             </Button>
           </Group>
+        )}
+        {mayDecide && declining && (
+          <Stack gap="sm" data-testid="decline-form">
+            <Textarea
+              label={t('waiting.declineReason')}
+              description={t('waiting.declineHint')}
+              value={reason}
+              maxLength={TEXT_MAX.freeText}
+              autosize
+              minRows={2}
+              onChange={(event) => setReason(event.currentTarget.value)}
+            />
+            <Group>
+              <Button color="red" onClick={() => void refuse()} loading={decline.isPending}>
+                {t('waiting.declineConfirm')}
+              </Button>
+              <Button variant="default" onClick={() => setDeclining(false)}>
+                {t('waiting.declineBack')}
+              </Button>
+            </Group>
+          </Stack>
         )}
       </Stack>
     </Paper>
