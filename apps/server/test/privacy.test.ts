@@ -394,6 +394,50 @@ describe(`a person's export and erasure (${testDatabaseKind})`, () => {
     expect(count).toMatchObject({ day: '2026-01-05', kind: 'visitor', checks: 1 });
   });
 
+  it('erases a card holder with every card they held, their checks kept as counts', async () => {
+    const { company, staff } = await buildTenant(ctx.db);
+    const admin = as(ctx.app, await tokenFor(ctx.app, staff.ROLE_ADMIN.email));
+    const photo = await storedDocument(ctx, company.id);
+    const tag = randomBytes(4).toString('hex');
+    const card = await buildQrUser(ctx.db, {
+      company,
+      kind: 'member',
+      firstname: `Holder${tag}`,
+      email: `holder-${tag}@example.org`,
+      documentId: photo.id,
+    });
+    await ctx.db.insert(userChecks).values({
+      companyId: company.id,
+      qrUserId: card.id,
+      checkInAt: new Date('2026-02-01T08:00:00Z'),
+      checkOutAt: new Date('2026-02-01T17:00:00Z'),
+      checkInMethod: 'scan',
+    });
+    const reissued = await admin({ method: 'POST', url: `/api/qruser/${card.id}/reissue` });
+    expect(reissued.statusCode).toBe(201);
+    const fresh = reissued.json().data.id as string;
+    const zip = await admin({ method: 'GET', url: `/api/privacy/qr_user/${fresh}/export` });
+    const data = JSON.parse(strFromU8(unzipSync(new Uint8Array(zip.rawPayload))['donnees.json']!));
+    expect((data.profile as { id: string }[]).map((p) => p.id).sort()).toEqual(
+      [card.id, fresh].sort(),
+    );
+    expect(
+      (await admin({ method: 'POST', url: `/api/privacy/qr_user/${fresh}/erase` })).statusCode,
+    ).toBe(200);
+    const all = await everything(ctx);
+    expect(all).not.toContain(`Holder${tag}`);
+    expect(all).not.toContain(`holder-${tag}@example.org`);
+    expect(await ctx.db.select().from(qrUsers).where(eq(qrUsers.companyId, company.id))).toEqual(
+      [],
+    );
+    expect(await stored(ctx, photo.storedName)).toBe(false);
+    const [count] = await ctx.db
+      .select()
+      .from(checkDailyCounts)
+      .where(eq(checkDailyCounts.companyId, company.id));
+    expect(count).toMatchObject({ day: '2026-02-01', kind: 'user', checks: 1 });
+  });
+
   it('answers 403 to roles without the right and 404 for another company’s person', async () => {
     const { company, staff } = await buildTenant(ctx.db);
     const other = await buildCompany(ctx.db);

@@ -36,6 +36,24 @@ export interface Person {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** Every card of one holder: the card, the ones it replaced and the ones that replaced it. */
+async function cardChain(db: Db, id: string): Promise<{ id: string; uidn: string }[]> {
+  const result = await db.execute(sql`
+    with recursive chain(id) as (
+      select ${id}::uuid
+      union
+      select q.id from qr_users q, chain c
+      where q.replaced_by = c.id
+         or q.id = (select replaced_by from qr_users where id = c.id)
+    )
+    select q.id, q.uidn from qr_users q join chain using (id)`);
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as {
+    id: string;
+    uidn: string;
+  }[];
+  return rows;
+}
+
 /** The person behind a visitor or card holder id (or their code), or null. */
 export async function findPerson(db: Db, kind: PersonKind, key: string): Promise<Person | null> {
   const byId = UUID.test(key);
@@ -47,13 +65,14 @@ export async function findPerson(db: Db, kind: PersonKind, key: string): Promise
       .where(byId ? eq(qrUsers.id, key) : eq(qrUsers.uidn, code))
       .limit(1);
     if (!row) return null;
+    const cards = await cardChain(db, row.id);
     return {
       kind,
       id: row.id,
       companyId: row.companyId,
       name: [row.firstname, row.lastname].filter(Boolean).join(' '),
-      ids: [row.id],
-      uidns: [row.uidn],
+      ids: cards.map((c) => c.id),
+      uidns: cards.map((c) => c.uidn),
     };
   }
   const [row] = await db
