@@ -155,6 +155,12 @@ describe(`audit log (${testDatabaseKind})`, () => {
       await entriesDuring(() => call({ method: 'GET', url: `/api/get-qr-data/${visitor.uidn}` })),
     ).toEqual([]);
 
+    // A visitor deleted by the admin.
+    const doomed = await buildVisitor(ctx.db, { company });
+    await one('visitor.deleted', () =>
+      call({ method: 'DELETE', url: `/api/visitor/delete/${doomed.id}` }),
+    );
+
     // QR users issued and re-issued.
     const issued = await one('qr_user.issued', () =>
       call({

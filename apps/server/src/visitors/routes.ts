@@ -13,6 +13,7 @@ import {
   visitorFormSchema,
   visitorIssueMap,
 } from '@sesame/shared';
+import { audit } from '../audit/service';
 import { loadAuthorized } from '../auth/authorize';
 import { findCompany } from '../companies/service';
 import { badRequest, notFound, payloadTooLarge } from '../errors';
@@ -106,13 +107,23 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { record: visitor } = await loadAuthorized(
+      const { who, record: visitor } = await loadAuthorized(
         request,
         (db, id: string) => findVisitor(db, id, undefined),
         'requests.delete',
         request.params.id,
       );
-      const storedNames = await app.db.transaction((tx) => deleteVisitor(tx, visitor));
+      const storedNames = await app.db.transaction(async (tx) => {
+        const names = await deleteVisitor(tx, visitor);
+        await audit(tx, {
+          companyId: visitor.companyId,
+          actorUserId: who.userId,
+          action: 'visitor.deleted',
+          subjectType: 'visitor',
+          subjectId: visitor.id,
+        });
+        return names;
+      });
       await Promise.all(storedNames.map((name) => app.storage.remove(name)));
       request.log.info({ visitorId: visitor.id }, 'visitor deleted');
       return { message: REQUEST_MESSAGES.visitorDeleted };
