@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import path from 'node:path';
+import { autoCheckOut } from './checkins/auto-check-out';
 import { forgetOldScanKeys } from './checkins/idempotency';
 import { sweepOrphanFiles } from './files/sweep';
 import { mailWorkerJob } from './mail/worker';
@@ -80,7 +81,32 @@ const reminderJob: Job = (app) => {
   };
 };
 
-const jobs: Job[] = [mailWorkerJob, orphanFileSweepJob, retentionJob, reminderJob];
+/** How often the companies' 'fin de journée' is looked for (and once at start). */
+export const AUTO_CHECK_OUT_MS = 60_000;
+
+/**
+ * Automatic check-out (issue 14, checkins/auto-check-out.ts): every instance runs it;
+ * its guarded UPDATE closes each check once, whoever runs first.
+ */
+const autoCheckOutJob: Job = (app) => {
+  let running: Promise<void> = Promise.resolve();
+  const sweep = () => {
+    running = autoCheckOut(app.db)
+      .then((count) => {
+        if (count > 0) app.log.info({ count }, 'checked out automatically');
+      })
+      .catch((error: unknown) => app.log.warn({ err: error }, 'automatic check-out failed'));
+  };
+  sweep();
+  const timer = setInterval(sweep, AUTO_CHECK_OUT_MS);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+};
+
+const jobs: Job[] = [mailWorkerJob, orphanFileSweepJob, retentionJob, reminderJob, autoCheckOutJob];
 
 export function startBackgroundWork(app: FastifyInstance): StopFn {
   const stops = jobs.map((job) => job(app));

@@ -349,6 +349,27 @@ describe(`companies, write side (${testDatabaseKind})`, () => {
       expect(row!.arrivalEarlyMinutes).toBe(720);
     });
 
+    it("sets the 'fin de journée' (default 23:59, HH:MM), and keeps it when absent", async () => {
+      const created = await create(tokens.ROLE_ADMIN, companyFields({ name: 'Fin de journée' }));
+      expect(created.statusCode).toBe(201);
+      const id: string = created.json().data.id;
+      expect(created.json().data.day_end).toBe('23:59');
+      const edit = (value: string | undefined) =>
+        send(tokens.ROLE_ADMIN, 'POST', `/api/company/${id}`, { ...editFields(), day_end: value });
+      for (const bad of ['24:00', '7:30', '18:60', '18h00', '18:00:00', 'x'.repeat(5000)]) {
+        const res = await edit(bad);
+        expect(res.statusCode, bad).toBe(400);
+        expect(res.json(), bad).toMatchObject({
+          message: COMPANY_MESSAGES.dayEndInvalid,
+          errors: { day_end: COMPANY_MESSAGES.dayEndInvalid },
+        });
+      }
+      expect((await edit('18:30')).json().data.day_end).toBe('18:30');
+      expect((await edit(undefined)).json().data.day_end).toBe('18:30');
+      const [row] = await ctx.db.select().from(companies).where(eq(companies.id, id));
+      expect(row!.dayEnd).toBe('18:30');
+    });
+
     it('turns the kiosk e-mail presence on and off (off by default), and keeps it when absent', async () => {
       const created = await create(tokens.ROLE_ADMIN, companyFields({ name: 'Kiosque' }));
       expect(created.statusCode).toBe(201);

@@ -27,6 +27,7 @@ const METHOD_LABELS: Record<CheckMethod, string> = {
   scan: 'Scan QR',
   manual: 'Saisie manuelle',
   kiosk: 'Borne',
+  automatic: 'Automatique',
 };
 
 /**

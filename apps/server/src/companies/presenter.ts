@@ -35,6 +35,7 @@ export function presentCompany(row: CompanyRow, ctx: CompanyPresenterContext): C
     zipcode: row.zipcode,
     timezone: row.timezone,
     arrival_early_minutes: row.arrivalEarlyMinutes,
+    day_end: row.dayEnd,
     kiosk_email_enabled: row.kioskEmailEnabled,
     link: qrTargets.companyRequestMeeting(ctx.publicUrl, row.slug),
     qrcode_url: companyQrImageUrl(row.slug),

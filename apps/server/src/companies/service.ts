@@ -119,6 +119,8 @@ export function companyValues(input: CompanyUpdate): CompanyValues {
     arrivalEarlyMinutes: input.arrival_early_minutes,
     // The kiosk's e-mail presence: absent keeps the value (off by default).
     kioskEmailEnabled: input.kiosk_email_enabled,
+    // 'Fin de journée': absent keeps the value (23:59 by default).
+    dayEnd: input.day_end,
   };
 }
 

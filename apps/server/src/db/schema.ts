@@ -54,6 +54,11 @@ export const companies = pgTable(
     /** Codes of this company's visitors check in from this many minutes before their day starts. */
     arrivalEarlyMinutes: integer('arrival_early_minutes').notNull().default(0),
     /**
+     * 'Fin de journée' (issue 14), HH:MM in the company's time zone: whoever is still
+     * inside then is checked out automatically (checkins/auto-check-out.ts).
+     */
+    dayEnd: text('day_end').notNull().default('23:59'),
+    /**
      * The kiosk's e-mail presence (ARCHITECTURE §6): off unless the company turns it on,
      * since an e-mail address is no secret.
      */
@@ -300,7 +305,7 @@ const checkColumns = () => ({
   companyId: companyRef(),
   checkInAt: timestamp('check_in_at', { withTimezone: true }).notNull().defaultNow(),
   checkOutAt: timestamp('check_out_at', { withTimezone: true }),
-  /** 'scan' | 'manual' | 'kiosk' */
+  /** 'scan' | 'manual' | 'kiosk' | 'automatic' (CHECK_METHODS) */
   checkInMethod: text('check_in_method').notNull(),
   checkOutMethod: text('check_out_method'),
   checkInBy: uuid('check_in_by').references(() => users.id, { onDelete: 'set null' }),

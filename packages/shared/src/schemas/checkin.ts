@@ -5,8 +5,11 @@
 import { z } from 'zod';
 import { EMAIL_PATTERN, TEXT_MAX, atMost, listQuerySchema } from './common';
 
-/** How a check was recorded: a scanned QR, a code typed by hand, the kiosk's e-mail code. */
-export const CHECK_METHODS = ['scan', 'manual', 'kiosk'] as const;
+/**
+ * How a check was recorded: a scanned QR, a code typed by hand, the kiosk's e-mail code,
+ * or the company's 'fin de journée' closing a check still open (a check-out only).
+ */
+export const CHECK_METHODS = ['scan', 'manual', 'kiosk', 'automatic'] as const;
 export type CheckMethod = (typeof CHECK_METHODS)[number];
 
 /**

@@ -74,6 +74,8 @@ export const companySchema = z.object({
   timezone: z.string(),
   /** A visitor's code checks in from this many minutes before their day starts. */
   arrival_early_minutes: z.number(),
+  /** 'Fin de journée', HH:MM in the company's zone: whoever is still inside is checked out then. */
+  day_end: z.string(),
   /**
    * The camera scanner's e-mail presence (ARCHITECTURE §6): a QR holding only an
    * e-mail checks that member in or out. Off by default: an e-mail is no secret.
@@ -133,6 +135,11 @@ export const LOGO_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as con
 /** The most a company may let visitors in before their day: 12 hours. */
 export const ARRIVAL_EARLY_MAX_MINUTES = 720;
 
+/** A company's default 'fin de journée' (issue 14), in its time zone. */
+export const DEFAULT_DAY_END = '23:59';
+/** 'Fin de journée': HH:MM, 00:00 to 23:59. */
+export const DAY_END_PATTERN = /^(?:[01]\d|2[0-3]):[0-5]\d$/;
+
 export const COMPANY_MESSAGES = {
   required: (field: CompanyField) => `Le champ "${COMPANY_FIELD_LABELS[field]}" est requis.`,
   emailInvalid: 'Veuillez entrer une adresse e-mail valide.',
@@ -140,6 +147,7 @@ export const COMPANY_MESSAGES = {
   employeeRangeInvalid: "Veuillez choisir une tranche du nombre d'employés.",
   arrivalEarlyInvalid: `Les arrivées anticipées se comptent en minutes, de 0 à ${ARRIVAL_EARLY_MAX_MINUTES}.`,
   kioskEmailInvalid: 'La présence par e-mail est activée ou non : « true » ou « false ».',
+  dayEndInvalid: 'La fin de journée est une heure HH:MM, de 00:00 à 23:59.',
   slugStable:
     "Le slug d'une entreprise ne change pas : ses liens et ses QR codes imprimés en dépendent.",
   defaultCompany: "L'entreprise par défaut ne peut pas être supprimée.",
@@ -162,7 +170,8 @@ const companyIssue = (
     | 'phoneInvalid'
     | 'employeeRangeInvalid'
     | 'arrivalEarlyInvalid'
-    | 'kioskEmailInvalid',
+    | 'kioskEmailInvalid'
+    | 'dayEndInvalid',
 ) =>
   keyed(
     COMPANY_MESSAGES[key],
@@ -229,6 +238,19 @@ const companyTextFields = {
       .regex(/^\d+$/, companyIssue('arrivalEarlyInvalid'))
       .transform(Number)
       .pipe(z.number().int().max(ARRIVAL_EARLY_MAX_MINUTES, companyIssue('arrivalEarlyInvalid')))
+      .optional(),
+  ),
+  /**
+   * 'Fin de journée' (issue 14): HH:MM, 24-hour, in the company's time zone; whoever is
+   * still inside then is checked out automatically. Absent keeps the value (23:59 for a new company).
+   */
+  day_end: z.preprocess(
+    blankToUndefined,
+    z
+      .string(companyIssue('dayEndInvalid'))
+      .trim()
+      .max(5, companyIssue('dayEndInvalid'))
+      .regex(DAY_END_PATTERN, companyIssue('dayEndInvalid'))
       .optional(),
   ),
   /**

@@ -23,6 +23,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import {
   ARRIVAL_EARLY_MAX_MINUTES,
+  DEFAULT_DAY_END,
   EMPLOYEE_COUNT_RANGES,
   IMAGE_SIZES,
   LOGO_MEDIA_TYPES,
@@ -52,6 +53,7 @@ const TEXT_FIELDS = [
   'country',
   'zipcode',
   'arrival_early_minutes',
+  'day_end',
 ] as const;
 type TextField = (typeof TEXT_FIELDS)[number];
 type Values = Record<TextField, string> & { kiosk_email_enabled: boolean; logo: File | null };
@@ -89,6 +91,8 @@ export function CompanyForm(props: CompanyFormProps) {
     for (const field of TEXT_FIELDS) start[field] = String(initial?.[field] ?? '');
     // A new company lets visitors in from the start of their day (0 minutes before).
     start.arrival_early_minutes = String(initial?.arrival_early_minutes ?? 0);
+    // 'Fin de journée': whoever is still inside is checked out then (23:59 by default).
+    start.day_end = initial?.day_end ?? DEFAULT_DAY_END;
     // The kiosk's e-mail presence (ARCHITECTURE §6): off unless the company turns it on.
     start.kiosk_email_enabled = initial?.kiosk_email_enabled ?? false;
     return start;
@@ -115,7 +119,8 @@ export function CompanyForm(props: CompanyFormProps) {
     !(
       field === 'description' ||
       field === 'number_of_employee' ||
-      field === 'arrival_early_minutes'
+      field === 'arrival_early_minutes' ||
+      field === 'day_end'
     );
   const text = (field: TextField, extra: Record<string, unknown> = {}) => (
     <TextInput
@@ -241,6 +246,13 @@ export function CompanyForm(props: CompanyFormProps) {
                 max: ARRIVAL_EARLY_MAX_MINUTES,
                 step: 5,
                 description: t('form.arrivalEarlyHint', { max: ARRIVAL_EARLY_MAX_MINUTES }),
+              }),
+            )}
+            {col(
+              text('day_end', {
+                type: 'time',
+                step: 60,
+                description: t('form.dayEndHint'),
               }),
             )}
             {col(

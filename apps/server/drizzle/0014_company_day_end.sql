@@ -1,0 +1,1 @@
+ALTER TABLE "companies" ADD COLUMN "day_end" text DEFAULT '23:59' NOT NULL;

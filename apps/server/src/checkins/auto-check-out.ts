@@ -1,0 +1,46 @@
+/**
+ * Automatic check-out (issue 14): each company's 'fin de journée' (`companies.day_end`,
+ * HH:MM in its time zone) closes every check still open, with the method 'automatic'
+ * and no recorder, at that day end.
+ *
+ * A check's day end is the first one after its own arrival: the day end of the local
+ * day it was opened, or the next day's when it was opened after that hour (someone who
+ * arrives at 19:00 with an 18:00 day end is not sent out at once, but the next evening).
+ *
+ * One UPDATE per table, guarded by `check_out_at is null`: any number of runs, on any
+ * number of server instances, close each check once (a concurrent run waits for the row
+ * and then finds it closed). The presence triggers (migration 0008) tell the live screens.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../db/client';
+
+/** The instant check `k` of company `c` is closed at: the first day end after its arrival. */
+const dayEndOf = (k: string): SQL => {
+  const arrival = sql.raw(`${k}.check_in_at`);
+  const localDay = sql`(${arrival} at time zone c.timezone)::date`;
+  const endOn = (day: SQL) => sql`((${day} + c.day_end::time) at time zone c.timezone)`;
+  return sql`case when ${endOn(localDay)} > ${arrival} then ${endOn(localDay)}
+                  else ${endOn(sql`(${localDay} + 1)`)} end`;
+};
+
+function closeIn(table: 'visitor_checks' | 'user_checks', now: SQL): SQL {
+  return sql`
+    update ${sql.raw(table)} k
+       set check_out_at = ${dayEndOf('k')}, check_out_method = 'automatic', check_out_by = null
+      from companies c
+     where c.id = k.company_id
+       and k.check_out_at is null
+       and ${dayEndOf('k')} <= ${now}
+    returning k.id`;
+}
+
+/** Closes every open check whose day end has passed at `now`; answers how many it closed. */
+export async function autoCheckOut(db: Db, now: Date = new Date()): Promise<number> {
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const result = await db.execute(sql`
+    with v as (${closeIn('visitor_checks', at)}),
+         u as (${closeIn('user_checks', at)})
+    select (select count(*) from v) + (select count(*) from u) as n`);
+  const [row] = (result as unknown as { rows: { n: number | string }[] }).rows;
+  return Number(row?.n ?? 0);
+}
