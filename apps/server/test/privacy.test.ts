@@ -66,6 +66,9 @@ async function visitorWithDocument(
   const visitor = await buildVisitor(ctx.db, {
     company,
     createdAt: ago(createdDaysAgo),
+    // The meeting was on the day the form was filed.
+    dayStartsAt: ago(createdDaysAgo),
+    dayEndsAt: ago(createdDaysAgo),
     requestImageId: file.id,
     ...values,
   });
@@ -113,6 +116,11 @@ describe(`retention (${testDatabaseKind})`, () => {
     const recent = await visitorWithDocument(ctx, acme, 5);
     const oldDocument = await visitorWithDocument(ctx, acme, 40);
     const notYetForLenient = await visitorWithDocument(ctx, lenient, 40);
+    // Filed 40 days ago for a meeting in 10 days: its document waits for the visit.
+    const bookedAhead = await visitorWithDocument(ctx, acme, 40, {
+      dayStartsAt: new Date(Date.now() + 10 * DAY),
+      dayEndsAt: new Date(Date.now() + 11 * DAY),
+    });
     const oldIdentity = await visitorWithDocument(ctx, acme, 400);
     await ctx.db.insert(visitorChecks).values({
       companyId: acme.id,
@@ -121,7 +129,12 @@ describe(`retention (${testDatabaseKind})`, () => {
       checkOutAt: ago(400),
       checkInMethod: 'scan',
     });
-    const oldChecks = await buildVisitor(ctx.db, { company: acme, createdAt: ago(800) });
+    const oldChecks = await buildVisitor(ctx.db, {
+      company: acme,
+      createdAt: ago(800),
+      dayStartsAt: ago(800),
+      dayEndsAt: ago(800),
+    });
     await ctx.db.insert(visitorChecks).values([
       {
         companyId: acme.id,
@@ -195,7 +208,7 @@ describe(`retention (${testDatabaseKind})`, () => {
       expect(await stored(ctx, gone.file.storedName)).toBe(false);
       expect(await ctx.db.select().from(files).where(eq(files.id, gone.file.id))).toEqual([]);
     }
-    for (const kept of [recent, notYetForLenient]) {
+    for (const kept of [recent, notYetForLenient, bookedAhead]) {
       expect(await stored(ctx, kept.file.storedName)).toBe(true);
       const [row] = await ctx.db.select().from(visitors).where(eq(visitors.id, kept.visitor.id));
       expect(row!.requestImageId).toBe(kept.file.id);

@@ -35,10 +35,14 @@ function rowsOf<T>(result: unknown): T[] {
   return Array.isArray(r) ? r : r.rows;
 }
 
-/** When a visitor was last here: their latest check, their event's start, or their form. */
+/**
+ * When a visitor was last here, or is due: the end of their meeting's day or their event's,
+ * their latest check, or their form. A meeting booked far ahead keeps its document until then.
+ */
 const LAST_VISIT = sql.raw(`greatest(
   v.created_at,
-  coalesce(e.starts_at, v.created_at),
+  coalesce(v.day_ends_at, v.created_at),
+  coalesce(e.day_ends_at, e.starts_at, v.created_at),
   coalesce((select max(k.check_in_at) from visitor_checks k where k.visitor_id = v.id), v.created_at)
 )`);
 
