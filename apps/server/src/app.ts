@@ -25,6 +25,7 @@ import {
   API_MESSAGES,
   AVAILABILITY_MESSAGES,
   UPLOAD_MAX_BYTES,
+  fileTooLargeMessage,
   installProductMessages,
   mayPerform,
   type Action,
@@ -234,7 +235,8 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
     }
     const status = (error as { statusCode?: number }).statusCode;
     if (status === 413 || (error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-      return reply.code(413).send({ message: API_MESSAGES.fileTooLarge });
+      // The parser's own limit: the largest upload any field takes.
+      return reply.code(413).send({ message: fileTooLargeMessage(UPLOAD_MAX_BYTES) });
     }
     if (status === 429) {
       return reply.code(429).send({ message: API_MESSAGES.tooManyRequests });

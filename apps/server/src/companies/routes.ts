@@ -227,7 +227,7 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const who = signedIn(request);
-      const body = await readMultipart(request);
+      const body = await readMultipart(request, LOGO_MAX_BYTES);
       const input = parseFields(
         companyCreateSchema,
         body.fields,
@@ -292,7 +292,7 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
         request.params.id,
         companyItself,
       );
-      const body = await readMultipart(request);
+      const body = await readMultipart(request, LOGO_MAX_BYTES);
       const input = parseFields(companyUpdateSchema, body.fields);
       return updateCompany(
         company.id,
@@ -324,7 +324,7 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
         request.params.id,
         companyItself,
       );
-      const body = await readMultipart(request);
+      const body = await readMultipart(request, LOGO_MAX_BYTES);
       const input = parseFields(companyInlineUpdateSchema, body.fields);
       if (input.slug && input.slug.toLowerCase() !== company.slug.toLowerCase()) {
         throw badRequest(COMPANY_MESSAGES.slugStable, { slug: COMPANY_MESSAGES.slugStable });

@@ -344,7 +344,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const event = await eventBySlugs(request.params.company, request.params.event);
-      const body = await readMultipart(request);
+      const body = await readMultipart(request, ID_FILE_MAX_BYTES);
       const refusal = (state: 'closed' | 'over') =>
         gone(state === 'closed' ? EVENT_MESSAGES.registrationClosed : EVENT_MESSAGES.eventOver);
       const state = eventState(event, event.company.timezone);

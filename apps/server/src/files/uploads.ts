@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { API_MESSAGES } from '@sesame/shared';
+import { API_MESSAGES, fileTooLargeMessage, UPLOAD_MAX_BYTES } from '@sesame/shared';
 import type { Db } from '../db/client';
 import { files } from '../db/schema';
 import { badRequest, HttpError, payloadTooLarge, unsupportedMediaType } from '../errors';
@@ -24,14 +24,21 @@ export interface MultipartBody {
   files: Record<string, UploadedFile>;
 }
 
-export async function readMultipart(request: FastifyRequest): Promise<MultipartBody> {
+/**
+ * `fileLimit` is the form's own file limit: a file past the parser's (larger) limit
+ * is refused with the message of the limit the person filling this form must meet.
+ */
+export async function readMultipart(
+  request: FastifyRequest,
+  fileLimit: number = UPLOAD_MAX_BYTES,
+): Promise<MultipartBody> {
   if (!request.isMultipart()) throw badRequest();
   const body: MultipartBody = { fields: {}, files: {} };
   try {
     for await (const part of request.parts()) {
       if (part.type === 'file') {
         const bytes = await part.toBuffer();
-        if (part.file.truncated) throw payloadTooLarge();
+        if (part.file.truncated) throw payloadTooLarge(fileTooLargeMessage(fileLimit));
         body.files[part.fieldname] = { field: part.fieldname, filename: part.filename, bytes };
       } else if (part.valueTruncated || part.fieldnameTruncated) {
         // A field longer than the parser keeps is longer than any field allows.
@@ -42,7 +49,8 @@ export async function readMultipart(request: FastifyRequest): Promise<MultipartB
     }
   } catch (error) {
     if (error instanceof HttpError) throw error;
-    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw payloadTooLarge();
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+      throw payloadTooLarge(fileTooLargeMessage(fileLimit));
     // Everything else the parser throws is a malformed body (no boundary, a cut part,
     // too many fields): the client's fault, said plainly, never a 500.
     throw badRequest();
@@ -62,7 +70,7 @@ export function checkFile(
   file: UploadedFile | undefined,
   allowed: readonly MediaType[],
   maxBytes: number,
-  tooLargeMessage: string = API_MESSAGES.fileTooLarge,
+  tooLargeMessage: string = fileTooLargeMessage(maxBytes),
 ): CheckedFile {
   if (!file || file.bytes.length === 0)
     throw badRequest(API_MESSAGES.fileInvalid, {

@@ -49,7 +49,6 @@ import {
   type QrUserRow,
 } from './service';
 
-const FILE_TOO_LARGE = `La taille du fichier ne doit pas dépasser ${UPLOAD_MAX_BYTES / 1024 / 1024} Mo.`;
 const BOTH: readonly QrUserKind[] = ['permanent', 'member'];
 const MEMBER: readonly QrUserKind[] = ['member'];
 
@@ -123,7 +122,7 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
     const who = signedIn(request);
     const body = await readMultipart(request);
     const fields = parseFields(schema, body);
-    const document = checkFile(requireDocument(body), allowed, UPLOAD_MAX_BYTES, FILE_TOO_LARGE);
+    const document = checkFile(requireDocument(body), allowed, UPLOAD_MAX_BYTES);
     const companyId = companyForNewRecord(who, action, fields.company_id);
     // A failed transaction takes its stored file with it (issue 12 §7).
     const row = await removingStoredFilesOnFailure(app.storage, (storage) =>

@@ -47,7 +47,7 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const body = await readMultipart(request);
+      const body = await readMultipart(request, ID_FILE_MAX_BYTES);
       const upload = body.files.request_image;
       const parsed = visitorFormSchema.safeParse({
         ...body.fields,
