@@ -14,6 +14,7 @@ import { eventRoutes } from './events/routes';
 import { checkinRoutes } from './checkins/routes';
 import { mailRoutes } from './mail/routes';
 import { onSiteRoutes } from './on-site/routes';
+import { rollCallRoutes } from './roll-calls/routes';
 import { auditRoutes } from './audit/routes';
 import { privacyRoutes } from './privacy/routes';
 
@@ -30,6 +31,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(checkinRoutes);
   await app.register(mailRoutes);
   await app.register(onSiteRoutes);
+  await app.register(rollCallRoutes);
   await app.register(auditRoutes);
   await app.register(privacyRoutes);
 };

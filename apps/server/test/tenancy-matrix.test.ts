@@ -19,7 +19,7 @@ import {
   type Role,
 } from '@sesame/shared';
 import { qrPng } from '../src/qr/qr';
-import { auditEvents, files, userChecks } from '../src/db/schema';
+import { auditEvents, files, rollCalls, userChecks } from '../src/db/schema';
 import { as, multipart, tokenFor, useTestApp, type TestContext } from './helpers/app';
 import {
   buildCompany,
@@ -355,6 +355,18 @@ const PROBES: Record<Action, (ctx: ProbeContext) => Promise<Probe>> = {
       .returning();
     return {
       request: { method: 'POST', url: `/api/on-site/${check!.id}/check-out` },
+      kind: 'record',
+      reachedOther: ok,
+    };
+  },
+  // A roll call of the other company (ended, so each role's probe may add one).
+  'rollCall.run': async (ctx) => {
+    const [rollCall] = await ctx.db
+      .insert(rollCalls)
+      .values({ companyId: ctx.other.id, endedAt: new Date() })
+      .returning();
+    return {
+      request: { method: 'GET', url: `/api/roll-calls/${rollCall!.id}` },
       kind: 'record',
       reachedOther: ok,
     };

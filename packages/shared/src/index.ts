@@ -16,4 +16,5 @@ export * from './schemas/checkin';
 export * from './time-zone-formats';
 export * from './schemas/mail';
 export * from './schemas/on-site';
+export * from './schemas/roll-call';
 export * from './schemas/privacy';

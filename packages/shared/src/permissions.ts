@@ -197,6 +197,8 @@ export const ACTIONS = {
   // Who is on site (issue 14): the list, and checking a person out from it.
   'onSite.list': { roles: tileRoles('onSite'), allCompanies: [adm, sc] },
   'onSite.checkOut': { roles: tileRoles('onSite'), allCompanies: [adm, sc] },
+  // The evacuation roll call: start it, mark people safe or missing, end it, read its record.
+  'rollCall.run': { roles: tileRoles('onSite'), allCompanies: [adm, sc] },
   // The live stream (Server-Sent Events): each event goes only to whom its own list's
   // action reaches (on-site changes: onSite.list; new requests: requests.list).
   'live.listen': {

@@ -464,3 +464,59 @@ export const retentionRuns = pgTable('retention_runs', {
   /** Counts only (documents, identities, checks, audit entries), never a name. */
   counts: jsonb('counts'),
 });
+
+/**
+ * Evacuation roll calls (issue 14): starting one freezes the company's on-site list
+ * (`openChecks`) into `roll_call_people`; staff mark each person safe or missing; ending
+ * it keeps the record. At most one open roll call per company.
+ */
+export const rollCalls = pgTable(
+  'roll_calls',
+  {
+    id: id(),
+    // The record goes with its company.
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    startedBy: uuid('started_by').references(() => users.id, { onDelete: 'set null' }),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    endedBy: uuid('ended_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    uniqueIndex('roll_calls_one_open_key')
+      .on(t.companyId)
+      .where(sql`${t.endedAt} is null`),
+    index('roll_calls_company_idx').on(t.companyId, t.startedAt),
+  ],
+);
+
+/** One person of a roll call: who was inside at its start (a snapshot), and their mark. */
+export const rollCallPeople = pgTable(
+  'roll_call_people',
+  {
+    id: id(),
+    rollCallId: uuid('roll_call_id')
+      .notNull()
+      .references(() => rollCalls.id, { onDelete: 'cascade' }),
+    /** The stay (open check) the person was frozen from. */
+    checkId: uuid('check_id').notNull(),
+    /** 'visitor' (visitors) or 'user' (qr_users). */
+    personTable: text('person_table').notNull(),
+    personId: uuid('person_id').notNull(),
+    /** visitor | event_guest | qr_user | member. */
+    personKind: text('person_kind').notNull(),
+    firstname: text('firstname').notNull(),
+    lastname: text('lastname').notNull(),
+    organisation: text('organisation'),
+    checkInAt: timestamp('check_in_at', { withTimezone: true }).notNull(),
+    /** unknown | safe | missing. */
+    status: text('status').notNull().default('unknown'),
+    markedBy: uuid('marked_by').references(() => users.id, { onDelete: 'set null' }),
+    markedAt: timestamp('marked_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('roll_call_people_check_key').on(t.rollCallId, t.checkId),
+    index('roll_call_people_person_idx').on(t.personId),
+  ],
+);

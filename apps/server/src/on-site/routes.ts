@@ -39,7 +39,11 @@ export const LIVE_STREAMS_PER_SESSION = 10;
 
 /** Which list an event belongs to, and so which action a screen needs to hear it. */
 const actionOf = (event: LiveEvent): Action =>
-  event.type === 'presence' ? 'onSite.list' : 'requests.list';
+  event.type === 'presence'
+    ? 'onSite.list'
+    : event.type === 'rollCall'
+      ? 'rollCall.run'
+      : 'requests.list';
 
 /** Whether `who` may hear `event` (its list's action, its company), within `onlyCompany`. */
 export function hears(who: Principal, event: LiveEvent, onlyCompany: string | undefined): boolean {

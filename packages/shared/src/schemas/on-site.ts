@@ -88,7 +88,8 @@ export const onSiteCheckParamsSchema = z.object({ checkId: uuidSchema });
 
 /**
  * What the live stream sends (Server-Sent Events, `event:` is the type): a check made
- * or closed (`presence`), a meeting request filed or decided (`request`). Only ids:
+ * or closed (`presence`), a meeting request filed or decided (`request`), a roll call
+ * started, marked or ended (`rollCall`). Only ids:
  * a screen refetches what it shows.
  */
 export const liveEventSchema = z.discriminatedUnion('type', [
@@ -105,6 +106,12 @@ export const liveEventSchema = z.discriminatedUnion('type', [
     company_id: z.string(),
     request_id: z.string(),
     op: z.enum(['created', 'updated']),
+  }),
+  z.object({
+    type: z.literal('rollCall'),
+    company_id: z.string(),
+    roll_call_id: z.string(),
+    op: z.enum(['started', 'marked', 'ended']),
   }),
 ]);
 export type LiveEvent = z.infer<typeof liveEventSchema>;

@@ -1,0 +1,249 @@
+/**
+ * The evacuation roll call (issue 14). Starting one freezes the company's on-site list
+ * — `openChecks()`, the one presence rule — into `roll_call_people` in one INSERT …
+ * SELECT, so whoever arrives afterwards is not in it. A mark is one UPDATE of one row,
+ * and the counts are counted by the database, so marks racing from several phones stay
+ * exact. Ending it keeps the record: who started and ended it, and who marked whom.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import type {
+  PersonKind,
+  RollCall,
+  RollCallCounts,
+  RollCallPerson,
+  RollCallStatus,
+} from '@sesame/shared';
+import type { Db } from '../db/client';
+import { audit } from '../audit/service';
+import { newId } from '../db/ids';
+import { isUniqueViolation } from '../errors';
+import { openChecks } from '../on-site/presence';
+
+async function rows<T>(db: Db, query: SQL): Promise<T[]> {
+  const result = await db.execute(query);
+  return (result as unknown as { rows: T[] }).rows;
+}
+
+const iso = (value: Date | string | null) =>
+  value === null ? null : new Date(value).toISOString();
+const staff = (id: string | null, name: string | null) =>
+  id ? { id, name: (name ?? '').trim() } : null;
+
+/** Starts a roll call of `companyId`, freezing who is inside now; null if one is open already. */
+export async function startRollCall(
+  db: Db,
+  companyId: string,
+  startedBy: string,
+): Promise<{ id: string; people: number } | null> {
+  const id = newId();
+  try {
+    return await db.transaction(async (tx) => {
+      await tx.execute(
+        sql`insert into roll_calls (id, company_id, started_by) values (${id}, ${companyId}, ${startedBy})`,
+      );
+      const inserted = await rows<{ id: string }>(
+        tx,
+        sql`insert into roll_call_people
+                   (id, roll_call_id, check_id, person_table, person_id, person_kind,
+                    firstname, lastname, organisation, check_in_at)
+            select gen_random_uuid(), ${id}, o.check_id, o.tbl, o.person_id,
+                   case when o.tbl = 'visitor'
+                     then case when v.event_id is null then 'visitor' else 'event_guest' end
+                     else case when q.kind = 'member' then 'member' else 'qr_user' end end,
+                   coalesce(v.firstname, q.firstname, ''), coalesce(v.lastname, q.lastname, ''),
+                   coalesce(v.organisation_name, q.title), o.check_in_at
+              from (${openChecks(companyId)}) o
+              left join visitors v on o.tbl = 'visitor' and v.id = o.person_id
+              left join qr_users q on o.tbl = 'user' and q.id = o.person_id
+            returning id`,
+      );
+      await audit(tx, {
+        companyId,
+        actorUserId: startedBy,
+        action: 'roll_call.started',
+        detail: { roll_call_id: id, people: inserted.length },
+      });
+      return { id, people: inserted.length };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, 'roll_calls_one_open_key')) return null;
+    throw error;
+  }
+}
+
+/** The roll call `id`'s company and state (for the guard), or null. */
+export async function findRollCall(
+  db: Db,
+  id: string,
+): Promise<{ id: string; companyId: string; ended: boolean } | null> {
+  const [row] = await rows<{ id: string; company_id: string; ended_at: Date | string | null }>(
+    db,
+    sql`select id, company_id, ended_at from roll_calls where id = ${id}`,
+  );
+  return row ? { id: row.id, companyId: row.company_id, ended: row.ended_at !== null } : null;
+}
+
+/** The person row `personId` of roll call `rollCallId`: its roll call's company, or null. */
+export async function findRollCallPerson(
+  db: Db,
+  key: { rollCallId: string; personId: string },
+): Promise<{ companyId: string } | null> {
+  const [row] = await rows<{ company_id: string }>(
+    db,
+    sql`select rc.company_id from roll_call_people p join roll_calls rc on rc.id = p.roll_call_id
+         where p.id = ${key.personId} and p.roll_call_id = ${key.rollCallId}`,
+  );
+  return row ? { companyId: row.company_id } : null;
+}
+
+/** The counts of a roll call, counted by the database. */
+export async function countRollCall(db: Db, rollCallId: string): Promise<RollCallCounts> {
+  const [row] = await rows<Record<keyof RollCallCounts, number | string>>(
+    db,
+    sql`select count(*) as total,
+               count(*) filter (where status = 'safe') as safe,
+               count(*) filter (where status = 'missing') as missing,
+               count(*) filter (where status = 'unknown') as unknown
+          from roll_call_people where roll_call_id = ${rollCallId}`,
+  );
+  return {
+    total: Number(row?.total ?? 0),
+    safe: Number(row?.safe ?? 0),
+    missing: Number(row?.missing ?? 0),
+    unknown: Number(row?.unknown ?? 0),
+  };
+}
+
+interface PersonDbRow extends Record<string, unknown> {
+  id: string;
+  person_id: string;
+  person_kind: PersonKind;
+  firstname: string;
+  lastname: string;
+  organisation: string | null;
+  check_in_at: Date | string;
+  status: RollCallStatus;
+  marked_by: string | null;
+  marked_by_name: string | null;
+  marked_at: Date | string | null;
+}
+
+const personColumns = sql`p.id, p.person_id, p.person_kind, p.firstname, p.lastname, p.organisation,
+  p.check_in_at, p.status, p.marked_by, trim(mu.firstname || ' ' || mu.name) as marked_by_name, p.marked_at`;
+
+const toPerson = (row: PersonDbRow): RollCallPerson => ({
+  id: row.id,
+  person_id: row.person_id,
+  kind: row.person_kind,
+  firstname: row.firstname,
+  lastname: row.lastname,
+  organisation: row.organisation,
+  check_in_time: new Date(row.check_in_at).toISOString(),
+  status: row.status,
+  marked_by: staff(row.marked_by, row.marked_by_name),
+  marked_at: iso(row.marked_at),
+});
+
+/**
+ * Marks one person: one UPDATE, only while the roll call is open. `unknown` undoes a
+ * mark. Null when the roll call has ended.
+ */
+export async function markPerson(
+  db: Db,
+  rollCallId: string,
+  personId: string,
+  status: RollCallStatus,
+  by: string,
+): Promise<RollCallPerson | null> {
+  const marked = status !== 'unknown';
+  const [row] = await rows<PersonDbRow>(
+    db,
+    sql`with updated as (
+          update roll_call_people p
+             set status = ${status},
+                 marked_by = ${marked ? by : null},
+                 marked_at = ${marked ? sql`now()` : sql`null`}
+           where p.id = ${personId} and p.roll_call_id = ${rollCallId}
+             and exists (select 1 from roll_calls rc where rc.id = ${rollCallId} and rc.ended_at is null)
+          returning p.*)
+        select ${personColumns} from updated p left join users mu on mu.id = p.marked_by`,
+  );
+  return row ? toPerson(row) : null;
+}
+
+/** Ends the roll call (once): false when it had ended already. */
+export async function endRollCall(
+  db: Db,
+  rollCall: { id: string; companyId: string },
+  by: string,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const ended = await rows<{ id: string }>(
+      tx,
+      sql`update roll_calls set ended_at = now(), ended_by = ${by}
+           where id = ${rollCall.id} and ended_at is null returning id`,
+    );
+    if (ended.length === 0) return false;
+    const counts = await countRollCall(tx, rollCall.id);
+    await audit(tx, {
+      companyId: rollCall.companyId,
+      actorUserId: by,
+      action: 'roll_call.ended',
+      detail: { roll_call_id: rollCall.id, ...counts },
+    });
+    return true;
+  });
+}
+
+interface RollCallDbRow extends Record<string, unknown> {
+  id: string;
+  company_id: string;
+  company_name: string;
+  company_slug: string;
+  started_by: string | null;
+  started_by_name: string | null;
+  started_at: Date | string;
+  ended_by: string | null;
+  ended_by_name: string | null;
+  ended_at: Date | string | null;
+}
+
+async function present(db: Db, where: SQL): Promise<RollCall | null> {
+  const [head] = await rows<RollCallDbRow>(
+    db,
+    sql`select rc.id, c.id as company_id, c.name as company_name, c.slug as company_slug,
+               rc.started_by, trim(su.firstname || ' ' || su.name) as started_by_name, rc.started_at,
+               rc.ended_by, trim(eu.firstname || ' ' || eu.name) as ended_by_name, rc.ended_at
+          from roll_calls rc join companies c on c.id = rc.company_id
+          left join users su on su.id = rc.started_by
+          left join users eu on eu.id = rc.ended_by
+         where ${where}
+         order by rc.ended_at is null desc, rc.started_at desc, rc.id desc limit 1`,
+  );
+  if (!head) return null;
+  const [people, counts] = await Promise.all([
+    rows<PersonDbRow>(
+      db,
+      sql`select ${personColumns} from roll_call_people p left join users mu on mu.id = p.marked_by
+           where p.roll_call_id = ${head.id} order by lower(p.lastname), lower(p.firstname), p.id`,
+    ),
+    countRollCall(db, head.id),
+  ]);
+  return {
+    id: head.id,
+    company: { id: head.company_id, name: head.company_name, slug: head.company_slug },
+    started_by: staff(head.started_by, head.started_by_name),
+    started_at: new Date(head.started_at).toISOString(),
+    ended_by: staff(head.ended_by, head.ended_by_name),
+    ended_at: iso(head.ended_at),
+    counts,
+    people: people.map(toPerson),
+  };
+}
+
+/** A roll call with its people and counts. */
+export const getRollCall = (db: Db, id: string) => present(db, sql`rc.id = ${id}`);
+
+/** A company's latest roll call (the open one, if any, is the latest), or null. */
+export const latestRollCall = (db: Db, companyId: string) =>
+  present(db, sql`rc.company_id = ${companyId}`);

@@ -1,0 +1,80 @@
+/**
+ * The evacuation roll call (issue 14): starting one freezes who is on site; staff mark
+ * each person safe or missing from their phones; ending it keeps the record.
+ */
+import { z } from 'zod';
+import { TEXT_MAX, atMost, uuidSchema } from './common';
+import { PERSON_KINDS } from './on-site';
+
+/** A person's mark: not yet (`unknown`), safe, or missing. */
+export const ROLL_CALL_STATUSES = ['unknown', 'safe', 'missing'] as const;
+export type RollCallStatus = (typeof ROLL_CALL_STATUSES)[number];
+
+const companyField = z
+  .string()
+  .max(...atMost(TEXT_MAX.slug))
+  .trim()
+  .min(1)
+  .optional();
+
+/** `company`: a slug or id (roles that act on every company); the caller's own otherwise. */
+export const rollCallStartSchema = z.object({ company: companyField });
+export type RollCallStart = z.infer<typeof rollCallStartSchema>;
+
+export const rollCallLatestQuerySchema = z.object({ company: companyField });
+
+export const rollCallParamsSchema = z.object({ id: uuidSchema });
+
+export const rollCallMarkParamsSchema = z.object({ id: uuidSchema, personId: uuidSchema });
+
+export const rollCallMarkSchema = z.object({
+  status: z.enum(ROLL_CALL_STATUSES, { error: 'Statut inconnu.' }),
+});
+export type RollCallMark = z.infer<typeof rollCallMarkSchema>;
+
+export const rollCallCountsSchema = z.object({
+  total: z.number(),
+  safe: z.number(),
+  missing: z.number(),
+  unknown: z.number(),
+});
+export type RollCallCounts = z.infer<typeof rollCallCountsSchema>;
+
+const staffRef = z.object({ id: z.string(), name: z.string() }).nullable();
+
+export const rollCallPersonSchema = z.object({
+  /** The roll call's row for this person (what a mark names). */
+  id: z.string(),
+  person_id: z.string(),
+  kind: z.enum(PERSON_KINDS),
+  firstname: z.string(),
+  lastname: z.string(),
+  organisation: z.string().nullable(),
+  check_in_time: z.string(),
+  status: z.enum(ROLL_CALL_STATUSES),
+  marked_by: staffRef,
+  marked_at: z.string().nullable(),
+});
+export type RollCallPerson = z.infer<typeof rollCallPersonSchema>;
+
+export const rollCallSchema = z.object({
+  id: z.string(),
+  company: z.object({ id: z.string(), name: z.string(), slug: z.string() }),
+  started_by: staffRef,
+  started_at: z.string(),
+  ended_by: staffRef,
+  ended_at: z.string().nullable(),
+  counts: rollCallCountsSchema,
+  /** Everyone frozen at the start, by last name. */
+  people: z.array(rollCallPersonSchema),
+});
+export type RollCall = z.infer<typeof rollCallSchema>;
+
+export const rollCallAnswerSchema = z.object({ data: rollCallSchema });
+export const rollCallLatestAnswerSchema = z.object({ data: rollCallSchema.nullable() });
+
+export const rollCallMarkAnswerSchema = z.object({
+  data: rollCallPersonSchema,
+  counts: rollCallCountsSchema,
+});
+export type RollCallMarkAnswer = z.infer<typeof rollCallMarkAnswerSchema>;
