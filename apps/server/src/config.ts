@@ -143,6 +143,8 @@ export interface RateLimits {
   loginAccountFreeAttempts: number;
   /** Failed sign-ins from one client, all accounts together, before each next one waits. */
   loginClientFreeAttempts: number;
+  /** The first wait after the free failures, doubled at each further one (up to 15 minutes). */
+  loginFirstDelaySeconds: number;
   /** Public form submissions (visitor, event registration) per client per window. */
   publicFormPerWindow: number;
   /** Event registrations from one client to one event per registration window. */
@@ -160,6 +162,7 @@ export interface RateLimits {
 export const DEFAULT_RATE_LIMITS: RateLimits = {
   loginAccountFreeAttempts: 5,
   loginClientFreeAttempts: 30,
+  loginFirstDelaySeconds: 1,
   publicFormPerWindow: 30,
   codeLookupPerWindow: 600,
   registrationsPerClientPerEvent: 5,

@@ -21,10 +21,10 @@ export interface LoginThrottleRules {
   accountFreeAttempts: number;
   /** Failures from one client, all accounts together, before each next attempt waits. */
   clientFreeAttempts: number;
+  /** The first wait, doubled at every further failure, up to MAX_DELAY_SECONDS. */
+  firstDelaySeconds: number;
 }
 
-/** The first delay, doubled at every further failure, up to MAX_DELAY_SECONDS. */
-const FIRST_DELAY_SECONDS = 1;
 const MAX_DELAY_SECONDS = 15 * 60;
 /** A key's count starts over after a day without failures. */
 const FORGET_AFTER = sql`interval '1 day'`;
@@ -33,12 +33,12 @@ const FORGET_AFTER = sql`interval '1 day'`;
  * Claims one attempt for `key`: false when the key must still wait. The delay after
  * failure n (counting this one) is 0 up to `free`, then 1 s, 2 s, 4 s… up to 15 min.
  */
-async function claim(db: Db, key: string, free: number): Promise<boolean> {
+async function claim(db: Db, key: string, free: number, firstDelay: number): Promise<boolean> {
   const failures = sql`case when ${loginThrottle.updatedAt} < now() - ${FORGET_AFTER} then 1 else ${loginThrottle.failures} + 1 end`;
   // A free attempt leaves no wait at all ('-infinity'), not "now": concurrent statements
   // each read their own now(), and one must not make another's look early.
   const nextAllowed = (count: typeof failures) =>
-    sql`case when ${count} < ${free} then '-infinity'::timestamptz else now() + make_interval(secs => least(${MAX_DELAY_SECONDS}, ${FIRST_DELAY_SECONDS} * power(2, ${count} - ${free}))) end`;
+    sql`case when ${count} < ${free} then '-infinity'::timestamptz else now() + make_interval(secs => least(${MAX_DELAY_SECONDS}, ${firstDelay} * power(2, ${count} - ${free}))) end`;
   const rows = await db
     .insert(loginThrottle)
     .values({
@@ -73,8 +73,9 @@ export class LoginThrottle {
    */
   async claim(db: Db, email: string, client: string): Promise<boolean> {
     const keys = this.keys(email, client);
-    if (!(await claim(db, keys.account, this.rules.accountFreeAttempts))) return false;
-    return claim(db, keys.client, this.rules.clientFreeAttempts);
+    const { accountFreeAttempts, clientFreeAttempts, firstDelaySeconds } = this.rules;
+    if (!(await claim(db, keys.account, accountFreeAttempts, firstDelaySeconds))) return false;
+    return claim(db, keys.client, clientFreeAttempts, firstDelaySeconds);
   }
 
   /** A right password: this account's count from this client starts over. */

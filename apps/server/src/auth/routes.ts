@@ -16,6 +16,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const throttle = new LoginThrottle({
     accountFreeAttempts: limits.loginAccountFreeAttempts,
     clientFreeAttempts: limits.loginClientFreeAttempts,
+    firstDelaySeconds: limits.loginFirstDelaySeconds,
   });
 
   app.post(
