@@ -29,7 +29,7 @@ function closeIn(table: 'visitor_checks' | 'user_checks', now: SQL): SQL {
        set check_out_at = ${dayEndOf('k')}, check_out_method = 'automatic', check_out_by = null
       from companies c
      where c.id = k.company_id
-       and k.check_out_at is null
+       and k.check_out_at is null and k.undone_at is null
        and ${dayEndOf('k')} <= ${now}
     returning k.id`;
 }

@@ -203,7 +203,7 @@ function decideAndWrite(table: 'visitor_checks' | 'user_checks'): SQL {
       from holder h
       left join lateral (
         select id, check_in_at, check_out_at from ${checks}
-         where ${holderColumn} = h.id order by check_in_at desc limit 1
+         where ${holderColumn} = h.id and undone_at is null order by check_in_at desc limit 1
       ) l on true
   ),
   decision as (
@@ -225,7 +225,7 @@ function decideAndWrite(table: 'visitor_checks' | 'user_checks'): SQL {
        set check_out_at = ${NOW}, check_out_method = ${p('method')},
            check_out_by = (select user_id from caller)
      where id = (select latest_id from decision where decision = 'close')
-       and check_out_at is null
+       and check_out_at is null and undone_at is null
     returning id
   ),
   opened as (

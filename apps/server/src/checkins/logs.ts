@@ -19,6 +19,7 @@ import {
   or,
   sql,
   type SQL,
+  type SQLWrapper,
 } from 'drizzle-orm';
 import {
   LOG_COUNT_CAP,
@@ -94,7 +95,36 @@ function checkFields(table: typeof visitorChecks | typeof userChecks) {
     checkOutMethod: sql<CheckMethod | null>`${table.checkOutMethod}`,
     checkInBy: staffName(checkInUser),
     checkOutBy: staffName(checkOutUser),
+    undoneAt: table.undoneAt,
+    undoneBy: staffNameOf(table.undoneBy),
+    undoReason: table.undoReason,
+    undoneOutAt: table.undoneOutAt,
+    undoneOutMethod: sql<CheckMethod | null>`${table.undoneOutMethod}`,
+    undoneOutBy: staffNameOf(table.undoneOutBy),
+    outUndoneAt: table.outUndoneAt,
+    outUndoneBy: staffNameOf(table.outUndoneBy),
+    outUndoReason: table.outUndoReason,
   };
+}
+
+/** A staff member's name by id, for the rarely set undo columns (no join on every row). */
+const staffNameOf = (id: SQLWrapper) =>
+  sql<
+    string | null
+  >`(select nullif(trim(coalesce(u.firstname, '') || ' ' || coalesce(u.name, '')), '')
+                        from users u where u.id = ${id})`;
+
+/** The undo columns of a log entry (issue 14, checkins/undo.ts). */
+export interface UndoEntry {
+  undoneAt: Date | null;
+  undoneBy: string | null;
+  undoReason: string | null;
+  undoneOutAt: Date | null;
+  undoneOutMethod: CheckMethod | null;
+  undoneOutBy: string | null;
+  outUndoneAt: Date | null;
+  outUndoneBy: string | null;
+  outUndoReason: string | null;
 }
 
 // ── Visitor log ('Liste Check in') ────────────────────────────────────────────
@@ -133,7 +163,7 @@ function visitorLogWhere(
   );
 }
 
-export interface VisitorLogEntry {
+export interface VisitorLogEntry extends UndoEntry {
   id: string;
   visitorId: string;
   uidn: string;
@@ -252,7 +282,7 @@ function qrUserSearch(q: string): SQL {
   )!;
 }
 
-export interface UserLogEntry {
+export interface UserLogEntry extends UndoEntry {
   id: string;
   userId: string;
   uidn: string;

@@ -3,13 +3,33 @@
  * row"): names as the screens read them, instants in ISO 8601 UTC, identity
  * images as short-lived signed URLs.
  */
-import type { UserCheckRow, UserLogRow, VisitorLogRow } from '@sesame/shared';
+import type { CheckUndoFields, UserCheckRow, UserLogRow, VisitorLogRow } from '@sesame/shared';
 import type { FileSigner } from '../files/urls';
-import type { AttendanceEntry, UserLogEntry, VisitorLogEntry } from './logs';
+import type { AttendanceEntry, UndoEntry, UserLogEntry, VisitorLogEntry } from './logs';
 
 const iso = (at: Date | null) => at?.toISOString() ?? null;
 const fullName = (first: string | null, last: string | null) =>
   `${first ?? ''} ${last ?? ''}`.trim();
+
+/** The undos of a check (issue 14): its arrival undone, or its last departure undone. */
+export function presentUndo(row: UndoEntry): CheckUndoFields {
+  return {
+    undone: row.undoneAt
+      ? { at: row.undoneAt.toISOString(), by: row.undoneBy, reason: row.undoReason }
+      : null,
+    departure_undone:
+      row.outUndoneAt && row.undoneOutAt
+        ? {
+            departure_time: row.undoneOutAt.toISOString(),
+            departure_method: row.undoneOutMethod,
+            departure_by: row.undoneOutBy,
+            at: row.outUndoneAt.toISOString(),
+            by: row.outUndoneBy,
+            reason: row.outUndoReason,
+          }
+        : null,
+  };
+}
 
 export function presentVisitorLog(row: VisitorLogEntry, fileUrls: FileSigner): VisitorLogRow {
   return {
@@ -29,6 +49,7 @@ export function presentVisitorLog(row: VisitorLogEntry, fileUrls: FileSigner): V
     check_out_method: row.checkOutMethod,
     check_in_by: row.checkInBy,
     check_out_by: row.checkOutBy,
+    ...presentUndo(row),
   };
 }
 
@@ -47,6 +68,7 @@ export function presentUserLog(row: UserLogEntry): UserLogRow {
     check_out_method: row.checkOutMethod,
     check_in_by: row.checkInBy,
     check_out_by: row.checkOutBy,
+    ...presentUndo(row),
   };
 }
 

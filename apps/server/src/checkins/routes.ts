@@ -1,13 +1,17 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   MANUAL_CHECK_TYPE,
+  UNDO_WINDOW_MINUTES,
   actsOnAllCompanies,
   checkLogPageSchema,
   checkLogQuerySchema,
   checkResultSchema,
+  checkUndoParamsSchema,
+  checkUndoResultSchema,
+  checkUndoSchema,
   codeCheckQuerySchema,
   kioskCheckResultSchema,
   kioskCheckSchema,
@@ -30,6 +34,7 @@ import { visitorLogCsvChunks, EXPORT_MAX_ROWS } from './csv';
 import { idempotencyKey, oncePerKey } from './idempotency';
 import { listUserAttendance, listUserLog, listVisitorLog, streamVisitorLog } from './logs';
 import { presentAttendance, presentUserLog, presentVisitorLog } from './presenter';
+import { findCheckForUndo, undoCheck } from './undo';
 import {
   checkByEmail,
   checkQrUserCode,
@@ -149,6 +154,36 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  // ── Undo a check (issue 14) ───────────────────────────────────────────────
+
+  app.post(
+    '/checks/:checkId/undo',
+    {
+      config: { action: 'checks.record' },
+      schema: {
+        tags: ['checkins'],
+        summary:
+          `Undoes a person's last arrival (an open check) or departure (a closed one) within ${UNDO_WINDOW_MINUTES} minutes, ` +
+          'with a reason: nothing is deleted, the check stays in the logs struck through with who undid it and why. ' +
+          "An undone arrival no longer counts as presence; an undone departure puts the person back inside. 409 when too late, not the person's last check, or already undone; another company's check 404.",
+        params: checkUndoParamsSchema,
+        body: checkUndoSchema,
+        response: { 200: checkUndoResultSchema },
+      },
+    },
+    async (request) => {
+      const { who, record } = await loadAuthorized(
+        request,
+        findCheckForUndo,
+        'checks.record',
+        request.params.checkId,
+      );
+      const result = await undoCheck(app.db, record, who.userId, request.body.reason);
+      request.log.info({ undone: result.undone }, 'check undone');
+      return result;
+    },
+  );
+
   // ── Presence of one code (the thank-you pages) ────────────────────────────
 
   app.get(
@@ -184,7 +219,7 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
       const checks = await app.db
         .select({ checkInAt: visitorChecks.checkInAt, checkOutAt: visitorChecks.checkOutAt })
         .from(visitorChecks)
-        .where(eq(visitorChecks.visitorId, visitor.id))
+        .where(and(eq(visitorChecks.visitorId, visitor.id), isNull(visitorChecks.undoneAt)))
         .orderBy(desc(visitorChecks.checkInAt))
         .limit(staff ? PRESENCE_HISTORY : 1);
       return {
@@ -235,7 +270,7 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
       const checks = await app.db
         .select({ checkInAt: userChecks.checkInAt, checkOutAt: userChecks.checkOutAt })
         .from(userChecks)
-        .where(eq(userChecks.qrUserId, person.id))
+        .where(and(eq(userChecks.qrUserId, person.id), isNull(userChecks.undoneAt)))
         .orderBy(desc(userChecks.checkInAt))
         .limit(staff ? PRESENCE_HISTORY : 1);
       return {

@@ -310,6 +310,23 @@ const checkColumns = () => ({
   checkOutMethod: text('check_out_method'),
   checkInBy: uuid('check_in_by').references(() => users.id, { onDelete: 'set null' }),
   checkOutBy: uuid('check_out_by').references(() => users.id, { onDelete: 'set null' }),
+  /**
+   * Undo of the arrival (issue 14): the check stays in the history, struck through, and no
+   * longer counts for presence (on-site/presence.ts) nor for the one-open-check index.
+   */
+  undoneAt: timestamp('undone_at', { withTimezone: true }),
+  undoneBy: uuid('undone_by').references(() => users.id, { onDelete: 'set null' }),
+  undoReason: text('undo_reason'),
+  /**
+   * Undo of the departure: check_out_* are cleared (the person is inside again) and the
+   * departure undone is kept here, with who undid it, when and why.
+   */
+  undoneOutAt: timestamp('undone_out_at', { withTimezone: true }),
+  undoneOutMethod: text('undone_out_method'),
+  undoneOutBy: uuid('undone_out_by').references(() => users.id, { onDelete: 'set null' }),
+  outUndoneAt: timestamp('out_undone_at', { withTimezone: true }),
+  outUndoneBy: uuid('out_undone_by').references(() => users.id, { onDelete: 'set null' }),
+  outUndoReason: text('out_undo_reason'),
   createdAt: createdAt(),
 });
 
@@ -325,7 +342,7 @@ export const visitorChecks = pgTable(
     // At most one open check per visitor, enforced by the database.
     uniqueIndex('visitor_checks_one_open_key')
       .on(t.visitorId)
-      .where(sql`${t.checkOutAt} is null`),
+      .where(sql`${t.checkOutAt} is null and ${t.undoneAt} is null`),
     index('visitor_checks_company_in_idx').on(t.companyId, t.checkInAt),
     // The admin's log spans every company: newest check-ins first without a sort.
     index('visitor_checks_in_idx').on(t.checkInAt),
@@ -333,7 +350,7 @@ export const visitorChecks = pgTable(
     // Who is inside (on-site/presence.ts): the open checks of a company, by arrival.
     index('visitor_checks_open_idx')
       .on(t.companyId, t.checkInAt)
-      .where(sql`${t.checkOutAt} is null`),
+      .where(sql`${t.checkOutAt} is null and ${t.undoneAt} is null`),
   ],
 );
 
@@ -348,13 +365,13 @@ export const userChecks = pgTable(
   (t) => [
     uniqueIndex('user_checks_one_open_key')
       .on(t.qrUserId)
-      .where(sql`${t.checkOutAt} is null`),
+      .where(sql`${t.checkOutAt} is null and ${t.undoneAt} is null`),
     index('user_checks_company_in_idx').on(t.companyId, t.checkInAt),
     index('user_checks_in_idx').on(t.checkInAt),
     index('user_checks_qr_user_idx').on(t.qrUserId, t.checkInAt),
     index('user_checks_open_idx')
       .on(t.companyId, t.checkInAt)
-      .where(sql`${t.checkOutAt} is null`),
+      .where(sql`${t.checkOutAt} is null and ${t.undoneAt} is null`),
   ],
 );
 

@@ -1,7 +1,8 @@
 /**
  * Who is on site (issue 14), derived from the check history by one rule, here:
  *
- *   a person is inside while they hold an open check (check_out_at is null).
+ *   a person is inside while they hold an open check (check_out_at is null) whose
+ *   arrival was not undone (undone_at is null; checkins/undo.ts).
  *
  * That is the same as "their latest check is an arrival": a check-in is written only
  * when no check of that person is open (the one-open-check unique index, which the
@@ -34,10 +35,10 @@ export function openChecks(companyId: string | undefined): SQL {
   return sql`
     select id as check_id, company_id, visitor_id as person_id, 'visitor'::text as tbl,
            check_in_at, check_in_method
-      from visitor_checks where check_out_at is null ${visitorsOf}
+      from visitor_checks where check_out_at is null and undone_at is null ${visitorsOf}
     union all
     select id, company_id, qr_user_id, 'user'::text, check_in_at, check_in_method
-      from user_checks where check_out_at is null ${visitorsOf}`;
+      from user_checks where check_out_at is null and undone_at is null ${visitorsOf}`;
 }
 
 const byArrival = (alias: string) =>

@@ -3,7 +3,15 @@
  * logs; ARCHITECTURE §7): the code check's answer and the presence logs.
  */
 import { z } from 'zod';
-import { EMAIL_PATTERN, TEXT_MAX, atMost, listQuerySchema } from './common';
+import {
+  EMAIL_PATTERN,
+  TEXT_MAX,
+  atMost,
+  formText,
+  keyed,
+  listQuerySchema,
+  uuidSchema,
+} from './common';
 
 /**
  * How a check was recorded: a scanned QR, a code typed by hand, the kiosk's e-mail code,
@@ -66,6 +74,53 @@ export const checkLogQuerySchema = listQuerySchema.extend({
 });
 export type CheckLogQuery = z.infer<typeof checkLogQuerySchema>;
 
+/** How long after an arrival or a departure the front desk may undo it (issue 14). */
+export const UNDO_WINDOW_MINUTES = 10;
+
+export const UNDO_MESSAGES = {
+  reasonRequired: 'Indiquez pourquoi ce passage est annulé.',
+  tooLate: `Ce passage ne peut plus être annulé : il date de plus de ${UNDO_WINDOW_MINUTES} minutes.`,
+  notLatest: "Seul le dernier passage d'une personne peut être annulé.",
+  alreadyUndone: 'Ce passage est déjà annulé.',
+  arrivalUndone: (name: string) => `Arrivée annulée : ${name}.`,
+  departureUndone: (name: string) => `Départ annulé : ${name}.`,
+} as const;
+
+/** POST /api/checks/{checkId}/undo: the person's last arrival or departure, with a reason. */
+export const checkUndoParamsSchema = z.object({ checkId: uuidSchema });
+export const checkUndoSchema = z.object({
+  reason: formText(TEXT_MAX.freeText).pipe(
+    z.string().min(1, keyed(UNDO_MESSAGES.reasonRequired, { key: 'undoReasonRequired' })),
+  ),
+});
+export type CheckUndoInput = z.input<typeof checkUndoSchema>;
+export const checkUndoResultSchema = z.object({
+  undone: z.enum(['arrival', 'departure']),
+  message: z.string(),
+});
+export type CheckUndoResult = z.infer<typeof checkUndoResultSchema>;
+
+/**
+ * Undos of a log row (issue 14): the arrival undone (the whole check struck through,
+ * no longer counted), or the departure undone (kept here; the person was inside again).
+ */
+const undoFields = {
+  undone: z
+    .object({ at: z.string(), by: z.string().nullable(), reason: z.string().nullable() })
+    .nullable(),
+  departure_undone: z
+    .object({
+      departure_time: z.string(),
+      departure_method: z.enum(CHECK_METHODS).nullable(),
+      departure_by: z.string().nullable(),
+      at: z.string(),
+      by: z.string().nullable(),
+      reason: z.string().nullable(),
+    })
+    .nullable(),
+};
+export type CheckUndoFields = z.infer<z.ZodObject<typeof undoFields>>;
+
 /** Spec §3 "Visitor log", plus how and by whom each check was recorded. */
 export const visitorLogRowSchema = z.object({
   id: z.string(),
@@ -84,6 +139,7 @@ export const visitorLogRowSchema = z.object({
   check_out_method: z.enum(CHECK_METHODS).nullable(),
   check_in_by: z.string().nullable(),
   check_out_by: z.string().nullable(),
+  ...undoFields,
 });
 export type VisitorLogRow = z.infer<typeof visitorLogRowSchema>;
 
@@ -102,6 +158,7 @@ export const userLogRowSchema = z.object({
   check_out_method: z.enum(CHECK_METHODS).nullable(),
   check_in_by: z.string().nullable(),
   check_out_by: z.string().nullable(),
+  ...undoFields,
 });
 export type UserLogRow = z.infer<typeof userLogRowSchema>;
 

@@ -23,6 +23,7 @@ export const AUDIT_ACTIONS = [
   'visitor.deleted',
   'check.manual_in',
   'check.manual_out',
+  'check.undone',
   'roll_call.started',
   'roll_call.ended',
   'qr_user.issued',

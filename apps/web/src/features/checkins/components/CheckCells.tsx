@@ -1,7 +1,8 @@
 import { Anchor, Badge, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { CheckMethod } from '@sesame/shared';
+import type { CheckMethod, CheckUndoFields } from '@sesame/shared';
 import { ImageModal } from '../../../components/ImageModal';
+import { UndoCheckButton, UndoneNote } from '../../../components/UndoCheck';
 import { formatDateTime } from '../../../lib/format';
 import type { LogColumn } from './LogTable';
 
@@ -71,7 +72,8 @@ export function LogImage({
 }
 
 /** The fields of a log row that say when, how and by whom a person came and left. */
-interface CheckFields {
+interface CheckFields extends CheckUndoFields {
+  id: string;
   check_in_time: string;
   check_in_method: CheckMethod;
   check_in_by: string | null;
@@ -80,35 +82,79 @@ interface CheckFields {
   check_out_by: string | null;
 }
 
-/** The check-in and check-out columns every log shows alike. */
+/** An undone check reads struck through (issue 14): it stays in the history. */
+const struck = { textDecoration: 'line-through' } as const;
+
+/** A departure undone (the person was inside again): its time struck through, who and why. */
+function DepartureUndone({
+  undo,
+  timeZone,
+}: {
+  undo: NonNullable<CheckUndoFields['departure_undone']>;
+  timeZone: string;
+}) {
+  const { t, i18n } = useTranslation('common');
+  return (
+    <Stack gap={0}>
+      <Text size="xs" c="dimmed" style={struck}>
+        {t('undo.departureUndone', {
+          time: formatDateTime(undo.departure_time, timeZone, i18n.language),
+        })}
+      </Text>
+      <UndoneNote by={undo.by} reason={undo.reason} />
+    </Stack>
+  );
+}
+
+/**
+ * The check-in and check-out columns every log shows alike; an undone arrival struck
+ * through with who undid it and why, an undone departure kept under the check-out, and
+ * 'Annuler' on a check still within the undo window. `nameOf` names the person.
+ */
 export function checkColumns<T extends CheckFields>(
   headers: { checkIn: string; checkOut: string },
   timeZone: string,
+  nameOf: (row: T) => string = () => '',
 ): LogColumn<T>[] {
   return [
     {
       key: 'checkIn',
       header: headers.checkIn,
       render: (row) => (
-        <CheckTime
-          at={row.check_in_time}
-          method={row.check_in_method}
-          by={row.check_in_by}
-          timeZone={timeZone}
-        />
+        <Stack gap={2} style={row.undone ? struck : undefined}>
+          <CheckTime
+            at={row.check_in_time}
+            method={row.check_in_method}
+            by={row.check_in_by}
+            timeZone={timeZone}
+          />
+        </Stack>
       ),
     },
     {
       key: 'checkOut',
       header: headers.checkOut,
-      render: (row) => (
-        <CheckOutTime
-          at={row.check_out_time}
-          method={row.check_out_method}
-          by={row.check_out_by}
-          timeZone={timeZone}
-        />
-      ),
+      render: (row) =>
+        row.undone ? (
+          <UndoneNote by={row.undone.by} reason={row.undone.reason} />
+        ) : (
+          <Stack gap={4} align="flex-start">
+            <CheckOutTime
+              at={row.check_out_time}
+              method={row.check_out_method}
+              by={row.check_out_by}
+              timeZone={timeZone}
+            />
+            {row.departure_undone && (
+              <DepartureUndone undo={row.departure_undone} timeZone={timeZone} />
+            )}
+            <UndoCheckButton
+              checkId={row.id}
+              madeAt={row.check_out_time ?? row.check_in_time}
+              name={nameOf(row)}
+            />
+          </Stack>
+        ),
     },
   ];
 }

@@ -64,6 +64,7 @@ function UserLog({ company, showCompany }: { company: string; showCompany: boole
     ...checkColumns<UserLogRow>(
       { checkIn: t('userLog.columns.checkIn'), checkOut: t('userLog.columns.checkOut') },
       timeZone,
+      (row) => row.user_name || row.uidn,
     ),
   );
 

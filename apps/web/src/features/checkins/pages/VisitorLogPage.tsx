@@ -96,6 +96,7 @@ function VisitorLog({ scope, showCompany }: { scope: VisitorLogScope; showCompan
     ...checkColumns<VisitorLogRow>(
       { checkIn: t('visitorLog.columns.checkIn'), checkOut: t('visitorLog.columns.checkOut') },
       timeZone,
+      (row) => `${row.visitor_name} ${row.visitor_lastname}`.trim(),
     ),
   ];
 
