@@ -34,6 +34,7 @@ import {
 } from '@sesame/shared';
 import { PageTitle } from '../../../components/PageTitle';
 import { QueryState } from '../../../components/QueryState';
+import { UndoCheckButton } from '../../../components/UndoCheck';
 import { serverMessageOf } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
 import { useCompany } from '../../../lib/company';
@@ -142,6 +143,10 @@ function PersonCard(props: {
           {t('checkOut')}
         </Button>
       )}
+      {/* A mistaken arrival, within the undo window (issue 14): shown to who may record checks. */}
+      <Group justify="flex-end" mt={4}>
+        <UndoCheckButton checkId={row.check_id} madeAt={row.check_in_time} name={name} />
+      </Group>
     </Paper>
   );
 }
