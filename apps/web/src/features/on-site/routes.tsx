@@ -6,6 +6,12 @@ import { RequireAuth } from '../../components/RequireAuth';
 export const onSiteRoutes: RouteObject[] = [
   {
     element: <RequireAuth />,
-    children: [{ path: ':domain/on-site', lazy: lazyPage(() => import('./pages/OnSitePage')) }],
+    children: [
+      { path: ':domain/on-site', lazy: lazyPage(() => import('./pages/OnSitePage')) },
+      {
+        path: ':domain/on-site/roll-call',
+        lazy: lazyPage(() => import('./pages/RollCallPage')),
+      },
+    ],
   },
 ];

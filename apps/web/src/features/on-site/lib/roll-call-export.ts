@@ -1,0 +1,103 @@
+/**
+ * The record of an evacuation roll call as a CSV (French Excel: `;`, a BOM, CRLF) and
+ * as a PDF (jsPDF, made in the browser from what the screen already holds).
+ */
+import type { RollCall, RollCallPerson } from '@sesame/shared';
+
+export interface RollCallLabels {
+  /** Column titles, in order: name, first name, kind, organisation, arrival, status, by, at. */
+  columns: string[];
+  kind: (person: RollCallPerson) => string;
+  status: (person: RollCallPerson) => string;
+  /** A date and time as the screen shows it. */
+  when: (iso: string) => string;
+  /** The header lines of the PDF: title, who started it and when, who ended it, the counts. */
+  heading: string[];
+}
+
+/** A cell a spreadsheet will not run as a formula, quoted when it needs to be. */
+export function csvCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[";\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+function rowOf(person: RollCallPerson, labels: RollCallLabels): string[] {
+  return [
+    person.lastname,
+    person.firstname,
+    labels.kind(person),
+    person.organisation ?? '',
+    labels.when(person.check_in_time),
+    labels.status(person),
+    person.marked_by?.name ?? '',
+    person.marked_at ? labels.when(person.marked_at) : '',
+  ];
+}
+
+export function rollCallCsv(rollCall: RollCall, labels: RollCallLabels): string {
+  const lines = [labels.columns, ...rollCall.people.map((p) => rowOf(p, labels))];
+  return `\uFEFF${lines.map((cells) => cells.map(csvCell).join(';')).join('\r\n')}\r\n`;
+}
+
+/** `appel-evacuation-{company}-{YYYY-MM-DD-HHMM}` (the start, UTC). */
+export function rollCallFileName(rollCall: RollCall, extension: 'csv' | 'pdf'): string {
+  const at = rollCall.started_at.slice(0, 16).replace('T', '-').replace(':', '');
+  return `appel-evacuation-${rollCall.company.slug}-${at}.${extension}`;
+}
+
+export function downloadBlob(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export function downloadRollCallCsv(rollCall: RollCall, labels: RollCallLabels): void {
+  const blob = new Blob([rollCallCsv(rollCall, labels)], { type: 'text/csv;charset=utf-8' });
+  downloadBlob(blob, rollCallFileName(rollCall, 'csv'));
+}
+
+/** An A4 landscape table of everyone, with the roll call's header lines. */
+export async function downloadRollCallPdf(rollCall: RollCall, labels: RollCallLabels) {
+  const { jsPDF } = await import('jspdf');
+  const pdf = new jsPDF({ orientation: 'landscape', unit: 'mm', format: 'a4' });
+  const width = pdf.internal.pageSize.getWidth();
+  const height = pdf.internal.pageSize.getHeight();
+  const margin = 12;
+  // Column widths (mm) of name, first name, kind, organisation, arrival, status, by, at.
+  const widths = [38, 34, 26, 44, 30, 24, 42, 30];
+  let y = margin + 4;
+  pdf.setFontSize(14);
+  pdf.text(labels.heading[0] ?? '', margin, y);
+  pdf.setFontSize(10);
+  for (const line of labels.heading.slice(1)) {
+    y += 6;
+    pdf.text(line, margin, y);
+  }
+  const row = (cells: string[], bold: boolean) => {
+    if (y > height - margin) {
+      pdf.addPage('a4', 'landscape');
+      y = margin + 4;
+    }
+    pdf.setFont('helvetica', bold ? 'bold' : 'normal');
+    let x = margin;
+    cells.forEach((cell, i) => {
+      const w = widths[i] ?? 30;
+      const [first = ''] = pdf.splitTextToSize(cell, w - 2) as string[];
+      pdf.text(first, x, y);
+      x += w;
+    });
+    y += 6;
+  };
+  y += 10;
+  pdf.setFontSize(9);
+  row(labels.columns, true);
+  pdf.line(margin, y - 4.5, width - margin, y - 4.5);
+  for (const person of rollCall.people) row(rowOf(person, labels), false);
+  pdf.save(rollCallFileName(rollCall, 'pdf'));
+}
