@@ -45,6 +45,13 @@ describe(`automatic check-out (${testDatabaseKind})`, () => {
       .set({ checkOutAt: new Date('2026-11-23T10:00:00Z'), checkOutMethod: 'manual' })
       .where(eq(userChecks.id, left.id));
 
+    // An undone arrival (checkins/undo.ts) is no presence: never checked out.
+    const undone = await openUserCheck(company, '2026-11-23T08:30:00Z');
+    await ctx.db
+      .update(userChecks)
+      .set({ undoneAt: new Date('2026-11-23T08:35:00Z'), undoReason: 'Erreur' })
+      .where(eq(userChecks.id, undone.id));
+
     await autoCheckOut(ctx.db, new Date('2026-11-23T16:59:59Z'));
     expect((await checkOf(morning.id)).checkOutAt).toBeNull();
 
@@ -54,6 +61,7 @@ describe(`automatic check-out (${testDatabaseKind})`, () => {
     expect(closed.checkOutAt!.toISOString()).toBe('2026-11-23T17:00:00.000Z');
     // A check closed by hand keeps its own departure.
     expect(await checkOf(left.id)).toMatchObject({ checkOutMethod: 'manual' });
+    expect(await checkOf(undone.id)).toMatchObject({ checkOutAt: null, checkOutMethod: null });
   });
 
   it('leaves a check opened after the day end of its day until the next day end', async () => {

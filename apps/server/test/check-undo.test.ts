@@ -13,10 +13,10 @@ import {
   type OnSitePage,
   type UserLogRow,
 } from '@sesame/shared';
-import { auditEvents, userChecks } from '../src/db/schema';
+import { auditEvents, userChecks, visitorChecks } from '../src/db/schema';
 import { as, tokenFor, useTestApp } from './helpers/app';
 import { testDatabaseKind } from './helpers/db';
-import { buildQrUser, buildTenant } from './helpers/factories';
+import { buildQrUser, buildTenant, buildVisitor } from './helpers/factories';
 
 const ctx = useTestApp();
 const NOW = new Date('2031-03-10T10:00:00Z');
@@ -194,6 +194,34 @@ describe(`undo a check (${testDatabaseKind})`, () => {
     const notLast = await undo(desk, old.id);
     expect(notLast.statusCode).toBe(409);
     expect(notLast.json()).toMatchObject({ message: UNDO_MESSAGES.notLatest });
+  });
+
+  it('keeps an undone visitor check in the CSV export, with who undid it and why', async () => {
+    const { company, staff, desk } = await setup();
+    const visitor = await buildVisitor(ctx.db, { company, lastname: 'Annulé' });
+    const [check] = await ctx.db
+      .insert(visitorChecks)
+      .values({
+        companyId: company.id,
+        visitorId: visitor.id,
+        checkInAt: minutesAgo(3),
+        checkInMethod: 'manual',
+      })
+      .returning();
+    expect((await undo(desk, check!.id, { reason: 'Mauvaise personne' })).statusCode).toBe(200);
+    const supervisor = await tokenFor(ctx.app, staff.ROLE_SUPERVISOR.email);
+    const csv = await as(
+      ctx.app,
+      supervisor,
+    )({
+      method: 'GET',
+      url: '/api/visitorlog/export?from=2031-03-10T00:00:00Z&to=2031-03-11T00:00:00Z',
+    });
+    expect(csv.statusCode, csv.body).toBe(200);
+    expect(csv.body).toContain(';Annulation\r\n');
+    expect(csv.body).toContain(
+      `Arrivée annulée par ${staff.ROLE_EMPLOYEE.firstname} ${staff.ROLE_EMPLOYEE.name} : Mauvaise personne`,
+    );
   });
 
   it('needs a reason, bounded; 401, 403 for a role that may not record checks, 404 for another company', async () => {

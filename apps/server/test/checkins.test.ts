@@ -627,7 +627,7 @@ describe(`check-in and check-out (${testDatabaseKind})`, () => {
       expect([...body.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
       const lines = body.toString('utf8').slice(1).trim().split('\r\n');
       expect(lines[0]).toBe(
-        "Prénom;Nom;E-mail;Code;Entreprise;Arrivée;Départ;Mode d'arrivée;Mode de départ;Arrivée enregistrée par;Départ enregistré par",
+        "Prénom;Nom;E-mail;Code;Entreprise;Arrivée;Départ;Mode d'arrivée;Mode de départ;Arrivée enregistrée par;Départ enregistré par;Annulation",
       );
       expect(lines).toHaveLength(2);
       expect(lines[1]).toContain(';10/01/2030 08:00;10/01/2030 09:30;Scan QR;Saisie manuelle;');

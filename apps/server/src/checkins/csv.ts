@@ -21,6 +21,7 @@ const HEADER = [
   'Mode de départ',
   'Arrivée enregistrée par',
   'Départ enregistré par',
+  'Annulation',
 ];
 
 const METHOD_LABELS: Record<CheckMethod, string> = {
@@ -78,6 +79,16 @@ export async function* visitorLogCsvChunks(
   if (chunk) yield chunk;
 }
 
+/** An undo (issue 14): the undone arrival, or the departure undone, with who and why. */
+function undoText(row: VisitorLogEntry): string {
+  const whoWhy = (by: string | null, reason: string | null) =>
+    `${by ? ` par ${by}` : ''} : ${reason ?? ''}`;
+  if (row.undoneAt) return `Arrivée annulée${whoWhy(row.undoneBy, row.undoReason)}`;
+  if (row.outUndoneAt && row.undoneOutAt)
+    return `Départ du ${localDateTime(row.undoneOutAt, row.timezone)} annulé${whoWhy(row.outUndoneBy, row.outUndoReason)}`;
+  return '';
+}
+
 function csvLine(row: VisitorLogEntry): string {
   return [
     row.firstname,
@@ -91,6 +102,7 @@ function csvLine(row: VisitorLogEntry): string {
     row.checkOutMethod ? METHOD_LABELS[row.checkOutMethod] : '',
     row.checkInBy,
     row.checkOutBy,
+    undoText(row),
   ]
     .map(csvField)
     .join(';');
