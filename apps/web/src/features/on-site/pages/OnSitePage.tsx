@@ -23,7 +23,7 @@ import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import {
   PERSON_KINDS,
   actsOnAllCompanies,
@@ -39,8 +39,10 @@ import { serverMessageOf } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
 import { useCompany } from '../../../lib/company';
 import { formatTime } from '../../../lib/format';
-import { useLiveFeed, useThrottledInvalidate, type LiveStatus } from '../../../lib/live';
+import { useLiveFeed, useThrottledInvalidate } from '../../../lib/live';
 import { expectedQueryOptions, onSiteKeys, onSiteQueryOptions, useCheckOut } from '../api/on-site';
+import { latestRollCallOptions, rollCallKeys, useStartRollCall } from '../api/roll-call';
+import { LiveBadge } from '../components/LiveBadge';
 
 const PER_PAGE = 24;
 const KIND_COLORS: Record<PersonKind, string> = {
@@ -58,16 +60,6 @@ function useNow(everyMs = 30_000): Date {
     return () => clearInterval(timer);
   }, [everyMs]);
   return now;
-}
-
-function LiveBadge({ status }: { status: LiveStatus }) {
-  const { t } = useTranslation('onSite');
-  const color = status === 'live' ? 'green.9' : status === 'connecting' ? 'gray.7' : 'orange.9';
-  return (
-    <Badge color={color} variant="filled" size="lg" role="status" data-live={status}>
-      {t(`live.${status}`)}
-    </Badge>
-  );
 }
 
 function duration(
@@ -202,6 +194,30 @@ export default function OnSitePage() {
   const now = useNow();
   const showCompany = !!role && actsOnAllCompanies(role, 'onSite.list');
   const mayCheckOut = !!role && mayPerform(role, 'onSite.checkOut');
+  const mayRollCall = !!role && mayPerform(role, 'rollCall.run');
+  const navigate = useNavigate();
+  const rollCall = useQuery({ ...latestRollCallOptions(domain), enabled: mayRollCall });
+  const startRollCall = useStartRollCall(domain);
+  const rollCallOpen = !!rollCall.data && rollCall.data.ended_at === null;
+  const confirmRollCall = () =>
+    modals.openConfirmModal({
+      title: t('rollCall.confirmStart.title'),
+      children: <Text>{t('rollCall.confirmStart.body')}</Text>,
+      labels: { confirm: t('rollCall.confirmStart.yes'), cancel: t('rollCall.confirmStart.no') },
+      confirmProps: { color: 'red.9', size: 'md' },
+      cancelProps: { size: 'md' },
+      onConfirm: () =>
+        startRollCall.mutate(undefined, {
+          onSuccess: () => void navigate(`/${domain}/on-site/roll-call`),
+          onError: (error) => {
+            notifications.show({
+              color: 'red',
+              message: serverMessageOf(error) ?? t('rollCall.startFailed'),
+            });
+            void rollCall.refetch();
+          },
+        }),
+    });
 
   const params = { page, per_page: PER_PAGE, q: q || undefined, kind };
   const present = useQuery({ ...onSiteQueryOptions(params), placeholderData: keepPreviousData });
@@ -211,7 +227,7 @@ export default function OnSitePage() {
   });
 
   // Any arrival or departure, or a request decided, may change both tabs.
-  const refresh = useThrottledInvalidate([onSiteKeys.all]);
+  const refresh = useThrottledInvalidate([onSiteKeys.all, rollCallKeys.all]);
   const status = useLiveFeed({
     onEvent: refresh,
     onResync: refresh,
@@ -250,6 +266,47 @@ export default function OnSitePage() {
         <PageTitle mb={0}>{t('title')}</PageTitle>
         <LiveBadge status={status} />
       </Group>
+
+      {mayRollCall &&
+        (rollCallOpen ? (
+          <Button
+            component={Link}
+            to={`/${domain}/on-site/roll-call`}
+            size="lg"
+            h={56}
+            fullWidth
+            color="orange.9"
+            mb="md"
+            data-testid="roll-call-join"
+          >
+            {t('rollCall.join')}
+          </Button>
+        ) : (
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs" mb="md">
+            <Button
+              size="lg"
+              h={56}
+              color="red.9"
+              loading={startRollCall.isPending}
+              onClick={confirmRollCall}
+              data-testid="roll-call-start"
+            >
+              {t('rollCall.start')}
+            </Button>
+            {rollCall.data && (
+              <Button
+                component={Link}
+                to={`/${domain}/on-site/roll-call`}
+                size="lg"
+                h={56}
+                variant="default"
+                data-testid="roll-call-last"
+              >
+                {t('rollCall.lastRecord')}
+              </Button>
+            )}
+          </SimpleGrid>
+        ))}
 
       <SimpleGrid
         cols={{ base: 2, sm: 4 }}
