@@ -267,6 +267,7 @@ describe(`retention (${testDatabaseKind})`, () => {
       visitorChecks: 0,
       userChecks: 0,
       auditEntries: 0,
+      rollCalls: 0,
     });
   });
 

@@ -27,6 +27,7 @@ export interface RetentionCounts {
   visitorChecks: number;
   userChecks: number;
   auditEntries: number;
+  rollCalls: number;
 }
 
 type Rows<T> = { rows: T[] } | T[];
@@ -193,6 +194,22 @@ async function purgeAuditBatch(db: Database): Promise<number> {
   });
 }
 
+/**
+ * An ended roll call's record names the people it counted: it goes when their
+ * identities would be anonymised (the company's identity period after it ended).
+ */
+async function purgeRollCallsBatch(db: Database): Promise<number> {
+  const result = await db.execute(sql`
+    with due as (
+      select r.id from roll_calls r join companies c on c.id = r.company_id
+      where r.ended_at is not null
+        and r.ended_at < now() - make_interval(days => c.retention_identity_days)
+      limit ${BATCH}
+    )
+    delete from roll_calls where id in (select id from due) returning 1`);
+  return rowsOf(result).length;
+}
+
 async function drain(step: () => Promise<number>, batch: number): Promise<number> {
   let total = 0;
   for (;;) {
@@ -214,7 +231,8 @@ export async function purgeDue(
   const visitorChecks = await drain(() => foldChecksBatch(db, 'visitor_checks'), BATCH * 4);
   const userChecks = await drain(() => foldChecksBatch(db, 'user_checks'), BATCH * 4);
   const auditEntries = await drain(() => purgeAuditBatch(db), BATCH * 4);
-  return { documents, identities, visitorChecks, userChecks, auditEntries };
+  const rollCalls = await drain(() => purgeRollCallsBatch(db), BATCH);
+  return { documents, identities, visitorChecks, userChecks, auditEntries, rollCalls };
 }
 
 /** Today's run, claimed by one instance only: true when this call claimed it. */

@@ -236,6 +236,8 @@ export async function erasePerson(tx: Db, person: Person) {
     where k.${sql.raw(column)} in (${ids})
     group by k.company_id, 2
     on conflict (company_id, day, kind) do update set checks = check_daily_counts.checks + excluded.checks`);
+  // Evacuation roll calls keep a copy of the name they counted: it goes with the person.
+  await tx.execute(sql`delete from roll_call_people where person_id in (${ids})`);
   await tx
     .delete(scanRequests)
     .where(
