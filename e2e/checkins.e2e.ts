@@ -28,27 +28,35 @@ async function fillLogin(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Soumettre' }).click();
 }
 
-/** A short Y4M video of one still image: Chromium's fake camera plays it in a loop. */
+/**
+ * A short Y4M video for Chromium's fake camera, played in a loop: two seconds of the
+ * code, then two seconds of an empty white frame — a badge shown, taken away, shown
+ * again. The scanner reads a code once until it has left the frame.
+ */
 async function videoOf(png: Buffer): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'sesame-camera-'));
-  const image = path.join(dir, 'qr.png');
+  const code = path.join(dir, 'code.png');
+  const blank = path.join(dir, 'blank.png');
   const video = path.join(dir, 'qr.y4m');
-  await writeFile(image, png);
+  await writeFile(code, png);
+  const frame = 'scale=400:400,pad=640:480:(ow-iw)/2:(oh-ih)/2:color=white,setsar=1,fps=10';
   try {
+    await run(
+      'ffmpeg',
+      ['-loglevel', 'error', '-f', 'lavfi', '-i', 'color=c=white:s=400x400'].concat([
+        '-frames:v',
+        '1',
+        blank,
+      ]),
+    );
     await run('ffmpeg', [
       '-loglevel',
       'error',
-      '-loop',
-      '1',
-      '-i',
-      image,
-      '-vf',
-      'scale=400:400,pad=640:480:(ow-iw)/2:(oh-ih)/2:color=white,format=yuv420p',
-      '-r',
-      '10',
-      '-t',
-      '2',
-      video,
+      ...['-loop', '1', '-t', '2', '-i', code],
+      ...['-loop', '1', '-t', '2', '-i', blank],
+      '-filter_complex',
+      `[0:v]${frame}[a];[1:v]${frame}[b];[a][b]concat=n=2:v=1,format=yuv420p[out]`,
+      ...['-map', '[out]', video],
     ]);
   } catch (error) {
     throw new Error('ffmpeg is needed for the fake camera: apt-get install -y ffmpeg', {

@@ -86,4 +86,34 @@ describe('scanner offline queue in Chromium', () => {
     expect(rows[0]?.check_out_time).toBeNull();
     await context.close();
   });
+
+  it('a second scan of the same code says when the first was made, and records nothing', async () => {
+    const admin = await apiToken(server);
+    const { uidn } = await createConfirmedVisitor(server, admin, {
+      firstname: 'Koffi',
+      lastname: 'Brou',
+      email: 'koffi.brou@example.com',
+    });
+    const context = await newContext(browser, server.url, PHONE);
+    const page = await context.newPage();
+    await signIn(page, RECEPTIONIST.email, RECEPTIONIST.password);
+    await page.goto(`/scan/${uidn}`);
+    await page.waitForURL(/\/success-checkin\//);
+    await page.goto(`/scan/${uidn}`);
+    const repeat = page.getByRole('alert').filter({ hasText: 'est déjà enregistré(e)' });
+    await repeat.waitFor();
+
+    const res = await fetch(`${server.url}/api/visitorlog?q=${encodeURIComponent('Brou')}`, {
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    const rows = ((await res.json()) as { data: VisitorLogRow[] }).data;
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.check_out_time).toBeNull();
+    // The demo company's zone is UTC (Africa/Abidjan): the first scan's time as read.
+    const first = new Date(rows[0]!.check_in_time).toISOString().slice(11, 16);
+    expect(await repeat.textContent()).toContain(
+      `Koffi Brou est déjà enregistré(e) à l'arrivée à ${first}.`,
+    );
+    await context.close();
+  });
 });

@@ -34,6 +34,10 @@ export const SCANNER = {
   intervalMs: 500,
   rescanLockMs: 1000,
   kioskLockMs: 2000,
+  /** Empty frames in a row after which a code counts as gone from the camera (read again after). */
+  goneAfterFrames: 2,
+  /** How long a result stays on the scanner before it says "ready" again. */
+  resultShownMs: 6000,
 } as const;
 
 /** A second scan of the same code inside this window reports instead of toggling back. */
@@ -42,4 +46,10 @@ export const REPEAT_SCAN_WINDOW_MS = 60_000;
 /** Token lifetime (ARCHITECTURE §6). */
 export const TOKEN_TTL_SECONDS = 8 * 60 * 60;
 
-export const IMAGE_SIZES = { small: 50, medium: 75, qr: 100 } as const;
+export const IMAGE_SIZES = {
+  small: 50,
+  medium: 75,
+  qr: 100,
+  /** The identity document or photo on a scan's result, to compare with the face. */
+  scanResult: 320,
+} as const;

@@ -15,6 +15,7 @@ import { IMAGE_SIZES, SCANNER } from '@sesame/shared';
 import { PageTitle } from '../../../components/PageTitle';
 import { checkByEmail } from '../api/checks';
 import { createDecoder, type FrameDecoder } from '../lib/decoder';
+import { createFrameGate } from '../lib/frame-gate';
 import { scanFailureText } from '../lib/messages';
 import { readScanned } from '../lib/scanned';
 import { usePendingScans } from '../lib/scan-queue';
@@ -36,6 +37,9 @@ export default function CameraPage() {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const lockedUntil = useRef(0);
   const busy = useRef(false);
+  // The code in front of the camera, read once: a badge left there is not posted again
+  // until it has left the frame.
+  const inFrame = useRef(createFrameGate(SCANNER.goneAfterFrames));
   const [cameraError, setCameraError] = useState(false);
   const [detecting, setDetecting] = useState(false);
   const [feedback, setFeedback] = useState<Feedback>(null);
@@ -46,6 +50,16 @@ export default function CameraPage() {
 
   // Scans kept while the server could not take them go out from here too.
   const pending = usePendingScans();
+
+  // A result stays a few seconds, then the scanner says it is ready for the next person.
+  useEffect(() => {
+    if (!feedback) return;
+    const timer = window.setTimeout(() => {
+      setFeedback(null);
+      setPerson(null);
+    }, SCANNER.resultShownMs);
+    return () => window.clearTimeout(timer);
+  }, [feedback]);
 
   const rememberKiosk = (email: string | null) => {
     if (email) sessionStorage.setItem(KIOSK_KEY, email);
@@ -105,7 +119,7 @@ export default function CameraPage() {
         canvas.getContext('2d')?.drawImage(video, 0, 0, SCANNER.width, SCANNER.height);
         const value = await decode(canvas);
         setDetecting(!value);
-        if (value && !stopped) await handleCode(value);
+        if (inFrame.current.next(value) && value && !stopped) await handleCode(value);
       } catch (error) {
         console.warn('QR decoding failed', error);
       } finally {
@@ -157,10 +171,15 @@ export default function CameraPage() {
           </Group>
         )}
         {kioskEmail && (
-          <Group justify="center">
+          <Group justify="center" gap="xs">
             <Badge size="lg" color="teal" variant="light">
               {t('camera.present', { user: kioskEmail })}
             </Badge>
+            {/* Staff clear the kiosk's present person (who stays checked in: the on-site
+                list checks them out) so the next person can use the scanner. */}
+            <Button size="xs" variant="default" onClick={() => rememberKiosk(null)}>
+              {t('camera.clearPresent')}
+            </Button>
           </Group>
         )}
         {/* No camera: no black frame, the message below says what to do. */}

@@ -6,7 +6,7 @@
  * latest check alone (the server gives anyone holding the code no more than that).
  */
 import {
-  Avatar,
+  Image,
   Button,
   Center,
   Container,
@@ -46,11 +46,15 @@ export default function ThankYouPage() {
             </Center>
           ) : (
             presence.data?.image && (
-              <Avatar
+              // Staff only (the server sends it to them alone): the identity document or
+              // photo large enough to compare with the face in front of the desk.
+              <Image
                 src={presence.data.image}
                 alt={t('thanks.photoOf', { name })}
-                size={IMAGE_SIZES.medium * 1.5}
-                radius="50%"
+                maw={IMAGE_SIZES.scanResult}
+                mah={IMAGE_SIZES.scanResult}
+                fit="contain"
+                radius="md"
               />
             )
           )}
