@@ -135,16 +135,29 @@ async function until<T>(probe: () => Promise<T | undefined>, what: string, ms: n
 }
 
 async function healthy(server: Server, ms = 60_000): Promise<void> {
-  await until(
-    async () => {
-      if (server.process.exitCode !== null)
-        throw new Error(`${server.name} exited: ${server.output()}`);
-      const res = await fetch(`${server.url}/api/health`, { signal: AbortSignal.timeout(1500) });
-      return res.ok ? true : undefined;
-    },
-    `${server.name} to answer /api/health`,
-    ms,
-  );
+  let exited = false;
+  try {
+    await until(
+      async () => {
+        // `until` treats a failed probe as "not yet": an exit is told apart below.
+        if (server.process.exitCode !== null) {
+          exited = true;
+          return true;
+        }
+        const res = await fetch(`${server.url}/api/health`, {
+          signal: AbortSignal.timeout(1500),
+        });
+        return res.ok ? true : undefined;
+      },
+      `${server.name} to answer /api/health`,
+      ms,
+    );
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; its output:\n${server.output().slice(-2000)}`, {
+      cause: error,
+    });
+  }
+  if (exited) throw new Error(`${server.name} exited: ${server.output().slice(-2000)}`);
 }
 
 async function stopServer(server: Server, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
@@ -424,10 +437,15 @@ async function mailServerFaults(tmp: string) {
   const proxyPort = await proxy.listen();
   const smtp = new FaultySmtp(await freePort());
   await smtp.start();
+  // Two ports asked one after the other, and told apart: a port just released may be
+  // handed out again, and two instances on one port make one of them exit.
+  const ports = [await freePort()];
+  do ports[1] = await freePort();
+  while (ports[1] === ports[0]);
   const servers = await Promise.all(
-    ['mail-a', 'mail-b'].map(async (n) => {
+    ['mail-a', 'mail-b'].map(async (n, i) => {
       const server = spawnServer(n, {
-        PORT: String(await freePort()),
+        PORT: String(ports[i]),
         DATA_DIR: path.join(tmp, n),
         DATABASE_URL: databaseUrl(name, proxyPort),
         SMTP_URL: smtp.url,

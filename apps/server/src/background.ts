@@ -28,6 +28,35 @@ const orphanFileSweepJob: Job = (app) => {
   };
 };
 
+/**
+ * A job that runs once at start and then every `everyMs`. Stopping waits for the run
+ * in hand, which is told to stop (`signal`) so that it ends between two of its own
+ * transactions: a long purge does not hold the server past its stop deadline.
+ */
+function periodicJob(
+  name: string,
+  everyMs: number,
+  work: (app: FastifyInstance, signal: AbortSignal) => Promise<void>,
+): Job {
+  return (app) => {
+    const stopping = new AbortController();
+    let running: Promise<void> = Promise.resolve();
+    const run = () => {
+      running = work(app, stopping.signal).catch((error: unknown) =>
+        app.log.warn({ err: error }, `${name} failed`),
+      );
+    };
+    run();
+    const timer = setInterval(run, everyMs);
+    timer.unref();
+    return async () => {
+      clearInterval(timer);
+      stopping.abort();
+      await running;
+    };
+  };
+}
+
 /** How often the retention sweep runs (and once at start). */
 export const RETENTION_SWEEP_MS = 60 * 60_000;
 
@@ -37,24 +66,10 @@ export const RETENTION_SWEEP_MS = 60 * 60_000;
  * old are forgotten; and once a day, on one instance only, each company's retention
  * periods (documents, identities, check history, audit log) are applied.
  */
-const retentionJob: Job = (app) => {
-  let running: Promise<void> = Promise.resolve();
-  const sweep = () => {
-    running = retentionSweep(app.db, app.storage)
-      .then((counts) => {
-        // Counts only, never a name.
-        if (counts) app.log.info({ ...counts }, 'retention purge done');
-      })
-      .catch((error: unknown) => app.log.warn({ err: error }, 'retention sweep failed'));
-  };
-  sweep();
-  const timer = setInterval(sweep, RETENTION_SWEEP_MS);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
-};
+const retentionJob = periodicJob('retention sweep', RETENTION_SWEEP_MS, async (app, signal) => {
+  const counts = await retentionSweep(app.db, app.storage, undefined, signal);
+  if (counts) app.log.info({ ...counts }, 'retention purge done');
+});
 
 /** How often the day-before reminders are looked for (and once at start). */
 export const REMINDER_SWEEP_MS = 10 * 60_000;
@@ -63,23 +78,10 @@ export const REMINDER_SWEEP_MS = 10 * 60_000;
  * The visitors' day-before reminders (issue 15). Every instance runs it; the outbox's
  * dedupe key makes it one reminder per meeting, whoever queues it first.
  */
-const reminderJob: Job = (app) => {
-  let running: Promise<void> = Promise.resolve();
-  const sweep = () => {
-    running = queueReminders(app.db)
-      .then((count) => {
-        if (count > 0) app.log.info({ count }, 'meeting reminders queued');
-      })
-      .catch((error: unknown) => app.log.warn({ err: error }, 'reminder sweep failed'));
-  };
-  sweep();
-  const timer = setInterval(sweep, REMINDER_SWEEP_MS);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
-};
+const reminderJob = periodicJob('reminder sweep', REMINDER_SWEEP_MS, async (app) => {
+  const count = await queueReminders(app.db);
+  if (count > 0) app.log.info({ count }, 'meeting reminders queued');
+});
 
 /** How often the companies' 'fin de journée' is looked for (and once at start). */
 export const AUTO_CHECK_OUT_MS = 60_000;
@@ -88,23 +90,10 @@ export const AUTO_CHECK_OUT_MS = 60_000;
  * Automatic check-out (issue 14, checkins/auto-check-out.ts): every instance runs it;
  * its guarded UPDATE closes each check once, whoever runs first.
  */
-const autoCheckOutJob: Job = (app) => {
-  let running: Promise<void> = Promise.resolve();
-  const sweep = () => {
-    running = autoCheckOut(app.db)
-      .then((count) => {
-        if (count > 0) app.log.info({ count }, 'checked out automatically');
-      })
-      .catch((error: unknown) => app.log.warn({ err: error }, 'automatic check-out failed'));
-  };
-  sweep();
-  const timer = setInterval(sweep, AUTO_CHECK_OUT_MS);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
-};
+const autoCheckOutJob = periodicJob('automatic check-out', AUTO_CHECK_OUT_MS, async (app) => {
+  const count = await autoCheckOut(app.db);
+  if (count > 0) app.log.info({ count }, 'checked out automatically');
+});
 
 const jobs: Job[] = [mailWorkerJob, orphanFileSweepJob, retentionJob, reminderJob, autoCheckOutJob];
 

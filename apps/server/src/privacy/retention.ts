@@ -210,28 +210,39 @@ async function purgeRollCallsBatch(db: Database): Promise<number> {
   return rowsOf(result).length;
 }
 
-async function drain(step: () => Promise<number>, batch: number): Promise<number> {
+/**
+ * Runs `step` until a batch comes back short. A stopping server (`signal`) ends
+ * between batches: each batch is one transaction, whole or not done at all, and what
+ * was not reached is due again at the next day's purge.
+ */
+async function drain(
+  step: () => Promise<number>,
+  batch: number,
+  signal?: AbortSignal,
+): Promise<number> {
   let total = 0;
-  for (;;) {
+  while (!signal?.aborted) {
     const n = await step();
     total += n;
     if (n < batch) return total;
   }
+  return total;
 }
 
 /** The daily purge, without its claim (tests and the benchmark call it directly). */
 export async function purgeDue(
   db: Database,
   storage: FileStorage,
+  signal?: AbortSignal,
 ): Promise<Omit<RetentionCounts, 'unfiledVisitors'>> {
   const documents =
-    (await drain(() => purgeDocumentsBatch(db, storage), BATCH)) +
-    (await drain(() => purgeCardDocumentsBatch(db, storage), BATCH));
-  const identities = await drain(() => anonymiseIdentitiesBatch(db, storage), BATCH);
-  const visitorChecks = await drain(() => foldChecksBatch(db, 'visitor_checks'), BATCH * 4);
-  const userChecks = await drain(() => foldChecksBatch(db, 'user_checks'), BATCH * 4);
-  const auditEntries = await drain(() => purgeAuditBatch(db), BATCH * 4);
-  const rollCalls = await drain(() => purgeRollCallsBatch(db), BATCH);
+    (await drain(() => purgeDocumentsBatch(db, storage), BATCH, signal)) +
+    (await drain(() => purgeCardDocumentsBatch(db, storage), BATCH, signal));
+  const identities = await drain(() => anonymiseIdentitiesBatch(db, storage), BATCH, signal);
+  const visitorChecks = await drain(() => foldChecksBatch(db, 'visitor_checks'), BATCH * 4, signal);
+  const userChecks = await drain(() => foldChecksBatch(db, 'user_checks'), BATCH * 4, signal);
+  const auditEntries = await drain(() => purgeAuditBatch(db), BATCH * 4, signal);
+  const rollCalls = await drain(() => purgeRollCallsBatch(db), BATCH, signal);
   return { documents, identities, visitorChecks, userChecks, auditEntries, rollCalls };
 }
 
@@ -251,11 +262,12 @@ export async function retentionSweep(
   db: Database,
   storage: FileStorage,
   day = new Date().toISOString().slice(0, 10),
+  signal?: AbortSignal,
 ): Promise<RetentionCounts | null> {
-  const unfiledVisitors = await purgeUnfiledVisitors(db, storage);
+  const unfiledVisitors = await purgeUnfiledVisitors(db, storage, signal);
   await forgetOldLoginFailures(db);
-  if (!(await claimRetentionDay(db, day))) return null;
-  const counts = { unfiledVisitors, ...(await purgeDue(db, storage)) };
+  if (signal?.aborted || !(await claimRetentionDay(db, day))) return null;
+  const counts = { unfiledVisitors, ...(await purgeDue(db, storage, signal)) };
   await db.transaction(async (tx) => {
     await tx.execute(
       sql`update retention_runs set finished_at = now(), counts = ${JSON.stringify(counts)}::jsonb where day = ${day}`,

@@ -59,11 +59,17 @@ async function purgeBatch(db: Database, storage: FileStorage): Promise<number> {
 }
 
 /** Purges every unfiled visitor older than a day; answers how many. */
-export async function purgeUnfiledVisitors(db: Database, storage: FileStorage): Promise<number> {
+export async function purgeUnfiledVisitors(
+  db: Database,
+  storage: FileStorage,
+  signal?: AbortSignal,
+): Promise<number> {
   let total = 0;
-  for (;;) {
+  // A stopping server ends between batches: each batch is whole or not done at all.
+  while (!signal?.aborted) {
     const count = await purgeBatch(db, storage);
     total += count;
     if (count < BATCH) return total;
   }
+  return total;
 }
