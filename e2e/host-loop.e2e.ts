@@ -9,9 +9,9 @@
  * and English and saved under e2e/artifacts for a person to look at.
  */
 import type { ParsedMail } from 'mailparser';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, PHONE, screenshot, signIn } from './support/browser';
+import { launchBrowser, newContext, PHONE, screenshot, signIn, field } from './support/browser';
 import { decodeQr } from './support/qr';
 import { apiToken, createDemoStaff, startServer, type RunningServer } from './support/server';
 import { startSmtp, type TestSmtp } from './support/smtp';
@@ -19,12 +19,6 @@ import { ID_PNG } from './support/visitors';
 
 const DESK = { email: 'accueil@demo.test', password: 'Accueil-Password-123' };
 const HOST = { email: 'moussa.diallo@demo.test', password: 'Diallo-Password-123' };
-
-/** A form field by its label, exactly (Mantine appends ' *' to required labels). */
-function field(page: Page, label: string) {
-  const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return page.getByLabel(new RegExp(`^${escaped}( \\*)?$`));
-}
 
 const to = (mail: ParsedMail) =>
   (Array.isArray(mail.to) ? mail.to : [mail.to]).flatMap((a) => a?.value.map((v) => v.address));

@@ -6,9 +6,9 @@
  * to the scan URL; staff capture the card as meeting-{company}-{code}.png.
  */
 import { readFile } from 'node:fs/promises';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, PHONE, screenshot, signIn } from './support/browser';
+import { launchBrowser, newContext, PHONE, screenshot, signIn, field } from './support/browser';
 import { waitForMailSent } from './support/mail';
 import { decodeQr } from './support/qr';
 import { createDemoStaff, startServer, type RunningServer } from './support/server';
@@ -32,12 +32,6 @@ function day(offset: number): { form: string; long: string } {
     form: `${pad(date.getUTCDate())}/${pad(date.getUTCMonth() + 1)}/${date.getUTCFullYear()}`,
     long,
   };
-}
-
-/** A form field by its label, exactly (Mantine appends ' *' to required labels). */
-function field(page: Page, label: string) {
-  const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return page.getByLabel(new RegExp(`^${escaped}( \\*)?$`));
 }
 
 describe('visitor journey in Chromium', () => {

@@ -83,3 +83,9 @@ export async function signIn(page: Page, email: string, password: string, slug =
   await page.getByRole('button', { name: 'Soumettre' }).click();
   await page.waitForURL(new RegExp(`/${slug}$`));
 }
+
+/** A form field by its label, exactly (Mantine appends ' *' to required labels). */
+export function field(page: Page, label: string) {
+  const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return page.getByLabel(new RegExp(`^${escaped}( \\*)?$`));
+}
