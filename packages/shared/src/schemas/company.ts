@@ -35,19 +35,27 @@ export function isReservedSlug(slug: string): boolean {
   return (RESERVED_SLUGS as readonly string[]).includes(lower) || lower.startsWith('success-');
 }
 
-/** 'Société Générale CI' → 'societe-generale-ci'. */
+/** The longest slug (it is a public link's segment). */
+export const SLUG_MAX = 60;
+
+/**
+ * 'Société Générale CI' → 'societe-generale-ci'. A name longer than SLUG_MAX is cut
+ * at the last word boundary that fits (never mid-word: the slug is a public link);
+ * only a first word longer than SLUG_MAX is cut inside itself.
+ */
 export function slugify(name: string): string {
-  return (
-    name
-      .normalize('NFD')
-      .replace(/[\u0300-\u036f]/g, '')
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      // Runs of dashes are one dash by now: trim one at each end (a linear pattern).
-      .replace(/^-|-$/g, '')
-      .slice(0, 60)
-      .replace(/-$/, '')
-  );
+  const full = name
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    // Runs of dashes are one dash by now: trim one at each end (a linear pattern).
+    .replace(/^-|-$/g, '');
+  if (full.length <= SLUG_MAX) return full;
+  // The character just past the limit tells whether the cut falls between two words.
+  if (full[SLUG_MAX] === '-') return full.slice(0, SLUG_MAX);
+  const lastBoundary = full.lastIndexOf('-', SLUG_MAX);
+  return lastBoundary > 0 ? full.slice(0, lastBoundary) : full.slice(0, SLUG_MAX);
 }
 
 /** A company as the API presents it (spec §3 Company). */
