@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LocalStorage } from '../src/files/storage';
 import { sweepOrphanFiles } from '../src/files/sweep';
-import { removingStoredFilesOnFailure, storeFile } from '../src/files/uploads';
+import { withStoredFileCleanup, storeFile } from '../src/files/uploads';
 import { qrPng } from '../src/qr/qr';
 import { useTestApp } from './helpers/app';
 import { testDatabaseKind } from './helpers/db';
@@ -28,7 +28,7 @@ describe(`orphan files (${testDatabaseKind})`, () => {
     const storage = new LocalStorage(root());
     const company = await buildCompany(ctx.db);
     let stored = '';
-    const failure = await removingStoredFilesOnFailure(storage, (tracking) =>
+    const failure = await withStoredFileCleanup(storage, (tracking) =>
       ctx.db.transaction(async (tx) => {
         const row = await storeFile(tx, tracking, await png(), {
           companyId: company.id,

@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -14,30 +13,22 @@ import {
   listQuerySchema,
   paginatedSchema,
 } from '@sesame/shared';
-import { audit } from '../audit/service';
 import { companyItself, loadAuthorized, signedIn } from '../auth/authorize';
 import type { Principal } from '../auth/principal';
-import { companies } from '../db/schema';
-import { badRequest, conflict, isUniqueViolation, notFound } from '../errors';
+import { badRequest, conflict, notFound } from '../errors';
 import { ALLOWED } from '../files/detect';
-import {
-  checkFile,
-  readMultipart,
-  removingStoredFilesOnFailure,
-  storeFile,
-  type UploadedFile,
-} from '../files/uploads';
+import { parseFields } from '../files/fields';
+import { checkFile, readMultipart, type UploadedFile } from '../files/uploads';
 import { qrPng, qrTargets } from '../qr/qr';
-import { parseFields } from './fields';
 import { presentCompany, presentListedCompany, presentPublicCompany } from './presenter';
 import {
-  companyHoldings,
   companyValues,
-  deleteEmptyCompany,
+  createCompany,
+  deleteCompany,
   findCompany,
-  insertCompany,
   listCompanies,
-  replaceLogo,
+  updateCompany,
+  type CompanyWork,
 } from './service';
 
 const publicCompanySchema = companyListItemSchema
@@ -168,50 +159,18 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
   const optionalLogo = (file: UploadedFile | undefined) =>
     file && file.bytes.length > 0 ? checkFile(file, ALLOWED.logo, LOGO_MAX_BYTES) : undefined;
 
-  /** One company's update, and its new logo (the old one's bytes go once committed). */
-  async function updateCompany(
-    companyId: string,
-    set: Partial<typeof companies.$inferInsert>,
-    logo: ReturnType<typeof optionalLogo>,
-    actorUserId: string,
-  ) {
-    const oldLogo = await removingStoredFilesOnFailure(app.storage, (storage) =>
-      app.db.transaction(async (tx) => {
-        const [current] = await tx
-          .select({ id: companies.id, logoFileId: companies.logoFileId })
-          .from(companies)
-          .where(eq(companies.id, companyId))
-          .for('update');
-        await tx.update(companies).set(set).where(eq(companies.id, companyId));
-        // Which fields were sent, never their values.
-        await audit(tx, {
-          companyId,
-          actorUserId,
-          action: 'company.updated',
-          subjectType: 'company',
-          subjectId: companyId,
-          detail: { fields: [...Object.keys(set), ...(logo ? ['logo'] : [])] },
-        });
-        if (!logo) return null;
-        if (!current) throw notFound();
-        const file = await storeFile(tx, storage, logo, {
-          companyId,
-          ownerType: 'company_logo',
-          ownerId: companyId,
-        });
-        return replaceLogo(tx, current, file.id);
-      }),
-    );
-    if (oldLogo) await app.storage.remove(oldLogo);
-    return { message: COMPANY_MESSAGES.updated, data: await presentStored(companyId) };
-  }
-
   /** A company just written, as the API presents it. */
   async function presentStored(companyId: string) {
     const row = await findCompany(app.db, companyId);
     if (!row) throw notFound();
     return presentCompany(row, ctx);
   }
+
+  const work = (who: Principal): CompanyWork => ({
+    db: app.db,
+    storage: app.storage,
+    actorUserId: who.userId,
+  });
 
   app.post(
     '/company',
@@ -234,40 +193,11 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
         body.files.logo ? {} : { logo: COMPANY_MESSAGES.required('logo') },
       );
       const logo = checkFile(body.files.logo, ALLOWED.logo, LOGO_MAX_BYTES);
-      for (let attempt = 1; ; attempt++) {
-        try {
-          const created = await removingStoredFilesOnFailure(app.storage, (storage) =>
-            app.db.transaction(async (tx) => {
-              const company = await insertCompany(tx, input, app.config.timezone);
-              const file = await storeFile(tx, storage, logo, {
-                companyId: company.id,
-                ownerType: 'company_logo',
-                ownerId: company.id,
-              });
-              await tx
-                .update(companies)
-                .set({ logoFileId: file.id })
-                .where(eq(companies.id, company.id));
-              await audit(tx, {
-                companyId: company.id,
-                actorUserId: who.userId,
-                action: 'company.created',
-                subjectType: 'company',
-                subjectId: company.id,
-              });
-              return company;
-            }),
-          );
-          request.log.info({ companyId: created.id, by: who.userId }, 'company created');
-          return reply
-            .code(201)
-            .send({ message: COMPANY_MESSAGES.created, data: await presentStored(created.id) });
-        } catch (error) {
-          // Two companies of the same name at the same moment: the loser takes the next suffix.
-          if (attempt < 5 && isUniqueViolation(error, 'companies_slug_key')) continue;
-          throw error;
-        }
-      }
+      const companyId = await createCompany(work(who), input, logo, app.config.timezone);
+      request.log.info({ companyId, by: who.userId }, 'company created');
+      return reply
+        .code(201)
+        .send({ message: COMPANY_MESSAGES.created, data: await presentStored(companyId) });
     },
   );
 
@@ -294,12 +224,13 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
       );
       const body = await readMultipart(request, LOGO_MAX_BYTES);
       const input = parseFields(companyUpdateSchema, body.fields);
-      return updateCompany(
+      await updateCompany(
+        work(who),
         company.id,
         companyValues(input),
         optionalLogo(body.files.logo),
-        who.userId,
       );
+      return { message: COMPANY_MESSAGES.updated, data: await presentStored(company.id) };
     },
   );
 
@@ -329,12 +260,13 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
       if (input.slug && input.slug.toLowerCase() !== company.slug.toLowerCase()) {
         throw badRequest(COMPANY_MESSAGES.slugStable, { slug: COMPANY_MESSAGES.slugStable });
       }
-      return updateCompany(
+      await updateCompany(
+        work(who),
         company.id,
         { name: input.name, description: input.description },
         optionalLogo(body.files.logo),
-        who.userId,
       );
+      return { message: COMPANY_MESSAGES.updated, data: await presentStored(company.id) };
     },
   );
 
@@ -361,38 +293,9 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
       if (company.slug.toLowerCase() === app.config.defaultCompanySlug.toLowerCase()) {
         throw conflict(COMPANY_MESSAGES.defaultCompany);
       }
-      const removed = await app.db
-        .transaction(async (tx) => {
-          const holdings = await companyHoldings(tx, company.id);
-          if (holdings.length) throw conflict(COMPANY_MESSAGES.notEmpty(company.name, holdings));
-          const stored = await deleteEmptyCompany(tx, company.id);
-          // The entry outlives the company (no foreign key); the deleting admin's company keeps it too.
-          await audit(tx, {
-            companyId: company.id,
-            actorUserId: who.userId,
-            action: 'company.deleted',
-            subjectType: 'company',
-            subjectId: company.id,
-          });
-          return stored;
-        })
-        .catch((error: unknown) => {
-          // Something was added to it meanwhile: the database refuses, and so do we.
-          if (isForeignKeyViolation(error)) {
-            throw conflict(COMPANY_MESSAGES.notEmpty(company.name, ['des données']));
-          }
-          throw error;
-        });
-      await Promise.all(removed.map((name) => app.storage.remove(name)));
+      await deleteCompany(work(who), company);
       request.log.info({ companyId: company.id, by: who.userId }, 'company deleted');
       return { message: COMPANY_MESSAGES.deleted };
     },
   );
 };
-
-/** PostgreSQL foreign_key_violation, whichever driver raised it. */
-function isForeignKeyViolation(error: unknown): boolean {
-  const e = error as { code?: string; cause?: unknown } | null;
-  if (!e) return false;
-  return e.code === '23503' || (e.cause ? isForeignKeyViolation(e.cause) : false);
-}

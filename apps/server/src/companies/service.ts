@@ -1,14 +1,19 @@
 import { and, asc, eq, isNull, like, or, sql, type SQL } from 'drizzle-orm';
 import {
+  COMPANY_MESSAGES,
   isReservedSlug,
   slugify,
   type CompanyCreate,
   type CompanyUpdate,
   type ListQuery,
 } from '@sesame/shared';
-import type { Db } from '../db/client';
+import { audit } from '../audit/service';
+import type { Database, Db } from '../db/client';
 import { countRows, likeAny } from '../db/pagination';
 import { companies, events, files, mailOutbox, qrUsers, users, visitors } from '../db/schema';
+import { conflict, isUniqueViolation, notFound } from '../errors';
+import type { FileStorage } from '../files/storage';
+import { storeFile, withStoredFileCleanup, type CheckedFile } from '../files/uploads';
 
 export type CompanyRow = typeof companies.$inferSelect & {
   logoStoredName: string | null;
@@ -135,7 +140,8 @@ export async function insertCompany(
     .insert(companies)
     .values({ name: input.name, slug, timezone, ...companyValues(input) })
     .returning();
-  return row!;
+  if (!row) throw new Error('the company just inserted was not returned');
+  return row;
 }
 
 /**
@@ -185,4 +191,136 @@ export async function deleteEmptyCompany(db: Db, companyId: string): Promise<str
   await db.delete(mailOutbox).where(eq(mailOutbox.companyId, companyId));
   await db.delete(companies).where(eq(companies.id, companyId));
   return removed.map((r) => r.storedName);
+}
+
+/** Where a company's work is done: the database, its file storage, who acts. */
+export interface CompanyWork {
+  db: Database;
+  storage: FileStorage;
+  actorUserId: string;
+}
+
+/**
+ * 'Créer une Entreprise': the company under a free slug, its logo, one audit entry,
+ * in one transaction (a failure removes the stored logo). Two companies of the same
+ * name at the same moment: the loser takes the next suffix. Answers the new id.
+ */
+export async function createCompany(
+  work: CompanyWork,
+  input: CompanyCreate,
+  logo: CheckedFile,
+  timezone: string,
+): Promise<string> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await withStoredFileCleanup(work.storage, (storage) =>
+        work.db.transaction(async (tx) => {
+          const company = await insertCompany(tx, input, timezone);
+          const file = await storeFile(tx, storage, logo, {
+            companyId: company.id,
+            ownerType: 'company_logo',
+            ownerId: company.id,
+          });
+          await tx
+            .update(companies)
+            .set({ logoFileId: file.id })
+            .where(eq(companies.id, company.id));
+          await audit(tx, {
+            companyId: company.id,
+            actorUserId: work.actorUserId,
+            action: 'company.created',
+            subjectType: 'company',
+            subjectId: company.id,
+          });
+          return company.id;
+        }),
+      );
+    } catch (error) {
+      if (attempt < 5 && isUniqueViolation(error, 'companies_slug_key')) continue;
+      throw error;
+    }
+  }
+}
+
+/** The columns an update form may change (never the slug). */
+export type CompanyChanges = Partial<Omit<typeof companies.$inferInsert, 'id' | 'slug'>>;
+
+/**
+ * One company's update and its optional new logo, audited with the names of the
+ * fields sent (never their values). The old logo's row goes in the transaction and
+ * its bytes once it is committed; a failure removes the new logo's bytes.
+ */
+export async function updateCompany(
+  work: CompanyWork,
+  companyId: string,
+  changes: CompanyChanges,
+  logo: CheckedFile | undefined,
+): Promise<void> {
+  const oldLogo = await withStoredFileCleanup(work.storage, (storage) =>
+    work.db.transaction(async (tx) => {
+      const [current] = await tx
+        .select({ id: companies.id, logoFileId: companies.logoFileId })
+        .from(companies)
+        .where(eq(companies.id, companyId))
+        .for('update');
+      if (!current) throw notFound();
+      await tx.update(companies).set(changes).where(eq(companies.id, companyId));
+      await audit(tx, {
+        companyId,
+        actorUserId: work.actorUserId,
+        action: 'company.updated',
+        subjectType: 'company',
+        subjectId: companyId,
+        detail: { fields: [...Object.keys(changes), ...(logo ? ['logo'] : [])] },
+      });
+      if (!logo) return null;
+      const file = await storeFile(tx, storage, logo, {
+        companyId,
+        ownerType: 'company_logo',
+        ownerId: companyId,
+      });
+      return replaceLogo(tx, current, file.id);
+    }),
+  );
+  if (oldLogo) await work.storage.remove(oldLogo);
+}
+
+/**
+ * Deletes an empty company (409 with what it still holds, or when something was
+ * added meanwhile and the database refuses), audited; its files' bytes go after
+ * the commit.
+ */
+export async function deleteCompany(
+  work: CompanyWork,
+  company: { id: string; name: string },
+): Promise<void> {
+  const removed = await work.db
+    .transaction(async (tx) => {
+      const holdings = await companyHoldings(tx, company.id);
+      if (holdings.length) throw conflict(COMPANY_MESSAGES.notEmpty(company.name, holdings));
+      const stored = await deleteEmptyCompany(tx, company.id);
+      // The entry outlives the company (no foreign key); the deleting admin's company keeps it too.
+      await audit(tx, {
+        companyId: company.id,
+        actorUserId: work.actorUserId,
+        action: 'company.deleted',
+        subjectType: 'company',
+        subjectId: company.id,
+      });
+      return stored;
+    })
+    .catch((error: unknown) => {
+      if (isForeignKeyViolation(error)) {
+        throw conflict(COMPANY_MESSAGES.notEmpty(company.name, ['des données']));
+      }
+      throw error;
+    });
+  await Promise.all(removed.map((name) => work.storage.remove(name)));
+}
+
+/** PostgreSQL foreign_key_violation, whichever driver raised it. */
+function isForeignKeyViolation(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  if ('code' in error && error.code === '23503') return true;
+  return 'cause' in error ? isForeignKeyViolation(error.cause) : false;
 }

@@ -104,15 +104,18 @@ export async function storeFile(
       sha256: createHash('sha256').update(file.bytes).digest('hex'),
     })
     .returning();
-  return row!;
+  if (!row) throw new Error('the stored file row was not written');
+  return row;
 }
 
 /**
- * Runs `work` with a storage that remembers what it wrote; when `work` throws
- * (the transaction rolled back), those files are removed again. Every upload
- * transaction runs inside it (issue 12 §7); the start-up sweep catches the rest.
+ * The one cleanup of every upload (issue 12 §7, issue 13): runs `work` with a
+ * storage that remembers what it wrote; when `work` throws (a check after the
+ * bytes were written, the transaction rolled back), those files are removed
+ * again and the error goes on. Every route that stores a file runs its
+ * transaction inside it; the start-up sweep catches what a killed server left.
  */
-export async function removingStoredFilesOnFailure<T>(
+export async function withStoredFileCleanup<T>(
   storage: FileStorage,
   work: (storage: FileStorage) => Promise<T>,
 ): Promise<T> {

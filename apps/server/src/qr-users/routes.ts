@@ -32,10 +32,11 @@ import type { Principal } from '../auth/principal';
 import { findCompany } from '../companies/service';
 import { badRequest } from '../errors';
 import { ALLOWED } from '../files/detect';
+import { parseFields } from '../files/fields';
 import {
   checkFile,
   readMultipart,
-  removingStoredFilesOnFailure,
+  withStoredFileCleanup,
   type MultipartBody,
 } from '../files/uploads';
 import { actionsOf, authorizeAny, REISSUE, UPDATE, VIEW, type Rights } from './policy';
@@ -60,17 +61,6 @@ const companyOfList = z.object({
   slug: z.string(),
   logo_url: z.string().nullable(),
 });
-
-/** Multipart text fields through a shared schema: 400 with the first message and a field map. */
-function parseFields<T extends z.ZodType>(schema: T, body: MultipartBody): z.infer<T> {
-  const parsed = schema.safeParse(body.fields);
-  if (parsed.success) return parsed.data;
-  const errors: Record<string, string> = {};
-  for (const issue of parsed.error.issues) {
-    errors[issue.path.join('.') || 'body'] ??= issue.message;
-  }
-  throw badRequest(parsed.error.issues[0]?.message ?? API_MESSAGES.badRequest, errors);
-}
 
 function requireDocument(body: MultipartBody) {
   const file = body.files.user_document;
@@ -121,11 +111,11 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
     const { action, fields: schema, allowed, logged } = CARD_KINDS[kind];
     const who = signedIn(request);
     const body = await readMultipart(request);
-    const fields = parseFields(schema, body);
+    const fields = parseFields(schema, body.fields);
     const document = checkFile(requireDocument(body), allowed, UPLOAD_MAX_BYTES);
     const companyId = companyForNewRecord(who, action, fields.company_id);
     // A failed transaction takes its stored file with it (issue 12 §7).
-    const row = await removingStoredFilesOnFailure(app.storage, (storage) =>
+    const row = await withStoredFileCleanup(app.storage, (storage) =>
       app.db.transaction(async (tx) => {
         const created = await createQrUser(
           tx,

@@ -18,10 +18,10 @@ import { loadAuthorized } from '../auth/authorize';
 import { findCompany } from '../companies/service';
 import { badRequest, notFound, payloadTooLarge } from '../errors';
 import { ALLOWED } from '../files/detect';
-import { checkFile, readMultipart } from '../files/uploads';
+import { checkFile, readMultipart, withStoredFileCleanup } from '../files/uploads';
 import { dayOf } from '../time-zones';
 import { findCardSource, isConfirmed, presentVisitorCard } from './card';
-import { createVisitor, deleteVisitor, findVisitor, removingStoredFilesOnFailure } from './service';
+import { createVisitor, deleteVisitor, findVisitor } from './service';
 
 export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
   const limits = app.config.rateLimits;
@@ -68,7 +68,7 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       const document = checkFile(upload, ALLOWED.identityDocument, ID_FILE_MAX_BYTES);
 
-      const visitor = await removingStoredFilesOnFailure(app.storage, (storage) =>
+      const visitor = await withStoredFileCleanup(app.storage, (storage) =>
         app.db.transaction((tx) =>
           createVisitor(tx, storage, { companyId: company.id, fields, document }),
         ),

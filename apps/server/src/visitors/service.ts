@@ -41,7 +41,7 @@ const orNull = (value: string | undefined | null) => (value ? value : null);
 /**
  * Stores the identity document and the visitor (with a fresh uidn); returns the row.
  * The document's bytes are written before the rows: wrap the transaction in
- * `removingStoredFilesOnFailure` so a rollback leaves no orphan on disk.
+ * `withStoredFileCleanup` (files/uploads.ts) so a rollback leaves no orphan on disk.
  */
 export async function createVisitor(
   tx: Db,
@@ -218,5 +218,8 @@ export async function deleteVisitor(tx: Db, visitor: VisitorRow): Promise<string
   return removed.map((f) => f.storedName);
 }
 
-/** One cleanup on failure for every upload (files/uploads.ts). */
-export { removingStoredFilesOnFailure } from '../files/uploads';
+/**
+ * The event registration route (events/routes.ts, owned elsewhere) still imports the
+ * cleanup from here under its former name: it is `withStoredFileCleanup`, the same one.
+ */
+export { withStoredFileCleanup as removingStoredFilesOnFailure } from '../files/uploads';

@@ -1,10 +1,14 @@
+/**
+ * The text fields of a multipart form, through a shared zod schema: the one
+ * reading every upload route uses (companies, QR cards and member cards).
+ */
 import type { z } from 'zod';
+import { API_MESSAGES } from '@sesame/shared';
 import { badRequest } from '../errors';
 
 /**
- * Multipart text fields through a shared zod schema: 400 with the first issue's
- * message and an `errors` map by field, like the JSON routes. `extra` errors (a
- * missing file) come first, in the form's order.
+ * 400 with the first message and an `errors` map by field, like the JSON routes.
+ * `extra` errors (a missing file) come first, in the form's order.
  */
 export function parseFields<T extends z.ZodType>(
   schema: T,
@@ -15,11 +19,11 @@ export function parseFields<T extends z.ZodType>(
   const errors: Record<string, string> = { ...extra };
   if (!result.success) {
     for (const issue of result.error.issues) {
-      const field = issue.path.join('.') || 'body';
-      errors[field] ??= issue.message;
+      errors[issue.path.join('.') || 'body'] ??= issue.message;
     }
   }
   const first = Object.values(errors)[0];
   if (first !== undefined) throw badRequest(first, errors);
-  return (result as { data: z.output<T> }).data;
+  if (!result.success) throw badRequest(API_MESSAGES.badRequest);
+  return result.data;
 }
