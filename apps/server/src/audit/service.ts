@@ -7,12 +7,12 @@
  * Checks made or closed by hand are audited by triggers on the check tables, since the
  * code check is one SQL statement.
  */
-import { and, desc, eq, gte, ilike, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, lte, sql, type SQL } from 'drizzle-orm';
 import type { AuditAction, AuditQuery, AuditSubject } from '@sesame/shared';
 import type { Db } from '../db/client';
 import { auditEvents, companies, users } from '../db/schema';
 import { newId } from '../db/ids';
-import { offsetOf } from '../db/pagination';
+import { likeAny, offsetOf } from '../db/pagination';
 
 export interface AuditEntryInput {
   companyId: string | null;
@@ -52,14 +52,13 @@ export function auditWhere(
     query.to ? lte(auditEvents.at, new Date(query.to)) : undefined,
   ];
   if (query.q) {
-    const pattern = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     conditions.push(
-      or(
-        ilike(auditEvents.action, pattern),
-        ilike(sql`${users.firstname} || ' ' || ${users.name}`, pattern),
-        ilike(users.email, pattern),
-        ilike(sql`${auditEvents.subjectId}::text`, pattern),
-      ),
+      likeAny(query.q, [
+        auditEvents.action,
+        sql`${users.firstname} || ' ' || ${users.name}`,
+        users.email,
+        sql`${auditEvents.subjectId}::text`,
+      ]),
     );
   }
   return and(...conditions);

@@ -41,6 +41,7 @@ import {
   visitors,
 } from '../db/schema';
 import { likeAny } from '../db/pagination';
+import { qrUserSearch } from '../qr-users/service';
 
 const checkInUser = aliasedTable(users, 'check_in_user');
 const checkOutUser = aliasedTable(users, 'check_out_user');
@@ -150,7 +151,7 @@ function visitorLogWhere(
             companyId ? eq(visitors.companyId, companyId) : undefined,
             or(
               // The expression of visitors_search_trgm_idx, so the index serves it.
-              likeAny(q, [visitorSearchText(visitors)]),
+              likeAny(q, [visitorSearchText(visitors)], { folded: true }),
               isUidnShaped(q) ? eq(visitors.uidn, formatUidn(q)) : undefined,
             ),
           ),
@@ -267,20 +268,6 @@ export async function* streamVisitorLog(
 }
 
 // ── QR users' and members' checks ─────────────────────────────────────────────
-
-function qrUserSearch(q: string): SQL {
-  return or(
-    likeAny(q, [
-      qrUsers.firstname,
-      qrUsers.lastname,
-      qrUsers.email,
-      qrUsers.contact,
-      sql`${qrUsers.firstname} || ' ' || ${qrUsers.lastname}`,
-      sql`${qrUsers.lastname} || ' ' || ${qrUsers.firstname}`,
-    ]),
-    isUidnShaped(q) ? eq(qrUsers.uidn, formatUidn(q)) : undefined,
-  )!;
-}
 
 export interface UserLogEntry extends UndoEntry {
   id: string;

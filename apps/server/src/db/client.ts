@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -75,11 +76,11 @@ export async function openPglite(options: {
     // One process per embedded data folder: a second server refuses to start.
     unlock = await lockDataFolder(options.dataDir);
   }
-  // pg_trgm backs the log searches (a migration creates it); PGlite loads it as a module.
+  // pg_trgm and unaccent back the searches (migrations create them); PGlite loads them as modules.
   const client = new PGlite({
     dataDir: options.dataDir,
     loadDataDir: options.loadDataDir,
-    extensions: { pg_trgm },
+    extensions: { pg_trgm, unaccent },
     // An embedded database serves one small company: a 16 MB page cache instead of
     // PostgreSQL's 128 MB keeps the idle server about 80 MB smaller (npm run bench -- memory).
     startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'],

@@ -1,4 +1,4 @@
-import { count, ilike, or, type SQL } from 'drizzle-orm';
+import { count, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { ListMeta, ListQuery } from '@sesame/shared';
 import type { Db } from './client';
@@ -17,11 +17,30 @@ export function listMeta(query: ListQuery, total: number): ListMeta {
   return { page: query.page, per_page: query.per_page, total };
 }
 
+/** A person's full name in both orders ('Awa Koné', 'Koné Awa'), for a search to match either. */
+export function fullNames(first: SQL | AnyPgColumn, last: SQL | AnyPgColumn): SQL[] {
+  return [sql`${first} || ' ' || ${last}`, sql`${last} || ' ' || ${first}`];
+}
+
+/** `q` as a LIKE pattern matching it anywhere, literally: a typed '%' or '_' is not a wildcard. */
+export function containsPattern(q: string): string {
+  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
 /**
- * A list's search: `q` found anywhere in any of `columns`, case-insensitive. The
- * search is literal: '%' and '_' typed by someone are not wildcards.
+ * A list's search: `q` found anywhere in any of `columns`, ignoring case and accents
+ * ("keita" finds "Keïta", "9pjf" the code 108P-9PJF-6PNV). Both sides go through
+ * `sesame_fold` (migration 0017); a column already folded (an indexed expression
+ * such as `visitorSearchText`) is passed with `folded: true`.
  */
-export function likeAny(q: string, columns: (SQL | AnyPgColumn)[]): SQL {
-  const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return or(...columns.map((column) => ilike(column, pattern)))!;
+export function likeAny(
+  q: string,
+  columns: (SQL | AnyPgColumn)[],
+  options: { folded?: boolean } = {},
+): SQL {
+  const pattern = sql`sesame_fold(${containsPattern(q)})`;
+  const matches = columns.map((column) =>
+    options.folded ? sql`${column} like ${pattern}` : sql`sesame_fold(${column}) like ${pattern}`,
+  );
+  return sql`(${sql.join(matches, sql` or `)})`;
 }

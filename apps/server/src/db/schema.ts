@@ -192,13 +192,18 @@ export const events = pgTable(
   ],
 );
 
-/** The text a visitor search matches: 'Awa Koné Awa awa@example.com' (either name order). */
+/**
+ * The text a visitor search matches, folded (lower case, no accents: see
+ * `sesame_fold` in migration 0017): 'awa kone awa awa@example.com 108p-9pjf-6pnv'
+ * (either name order, the e-mail, the code, so that a piece of a code finds it).
+ */
 export function visitorSearchText(t: {
   firstname: AnyPgColumn;
   lastname: AnyPgColumn;
   email: AnyPgColumn;
+  uidn: AnyPgColumn;
 }) {
-  return sql`${t.firstname} || ' ' || ${t.lastname} || ' ' || ${t.firstname} || ' ' || ${t.email}`;
+  return sql`sesame_fold(${t.firstname} || ' ' || ${t.lastname} || ' ' || ${t.firstname} || ' ' || ${t.email} || ' ' || ${t.uidn})`;
 }
 
 export const visitors = pgTable(
@@ -239,7 +244,7 @@ export const visitors = pgTable(
     index('visitors_request_image_idx').on(t.requestImageId),
     // An address's registrations (one per event, a few a day): found without a scan.
     index('visitors_email_idx').on(sql`lower(${t.email})`, t.createdAt),
-    // Trigram index of what the log searches match (name in both orders, e-mail):
+    // Trigram index of what the log searches match (name in both orders, e-mail, code):
     // a search among a million checks finds the people first, by this index.
     index('visitors_search_trgm_idx').using('gin', sql`(${visitorSearchText(t)}) gin_trgm_ops`),
   ],

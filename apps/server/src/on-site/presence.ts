@@ -21,6 +21,7 @@ import {
   type PersonKind,
 } from '@sesame/shared';
 import type { Db } from '../db/client';
+import { likeAny } from '../db/pagination';
 import type { FileSigner } from '../files/urls';
 
 /** 'visitor' for visitor_checks, 'user' for user_checks (QR users and members). */
@@ -61,16 +62,13 @@ const hostOf = (visitor: SQL) => sql`(
     from visit_requests r left join users hu on hu.id = r.host_user_id
    where r.visitor_id = ${visitor} order by r.created_at desc limit 1)`;
 
-function escapeLike(q: string): string {
-  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 function searchOf(q: string | undefined): SQL {
   if (!q) return sql``;
-  const pattern = escapeLike(q);
-  return sql`and (coalesce(v.firstname, q.firstname, '') || ' ' || coalesce(v.lastname, q.lastname, '')
-                  || ' ' || coalesce(v.firstname, q.firstname, '') || ' '
-                  || coalesce(v.organisation_name, q.title, '')) ilike ${pattern}`;
+  return sql`and ${likeAny(q, [
+    sql`coalesce(v.firstname, q.firstname, '') || ' ' || coalesce(v.lastname, q.lastname, '')
+        || ' ' || coalesce(v.firstname, q.firstname, '') || ' '
+        || coalesce(v.organisation_name, q.title, '') || ' ' || coalesce(v.uidn, q.uidn, '')`,
+  ])}`;
 }
 
 interface OnSiteDbRow extends Record<string, unknown> {
@@ -222,7 +220,7 @@ export async function listExpected(
           = to_char(${now.toISOString()}::timestamptz at time zone c.timezone, 'DD/MM/YYYY')
       and exists (select 1 from visit_requests r where r.visitor_id = v.id and r.confirmed)
       and not exists (select 1 from visitor_checks vc where vc.visitor_id = v.id)
-      ${query.q ? sql`and (v.firstname || ' ' || v.lastname || ' ' || v.firstname || ' ' || v.organisation_name) ilike ${escapeLike(query.q)}` : sql``}
+      ${query.q ? sql`and ${likeAny(query.q, [sql`v.firstname || ' ' || v.lastname || ' ' || v.firstname || ' ' || v.organisation_name || ' ' || v.uidn`])}` : sql``}
       ${query.kind === 'visitor' ? sql`and v.event_id is null` : query.kind === 'event_guest' ? sql`and v.event_id is not null` : query.kind ? sql`and false` : sql``}`;
   const from = sql`from visitors v join companies c on c.id = v.company_id
                    left join events e on e.id = v.event_id`;

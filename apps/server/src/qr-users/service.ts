@@ -3,7 +3,7 @@
  * Every function that reads by id returns the row with its company, and the
  * caller authorises against that company before using it.
  */
-import { and, asc, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
   formatUidn,
@@ -14,7 +14,7 @@ import {
 } from '@sesame/shared';
 import type { Db } from '../db/client';
 import { newId, newUidn } from '../db/ids';
-import { countRows, likeAny } from '../db/pagination';
+import { countRows, fullNames, likeAny } from '../db/pagination';
 import { companies, files, qrUsers, userChecks } from '../db/schema';
 import { conflict, notFound } from '../errors';
 import type { CheckedFile } from '../files/uploads';
@@ -216,17 +216,15 @@ export async function reissueQrUser(tx: Db, row: QrUserRow, by: string): Promise
   return (await findQrUser(tx, id, [row.kind]))!;
 }
 
-function searchCondition(q: string | undefined): SQL | undefined {
-  if (!q) return undefined;
+/** A QR user or member found by name (either order), e-mail, phone, a piece of the code or the whole code typed without dashes. */
+export function qrUserSearch(q: string): SQL {
   const byText = likeAny(q, [
-    qrUsers.firstname,
-    qrUsers.lastname,
+    ...fullNames(qrUsers.firstname, qrUsers.lastname),
     qrUsers.email,
     qrUsers.contact,
-    sql`${qrUsers.lastname} || ' ' || ${qrUsers.firstname}`,
-    sql`${qrUsers.firstname} || ' ' || ${qrUsers.lastname}`,
+    qrUsers.uidn,
   ]);
-  return isUidnShaped(q) ? or(byText, eq(qrUsers.uidn, formatUidn(q))) : byText;
+  return isUidnShaped(q) ? sql`(${byText} or ${eq(qrUsers.uidn, formatUidn(q))})` : byText;
 }
 
 /**
@@ -240,8 +238,7 @@ export async function listQrUsers(
 ): Promise<{ rows: QrUserRow[]; total: number }> {
   const conditions: SQL[] = [eq(qrUsers.kind, options.kind), isNull(qrUsers.revokedAt)];
   if (options.companyId) conditions.push(eq(qrUsers.companyId, options.companyId));
-  const search = searchCondition(query.q);
-  if (search) conditions.push(search);
+  if (query.q) conditions.push(qrUserSearch(query.q));
   const where = and(...conditions);
   const order =
     options.order === 'name'

@@ -7,7 +7,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { HostCandidate } from '@sesame/shared';
 import { audit } from '../audit/service';
 import type { Db } from '../db/client';
-import { likeAny } from '../db/pagination';
+import { fullNames, likeAny } from '../db/pagination';
 import { mailOutbox, users, visitRequests, visitors } from '../db/schema';
 import {
   enqueueOnce,
@@ -32,10 +32,7 @@ export async function searchHosts(db: Db, companyId: string, q: string): Promise
       and(
         eq(users.companyId, companyId),
         eq(users.status, true),
-        likeAny(q, [
-          sql`${users.firstname} || ' ' || ${users.name}`,
-          sql`${users.name} || ' ' || ${users.firstname}`,
-        ]),
+        likeAny(q, fullNames(users.firstname, users.name)),
       ),
     )
     .orderBy(asc(users.name), asc(users.firstname))

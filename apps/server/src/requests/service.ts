@@ -14,7 +14,7 @@ import {
   visitors,
   visitorChecks,
 } from '../db/schema';
-import { likeAny } from '../db/pagination';
+import { fullNames, likeAny } from '../db/pagination';
 import { enqueueVisitorCodeMail } from '../mail/outbox';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -100,15 +100,16 @@ export async function listRequests(
     conditions.push(
       or(
         likeAny(query.q, [
-          visitors.firstname,
-          visitors.lastname,
+          ...fullNames(visitors.firstname, visitors.lastname),
           visitors.email,
           visitors.contact,
           visitors.organisationName,
           visitRequests.host,
+          // A piece of a code finds it ("9PJF" → 108P-9PJF-6PNV): the list is the
+          // company's own, so a fragment cannot reach another company's visitor.
+          visitors.uidn,
         ]),
-        // A code is found whole (typed any case, with or without dashes): a few
-        // characters of a random code would match strangers.
+        // A whole code typed without its dashes.
         isUidnShaped(query.q) ? eq(visitors.uidn, formatUidn(query.q)) : undefined,
       ),
     );
