@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROLES, type Role } from '@sesame/shared';
-import { sessions, users } from '../src/db/schema';
+import { auditEvents, sessions, users } from '../src/db/schema';
 import { as, tokenFor, useTestApp } from './helpers/app';
 import { testDatabaseKind } from './helpers/db';
 import { TEST_PASSWORD, buildCompany, buildTenant, buildUser } from './helpers/factories';
@@ -395,6 +395,83 @@ describe(`users (${testDatabaseKind})`, () => {
       expect((await tokenFor(ctx.app, target.email, newPassword)).length).toBeGreaterThan(10);
       const info = await call(targetToken, 'GET', '/api/user/info');
       expect(info.statusCode).toBe(401);
+    });
+
+    it('an edit may leave the title and the phone blank (spec §5 requires them at creation only); a phone given must be one', async () => {
+      // The seeded first admin has neither.
+      const target = await buildUser(ctx.db, {
+        company: acme.company,
+        role: 'ROLE_EMPLOYEE',
+        title: null,
+        contact: null,
+      });
+      const url = `/api/user/${target.id}`;
+      const saved = await call(
+        tokens.ROLE_ADMIN,
+        'PUT',
+        url,
+        editForm(target, { title: '', contact: '  ', name: 'Sans titre' }),
+      );
+      expect(saved.statusCode, saved.body).toBe(200);
+      expect(saved.json().data).toMatchObject({ name: 'Sans titre', title: null, contact: null });
+      const badPhone = await call(
+        tokens.ROLE_ADMIN,
+        'PUT',
+        url,
+        editForm(target, { contact: '12' }),
+      );
+      expect(badPhone.statusCode).toBe(400);
+      expect(badPhone.json().message).toBe(
+        'Veuillez entrer un numéro de téléphone valide (8 à 15 chiffres).',
+      );
+    });
+
+    it("a new password set by an editor is audited and ends the user's sessions; a weak one is refused", async () => {
+      const target = await buildUser(ctx.db, { company: acme.company, role: 'ROLE_EMPLOYEE' });
+      const url = `/api/user/${target.id}`;
+      const targetToken = await tokenFor(ctx.app, target.email);
+      const weak = await call(
+        tokens.ROLE_ADMIN,
+        'PUT',
+        url,
+        editForm(target, { password: 'motdepasse12' }),
+      );
+      expect(weak.statusCode).toBe(400);
+      expect(weak.json().errors).toHaveProperty('password');
+      expect((await call(targetToken, 'GET', '/api/user/info')).statusCode).toBe(200);
+
+      const set = await call(
+        tokens.ROLE_ADMIN,
+        'PUT',
+        url,
+        editForm(target, { password: 'Lagune-Ebrie-Tambour-93' }),
+      );
+      expect(set.statusCode).toBe(200);
+      expect((await call(targetToken, 'GET', '/api/user/info')).statusCode).toBe(401);
+      const entries = await ctx.db
+        .select()
+        .from(auditEvents)
+        .where(
+          and(eq(auditEvents.subjectId, target.id), eq(auditEvents.action, 'user.password_reset')),
+        );
+      expect(entries).toHaveLength(1);
+      expect(entries[0]).toMatchObject({
+        actorUserId: acme.staff.ROLE_ADMIN.id,
+        detail: { passwordReset: true },
+      });
+      expect(JSON.stringify(entries[0]?.detail)).not.toContain('Lagune');
+    });
+
+    it('disabling an account ends its sessions: enabling it again brings no old token back', async () => {
+      const target = await buildUser(ctx.db, { company: acme.company, role: 'ROLE_EMPLOYEE' });
+      const url = `/api/user/${target.id}`;
+      const targetToken = await tokenFor(ctx.app, target.email);
+      const off = await call(tokens.ROLE_ADMIN, 'PUT', url, editForm(target, { status: false }));
+      expect(off.statusCode).toBe(200);
+      const on = await call(tokens.ROLE_ADMIN, 'PUT', url, editForm(target, { status: true }));
+      expect(on.statusCode).toBe(200);
+      expect((await call(targetToken, 'GET', '/api/user/info')).statusCode).toBe(401);
+      expect((await tokenFor(ctx.app, target.email)).length).toBeGreaterThan(10);
     });
 
     it('changes a role only along spec §6: both the old and the new role must be assignable', async () => {

@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -6,53 +5,30 @@ import {
   USER_MESSAGES,
   activeRole,
   listQuerySchema,
-  mayChooseCompany,
   paginatedSchema,
   userCreateSchema,
   userSchema,
   userUpdateSchema,
   type ListQuery,
 } from '@sesame/shared';
-import {
-  companyForNewRecord,
-  companyItself,
-  companyScope,
-  loadAuthorized,
-  signedIn,
-} from '../auth/authorize';
-import { audit } from '../audit/service';
-import { assertPasswordAcceptable } from '../auth/password-policy';
-import { hashPassword } from '../auth/passwords';
+import { companyItself, companyScope, loadAuthorized, signedIn } from '../auth/authorize';
 import type { Principal } from '../auth/principal';
 import { findCompany } from '../companies/service';
-import type { Db } from '../db/client';
 import { listMeta } from '../db/pagination';
-import { users } from '../db/schema';
-import { badRequest, conflict, isUniqueViolation } from '../errors';
-import { assertMayAssign, assertMayEdit, assertRoleChange } from './policy';
+import { assertMayEdit } from './policy';
 import { presentUser } from './presenter';
 import {
-  emailTaken,
+  createUser,
+  deleteUser,
   findUser,
-  isActiveAdmin,
   listUsers,
-  otherActiveAdmins,
-  revokeSessions,
+  updateUser,
   type UserListFilter,
 } from './service';
 
 const idParams = z.object({ id: z.uuid() });
 const messageSchema = z.object({ message: z.string() });
 const userEnvelope = z.object({ message: z.string(), data: userSchema });
-
-/** The company a chooser asked for must exist; 400 on the field otherwise. */
-async function companyOrBadRequest(db: Db, companyId: string) {
-  const company = await findCompany(db, companyId);
-  if (!company) {
-    throw badRequest(USER_MESSAGES.companyInvalid, { company_id: USER_MESSAGES.companyInvalid });
-  }
-  return company;
-}
 
 /** Spec §6 user list: a supervisor sees neither admins nor themself (done here, not on screen). */
 function listFilter(who: Principal, companyId: string | undefined): UserListFilter {
@@ -62,11 +38,6 @@ function listFilter(who: Principal, companyId: string | undefined): UserListFilt
       ? who.userId
       : undefined,
   };
-}
-
-function duplicateEmail(error: unknown): never {
-  if (isUniqueViolation(error, 'users_email_key')) throw conflict(USER_MESSAGES.emailTaken);
-  throw error;
 }
 
 export const userRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -84,46 +55,8 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const who = signedIn(request);
-      const body = request.body;
-      assertMayAssign(who, body.role);
-      const companyId = companyForNewRecord(who, 'users.create', body.company_id);
-      if (companyId !== who.companyId) await companyOrBadRequest(app.db, companyId);
-      if (await emailTaken(app.db, body.email)) throw conflict(USER_MESSAGES.emailTaken);
-      assertPasswordAcceptable(body.password, [body.email, body.name, body.firstname]);
-
-      const passwordHash = await hashPassword(body.password);
-      const created = await app.db.transaction(async (tx) => {
-        const [inserted] = await tx
-          .insert(users)
-          .values({
-            companyId,
-            name: body.name,
-            firstname: body.firstname,
-            email: body.email,
-            passwordHash,
-            title: body.title,
-            contact: body.contact,
-            roles: [body.role],
-            status: body.status,
-            departmentId: body.department_id ?? null,
-          })
-          .returning({ id: users.id })
-          .catch(duplicateEmail);
-        if (inserted) {
-          await audit(tx, {
-            companyId,
-            actorUserId: who.userId,
-            action: 'user.created',
-            subjectType: 'user',
-            subjectId: inserted.id,
-            detail: { role: body.role },
-          });
-        }
-        return inserted;
-      });
-      const row = created && (await findUser(app.db, created.id));
-      if (!row) throw new Error('the user just created could not be read back');
-      request.log.info({ userId: row.id, role: body.role }, 'user created');
+      const row = await createUser(app.db, who, request.body);
+      request.log.info({ userId: row.id, role: request.body.role }, 'user created');
       return reply.code(201).send({ message: USER_MESSAGES.created, data: presentUser(row) });
     },
   );
@@ -213,83 +146,18 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const body = request.body;
-      if (body.password) {
-        assertPasswordAcceptable(body.password, [body.email, body.name, body.firstname]);
-      }
-      const passwordHash = body.password ? await hashPassword(body.password) : undefined;
-      const result = await app.db.transaction(async (tx) => {
-        const { who, record: target } = await loadAuthorized(
-          request,
-          (_db, id: string) => findUser(tx, id),
-          'users.update',
-          request.params.id,
-        );
-        assertMayEdit(who, target);
-        const roleChanges = assertRoleChange(who, target, body.role);
-        const companyId =
-          mayChooseCompany(who.role, 'users.create') && body.company_id !== target.companyId
-            ? (await companyOrBadRequest(tx, body.company_id)).id
-            : target.companyId;
-        const roles = roleChanges ? [body.role] : target.roles;
-        const staysAdmin = isActiveAdmin({ roles, status: body.status });
-        if (
-          isActiveAdmin(target) &&
-          !staysAdmin &&
-          (await otherActiveAdmins(tx, target.id)) === 0
-        ) {
-          throw conflict(USER_MESSAGES.lastAdmin);
-        }
-        if (await emailTaken(tx, body.email, target.id)) throw conflict(USER_MESSAGES.emailTaken);
-        await tx
-          .update(users)
-          .set({
-            companyId,
-            name: body.name,
-            firstname: body.firstname,
-            email: body.email,
-            title: body.title,
-            contact: body.contact,
-            roles,
-            status: body.status,
-            ...(body.department_id !== undefined ? { departmentId: body.department_id } : {}),
-            ...(passwordHash ? { passwordHash } : {}),
-          })
-          .where(eq(users.id, target.id))
-          .catch(duplicateEmail);
-        // A new password signs the account out everywhere else.
-        if (passwordHash) await revokeSessions(tx, target.id, who.sessionId);
-        // One entry per change, named by what matters most in it.
-        const disabled = target.status && !body.status;
-        await audit(tx, {
-          companyId: target.companyId,
-          actorUserId: who.userId,
-          action: roleChanges
-            ? 'user.role_changed'
-            : disabled
-              ? 'user.disabled'
-              : passwordHash
-                ? 'user.password_reset'
-                : 'user.updated',
-          subjectType: 'user',
-          subjectId: target.id,
-          detail: {
-            fromRole: activeRole(target.roles),
-            toRole: activeRole(roles),
-            disabled,
-            passwordReset: Boolean(passwordHash),
-            ...(companyId !== target.companyId ? { movedTo: companyId } : {}),
-          },
-        });
-        const row = await findUser(tx, target.id);
-        if (!row) throw new Error('the user just updated could not be read back');
-        return { who, row };
-      });
+      const { who, record: target } = await loadAuthorized(
+        request,
+        findUser,
+        'users.update',
+        request.params.id,
+      );
+      const row = await updateUser(app.db, who, target, request.body);
       request.log.info(
-        { userId: result.row.id, by: result.who.userId, role: activeRole(result.row.roles) },
+        { userId: row.id, by: who.userId, role: activeRole(row.roles) },
         'user updated',
       );
-      return { message: USER_MESSAGES.updated, data: presentUser(result.row) };
+      return { message: USER_MESSAGES.updated, data: presentUser(row) };
     },
   );
 
@@ -306,25 +174,13 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await app.db.transaction(async (tx) => {
-        const { who, record: target } = await loadAuthorized(
-          request,
-          (_db, id: string) => findUser(tx, id),
-          'users.delete',
-          request.params.id,
-        );
-        if (isActiveAdmin(target) && (await otherActiveAdmins(tx, target.id)) === 0) {
-          throw conflict(USER_MESSAGES.lastAdmin);
-        }
-        await tx.delete(users).where(eq(users.id, target.id));
-        await audit(tx, {
-          companyId: target.companyId,
-          actorUserId: who.userId,
-          action: 'user.deleted',
-          subjectType: 'user',
-          subjectId: target.id,
-        });
-      });
+      const { who, record: target } = await loadAuthorized(
+        request,
+        findUser,
+        'users.delete',
+        request.params.id,
+      );
+      await deleteUser(app.db, who, target);
       request.log.info({ userId: request.params.id }, 'user deleted');
       return { message: USER_MESSAGES.deleted };
     },

@@ -1,9 +1,24 @@
 import { and, desc, eq, ne, not, sql, type SQL } from 'drizzle-orm';
-import { activeRole, type ListQuery } from '@sesame/shared';
+import {
+  USER_MESSAGES,
+  activeRole,
+  mayChooseCompany,
+  type ListQuery,
+  type UserCreate,
+  type UserUpdate,
+} from '@sesame/shared';
+import { audit } from '../audit/service';
+import { companyForNewRecord } from '../auth/authorize';
+import { assertPasswordAcceptable } from '../auth/password-policy';
+import { hashPassword } from '../auth/passwords';
+import type { Principal } from '../auth/principal';
 import { activeRoleOf } from '../auth/session-rule';
-import type { Db } from '../db/client';
+import { findCompany } from '../companies/service';
+import type { Database, Db } from '../db/client';
 import { countRows, likeAny, offsetOf } from '../db/pagination';
 import { companies, sessions, users } from '../db/schema';
+import { badRequest, conflict, isUniqueViolation } from '../errors';
+import { assertMayAssign, assertMayEdit, assertRoleChange } from './policy';
 
 export type UserRow = typeof users.$inferSelect & { companySlug: string; companyName: string };
 
@@ -74,6 +89,12 @@ export async function emailTaken(db: Db, email: string, exceptUserId?: string): 
   return rows.length > 0;
 }
 
+/**
+ * An enabled account whose active role is ROLE_ADMIN. The active role is read by
+ * `activeRole` (packages/shared) here and by `activeRoleOf` (auth/session-rule.ts) in
+ * SQL, the one rule loadPrincipal and the code check read too; test/active-role.test.ts
+ * holds the two equal.
+ */
 export function isActiveAdmin(user: { roles: string[]; status: boolean }): boolean {
   return user.status && activeRole(user.roles) === 'ROLE_ADMIN';
 }
@@ -92,7 +113,7 @@ export async function otherActiveAdmins(tx: Db, userId: string): Promise<number>
   return rows.filter((r) => r.id !== userId).length;
 }
 
-/** Ends every session of a user but `keepSessionId` (after a password change). */
+/** Ends every session of a user but `keepSessionId` (a new password, a disabled account). */
 export async function revokeSessions(db: Db, userId: string, keepSessionId?: string) {
   const conditions: SQL[] = [eq(sessions.userId, userId)];
   if (keepSessionId) conditions.push(ne(sessions.id, keepSessionId));
@@ -100,4 +121,163 @@ export async function revokeSessions(db: Db, userId: string, keepSessionId?: str
     .update(sessions)
     .set({ revokedAt: new Date() })
     .where(and(...conditions, sql`${sessions.revokedAt} is null`));
+}
+
+/** The company a chooser asked for must exist; 400 on the field otherwise. */
+async function companyOrBadRequest(db: Db, companyId: string) {
+  const company = await findCompany(db, companyId);
+  if (!company) {
+    throw badRequest(USER_MESSAGES.companyInvalid, { company_id: USER_MESSAGES.companyInvalid });
+  }
+  return company;
+}
+
+function duplicateEmail(error: unknown): never {
+  if (isUniqueViolation(error, 'users_email_key')) throw conflict(USER_MESSAGES.emailTaken);
+  throw error;
+}
+
+/** A user just written, read back as the API presents it. */
+async function readBack(db: Db, id: string): Promise<UserRow> {
+  const row = await findUser(db, id);
+  if (!row) throw new Error('the user just written could not be read back');
+  return row;
+}
+
+/**
+ * 'Créer un utilisateur' (spec §5, §6): the role must be one the caller may give, the
+ * company theirs unless they may choose it, the e-mail free, the password acceptable.
+ * Audited with the role given.
+ */
+export async function createUser(db: Database, who: Principal, body: UserCreate): Promise<UserRow> {
+  assertMayAssign(who, body.role);
+  const companyId = companyForNewRecord(who, 'users.create', body.company_id);
+  if (companyId !== who.companyId) await companyOrBadRequest(db, companyId);
+  if (await emailTaken(db, body.email)) throw conflict(USER_MESSAGES.emailTaken);
+  assertPasswordAcceptable(body.password, [body.email, body.name, body.firstname]);
+  const passwordHash = await hashPassword(body.password);
+  return db.transaction(async (tx) => {
+    const [inserted] = await tx
+      .insert(users)
+      .values({
+        companyId,
+        name: body.name,
+        firstname: body.firstname,
+        email: body.email,
+        passwordHash,
+        title: body.title,
+        contact: body.contact,
+        roles: [body.role],
+        status: body.status,
+        departmentId: body.department_id ?? null,
+      })
+      .returning({ id: users.id })
+      .catch(duplicateEmail);
+    if (!inserted) throw new Error('the user insert returned no row');
+    await audit(tx, {
+      companyId,
+      actorUserId: who.userId,
+      action: 'user.created',
+      subjectType: 'user',
+      subjectId: inserted.id,
+      detail: { role: body.role },
+    });
+    return readBack(tx, inserted.id);
+  });
+}
+
+/** Which audit action names a user update: what matters most in it. */
+function updateAction(change: { role: boolean; disabled: boolean; password: boolean }) {
+  if (change.role) return 'user.role_changed' as const;
+  if (change.disabled) return 'user.disabled' as const;
+  if (change.password) return 'user.password_reset' as const;
+  return 'user.updated' as const;
+}
+
+/**
+ * 'Modifier l'utilisateur' (spec §6), on a target the caller may reach:
+ *   - only someone who could have created the target edits them (assertMayEdit);
+ *   - a role change needs the right to give both the old role and the new one;
+ *   - the last enabled admin is never disabled nor demoted (409);
+ *   - a new password (optional; blank keeps the current one) passes the policy and
+ *     ends every other session of the account; disabling the account ends them all,
+ *     so re-enabling it later brings no old token back. A role change needs no
+ *     revocation: every request reads the role afresh (auth/principal.ts).
+ * One audit entry, named by the change that matters most, with what changed.
+ */
+export async function updateUser(
+  db: Database,
+  who: Principal,
+  target: UserRow,
+  body: UserUpdate,
+): Promise<UserRow> {
+  assertMayEdit(who, target);
+  const roleChanges = assertRoleChange(who, target, body.role);
+  if (body.password) {
+    assertPasswordAcceptable(body.password, [body.email, body.name, body.firstname]);
+  }
+  const passwordHash = body.password ? await hashPassword(body.password) : undefined;
+  return db.transaction(async (tx) => {
+    const companyId =
+      mayChooseCompany(who.role, 'users.create') && body.company_id !== target.companyId
+        ? (await companyOrBadRequest(tx, body.company_id)).id
+        : target.companyId;
+    const roles = roleChanges ? [body.role] : target.roles;
+    const staysAdmin = isActiveAdmin({ roles, status: body.status });
+    if (isActiveAdmin(target) && !staysAdmin && (await otherActiveAdmins(tx, target.id)) === 0) {
+      throw conflict(USER_MESSAGES.lastAdmin);
+    }
+    if (await emailTaken(tx, body.email, target.id)) throw conflict(USER_MESSAGES.emailTaken);
+    await tx
+      .update(users)
+      .set({
+        companyId,
+        name: body.name,
+        firstname: body.firstname,
+        email: body.email,
+        title: body.title ?? null,
+        contact: body.contact ?? null,
+        roles,
+        status: body.status,
+        ...(body.department_id !== undefined ? { departmentId: body.department_id } : {}),
+        ...(passwordHash ? { passwordHash } : {}),
+      })
+      .where(eq(users.id, target.id))
+      .catch(duplicateEmail);
+    const disabled = target.status && !body.status;
+    if (disabled) await revokeSessions(tx, target.id);
+    else if (passwordHash) await revokeSessions(tx, target.id, who.sessionId);
+    await audit(tx, {
+      companyId: target.companyId,
+      actorUserId: who.userId,
+      action: updateAction({ role: roleChanges, disabled, password: Boolean(passwordHash) }),
+      subjectType: 'user',
+      subjectId: target.id,
+      detail: {
+        fromRole: activeRole(target.roles),
+        toRole: activeRole(roles),
+        disabled,
+        passwordReset: Boolean(passwordHash),
+        ...(companyId !== target.companyId ? { movedTo: companyId } : {}),
+      },
+    });
+    return readBack(tx, target.id);
+  });
+}
+
+/** Deletes a staff user (their sessions go with them); never the last enabled admin. */
+export async function deleteUser(db: Database, who: Principal, target: UserRow): Promise<void> {
+  await db.transaction(async (tx) => {
+    if (isActiveAdmin(target) && (await otherActiveAdmins(tx, target.id)) === 0) {
+      throw conflict(USER_MESSAGES.lastAdmin);
+    }
+    await tx.delete(users).where(eq(users.id, target.id));
+    await audit(tx, {
+      companyId: target.companyId,
+      actorUserId: who.userId,
+      action: 'user.deleted',
+      subjectType: 'user',
+      subjectId: target.id,
+    });
+  });
 }

@@ -118,10 +118,24 @@ export const userCreateSchema = z.object(userFields);
 export type UserCreateInput = z.input<typeof userCreateSchema>;
 export type UserCreate = z.output<typeof userCreateSchema>;
 
-/** PUT /api/user/{id}: the same form; a blank password keeps the current one. */
+/**
+ * PUT /api/user/{id}: the same form; a blank password keeps the current one. Spec §5
+ * requires a title and a phone when a user is created only: an account may have
+ * neither (the first admin is seeded without them), so on an edit they may stay
+ * blank (no title, no phone), and a phone given must still be one.
+ */
 export const userUpdateSchema = z.object({
   ...userFields,
   password: z.preprocess(blankToUndefined, passwordShape.optional()),
+  title: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .max(...atMost(TEXT_MAX.line))
+      .trim()
+      .optional(),
+  ),
+  contact: z.preprocess(blankToUndefined, contactShape.optional()),
 });
 export type UserUpdateInput = z.input<typeof userUpdateSchema>;
 export type UserUpdate = z.output<typeof userUpdateSchema>;
