@@ -1,15 +1,10 @@
-import { eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { API_MESSAGES, loginResponseSchema, loginSchema, userInfoSchema } from '@sesame/shared';
-import { sessions, users } from '../db/schema';
-import { HttpError, unauthenticated } from '../errors';
-import { audit } from '../audit/service';
 import { requirePrincipal } from './authorize';
 import { LoginThrottle } from './login-throttle';
-import { decoyHash, verifyPassword } from './passwords';
-import { tokenExpiry } from './tokens';
 import { presentUserInfo } from './presenter';
+import { signIn, signOut } from './service';
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const limits = app.config.rateLimits;
@@ -31,57 +26,14 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const email = request.body.username.toLowerCase();
-      const throttled = !limits.allowList.includes(request.ip);
-      // Counted (as a failure until proven otherwise) before the password is read.
-      if (throttled && !(await throttle.claim(app.db, email, request.ip))) {
-        throw new HttpError(429, API_MESSAGES.tooManyRequests);
-      }
-
-      const [user] = await app.db
-        .select()
-        .from(users)
-        .where(eq(sql`lower(${users.email})`, email))
-        .limit(1);
-      const valid = await verifyPassword(
-        user?.passwordHash ?? (await decoyHash()),
-        request.body.password,
-      );
-      if (!user || !valid || !user.status) {
-        // An unknown address names no company nor account: nothing of it is kept.
-        if (user) {
-          await audit(app.db, {
-            companyId: user.companyId,
-            actorUserId: user.id,
-            action: 'auth.sign_in_failed',
-            subjectType: 'user',
-            subjectId: user.id,
-            detail: { reason: valid ? 'disabled' : 'password' },
-          });
-        }
-        if (!user || !valid) throw new HttpError(401, API_MESSAGES.badCredentials);
-        throw new HttpError(403, API_MESSAGES.accountDisabled);
-      }
-      if (throttled) await throttle.succeeded(app.db, email, request.ip);
-
-      const expiresAt = tokenExpiry();
-      const session = await app.db.transaction(async (tx) => {
-        const [opened] = await tx
-          .insert(sessions)
-          .values({ userId: user.id, expiresAt })
-          .returning({ id: sessions.id });
-        await audit(tx, {
-          companyId: user.companyId,
-          actorUserId: user.id,
-          action: 'auth.signed_in',
-          subjectType: 'user',
-          subjectId: user.id,
-        });
-        return opened;
+      const signed = await signIn(app.db, app.tokens, throttle, {
+        email: request.body.username,
+        password: request.body.password,
+        client: request.ip,
+        throttled: !limits.allowList.includes(request.ip),
       });
-      const token = await app.tokens.sign({ sub: user.id, sid: session!.id }, expiresAt);
-      request.log.info({ userId: user.id }, 'signed in');
-      return { token, expires_at: expiresAt.toISOString() };
+      request.log.info({ userId: signed.userId }, 'signed in');
+      return { token: signed.token, expires_at: signed.expiresAt.toISOString() };
     },
   );
 
@@ -107,12 +59,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const principal = request.principal;
-      if (!principal) throw unauthenticated();
-      await app.db
-        .update(sessions)
-        .set({ revokedAt: new Date() })
-        .where(eq(sessions.id, principal.sessionId));
+      await signOut(app.db, requirePrincipal(request.principal).sessionId);
       return { message: API_MESSAGES.loggedOut };
     },
   );
