@@ -282,13 +282,24 @@ describe('member cards and permanent QR codes in Chromium', () => {
     await admin.getByRole('textbox', { name: 'Contact' }).fill(QR_USER.contact);
     await admin.getByRole('textbox', { name: 'Email' }).fill(QR_USER.email);
     await admin.getByRole('textbox', { name: 'Titre' }).fill(QR_USER.title);
-    await admin.getByRole('textbox', { name: "Date d'expiration" }).fill('31/12/2030');
-    await admin.getByRole('textbox', { name: "Date d'expiration" }).blur();
     await admin.locator('input[type="file"]').setInputFiles({
       name: 'badge.png',
       mimeType: 'image/png',
       buffer: photo,
     });
+    // A day already past is refused before anything is sent: a code born expired.
+    const expiry = admin.getByRole('textbox', { name: "Date d'expiration" });
+    await expiry.fill('01/01/2020');
+    await expiry.blur();
+    await admin.getByRole('button', { name: 'Soumettre' }).click();
+    await admin
+      .getByText(
+        "La date d'expiration est déjà passée : choisissez aujourd'hui ou un jour à venir.",
+      )
+      .first()
+      .waitFor();
+    await expiry.fill('31/12/2030');
+    await expiry.blur();
     const [qrCreated] = await Promise.all([
       admin.waitForResponse((r) => r.url().endsWith('/api/create-qr')),
       admin.getByRole('button', { name: 'Soumettre' }).click(),

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '@sesame/shared';
-import { qrUsers, userChecks } from '../src/db/schema';
+import { files, qrUsers, userChecks } from '../src/db/schema';
 import { qrPng } from '../src/qr/qr';
 import { as, multipart, tokenFor, useTestApp } from './helpers/app';
 import { testDatabaseKind } from './helpers/db';
@@ -224,23 +224,29 @@ describe(`permanent QR codes and member cards (${testDatabaseKind})`, () => {
       expect(res.json().data.company_id).toBe(globex.company.id);
     });
 
-    it('stores an expiry date already past, and reads it back as expired', async () => {
+    it('400 for an expiry day already past: nothing stored; today is accepted', async () => {
+      const before = await ctx.db.select({ id: qrUsers.id }).from(qrUsers);
+      const filesBefore = await ctx.db.select({ id: files.id }).from(files);
       const res = await post(
         acme.staff.ROLE_ADMIN,
         '/api/create-qr',
         qrFields({ dateExp: '2020-01-31' }),
         { user_document: file(PDF) },
       );
-      expect(res.statusCode).toBe(200);
-      const read = await call(acme.staff.ROLE_SUPERVISOR, {
-        method: 'GET',
-        url: `/api/qruser/${res.json().data.id}`,
+      expect(res.statusCode).toBe(400);
+      const message =
+        "La date d'expiration est déjà passée : choisissez aujourd'hui ou un jour à venir.";
+      expect(res.json()).toEqual({ message, errors: { dateExp: message } });
+      expect(await ctx.db.select({ id: qrUsers.id }).from(qrUsers)).toHaveLength(before.length);
+      expect(await ctx.db.select({ id: files.id }).from(files)).toHaveLength(filesBefore.length);
+
+      // Today, in the company's zone (UTC for the factory's companies), works until midnight.
+      const today = new Date().toISOString().slice(0, 10);
+      const ok = await post(acme.staff.ROLE_ADMIN, '/api/create-qr', qrFields({ dateExp: today }), {
+        user_document: file(PDF),
       });
-      expect(read.json().data).toMatchObject({
-        dateExp: '2020-01-31',
-        date_exp: '2020-01-31T23:59:59.999Z',
-        expired: true,
-      });
+      expect(ok.statusCode).toBe(200);
+      expect(ok.json().data).toMatchObject({ dateExp: today, expired: false });
     });
 
     it("keeps the expiry day in the company's own time zone", async () => {

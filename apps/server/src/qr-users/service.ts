@@ -16,7 +16,7 @@ import type { Db } from '../db/client';
 import { newId, newUidn } from '../db/ids';
 import { countRows, fullNames, likeAny } from '../db/pagination';
 import { companies, files, qrUsers, userChecks } from '../db/schema';
-import { conflict, notFound } from '../errors';
+import { badRequest, conflict, notFound } from '../errors';
 import type { CheckedFile } from '../files/uploads';
 import { storeFile } from '../files/uploads';
 import type { FileStorage } from '../files/storage';
@@ -126,6 +126,11 @@ export async function createQrUser(
 ): Promise<QrUserRow> {
   const company = await findLiveCompany(tx, input.companyId);
   if (!company) throw notFound();
+  // A code born expired would be refused at the door on its first scan.
+  const dateExp = input.dateExp ? endOfDay(input.dateExp, company.timezone) : null;
+  if (dateExp && dateExp.getTime() < Date.now()) {
+    throw badRequest(QR_USER_MESSAGES.dateExpPast, { dateExp: QR_USER_MESSAGES.dateExpPast });
+  }
   const id = newId();
   const file = await storeFile(tx, storage, document, {
     companyId: company.id,
@@ -143,7 +148,7 @@ export async function createQrUser(
     contact: input.contact ?? null,
     title: input.title ?? null,
     type: input.type,
-    dateExp: input.dateExp ? endOfDay(input.dateExp, company.timezone) : null,
+    dateExp,
     documentId: file.id,
     createdBy: input.createdBy,
   });

@@ -31,6 +31,8 @@ export const QR_USER_MESSAGES = {
   contactInvalid: 'Veuillez entrer un numéro de téléphone valide (8 à 15 chiffres).',
   typeInvalid: 'Le seul type de QR code est « permanent ».',
   dateInvalid: 'Invalid Date',
+  /** A new code must work at least until the end of today, in the company's time zone. */
+  dateExpPast: "La date d'expiration est déjà passée : choisissez aujourd'hui ou un jour à venir.",
   companyInvalid: "L'entreprise choisie n'existe pas.",
   nothingToUpdate: 'La requête est mal formée.',
   alreadyReplaced: 'Cette carte a déjà été remplacée par une nouvelle.',

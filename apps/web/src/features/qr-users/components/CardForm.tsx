@@ -29,6 +29,7 @@ import { useCompany } from '../../../lib/company';
 import { useSchemaForm } from '../../../lib/use-schema-form';
 import { useCreateMember, useCreateQrUser } from '../api/qr-users';
 import { DayInput } from './DayInput';
+import { DEFAULT_TIMEZONE, todayIn } from '../../../lib/format';
 
 export type CardFormMode = 'qr' | 'member';
 
@@ -86,6 +87,8 @@ export function CardForm({
   const mutation = mode === 'qr' ? createQr : createMember;
   const pageCompany = useCompany(domain);
 
+  const today = todayIn(pageCompany.data?.timezone ?? DEFAULT_TIMEZONE);
+
   const label = (field: QrUserField) =>
     t(`fields.${field === 'user_document' && mode === 'member' ? 'photo' : field}`);
 
@@ -129,7 +132,14 @@ export function CardForm({
       ns: 'qrUsers',
       initialValues: EMPTY,
       toInput: fieldsOf,
-      check: (values) => ({ user_document: checkFile(values) }),
+      check: (values) => ({
+        user_document: checkFile(values),
+        // The server refuses it too, in the company's zone: a code born expired.
+        dateExp:
+          mode === 'qr' && values.dateExp && values.dateExp < today
+            ? t('form.errors.dateExpPast')
+            : undefined,
+      }),
       onSubmit: async (_data, values) => {
         const body = new FormData();
         for (const [key, value] of Object.entries(fieldsOf(values))) {
