@@ -1,10 +1,17 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { API_MESSAGES, loginResponseSchema, loginSchema, userInfoSchema } from '@sesame/shared';
-import { requirePrincipal } from './authorize';
+import {
+  ACCOUNT_MESSAGES,
+  API_MESSAGES,
+  loginResponseSchema,
+  loginSchema,
+  passwordChangeSchema,
+  userInfoSchema,
+} from '@sesame/shared';
+import { requirePrincipal, signedIn } from './authorize';
 import { LoginThrottle } from './login-throttle';
 import { presentUserInfo } from './presenter';
-import { signIn, signOut } from './service';
+import { changeOwnPassword, signIn, signOut } from './service';
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const limits = app.config.rateLimits;
@@ -34,6 +41,31 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       request.log.info({ userId: signed.userId }, 'signed in');
       return { token: signed.token, expires_at: signed.expiresAt.toISOString() };
+    },
+  );
+
+  app.put(
+    '/me/password',
+    {
+      // Any signed-in person, for their own account only: no action of the matrix.
+      config: { rateLimit: { max: limits.publicFormPerWindow, timeWindow: limits.windowMs } },
+      schema: {
+        tags: ['auth'],
+        summary:
+          "Mon compte (issue 17): change one's own password. The current one is checked (through the sign-in throttle), the new one follows the password policy and is typed twice; every other session of the account ends.",
+        body: passwordChangeSchema,
+        response: { 200: z.object({ message: z.string() }) },
+      },
+    },
+    async (request) => {
+      await changeOwnPassword(app.db, throttle, signedIn(request), {
+        current: request.body.current_password,
+        next: request.body.new_password,
+        client: request.ip,
+        throttled: !limits.allowList.includes(request.ip),
+      });
+      request.log.info({ userId: request.principal?.userId }, 'own password changed');
+      return { message: ACCOUNT_MESSAGES.passwordChanged };
     },
   );
 

@@ -3,13 +3,16 @@
  * routes (routes.ts parses, calls these, presents).
  */
 import { eq, sql } from 'drizzle-orm';
-import { API_MESSAGES } from '@sesame/shared';
+import { ACCOUNT_MESSAGES, API_MESSAGES } from '@sesame/shared';
 import { audit } from '../audit/service';
 import type { Database } from '../db/client';
 import { sessions, users } from '../db/schema';
-import { HttpError } from '../errors';
+import { badRequest, HttpError } from '../errors';
+import { revokeSessions } from '../users/service';
 import type { LoginThrottle } from './login-throttle';
-import { decoyHash, verifyPassword } from './passwords';
+import { passwordProblem } from './password-policy';
+import { decoyHash, hashPassword, verifyPassword } from './passwords';
+import type { Principal } from './principal';
 import { tokenExpiry, type TokenService } from './tokens';
 
 export interface SignInAttempt {
@@ -89,4 +92,59 @@ export async function signIn(
 /** Logout: the token's session ends on the server. */
 export async function signOut(db: Database, sessionId: string): Promise<void> {
   await db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, sessionId));
+}
+
+export interface PasswordChangeRequest {
+  current: string;
+  next: string;
+  /** The client's address, for the throttle. */
+  client: string;
+  /** False for an allow-listed client (the throttle is skipped). */
+  throttled: boolean;
+}
+
+/**
+ * 'Mon compte' (issue 17): the signed-in person changes their own password. The new
+ * one passes the policy (400 on `new_password`); the current one is checked like a
+ * sign-in, through the same throttle and key (this account from this client), so the
+ * form is no faster way to guess it (429 when it must wait, 400 on `current_password`
+ * when wrong). Then, in one transaction: the new hash, every other session of the
+ * account ended (this one stays), one audit entry.
+ */
+export async function changeOwnPassword(
+  db: Database,
+  throttle: LoginThrottle,
+  who: Principal,
+  change: PasswordChangeRequest,
+): Promise<void> {
+  const problem = passwordProblem(change.next, [who.email, who.name, who.firstname]);
+  if (problem) throw badRequest(problem, { new_password: problem });
+  const email = who.email.toLowerCase();
+  if (change.throttled && !(await throttle.claim(db, email, change.client))) {
+    throw new HttpError(429, API_MESSAGES.tooManyRequests);
+  }
+  const [account] = await db
+    .select({ passwordHash: users.passwordHash })
+    .from(users)
+    .where(eq(users.id, who.userId))
+    .limit(1);
+  if (!account || !(await verifyPassword(account.passwordHash, change.current))) {
+    const wrong = ACCOUNT_MESSAGES.currentPasswordWrong;
+    throw badRequest(wrong, { current_password: wrong });
+  }
+  if (change.throttled) await throttle.succeeded(db, email, change.client);
+  const passwordHash = await hashPassword(change.next);
+  await db.transaction(async (tx) => {
+    await tx.update(users).set({ passwordHash }).where(eq(users.id, who.userId));
+    await revokeSessions(tx, who.userId, who.sessionId);
+    await audit(tx, {
+      companyId: who.companyId,
+      actorUserId: who.userId,
+      action: 'user.password_reset',
+      subjectType: 'user',
+      subjectId: who.userId,
+      // Their own change, from 'Mon compte' (an editor's reset has passwordReset: true).
+      detail: { own: true, otherSessionsEnded: true },
+    });
+  });
 }

@@ -160,3 +160,62 @@ export const userSchema = z.object({
   created_at: z.string(),
 });
 export type User = z.infer<typeof userSchema>;
+
+/** 'Mon compte' (issue 17): every signed-in person changes their own password. */
+export const ACCOUNT_FIELD_LABELS = {
+  current_password: 'Mot de passe actuel',
+  new_password: 'Nouveau mot de passe',
+  confirm_password: 'Confirmer le mot de passe',
+} as const;
+export type AccountField = keyof typeof ACCOUNT_FIELD_LABELS;
+
+export const ACCOUNT_MESSAGES = {
+  required: (field: AccountField) => `Le champ "${ACCOUNT_FIELD_LABELS[field]}" est requis.`,
+  passwordMismatch: 'Les deux mots de passe ne correspondent pas.',
+  passwordUnchanged: "Le nouveau mot de passe doit être différent de l'actuel.",
+  currentPasswordWrong: 'Le mot de passe actuel est incorrect.',
+  passwordChanged: 'Mot de passe modifié.',
+} as const;
+
+const accountRequired = (field: AccountField) =>
+  keyed(ACCOUNT_MESSAGES.required(field), { key: 'required', field });
+
+const accountPassword = (field: AccountField) =>
+  z
+    .string(accountRequired(field))
+    .max(...atMost(TEXT_MAX.password))
+    .min(1, accountRequired(field));
+
+/**
+ * PUT /api/me/password. The new password follows the policy of every account
+ * (PASSWORD_MIN_LENGTH here, and the server refuses common ones), is typed twice
+ * alike, and differs from the current one, which the server checks.
+ */
+export const passwordChangeSchema = z
+  .object({
+    current_password: accountPassword('current_password'),
+    new_password: accountPassword('new_password').min(
+      PASSWORD_MIN_LENGTH,
+      keyed(USER_MESSAGES.passwordTooShort, { key: 'passwordTooShort', min: PASSWORD_MIN_LENGTH }),
+    ),
+    confirm_password: accountPassword('confirm_password'),
+  })
+  .superRefine((value, context) => {
+    if (value.confirm_password !== value.new_password) {
+      context.addIssue({
+        code: 'custom',
+        path: ['confirm_password'],
+        message: ACCOUNT_MESSAGES.passwordMismatch,
+        params: { key: 'passwordMismatch' },
+      });
+    } else if (value.new_password === value.current_password) {
+      context.addIssue({
+        code: 'custom',
+        path: ['new_password'],
+        message: ACCOUNT_MESSAGES.passwordUnchanged,
+        params: { key: 'passwordUnchanged' },
+      });
+    }
+  });
+export type PasswordChangeInput = z.input<typeof passwordChangeSchema>;
+export type PasswordChange = z.output<typeof passwordChangeSchema>;
