@@ -11,6 +11,7 @@ import {
   eventCreateSchema,
   expiryFormSchema,
   loginSchema,
+  passwordChangeSchema,
   userCreateSchema,
   visitorFormSchema,
 } from '@sesame/shared';
@@ -58,6 +59,22 @@ const CASES: Record<string, Case> = {
       {},
       { email: 'nope', contact: '12', password: 'short', role: 'ROLE_X', company_id: 'x' },
       { name: long },
+    ],
+  },
+  account: {
+    ns: 'users',
+    keys: { errors: 'account.errors', fields: 'account.fields' },
+    schema: passwordChangeSchema,
+    inputs: [
+      {},
+      { current_password: 'a', new_password: 'court', confirm_password: 'court' },
+      { current_password: 'a', new_password: 'Assez-long-1234', confirm_password: 'Autre-1234567' },
+      {
+        current_password: 'Pareil-123456',
+        new_password: 'Pareil-123456',
+        confirm_password: 'Pareil-123456',
+      },
+      { current_password: long, new_password: long, confirm_password: long },
     ],
   },
   qrUser: {

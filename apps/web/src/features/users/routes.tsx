@@ -8,6 +8,8 @@ export const userRoutes: RouteObject[] = [
     children: [
       { path: ':domain/create-user', lazy: lazyPage(() => import('./pages/CreateUserPage')) },
       { path: ':domain/list-users', lazy: lazyPage(() => import('./pages/UserListPage')) },
+      // Any signed-in person's own account: their password (issue 17).
+      { path: ':domain/mon-compte', lazy: lazyPage(() => import('./pages/AccountPage')) },
       // Any signed-in person's own mail settings (issue 15).
       {
         path: ':domain/my-mail-settings',

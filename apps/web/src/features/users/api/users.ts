@@ -2,7 +2,7 @@
  * Staff users: the fetchers, their query options and hooks (spec §7 user calls).
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Role, User } from '@sesame/shared';
+import type { PasswordChange, Role, User } from '@sesame/shared';
 import { api, toQuery, type Paginated } from '../../../lib/api-client';
 
 export interface ListParams {
@@ -67,4 +67,11 @@ export function useUpdateUser(id: string) {
 
 export function deleteUser(id: string) {
   return api.delete<{ message: string }>(`/user/${id}`);
+}
+
+/** Mon compte: the signed-in person's own new password (PUT /api/me/password). */
+export function useChangePassword() {
+  return useMutation({
+    mutationFn: (body: PasswordChange) => api.put<{ message: string }>('/me/password', body),
+  });
 }

@@ -119,11 +119,15 @@ export function UserForm(props: UserFormProps) {
   const body = toBody(form.getValues());
   const pending = props.sending || props.save.saved;
 
+  // Spec §5 requires a title and a phone at creation; an edit may leave them blank
+  // (userUpdateSchema; the seeded first admin has neither).
+  const optionalOnEdit = (field: string) =>
+    props.mode === 'edit' && (field === 'title' || field === 'contact');
   const text = (field: 'name' | 'firstname' | 'email' | 'title' | 'contact', extra = {}) => (
     <TextInput
       label={t(`fields.${field}`)}
       {...form.getInputProps(field)}
-      required
+      required={!optionalOnEdit(field)}
       name={field}
       {...extra}
     />

@@ -1,0 +1,174 @@
+/**
+ * 'Mon compte' at /{domain}/mon-compte (issue 17), for every signed-in person: who
+ * they are (name, e-mail, roles, company) and 'Changer le mot de passe' — the current
+ * one, the new one twice (PUT /api/me/password, the shared passwordChangeSchema).
+ * Their other sessions end; this one stays, so the page stays too.
+ */
+import { useState } from 'react';
+import {
+  Badge,
+  Button,
+  Container,
+  Group,
+  Paper,
+  PasswordInput,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useTranslation } from 'react-i18next';
+import {
+  ACCOUNT_MESSAGES,
+  PASSWORD_MIN_LENGTH,
+  USER_MESSAGES,
+  passwordChangeSchema,
+} from '@sesame/shared';
+import { FeedbackAlert, type Feedback } from '../../../components/FeedbackAlert';
+import { PageTitle } from '../../../components/PageTitle';
+import { ApiError } from '../../../lib/api-client';
+import { useAuth } from '../../../lib/auth';
+import { useSchemaForm } from '../../../lib/use-schema-form';
+import { useChangePassword } from '../api/users';
+
+/** The server's field messages this screen words itself (compared to the shared constants). */
+const SERVER_MESSAGE_KEYS: Readonly<Record<string, string>> = {
+  [ACCOUNT_MESSAGES.currentPasswordWrong]: 'account.errors.currentPasswordWrong',
+  [USER_MESSAGES.passwordWeak]: 'account.errors.passwordWeak',
+  [USER_MESSAGES.passwordTooShort]: 'account.errors.passwordTooShort',
+};
+
+const EMPTY = { current_password: '', new_password: '', confirm_password: '' };
+
+export default function AccountPage() {
+  const { t } = useTranslation('users');
+  const { user } = useAuth();
+
+  return (
+    <Container size="sm" py={{ base: 'md', sm: 'xl' }}>
+      <PageTitle>{t('account.title')}</PageTitle>
+      <Stack gap="lg">
+        {user && (
+          <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
+            <Title order={2} size="h4" mb="sm">
+              {t('account.identity')}
+            </Title>
+            <Table variant="vertical" layout="fixed" withRowBorders={false}>
+              <Table.Tbody>
+                <Table.Tr>
+                  <Table.Th w={140}>{t('account.name')}</Table.Th>
+                  <Table.Td data-testid="account-name">
+                    {`${user.firstname} ${user.name}`.trim()}
+                  </Table.Td>
+                </Table.Tr>
+                <Table.Tr>
+                  <Table.Th>{t('account.email')}</Table.Th>
+                  <Table.Td style={{ overflowWrap: 'anywhere' }}>{user.email}</Table.Td>
+                </Table.Tr>
+                <Table.Tr>
+                  <Table.Th>{t('account.roles')}</Table.Th>
+                  <Table.Td>
+                    <Group gap={6}>
+                      {user.roles.map((role) => (
+                        <Badge key={role} variant="light">
+                          {t(`roles.${role}`)}
+                        </Badge>
+                      ))}
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+                <Table.Tr>
+                  <Table.Th>{t('account.company')}</Table.Th>
+                  <Table.Td>{user.company_name}</Table.Td>
+                </Table.Tr>
+              </Table.Tbody>
+            </Table>
+          </Paper>
+        )}
+        <PasswordForm />
+      </Stack>
+    </Container>
+  );
+}
+
+function PasswordForm() {
+  const { t } = useTranslation('users');
+  const mutation = useChangePassword();
+  const [feedback, setFeedback] = useState<Feedback | null>(null);
+
+  const failed = (error: unknown): Record<string, string> => {
+    if (error instanceof ApiError && error.status === 429) {
+      setFeedback({ color: 'red', title: t('account.tooMany') });
+      return {};
+    }
+    const fieldErrors: Record<string, string> = {};
+    if (error instanceof ApiError) {
+      for (const [field, message] of Object.entries(error.errors ?? {})) {
+        const key = SERVER_MESSAGE_KEYS[message];
+        fieldErrors[field] = key ? t(key, { min: PASSWORD_MIN_LENGTH }) : message;
+      }
+    }
+    const first = Object.values(fieldErrors)[0];
+    setFeedback({
+      color: 'red',
+      title: first ?? t('account.failed'),
+      detail: first ? undefined : error instanceof ApiError ? error.serverMessage : undefined,
+    });
+    return fieldErrors;
+  };
+
+  const { form, submit } = useSchemaForm(passwordChangeSchema, {
+    ns: 'users',
+    keys: { errors: 'account.errors', fields: 'account.fields' },
+    initialValues: EMPTY,
+    onSubmit: async (data) => {
+      setFeedback(null);
+      try {
+        await mutation.mutateAsync(data);
+      } catch (error) {
+        return failed(error);
+      }
+      form.setValues(EMPTY);
+      form.resetDirty();
+      setFeedback({ color: 'teal', title: t('account.passwordChanged') });
+      notifications.show({ color: 'teal', message: t('account.passwordChanged') });
+      return undefined;
+    },
+  });
+  const pending = form.submitting || mutation.isPending;
+
+  const field = (name: keyof typeof EMPTY, autoComplete: string) => (
+    <PasswordInput
+      label={t(`account.fields.${name}`)}
+      autoComplete={autoComplete}
+      required
+      {...form.getInputProps(name)}
+      name={name}
+    />
+  );
+
+  return (
+    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          <div>
+            <Title order={2} size="h4">
+              {t('account.changePassword')}
+            </Title>
+            <Text size="sm" c="dimmed">
+              {t('account.intro', { min: PASSWORD_MIN_LENGTH })}
+            </Text>
+          </div>
+          {field('current_password', 'current-password')}
+          {field('new_password', 'new-password')}
+          {field('confirm_password', 'new-password')}
+          <FeedbackAlert feedback={feedback} testId="account-feedback" />
+          <Button type="submit" loading={pending} disabled={pending} size="md">
+            {t('account.changePassword')}
+          </Button>
+        </Stack>
+      </form>
+    </Paper>
+  );
+}
