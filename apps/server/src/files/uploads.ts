@@ -49,8 +49,10 @@ export async function readMultipart(
     }
   } catch (error) {
     if (error instanceof HttpError) throw error;
-    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-      throw payloadTooLarge(fileTooLargeMessage(fileLimit));
+    if (typeof error === 'object' && error !== null && 'code' in error) {
+      if (error.code === 'FST_REQ_FILE_TOO_LARGE')
+        throw payloadTooLarge(fileTooLargeMessage(fileLimit));
+    }
     // Everything else the parser throws is a malformed body (no boundary, a cut part,
     // too many fields): the client's fault, said plainly, never a 500.
     throw badRequest();
