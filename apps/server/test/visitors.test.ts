@@ -12,7 +12,13 @@ import { qrPng } from '../src/qr/qr';
 import { dayOf } from '../src/time-zones';
 import { as, multipart, startTestApp, tokenFor, useTestApp } from './helpers/app';
 import { testDatabaseKind } from './helpers/db';
-import { buildCompany, buildRequest, buildTenant, buildVisitor } from './helpers/factories';
+import {
+  buildCompany,
+  buildEvent,
+  buildRequest,
+  buildTenant,
+  buildVisitor,
+} from './helpers/factories';
 
 const run = promisify(execFile);
 
@@ -135,6 +141,31 @@ describe(`visitor creation (${testDatabaseKind})`, () => {
     });
   });
 
+  it('reads a phone number as people write it, international or not, and stores it in E.164', async () => {
+    for (const [typed, stored] of [
+      ['+225 07 07 07 07 07', '+2250707070707'],
+      ['07.07.07.07.07', '+2250707070707'],
+      ['00 33 6 12 34 56 78', '+33612345678'],
+      ['+1 (415) 555-2671', '+14155552671'],
+    ] as const) {
+      const res = await create(visitorFields(acme.company.slug, { contact: typed }));
+      expect(res.statusCode, `${typed}: ${res.body}`).toBe(200);
+      const [row] = await ctx.db
+        .select({ contact: visitors.contact })
+        .from(visitors)
+        .where(eq(visitors.id, res.json().data.visitor_id as string));
+      expect(row!.contact, typed).toBe(stored);
+    }
+    // Nothing is stored for a refused number: no visitor, no document.
+    const before = await stored();
+    const refused = await create(visitorFields(acme.company.slug, { contact: '+225 07 07' }));
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errors).toEqual({
+      contact: 'Veuillez entrer un numéro de téléphone valide (8 à 15 chiffres).',
+    });
+    expect(await stored()).toEqual(before);
+  });
+
   it('accepts the company by id, and a PDF document', async () => {
     const res = await create(visitorFields(acme.company.id), {
       filename: 'passport.pdf',
@@ -161,11 +192,17 @@ describe(`visitor creation (${testDatabaseKind})`, () => {
         { contact: '1234567890123456' },
         'Veuillez entrer un numéro de téléphone valide (8 à 15 chiffres).',
       ],
+      [
+        { contact: '07 01 02 03 0A' },
+        'Veuillez entrer un numéro de téléphone valide (8 à 15 chiffres).',
+      ],
+      // The shape of a number, but not a possible one in Côte d'Ivoire (10 digits).
+      [{ contact: '12345678' }, 'Veuillez entrer un numéro de téléphone valide (8 à 15 chiffres).'],
       [{ request_date: '', request_time: 'HH:MM' }, 'Date not selected'],
       [{ request_date: '2026-11-24' }, 'Invalid Date'],
       [{ request_date: '31/02/2026' }, 'Invalid Date'],
       [{ request_time: 'HH:MM' }, "Veuillez sélectionner l'heure."],
-      [{ request_time: '00:30' }, "Veuillez sélectionner l'heure."],
+      [{ request_time: '24:30' }, "Veuillez sélectionner l'heure."],
       [{ request_time: '10:MM' }, 'Veuillez sélectionner les minutes.'],
     ];
     for (const [overrides, message] of cases) {
@@ -400,6 +437,40 @@ describe(`visitor delete and meeting card (${testDatabaseKind})`, () => {
     expect(await ctx.db.select().from(files).where(eq(files.id, file!.id))).toEqual([]);
     expect(await ctx.app.storage.get(file!.storedName)).toBeNull();
     expect((await del(visitorId, acme.staff.ROLE_ADMIN.email)).statusCode).toBe(404);
+  });
+
+  it("the card's address is the place's: the company's for a meeting, the event's for an event", async () => {
+    const place = await buildCompany(ctx.db, {
+      address: 'Boulevard Latrille',
+      city: 'Cocody',
+      country: 'Côte d’Ivoire',
+    });
+    const home = { address: 'Rue du Domicile 7', city: 'Yopougon', zipcode: '00225' };
+    const meeting = await buildVisitor(ctx.db, { company: place, ...home });
+    await buildRequest(ctx.db, { company: place, visitor: meeting, status: 1, confirmed: true });
+    const event = await buildEvent(ctx.db, {
+      company: place,
+      addressName: 'Palais de la Culture',
+      city: 'Treichville',
+      country: 'Côte d’Ivoire',
+    });
+    const guest = await buildVisitor(ctx.db, { company: place, eventId: event.id, ...home });
+    await buildRequest(ctx.db, { company: place, visitor: guest, status: 1, confirmed: true });
+    const card = async (uidn: string) =>
+      (await ctx.app.inject({ method: 'GET', url: `/api/visitor/card/${uidn}` })).json().data;
+
+    const meetingCard = await card(meeting.uidn);
+    expect(meetingCard).toMatchObject({
+      location: place.name,
+      address: 'Boulevard Latrille',
+      city: 'Cocody',
+      zipcode: null,
+      country: 'Côte d’Ivoire',
+    });
+    expect(JSON.stringify(meetingCard)).not.toMatch(/Domicile|Yopougon/);
+    const eventCard = await card(guest.uidn);
+    expect(eventCard).toMatchObject({ address: 'Palais de la Culture', city: 'Treichville' });
+    expect(JSON.stringify(eventCard)).not.toMatch(/Domicile|Yopougon/);
   });
 
   it('meeting card: only a confirmed visitor, by code (any case, with or without dashes)', async () => {

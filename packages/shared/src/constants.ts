@@ -25,7 +25,11 @@ export const EMPLOYEE_COUNT_RANGES = [
   '101-1000',
   '+1000',
 ] as const;
-export const HOURS = Array.from({ length: 23 }, (_, i) => String(i + 1).padStart(2, '0'));
+/**
+ * The hour lists: 00 to 23. The spec's 01–23 left no way to say a meeting or an
+ * event past midnight (issue 17); 00 is an hour like the others.
+ */
+export const HOURS = Array.from({ length: 24 }, (_, i) => String(i).padStart(2, '0'));
 export const MINUTES = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
 
 export const SCANNER = {

@@ -13,7 +13,21 @@ export interface CardSource {
   visitor: typeof visitors.$inferSelect;
   request: typeof visitRequests.$inferSelect | null;
   event: typeof events.$inferSelect | null;
-  company: { id: string; name: string; slug: string; logoStoredName: string | null };
+  company: {
+    id: string;
+    name: string;
+    slug: string;
+    logoStoredName: string | null;
+  } & Place;
+}
+
+/** Where a meeting or an event takes place. */
+interface Place {
+  address: string | null;
+  city: string | null;
+  state: string | null;
+  zipcode: string | null;
+  country: string | null;
 }
 
 export type CardKey = { visitorId: string } | { requestId: string } | { uidn: string };
@@ -36,6 +50,11 @@ export async function findCardSource(db: Db, key: CardKey): Promise<CardSource |
         name: companies.name,
         slug: companies.slug,
         logoStoredName: files.storedName,
+        address: companies.address,
+        city: companies.city,
+        state: companies.state,
+        zipcode: companies.zipcode,
+        country: companies.country,
       },
     })
     .from(visitors)
@@ -63,17 +82,20 @@ export async function presentVisitorCard(
   ctx: { publicUrl: string; fileUrls: FileUrls },
 ): Promise<VisitorCard> {
   const { visitor, request, event, company } = source;
+  // The card says where to go: the event's address, else the company's. The visitor's
+  // own home address stays off it (the card is shown on screens and sent by mail).
+  const place: Place = event ? { ...event, address: event.addressName } : company;
   return {
     uidn: formatUidn(visitor.uidn),
     qr_code: await qrDataUrl(qrTargets.visitor(ctx.publicUrl, visitor.uidn)),
     firstname: visitor.firstname,
     lastname: visitor.lastname,
     organisation_name: visitor.organisationName,
-    address: visitor.address,
-    city: visitor.city,
-    state: visitor.state,
-    country: visitor.country,
-    zipcode: visitor.zipcode,
+    address: place.address,
+    city: place.city,
+    state: place.state,
+    country: place.country,
+    zipcode: place.zipcode,
     date: event?.dateEvent ?? visitor.requestDate,
     time: event?.timeEvent ?? visitor.requestTime,
     title: event?.name ?? null,

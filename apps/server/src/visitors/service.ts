@@ -7,9 +7,11 @@
  * registration in one call (visitor + confirmed request + the code mail).
  */
 import { and, eq } from 'drizzle-orm';
-import { EVENT_DEFAULT_REASON, type VisitorCreateInput } from '@sesame/shared';
+import { EVENT_DEFAULT_REASON, VISITOR_MESSAGES, type VisitorCreateInput } from '@sesame/shared';
+import { toE164 } from '@sesame/shared/phone';
 import type { Db } from '../db/client';
 import { newUidn } from '../db/ids';
+import { badRequest } from '../errors';
 import { companies, events, files, visitRequests, visitors } from '../db/schema';
 import { dayBounds, type DayBounds } from '../events/time';
 import type { CheckedFile } from '../files/uploads';
@@ -49,6 +51,11 @@ export async function createVisitor(
   input: CreateVisitorInput,
 ): Promise<VisitorRow> {
   const { fields, companyId } = input;
+  // The form checked the shape; the number itself is read here, into E.164 ('+225…').
+  const contact = toE164(fields.contact);
+  if (!contact) {
+    throw badRequest(VISITOR_MESSAGES.phoneInvalid, { contact: VISITOR_MESSAGES.phoneInvalid });
+  }
   // The meeting's day as instants in the company's zone, written with the visitor.
   let day = input.day ?? null;
   if (!day && fields.request_date) {
@@ -71,7 +78,7 @@ export async function createVisitor(
       firstname: fields.firstname,
       lastname: fields.lastname,
       email: fields.email,
-      contact: fields.contact,
+      contact,
       idNumber: fields.id_number,
       organisationName: fields.organisation_name,
       address: orNull(fields.address),

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { ActionIcon, Popover, TextInput, type TextInputProps } from '@mantine/core';
 import { DatePicker } from '@mantine/dates';
 import 'dayjs/locale/fr';
+import { maskDate } from '../lib/date-mask';
 
 /** 'YYYY-MM-DD' (the calendar) ↔ 'DD/MM/YYYY' (the field, spec §5). */
 const fromIso = (iso: string) => iso.slice(0, 10).split('-').reverse().join('/');
@@ -19,7 +20,10 @@ interface DateFieldProps extends Omit<TextInputProps, 'value' | 'onChange' | 'ri
   minDate?: string;
 }
 
-/** A DD/MM/YYYY text field (10 characters) with a calendar picker (none when read-only). */
+/**
+ * A DD/MM/YYYY text field (10 characters) with a calendar picker (none when read-only);
+ * the slashes come by themselves as one types the digits (`maskDate`).
+ */
 export function DateField({
   value,
   onChange,
@@ -34,7 +38,7 @@ export function DateField({
     <TextInput
       {...props}
       value={value}
-      onChange={(e) => onChange(e.currentTarget.value)}
+      onChange={(e) => onChange(maskDate(e.currentTarget.value))}
       maxLength={10}
       inputMode="numeric"
       rightSection={

@@ -137,6 +137,26 @@ export function installProductMessages(): void {
 }
 export const PHONE_PATTERN = new RegExp(`^\\d{${PHONE_MIN_DIGITS},${PHONE_MAX_DIGITS}}$`);
 
+/** What a phone number is written with: digits, one leading '+', spaces, dots, dashes, brackets, slashes. */
+const PHONE_CHARACTERS = /^\+?[\d\s().\-/]+$/;
+
+/**
+ * A phone number as typed, international or not ('+225 07 07 07 07 07'): its
+ * characters, and 8 to 15 digits. The server then reads it into E.164
+ * (`toE164`, `@sesame/shared/phone`).
+ */
+export function isPhoneShaped(typed: string): boolean {
+  const written = typed.trim();
+  if (!PHONE_CHARACTERS.test(written)) return false;
+  const digits = written.replace(/\D/g, '').length;
+  return digits >= PHONE_MIN_DIGITS && digits <= PHONE_MAX_DIGITS;
+}
+
+/** What a phone field keeps as one types: the characters a number is written with. */
+export function phoneCharacters(typed: string): string {
+  return typed.replace(/[^\d\s().+\-/]/g, '');
+}
+
 export const uuidSchema = z.uuid();
 
 /** `?page=&per_page=&q=` of every list (ARCHITECTURE §4). */

@@ -7,7 +7,7 @@
  * a person reads:
  *   1. required, in this order: first name, last name, id number, employer, email, contact
  *   2. the identity document (present, not empty, at most 2 MiB)
- *   3. e-mail shape, 4. contact 8–15 digits, 5. date DD/MM/YYYY, 6. hour and minute chosen.
+ *   3. e-mail shape, 4. contact: a phone number as written, 8–15 digits (stored E.164), 5. date DD/MM/YYYY, 6. hour and minute chosen.
  *
  * Every issue carries `params.key` (and `params.field` for "required") so a screen
  * can show it in the visitor's language; `message` is the spec's French.
@@ -15,7 +15,7 @@
 import { z } from 'zod';
 import { HOURS, ID_FILE_MAX_BYTES, MINUTES } from '../constants';
 import { fileTooLargeMessage, megabytes } from '../messages';
-import { EMAIL_PATTERN, PHONE_PATTERN, TEXT_MAX, formText } from './common';
+import { EMAIL_PATTERN, TEXT_MAX, formText, isPhoneShaped } from './common';
 
 /** The French labels of the required fields, as the messages name them. */
 export const VISITOR_FIELD_LABELS = {
@@ -173,7 +173,7 @@ export const visitorFormSchema = z
     if (v.email && !EMAIL_PATTERN.test(v.email)) {
       fail('email', 'emailInvalid', VISITOR_MESSAGES.emailInvalid);
     }
-    if (v.contact && !PHONE_PATTERN.test(v.contact)) {
+    if (v.contact && !isPhoneShaped(v.contact)) {
       fail('contact', 'phoneInvalid', VISITOR_MESSAGES.phoneInvalid);
     }
     // 5. The date.
@@ -262,6 +262,7 @@ export const visitorCardSchema = z.object({
   firstname: z.string(),
   lastname: z.string(),
   organisation_name: z.string(),
+  /** The place's address: the event's, else the company's (never the visitor's own). */
   address: z.string().nullable(),
   city: z.string().nullable(),
   state: z.string().nullable(),

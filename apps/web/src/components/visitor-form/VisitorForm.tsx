@@ -226,14 +226,9 @@ export function VisitorForm({
         aria-labelledby="visitor-form-title"
       >
         <Stack gap="md">
-          <div>
-            <Title order={1} id="visitor-form-title" size="h2">
-              {t('form.title')}
-            </Title>
-            <Text size="sm" c="dimmed">
-              {t('form.step', { step: 1, total: 5 })}
-            </Text>
-          </div>
+          <Title order={1} id="visitor-form-title" size="h2">
+            {t('form.title')}
+          </Title>
           {event && (
             <div>
               <Title order={2} size="h3" data-testid="event-name">
@@ -364,6 +359,7 @@ export function VisitorForm({
             <Grid.Col span={{ base: 12, sm: 6 }}>
               {field('contact', {
                 required: true,
+                description: t('form.contactHint'),
                 type: 'tel',
                 autoComplete: 'tel',
                 inputMode: 'tel',
