@@ -48,12 +48,26 @@ const dateTimeFormat = formatPerZone('fr-FR', {
   hour: '2-digit',
   minute: '2-digit',
 });
-function localDateTime(at: Date | null, timeZone: string): string {
+/** An instant as French Excel reads it ('24/12/2030 18:30'), in `timeZone`; '' for none. */
+export function localDateTime(at: Date | null, timeZone: string): string {
   if (!at) return '';
   return dateTimeFormat(timeZone).format(at).replace(',', '');
 }
 
 const HEADER_LINE = HEADER.map(csvField).join(';');
+
+/**
+ * A whole CSV for French Excel from a header and its rows (each field through
+ * `csvField`): the byte-order mark, semicolons, CRLF. For exports small enough to
+ * hold at once; the visitor log streams its own (visitorLogCsvChunks).
+ */
+export function frenchExcelCsv(
+  header: readonly string[],
+  rows: readonly (readonly (string | null)[])[],
+): string {
+  const lines = [header, ...rows].map((fields) => fields.map(csvField).join(';'));
+  return `\uFEFF${lines.join('\r\n')}\r\n`;
+}
 
 export function visitorLogCsv(rows: VisitorLogEntry[]): string {
   return `\uFEFF${[HEADER_LINE, ...rows.map(csvLine)].join('\r\n')}\r\n`;

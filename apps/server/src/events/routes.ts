@@ -12,12 +12,9 @@ import {
   eventSchema,
   eventVisitorLogQuerySchema,
   eventVisitorLogSchema,
-  firstVisitorIssue,
   listQuerySchema,
   paginatedSchema,
   publicEventEnvelopeSchema,
-  visitorFormSchema,
-  visitorIssueMap,
   type ListQuery,
 } from '@sesame/shared';
 import {
@@ -27,54 +24,50 @@ import {
   loadAuthorized,
   signedIn,
 } from '../auth/authorize';
+import { EXPORT_MAX_ROWS } from '../checkins/csv';
 import { findCompany } from '../companies/service';
-import {
-  badRequest,
-  conflict,
-  HttpError,
-  isUniqueViolation,
-  notFound,
-  payloadTooLarge,
-} from '../errors';
-import { ALLOWED } from '../files/detect';
-import { checkFile, readMultipart } from '../files/uploads';
+import type { Db } from '../db/client';
+import { conflict, notFound } from '../errors';
+import { readMultipart } from '../files/uploads';
 import { qrPng, qrTargets } from '../qr/qr';
-import { removingStoredFilesOnFailure } from '../visitors/service';
+import { participantsCsv, participantsFileName } from './participants';
 import {
   presentAttendance,
   presentEvent,
   presentEventVisitorLog,
   presentPublicEvent,
 } from './presenter';
+import { registrationDesk } from './registration';
 import {
   closeEvent,
+  createEvent,
   deleteEventIfEmpty,
   eventState,
   findEvent,
   findEventBySlug,
-  insertEvent,
   listAttendance,
   listEvents,
   listEventVisitorLogs,
-  registerForEvent,
 } from './service';
-import { eventStartsAt, isEventDayOver } from './time';
 
 const idParams = z.object({ id: z.uuid({ error: API_MESSAGES.badRequest }) });
 const slugParam = z.string().min(1).max(100);
-const gone = (message: string) => new HttpError(409, message);
+
+/** A company's event by the two segments of its share link (company slug or id, event slug). */
+async function findEventBySlugs(db: Db, slugs: { company: string; event: string }) {
+  const company = await findCompany(db, slugs.company);
+  return company ? findEventBySlug(db, company.id, slugs.event) : null;
+}
 
 export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
   const limits = app.config.rateLimits;
   const publicUrl = app.config.publicUrl;
 
   /** A company's event by the two slugs of its share link; anything else is a 404. */
-  async function eventBySlugs(companySlug: string, eventSlug: string) {
-    const company = await findCompany(app.db, companySlug);
-    if (!company) throw notFound();
-    const event = await findEventBySlug(app.db, company.id, eventSlug);
-    if (!event) throw notFound();
-    return event;
+  async function eventBySlugs(company: string, event: string) {
+    const found = await findEventBySlugs(app.db, { company, event });
+    if (!found) throw notFound();
+    return found;
   }
 
   app.post(
@@ -94,35 +87,19 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const who = signedIn(request);
-      const input = request.body;
       const company = await findCompany(
         app.db,
-        companyForNewRecord(who, 'events.create', input.company_id),
+        companyForNewRecord(who, 'events.create', request.body.company_id),
       );
       if (!company) throw notFound();
-      if (isEventDayOver(input.date_event, company.timezone)) {
-        throw badRequest(EVENT_MESSAGES.datePast, { date_event: EVENT_MESSAGES.datePast });
-      }
-      const startsAt = eventStartsAt(input.date_event, input.time_event, company.timezone);
-      for (let attempt = 1; ; attempt++) {
-        try {
-          const created = await app.db.transaction((tx) =>
-            insertEvent(tx, input, { companyId: company.id, startsAt, createdBy: who.userId }),
-          );
-          request.log.info(
-            { eventId: created.id, companyId: company.id, by: who.userId },
-            'event created',
-          );
-          const row = await findEvent(app.db, created.id);
-          return reply
-            .code(201)
-            .send({ message: EVENT_MESSAGES.created, data: presentEvent(row!, publicUrl) });
-        } catch (error) {
-          // Two events of the same name at the same moment: the loser takes the next suffix.
-          if (attempt < 5 && isUniqueViolation(error, 'events_company_slug_key')) continue;
-          throw error;
-        }
-      }
+      const event = await createEvent(app.db, request.body, { company, createdBy: who.userId });
+      request.log.info(
+        { eventId: event.id, companyId: company.id, by: who.userId },
+        'event created',
+      );
+      return reply
+        .code(201)
+        .send({ message: EVENT_MESSAGES.created, data: presentEvent(event, publicUrl) });
     },
   );
 
@@ -198,6 +175,60 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  app.get(
+    '/evenement/show/:company/:event',
+    {
+      config: { action: 'events.list' },
+      schema: {
+        tags: ['events'],
+        summary:
+          "One event by its share link's two segments (company slug or id, event slug), for staff who may list " +
+          "its company's events: the event page ('Liste Participants'). Another company's event answers 404.",
+        params: z.object({ company: slugParam, event: slugParam }),
+        response: { 200: eventEnvelopeSchema },
+      },
+    },
+    async (request) => {
+      const { record: event } = await loadAuthorized(
+        request,
+        findEventBySlugs,
+        'events.list',
+        request.params,
+      );
+      return { message: EVENT_MESSAGES.found, data: presentEvent(event, publicUrl) };
+    },
+  );
+
+  app.get(
+    '/evenement/export/:id',
+    {
+      config: { action: 'events.list' },
+      schema: {
+        tags: ['events'],
+        summary:
+          "An event's participants as CSV for French Excel (UTF-8 with BOM, semicolons), in the order they " +
+          'registered: first name, last name, e-mail, contact, employer, registration, first arrival and last ' +
+          `departure in the company's time zone; at most ${EXPORT_MAX_ROWS} rows. For staff who may list its events.`,
+        params: idParams,
+        produces: ['text/csv'],
+      },
+    },
+    async (request, reply) => {
+      const { record: event } = await loadAuthorized(
+        request,
+        findEvent,
+        'events.list',
+        request.params.id,
+      );
+      const csv = await participantsCsv(app.db, event);
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${participantsFileName(event)}"`)
+        .header('cache-control', 'no-store')
+        .send(csv);
+    },
+  );
+
   app.delete(
     '/evenement/delete/:id',
     {
@@ -221,7 +252,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       if (event.participantCount > 0) {
         throw conflict(EVENT_MESSAGES.hasParticipants(event.name, event.participantCount));
       }
-      const deleted = await app.db.transaction((tx) => deleteEventIfEmpty(tx, event.id));
+      const deleted = await deleteEventIfEmpty(app.db, event, who.userId);
       if (!deleted) {
         const now = await findEvent(app.db, event.id);
         throw conflict(EVENT_MESSAGES.hasParticipants(event.name, now?.participantCount ?? 1));
@@ -238,8 +269,9 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['events'],
         summary:
-          'Close an event to new registrations (those who may delete it). Participants already registered keep ' +
-          'their codes. Closing again changes nothing.',
+          'Close an event to new registrations (those who may delete it): the share link and a visitor form ' +
+          "naming the event then answer 409 'Les inscriptions à cet événement sont closes.'. Participants already " +
+          'registered keep their codes. Audited (event.closed); closing again changes nothing.',
         params: idParams,
         response: { 200: eventEnvelopeSchema },
       },
@@ -251,8 +283,9 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
         'events.delete',
         request.params.id,
       );
-      await closeEvent(app.db, event.id);
-      request.log.info({ eventId: event.id, by: who.userId }, 'event closed');
+      if (await closeEvent(app.db, event, who.userId)) {
+        request.log.info({ eventId: event.id, by: who.userId }, 'event closed');
+      }
       const row = await findEvent(app.db, event.id);
       return { message: EVENT_MESSAGES.closedNow, data: presentEvent(row!, publicUrl) };
     },
@@ -315,19 +348,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/evenement/:company/:event/register',
     {
-      config: {
-        public: true,
-        // Per client and event: a share link is no way to mail many people from one place.
-        rateLimit: {
-          max: limits.registrationsPerClientPerEvent,
-          timeWindow: limits.registrationWindowMs,
-          keyGenerator: (request) => {
-            const { company, event } = request.params as { company?: string; event?: string };
-            return `${request.ip}|${company ?? ''}/${event ?? ''}`;
-          },
-          errorResponseBuilder: () => new HttpError(429, EVENT_MESSAGES.clientLimit),
-        },
-      },
+      config: { public: true },
       schema: {
         tags: ['events'],
         summary:
@@ -335,7 +356,9 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
           'spec §3 (firstname, lastname, id_number, organisation_name, email, contact, language fr|en) and the identity ' +
           "document as `request_image` (JPEG, PNG, WebP or PDF, ≤ 2 MiB); the place, date and time are the event's " +
           "whatever is sent. Creates the visitor and a confirmed request (reason 'not applicable') and queues the code " +
-          'mail, in one transaction. A closed or past event, or an e-mail already registered, answers 409.',
+          'mail, in one transaction. The same registration as POST /visitor/create with `evenements_id`, under the same ' +
+          'limits (a few per client and event per hour, a few mails per address per day: 429). A closed or past ' +
+          'event, or an e-mail already registered, answers 409.',
         security: [],
         consumes: ['multipart/form-data'],
         params: z.object({ company: slugParam, event: slugParam }),
@@ -345,62 +368,15 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const event = await eventBySlugs(request.params.company, request.params.event);
       const body = await readMultipart(request, ID_FILE_MAX_BYTES);
-      const refusal = (state: 'closed' | 'over') =>
-        gone(state === 'closed' ? EVENT_MESSAGES.registrationClosed : EVENT_MESSAGES.eventOver);
-      const state = eventState(event, event.company.timezone);
-      if (state !== 'open') throw refusal(state);
-
-      const upload = body.files.request_image;
-      const parsed = visitorFormSchema.safeParse({
-        ...body.fields,
-        company_id: event.companyId,
-        host: '',
-        reason: '',
-        address: event.addressName,
-        city: event.city ?? '',
-        state: event.state ?? '',
-        zipcode: event.zipcode ?? '',
-        country: event.country ?? '',
-        request_date: event.dateEvent,
-        request_time: event.timeEvent,
-        request_image: upload ? { size: upload.bytes.length } : undefined,
-      });
-      if (!parsed.success) {
-        const first = firstVisitorIssue(parsed.error);
-        if (first.key === 'fileTooLarge') throw payloadTooLarge(first.message);
-        throw badRequest(first.message, visitorIssueMap(parsed.error));
-      }
-      const document = checkFile(upload, ALLOWED.identityDocument, ID_FILE_MAX_BYTES);
-
-      const outcome = await removingStoredFilesOnFailure(app.storage, (storage) =>
-        app.db.transaction((tx) =>
-          registerForEvent(tx, storage, {
-            eventId: event.id,
-            timeZone: event.company.timezone,
-            fields: parsed.data,
-            document,
-            mailsPerRecipientPerDay: limits.registrationMailsPerRecipientPerDay,
-          }),
-        ),
-      );
-      if (outcome.kind === 'gone') throw notFound();
-      if (outcome.kind === 'duplicate') throw conflict(EVENT_MESSAGES.alreadyRegistered);
-      if (outcome.kind === 'recipientLimit') {
-        throw new HttpError(429, EVENT_MESSAGES.recipientLimit);
-      }
-      if (outcome.kind !== 'registered') throw refusal(outcome.kind);
-      request.log.info(
-        { eventId: event.id, visitorId: outcome.visitorId, companyId: event.companyId },
-        'event registration',
-      );
+      const { visitor, requestId } = await registrationDesk(app).register(request, event, body);
       return reply.code(201).send({
         message: EVENT_MESSAGES.registered,
         data: {
-          visitor_id: outcome.visitorId,
-          request_id: outcome.requestId,
-          firstname: parsed.data.firstname,
-          lastname: parsed.data.lastname,
-          email: parsed.data.email,
+          visitor_id: visitor.id,
+          request_id: requestId,
+          firstname: visitor.firstname,
+          lastname: visitor.lastname,
+          email: visitor.email,
           event: { name: event.name, slug: event.slug },
           company: { name: event.company.name, slug: event.company.slug },
         },

@@ -3,8 +3,22 @@
  * through the share link, and the attendance and check-in lists of participants.
  * Every query takes the tenant (a company id, or undefined for every company).
  */
-import { and, asc, count, desc, eq, gt, isNotNull, like, or, sql, type SQL } from 'drizzle-orm';
 import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  gt,
+  isNotNull,
+  isNull,
+  like,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
+import {
+  EVENT_MESSAGES,
   slugify,
   type EventAttendanceQuery,
   type EventCreate,
@@ -12,13 +26,15 @@ import {
   type ListQuery,
   type VisitorCreateInput,
 } from '@sesame/shared';
+import { audit } from '../audit/service';
 import type { Db } from '../db/client';
 import { companies, events, visitorChecks, visitors } from '../db/schema';
 import { likeAny } from '../db/pagination';
+import { badRequest, isUniqueViolation } from '../errors';
 import type { CheckedFile } from '../files/uploads';
 import type { FileStorage } from '../files/storage';
-import { createConfirmedEventRegistration } from '../visitors/service';
-import { dayBounds, isEventDayOver } from './time';
+import { createConfirmedEventRegistration, type VisitorRow } from '../visitors/service';
+import { dayBounds, eventStartsAt, isEventDayOver } from './time';
 
 export type EventRecord = typeof events.$inferSelect;
 
@@ -145,7 +161,7 @@ export async function freeEventSlug(db: Db, companyId: string, name: string): Pr
   }
 }
 
-/** Inserts the event under a free slug; the caller retries on a slug race. */
+/** Inserts the event under a free slug; `createEvent` retries it on a slug race. */
 export async function insertEvent(
   db: Db,
   input: EventCreate,
@@ -183,6 +199,48 @@ export async function insertEvent(
   return row!;
 }
 
+/** Tries of a creation that lost a slug race (two events of one name at the same moment). */
+const SLUG_RACE_TRIES = 5;
+
+/**
+ * Creates an event of `company` ('Création Événement'): refused (400) when its day is
+ * already over in the company's time zone; its start is the date and time read in that
+ * zone. The insert and its audit entry commit together; a creation that loses a slug
+ * race (`events_company_slug_key`) runs again and takes the next suffix.
+ */
+export async function createEvent(
+  db: Db,
+  input: EventCreate,
+  context: { company: { id: string; timezone: string }; createdBy: string },
+): Promise<EventRow> {
+  const { company, createdBy } = context;
+  if (isEventDayOver(input.date_event, company.timezone)) {
+    throw badRequest(EVENT_MESSAGES.datePast, { date_event: EVENT_MESSAGES.datePast });
+  }
+  const startsAt = eventStartsAt(input.date_event, input.time_event, company.timezone);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const created = await db.transaction(async (tx) => {
+        const row = await insertEvent(tx, input, { companyId: company.id, startsAt, createdBy });
+        await audit(tx, {
+          companyId: company.id,
+          actorUserId: createdBy,
+          action: 'event.created',
+          subjectType: 'event',
+          subjectId: row.id,
+        });
+        return row;
+      });
+      return (await findEvent(db, created.id))!;
+    } catch (error) {
+      if (attempt < SLUG_RACE_TRIES && isUniqueViolation(error, 'events_company_slug_key')) {
+        continue;
+      }
+      throw error;
+    }
+  }
+}
+
 export type EventState = 'open' | 'closed' | 'over';
 
 /** Whether an event still takes registrations: not closed by staff, and its day not over. */
@@ -196,30 +254,68 @@ export function eventState(
   return 'open';
 }
 
-/** Stops registrations (idempotent). */
-export async function closeEvent(db: Db, eventId: string): Promise<void> {
-  await db
-    .update(events)
-    .set({ closedAt: sql`coalesce(${events.closedAt}, now())` })
-    .where(eq(events.id, eventId));
+/**
+ * Stops registrations, audited; closing a closed event changes nothing (and writes
+ * nothing). Answers whether this call closed it.
+ */
+export async function closeEvent(
+  db: Db,
+  event: Pick<EventRecord, 'id' | 'companyId'>,
+  actorUserId: string,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const closed = await tx
+      .update(events)
+      .set({ closedAt: sql`now()` })
+      .where(and(eq(events.id, event.id), isNull(events.closedAt)))
+      .returning({ id: events.id });
+    if (closed.length === 0) return false;
+    await audit(tx, {
+      companyId: event.companyId,
+      actorUserId,
+      action: 'event.closed',
+      subjectType: 'event',
+      subjectId: event.id,
+    });
+    return true;
+  });
 }
 
-/** Deletes an event without participants; returns false when some registered meanwhile. */
-export async function deleteEventIfEmpty(tx: Db, eventId: string): Promise<boolean> {
-  const [locked] = await tx
-    .select({ id: events.id })
-    .from(events)
-    .where(eq(events.id, eventId))
-    .for('update');
-  if (!locked) return true;
-  const [row] = await tx.select({ n: count() }).from(visitors).where(eq(visitors.eventId, eventId));
-  if (Number(row?.n ?? 0) > 0) return false;
-  await tx.delete(events).where(eq(events.id, eventId));
-  return true;
+/**
+ * Deletes an event without participants, audited; answers false (and deletes
+ * nothing) when some registered meanwhile: the row is locked while they are counted.
+ */
+export async function deleteEventIfEmpty(
+  db: Db,
+  event: Pick<EventRecord, 'id' | 'companyId'>,
+  actorUserId: string,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [locked] = await tx
+      .select({ id: events.id })
+      .from(events)
+      .where(eq(events.id, event.id))
+      .for('update');
+    if (!locked) return true;
+    const [row] = await tx
+      .select({ n: count() })
+      .from(visitors)
+      .where(eq(visitors.eventId, event.id));
+    if (Number(row?.n ?? 0) > 0) return false;
+    await tx.delete(events).where(eq(events.id, event.id));
+    await audit(tx, {
+      companyId: event.companyId,
+      actorUserId,
+      action: 'event.deleted',
+      subjectType: 'event',
+      subjectId: event.id,
+    });
+    return true;
+  });
 }
 
 export type RegistrationOutcome =
-  | { kind: 'registered'; visitorId: string; requestId: string }
+  | { kind: 'registered'; visitor: VisitorRow; requestId: string }
   | { kind: 'closed' | 'over' | 'duplicate' | 'gone' | 'recipientLimit' };
 
 /**
@@ -276,7 +372,7 @@ export async function registerForEvent(
     fields: input.fields,
     document: input.document,
   });
-  return { kind: 'registered', visitorId: visitor.id, requestId: request.id };
+  return { kind: 'registered', visitor, requestId: request.id };
 }
 
 /** The first check-in of a visitor at the door (null until they come). */
@@ -316,6 +412,7 @@ export async function listAttendance(
         visitors.firstname,
         visitors.lastname,
         visitors.email,
+        visitors.uidn,
         events.name,
         events.location,
       ]),

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   API_MESSAGES,
+  EVENT_MESSAGES,
   ID_FILE_MAX_BYTES,
   REQUEST_MESSAGES,
   VISITOR_MESSAGES,
@@ -9,13 +10,15 @@ import {
   isPastVisitDate,
   isUidnShaped,
   visitorCardSchema,
-  visitorCreatedSchema,
+  visitorCreatedOrRegisteredSchema,
+  visitorFormEventSchema,
   visitorFormSchema,
   visitorIssueMap,
 } from '@sesame/shared';
 import { audit } from '../audit/service';
 import { loadAuthorized } from '../auth/authorize';
 import { findCompany } from '../companies/service';
+import { findEventOfForm, registrationDesk } from '../events/registration';
 import { badRequest, notFound, payloadTooLarge } from '../errors';
 import { ALLOWED } from '../files/detect';
 import { checkFile, readMultipart, withStoredFileCleanup } from '../files/uploads';
@@ -41,13 +44,46 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
           '(company_id = company id or slug, firstname, lastname, id_number, organisation_name, email, ' +
           'contact, address, city, country, state, zipcode, request_date DD/MM/YYYY, request_time HH:MM, ' +
           'language fr|en) and the identity document as `request_image` (JPEG, PNG, WebP or PDF, ≤ 2 MiB). ' +
-          'Then POST /api/requests/create with the visitor_id.',
+          'Then POST /api/requests/create with the visitor_id. ' +
+          "With `evenements_id` (an event's id, or its slug within company_id's company; JoinEvent) the call " +
+          'registers the visitor for that event exactly as POST /evenement/{company}/{event}/register does: the ' +
+          "event's place, date and time, a confirmed request (its id in the answer, no /requests/create to follow), " +
+          'the code mail, the same limits (429) and refusals (409 closed, past or already registered); ' +
+          'an event of another company, or none, answers 404.',
         consumes: ['multipart/form-data'],
-        response: { 200: visitorCreatedSchema },
+        response: { 200: visitorCreatedOrRegisteredSchema },
       },
     },
     async (request) => {
       const body = await readMultipart(request, ID_FILE_MAX_BYTES);
+      const named = visitorFormEventSchema.safeParse(body.fields);
+      if (!named.success) throw badRequest(named.error.issues[0]?.message);
+      if (named.data.evenements_id) {
+        const { evenements_id, company_id } = named.data;
+        const event = await findEventOfForm(app.db, evenements_id, company_id);
+        if (!event) throw notFound();
+        const { visitor, requestId } = await registrationDesk(app).register(request, event, body);
+        return {
+          message: EVENT_MESSAGES.registered,
+          data: {
+            visitor_id: visitor.id,
+            firstname: visitor.firstname,
+            lastname: visitor.lastname,
+            email: visitor.email,
+            organisation_name: visitor.organisationName,
+            address: visitor.address,
+            city: visitor.city,
+            state: visitor.state,
+            country: visitor.country,
+            zipcode: visitor.zipcode,
+            request_date: visitor.requestDate,
+            request_time: visitor.requestTime,
+            company: { id: event.company.id, name: event.company.name, slug: event.company.slug },
+            event: { id: event.id, name: event.name, slug: event.slug },
+            request_id: requestId,
+          },
+        };
+      }
       const upload = body.files.request_image;
       const parsed = visitorFormSchema.safeParse({
         ...body.fields,

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { EVENT_DEFAULT_DEPARTMENT, HOURS, MINUTES } from '../constants';
 import { API_MESSAGES } from '../messages';
 import { SQL_INTEGER_MAX, TEXT_MAX, atMost, formText, keyed, listQuerySchema } from './common';
-import { isVisitDate } from './visitor';
+import { isVisitDate, visitorCreatedSchema } from './visitor';
 
 /** The French labels of the event form's fields, as the required-field message names them. */
 export const EVENT_FIELD_LABELS = {
@@ -220,6 +220,30 @@ export const eventEnvelopeSchema = z.object({ message: z.string(), data: eventSc
 export const publicEventEnvelopeSchema = z.object({
   message: z.string(),
   data: publicEventSchema,
+});
+
+/**
+ * The event a visitor form names (spec §3 "Visitor (sent)": `evenements_id`, the event's
+ * id or null): the JoinEvent form sent to `POST /api/visitor/create` registers the
+ * visitor for it. Its id, or its slug within the form's company; '' and 'null' name none.
+ */
+export const visitorFormEventSchema = z.object({
+  company_id: formText(TEXT_MAX.slug),
+  evenements_id: z.preprocess(
+    (v) => (v === 'null' || v === 'undefined' ? '' : v),
+    formText(TEXT_MAX.slug),
+  ),
+});
+
+/**
+ * `POST /api/visitor/create` answer: the visitor created, and when the form named an
+ * event, the event registered for and the registration's confirmed request.
+ */
+export const visitorCreatedOrRegisteredSchema = visitorCreatedSchema.extend({
+  data: visitorCreatedSchema.shape.data.extend({
+    event: z.object({ id: z.string(), name: z.string(), slug: z.string() }).optional(),
+    request_id: z.string().optional(),
+  }),
 });
 
 /** POST /api/evenement/{company}/{event}/register answer: the code itself goes by e-mail. */

@@ -18,6 +18,9 @@ export const AUDIT_ACTIONS = [
   'company.created',
   'company.updated',
   'company.deleted',
+  'event.created',
+  'event.closed',
+  'event.deleted',
   'request.confirmed',
   'request.declined',
   'visitor.deleted',
@@ -37,7 +40,15 @@ export const AUDIT_ACTIONS = [
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** Whose record an entry is about. */
-export const AUDIT_SUBJECTS = ['visitor', 'qr_user', 'user', 'company', 'request', 'file'] as const;
+export const AUDIT_SUBJECTS = [
+  'visitor',
+  'qr_user',
+  'user',
+  'company',
+  'request',
+  'file',
+  'event',
+] as const;
 export type AuditSubject = (typeof AUDIT_SUBJECTS)[number];
 
 const auditInstant = z.iso.datetime({ offset: true, error: 'Date invalide.' });
