@@ -65,6 +65,9 @@ describe('visitor journey in Chromium', () => {
     await visitor.getByRole('link', { name: 'Demander un rendez-vous' }).click();
     await visitor.waitForURL(`${server.url}/demo/meeting`);
     await visitor.getByRole('heading', { name: 'Demande de rendez-vous' }).waitFor();
+    // One page, no steps (issue 17); midnight is an hour like the others.
+    expect(await visitor.getByText(/Étape \d/).count()).toBe(0);
+    expect(await field(visitor, 'Heure').locator('option[value="00"]').count()).toBe(1);
 
     // Everything but the first names and the e-mail: the first missing field is named.
     await field(visitor, 'Nom').fill('Koné');
@@ -98,7 +101,8 @@ describe('visitor journey in Chromium', () => {
     await field(visitor, 'Date').fill(day(-1).form);
     await field(visitor, 'Heure').selectOption('10');
     await field(visitor, 'Minute').selectOption('30');
-    await field(visitor, 'Contact').fill('0701020304');
+    // Written as people write it: the country code and spaces (stored in E.164).
+    await field(visitor, 'Contact').fill('+225 07 01 02 03 04');
     // Issue 16: the privacy notice, accepted.
     await visitor.getByLabel("J'ai lu et j'accepte la notice de confidentialité.").check();
     await visitor.getByRole('button', { name: 'Envoyer la demande' }).click();
@@ -115,7 +119,10 @@ describe('visitor journey in Chromium', () => {
       .getByTestId('visitor-form-error')
       .filter({ hasText: 'La date de la visite ne peut pas être dans le passé.' })
       .waitFor();
-    await field(visitor, 'Date').fill('24/12/2030');
+    // Typed on a number pad, without slashes: they come by themselves.
+    await field(visitor, 'Date').fill('');
+    await field(visitor, 'Date').pressSequentially('24122030');
+    expect(await field(visitor, 'Date').inputValue()).toBe('24/12/2030');
     await visitor.getByRole('button', { name: 'Envoyer la demande' }).click();
     await visitor.getByText('Visiteur créé avec succès.').first().waitFor();
     await visitor.getByText('Demande créée avec succès.').first().waitFor();
@@ -137,6 +144,7 @@ describe('visitor journey in Chromium', () => {
     const row = staff.getByRole('row').filter({ hasText: 'Awa Koné' });
     await row.getByText('En attente').waitFor();
     await row.getByText(VISITOR_EMAIL).waitFor();
+    await row.getByText('+2250701020304').waitFor();
     // Only admins delete.
     expect(await staff.getByRole('columnheader', { name: 'Supprimer' }).count()).toBe(0);
     // The identity document opens full size in a modal.
@@ -196,6 +204,10 @@ describe('visitor journey in Chromium', () => {
     // The meeting QR card opens with the code alone (the link in the mail), on the phone.
     await visitor.goto(`/company/demo/meeting-request-qr/${uidn}`);
     await visitor.getByTestId('visitor-card').getByText('Awa Koné').waitFor();
+    // The card's address is where to go, not the visitor's home.
+    expect(await visitor.getByTestId('visitor-card').textContent()).not.toContain(
+      'Rue des Jardins',
+    );
     await screenshot(visitor, 'meeting-card-375');
 
     // Exactly one mail for this visitor: the list says it was sent, the mail server holds one.
