@@ -224,9 +224,3 @@ export async function deleteVisitor(tx: Db, visitor: VisitorRow): Promise<string
     .returning({ storedName: files.storedName });
   return removed.map((f) => f.storedName);
 }
-
-/**
- * The event registration route (events/routes.ts, owned elsewhere) still imports the
- * cleanup from here under its former name: it is `withStoredFileCleanup`, the same one.
- */
-export { withStoredFileCleanup as removingStoredFilesOnFailure } from '../files/uploads';
