@@ -8,7 +8,7 @@
  * expiry into the past on the expiry page.
  */
 import { execFile } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, Download, Page } from 'playwright-core';
@@ -128,9 +128,12 @@ async function pdfInfo(file: string): Promise<string> {
 }
 
 /** Renders each PDF page under e2e/artifacts (name-1.png, name-2.png) to decode and look at. */
-async function renderPdf(file: string, name: string): Promise<void> {
-  await run('pdftoppm', ['-png', '-r', '100', file, path.join(ARTIFACTS, name)]);
+async function renderPdf(file: string, name: string, dpi = 100): Promise<void> {
+  await run('pdftoppm', ['-png', '-r', String(dpi), file, path.join(ARTIFACTS, name)]);
 }
+
+/** A printed card stays light enough to mail and to send to a printer. */
+const PDF_MAX_BYTES = 500_000;
 
 describe('member cards and permanent QR codes in Chromium', () => {
   let server: RunningServer;
@@ -232,7 +235,9 @@ describe('member cards and permanent QR codes in Chromium', () => {
     const info = await pdfInfo(pdfFile);
     expect(info).toMatch(/^Pages:\s+2$/m);
     expect(info).toMatch(/^Page size:\s+595\.\d+ x 841\.\d+ pts/m);
-    await renderPdf(pdfFile, 'member-card-pdf');
+    expect((await stat(pdfFile)).size).toBeLessThan(PDF_MAX_BYTES);
+    // The card at its true size (85.6 mm) on the A4 page, read at a printer's 300 dpi.
+    await renderPdf(pdfFile, 'member-card-pdf', 300);
     // Page 1 is the recto: its QR still decodes once printed into the PDF.
     expect(await decodeQr(path.join(ARTIFACTS, 'member-card-pdf-1.png'))).toBe(
       `${server.url}/scan-user-qrcode/${member.uidn}`,
@@ -240,6 +245,23 @@ describe('member cards and permanent QR codes in Chromium', () => {
     // Page 2 is the verso (logo and company), not the recto again.
     await expect(decodeQr(path.join(ARTIFACTS, 'member-card-pdf-2.png'))).rejects.toThrow(
       /no QR code found/,
+    );
+
+    // ── The card printer's PDF: two ID-1 pages (85.6 × 54 mm = 242.6 × 153.1 pt) ──
+    const [printerPdf] = await Promise.all([
+      admin.waitForEvent('download'),
+      admin.getByRole('button', { name: 'PDF pour imprimante à cartes' }).click(),
+    ]);
+    expect(printerPdf.suggestedFilename()).toBe(`QRCode-Membre-${member.uidn}-CR80.pdf`);
+    const printerFile = path.join(downloads, printerPdf.suggestedFilename());
+    await printerPdf.saveAs(printerFile);
+    const printerInfo = await pdfInfo(printerFile);
+    expect(printerInfo).toMatch(/^Pages:\s+2$/m);
+    expect(printerInfo).toMatch(/^Page size:\s+242\.6\d* x 153\.0\d* pts/m);
+    expect((await stat(printerFile)).size).toBeLessThan(PDF_MAX_BYTES);
+    await renderPdf(printerFile, 'member-card-cr80', 300);
+    expect(await decodeQr(path.join(ARTIFACTS, 'member-card-cr80-1.png'))).toBe(
+      `${server.url}/scan-user-qrcode/${member.uidn}`,
     );
 
     // ── '{company} - Liste des Membres' and the badge popup ─────────────────
@@ -273,6 +295,19 @@ describe('member cards and permanent QR codes in Chromium', () => {
       `${server.url}/scan-user-qrcode/${member.uidn}`,
     );
     await admin.keyboard.press('Escape');
+
+    // A photo that cannot be loaded (erased, a link that ended) shows 'Aucune Photo' in
+    // its frame, never a broken-image glyph.
+    await admin.route('**/api/files/**', (route) => route.abort());
+    await admin.reload();
+    await row
+      .getByRole('button', { name: `Ouvrir le badge de ${MEMBER.lastname} ${MEMBER.firstname}` })
+      .click();
+    const unloaded = admin.getByRole('dialog').getByTestId('member-card-recto');
+    await unloaded.getByText('Aucune Photo').waitFor();
+    expect(await unloaded.getByRole('img', { name: /Photo de/ }).count()).toBe(0);
+    await admin.keyboard.press('Escape');
+    await admin.unroute('**/api/files/**');
 
     // ── 'Créer un QRCode' with an expiry date ────────────────────────────────
     await admin.goto('/demo/create-qr');

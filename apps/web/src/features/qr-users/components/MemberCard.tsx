@@ -1,13 +1,14 @@
 /**
  * The member card (spec §2 Member card creation, Member list badge): a recto
  * (logo, name, title, contact, photo, QR) and a verso (logo), and the Capture
- * that downloads the recto PNG and the two-page A4 PDF.
+ * that downloads the recto PNG and the two-page A4 PDF with crop marks, and the
+ * card printer's PDF (two ID-1 pages).
  */
 import { useRef, useState, type Ref } from 'react';
 import { Button, Group, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
-import { captureMemberCard } from '../lib/card-capture';
+import { captureMemberCard, captureMemberCardForPrinter } from '../lib/card-capture';
 import { displayName } from '../lib/names';
 import classes from './MemberCard.module.css';
 
@@ -44,6 +45,26 @@ function Logo({ company }: { company: BadgeData['company'] }) {
   );
 }
 
+/**
+ * The member's photo, or 'Aucune Photo' in its frame: also when the photo cannot be
+ * loaded (erased, or a signed URL that ended), never a broken-image glyph.
+ */
+function MemberPhoto({ src, name }: { src: string | null; name: string }) {
+  const { t } = useTranslation('qrUsers');
+  const [failed, setFailed] = useState<string | null>(null);
+  if (!src || failed === src) {
+    return <div className={classes.noPhoto}>{t('card.noPhoto')}</div>;
+  }
+  return (
+    <img
+      className={classes.photo}
+      src={src}
+      alt={t('card.photoOf', { name })}
+      onError={() => setFailed(src)}
+    />
+  );
+}
+
 export function MemberCardRecto({ data, ref }: { data: BadgeData; ref?: Ref<HTMLDivElement> }) {
   const { t } = useTranslation('qrUsers');
   const name = displayName(data);
@@ -56,11 +77,7 @@ export function MemberCardRecto({ data, ref }: { data: BadgeData; ref?: Ref<HTML
         <div className={classes.company}>{data.company.name}</div>
       </div>
       <div className={classes.body}>
-        {data.photo ? (
-          <img className={classes.photo} src={data.photo} alt={t('card.photoOf', { name })} />
-        ) : (
-          <div className={classes.noPhoto}>{t('card.noPhoto')}</div>
-        )}
+        <MemberPhoto src={data.photo} name={name} />
         <div className={classes.identity}>
           <div className={classes.name}>{name}</div>
           {data.title && <div className={classes.title}>{data.title}</div>}
@@ -94,17 +111,25 @@ export function MemberBadge({ data, domain }: { data: BadgeData; domain: string 
   const { t } = useTranslation('qrUsers');
   const recto = useRef<HTMLDivElement>(null);
   const verso = useRef<HTMLDivElement>(null);
-  const [busy, setBusy] = useState(false);
+  const [busy, setBusy] = useState<'a4' | 'printer' | null>(null);
 
-  const capture = async () => {
-    setBusy(true);
+  const capture = async (kind: 'a4' | 'printer') => {
+    setBusy(kind);
     try {
-      await captureMemberCard(recto.current, verso.current, domain, data.uidn);
+      if (kind === 'a4') {
+        await captureMemberCard(recto.current, verso.current, {
+          domain,
+          uidn: data.uidn,
+          caption: t('card.cropCaption'),
+        });
+      } else {
+        await captureMemberCardForPrinter(recto.current, verso.current, data.uidn);
+      }
     } catch (error) {
       console.error('Badge capture failed', error);
       notifications.show({ color: 'red', message: t('card.captureFailed') });
     } finally {
-      setBusy(false);
+      setBusy(null);
     }
   };
 
@@ -124,9 +149,24 @@ export function MemberBadge({ data, domain }: { data: BadgeData; domain: string 
           <MemberCardVerso ref={verso} data={data} />
         </Stack>
       </Group>
-      <Button onClick={() => void capture()} loading={busy} data-testid="member-card-capture">
-        {t('card.capture')}
-      </Button>
+      <Group gap="sm" justify="center">
+        <Button
+          onClick={() => void capture('a4')}
+          loading={busy === 'a4'}
+          disabled={busy !== null}
+          data-testid="member-card-capture"
+        >
+          {t('card.capture')}
+        </Button>
+        <Button
+          variant="light"
+          onClick={() => void capture('printer')}
+          loading={busy === 'printer'}
+          disabled={busy !== null}
+        >
+          {t('card.printerPdf')}
+        </Button>
+      </Group>
     </Stack>
   );
 }
