@@ -49,7 +49,9 @@ describe(`Mon compte: one's own password (${testDatabaseKind})`, () => {
     ctx.db
       .select()
       .from(auditEvents)
-      .where(and(eq(auditEvents.subjectId, userId), eq(auditEvents.action, 'user.password_reset')));
+      .where(
+        and(eq(auditEvents.subjectId, userId), eq(auditEvents.action, 'user.password_changed')),
+      );
 
   it('401 without a token, before the body is read', async () => {
     const res = await change(null, {});
@@ -143,7 +145,7 @@ describe(`Mon compte: one's own password (${testDatabaseKind})`, () => {
       companyId: tenant.company.id,
       actorUserId: user.id,
       subjectType: 'user',
-      detail: { own: true, otherSessionsEnded: true },
+      detail: { otherSessionsEnded: true },
     });
     expect(JSON.stringify(entries[0])).not.toContain(NEW_PASSWORD);
   });

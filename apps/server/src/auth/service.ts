@@ -140,11 +140,10 @@ export async function changeOwnPassword(
     await audit(tx, {
       companyId: who.companyId,
       actorUserId: who.userId,
-      action: 'user.password_reset',
+      action: 'user.password_changed',
       subjectType: 'user',
       subjectId: who.userId,
-      // Their own change, from 'Mon compte' (an editor's reset has passwordReset: true).
-      detail: { own: true, otherSessionsEnded: true },
+      detail: { otherSessionsEnded: true },
     });
   });
 }

@@ -14,6 +14,7 @@ export const AUDIT_ACTIONS = [
   'user.role_changed',
   'user.disabled',
   'user.password_reset',
+  'user.password_changed',
   'user.deleted',
   'company.created',
   'company.updated',
