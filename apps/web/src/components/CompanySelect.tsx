@@ -1,12 +1,13 @@
 /**
  * The company of a new record (spec §6 "Company choice"): ROLE_ADMIN and
  * ROLE_SESAME choose it among the companies (searched on the server); every
- * other role sees their own, by name, locked.
+ * other role sees their own, by name, locked. Every company can be reached: the
+ * list shows the first 100, typing searches them all.
  */
 import { useMemo, useState } from 'react';
 import { Select, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useCompanyOptions, type CompanyOption } from '../lib/company';
+import { companySearchQuery, useCompanyOptions, type CompanyOption } from '../lib/company';
 
 export interface CompanySelectProps {
   /** Whether the signed-in role chooses (`mayChooseCompany`). */
@@ -29,13 +30,18 @@ export interface CompanySelectProps {
 
 export function CompanySelect(props: CompanySelectProps) {
   const [search, setSearch] = useState('');
-  const [q] = useDebouncedValue(search, 300);
-  const options = useCompanyOptions(props.chooses, q);
+  const [chosen, setChosen] = useState<CompanyOption | undefined>(undefined);
   const { current } = props;
+  const chosenName = (chosen?.id === props.value ? chosen : current)?.name;
+  const [q] = useDebouncedValue(companySearchQuery(search, chosenName), 300);
+  const options = useCompanyOptions(props.chooses, q);
   const companies = useMemo(() => {
     const list = options.data ?? [];
-    return current && !list.some((c) => c.id === current.id) ? [current, ...list] : list;
-  }, [options.data, current]);
+    const kept = [current, chosen].filter(
+      (c): c is CompanyOption => !!c && !list.some((listed) => listed.id === c.id),
+    );
+    return [...kept.filter((c, i) => kept.findIndex((k) => k.id === c.id) === i), ...list];
+  }, [options.data, current, chosen]);
 
   if (!props.chooses) {
     return (
@@ -57,12 +63,11 @@ export function CompanySelect(props: CompanySelectProps) {
       placeholder={props.placeholder}
       data={companies.map((c) => ({ value: c.id, label: c.name }))}
       value={props.value || null}
-      onChange={(id) =>
-        props.onChange(
-          id ?? '',
-          companies.find((c) => c.id === id),
-        )
-      }
+      onChange={(id) => {
+        const company = companies.find((c) => c.id === id);
+        setChosen(company);
+        props.onChange(id ?? '', company);
+      }}
       searchable
       onSearchChange={setSearch}
       nothingFoundMessage={props.nothingFound}

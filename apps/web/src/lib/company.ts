@@ -49,6 +49,16 @@ export interface CompanyOption {
 }
 
 /** The companies whose names match `q` (the first 100), for those who choose a company. */
+/**
+ * What the company picker asks the server for: what was typed, except the chosen
+ * company's own name, which the picker's box shows once one is chosen (searching
+ * for it listed that company alone, and nothing else could be picked).
+ */
+export function companySearchQuery(typed: string, chosenName: string | undefined): string {
+  const search = typed.trim();
+  return search === (chosenName ?? '').trim() ? '' : search;
+}
+
 export function useCompanyOptions(enabled: boolean, q: string) {
   return useQuery({
     queryKey: ['companies', 'options', q],
