@@ -206,7 +206,8 @@ interface ExpectedDbRow extends Record<string, unknown> {
 /**
  * Expected today: visitors with a confirmed request (a meeting, or an event
  * registration) whose day — the event's, else the meeting's — is today in their
- * company's time zone, and who have not arrived (no check at all). By time.
+ * company's time zone (the day's instants written with the row, never its text), and
+ * who have not arrived (no check at all). By time.
  */
 export async function listExpected(
   db: Db,
@@ -216,8 +217,8 @@ export async function listExpected(
 ): Promise<{ rows: ExpectedRow[]; total: number }> {
   const where = sql`
     where ${companyId ? sql`v.company_id = ${companyId}` : sql`true`}
-      and coalesce(e.date_event, v.request_date)
-          = to_char(${now.toISOString()}::timestamptz at time zone c.timezone, 'DD/MM/YYYY')
+      and coalesce(e.day_starts_at, v.day_starts_at) <= ${now.toISOString()}::timestamptz
+      and ${now.toISOString()}::timestamptz < coalesce(e.day_ends_at, v.day_ends_at)
       and exists (select 1 from visit_requests r where r.visitor_id = v.id and r.confirmed)
       and not exists (select 1 from visitor_checks vc where vc.visitor_id = v.id)
       ${query.q ? sql`and ${likeAny(query.q, [sql`v.firstname || ' ' || v.lastname || ' ' || v.firstname || ' ' || v.organisation_name || ' ' || v.uidn`])}` : sql``}

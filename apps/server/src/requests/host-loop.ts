@@ -176,7 +176,9 @@ export async function queueReminders(db: Db, now: Date = new Date()): Promise<nu
     join companies c on c.id = r.company_id
     where r.confirmed is true
       and v.event_id is null
-      and v.request_date = to_char((${now.toISOString()}::timestamptz at time zone c.timezone)::date + 1, 'DD/MM/YYYY')
+      -- Tomorrow in the company's zone: the meeting's day starts between the next two midnights.
+      and v.day_starts_at >= ((${now.toISOString()}::timestamptz at time zone c.timezone)::date + 1)::timestamp at time zone c.timezone
+      and v.day_starts_at < ((${now.toISOString()}::timestamptz at time zone c.timezone)::date + 2)::timestamp at time zone c.timezone
       and (r.decided_at at time zone c.timezone)::date < (${now.toISOString()}::timestamptz at time zone c.timezone)::date
     on conflict (dedupe_key) do nothing
     returning id`);
