@@ -145,6 +145,12 @@ describe('visitor journey in Chromium', () => {
     await row.getByText('En attente').waitFor();
     await row.getByText(VISITOR_EMAIL).waitFor();
     await row.getByText('+2250701020304').waitFor();
+    // The whole list fits a 1280 px screen: no sideways scroll to reach Valider.
+    expect(
+      await staff
+        .locator('table')
+        .evaluate((table) => table.getBoundingClientRect().right <= window.innerWidth),
+    ).toBe(true);
     // Only admins delete.
     expect(await staff.getByRole('columnheader', { name: 'Supprimer' }).count()).toBe(0);
     // The identity document opens full size in a modal.

@@ -32,6 +32,9 @@ function instantFormat(shape: Intl.DateTimeFormatOptions) {
 /** '2026-11-22T10:00:00Z' → '22 novembre 2026'. */
 export const formatLongDate = instantFormat({ day: 'numeric', month: 'long', year: 'numeric' });
 
+/** '22/11/2026' (a table's column, where a long date would widen it). */
+export const formatShortDate = instantFormat({ day: '2-digit', month: '2-digit', year: 'numeric' });
+
 /** '22 novembre 2026 à 10:00'. */
 export const formatDateTime = instantFormat({ dateStyle: 'long', timeStyle: 'short' });
 

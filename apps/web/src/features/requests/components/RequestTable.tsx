@@ -1,8 +1,8 @@
 /**
- * 'Liste des demandes' and, with `event`, 'Liste Participants' (spec §2 Request
- * list): pages of 10 served by the server (an event's list shows up to 100 at
- * once), the image in a full-size modal, 'Confirmé' / 'En attente', the action
- * column for those who may validate (never supervisors), delete for admin only.
+ * 'Liste des demandes' (spec §2 Request list): pages of 10 served by the server, the
+ * image in a full-size modal, 'Confirmé' / 'En attente', the action column for those
+ * who may validate (never supervisors), delete for admin only. An event's participants
+ * ('Liste Participants') are the events feature's event page.
  */
 import { Anchor, Badge, Button, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
@@ -19,7 +19,7 @@ import { confirmDelete } from '../../../components/confirm-delete';
 import { MailStatus } from '../../../components/MailStatus';
 import { ServerTable, type Column } from '../../../components/ServerTable';
 import { IdentityDocument } from '../../../components/visitor-form/IdentityDocument';
-import { formatDateTime, formatLongDate } from '../../../lib/format';
+import { formatShortDate } from '../../../lib/format';
 import { deleteVisitor, fetchRequests, type RequestListScope } from '../api/requests';
 
 export interface RequestTableProps {
@@ -28,17 +28,13 @@ export interface RequestTableProps {
   role: Role;
   /** The signed-in user's company slug. */
   userCompany: string;
-  /** Event mode: the event's slug or id (participants, check-in column, not paged). */
-  event?: string;
 }
 
-export function RequestTable({ domain, role, userCompany, event }: RequestTableProps) {
+export function RequestTable({ domain, role, userCompany }: RequestTableProps) {
   const { t, i18n } = useTranslation('requests');
   const queryClient = useQueryClient();
   const isAdmin = role === 'ROLE_ADMIN';
-  const scope: RequestListScope = event
-    ? { company: domain, event }
-    : { company: isAdmin ? undefined : userCompany };
+  const scope: RequestListScope = { company: isAdmin ? undefined : userCompany };
   const showAction =
     mayPerform(role, 'requests.validate') && !REQUEST_LIST_RULES.noActionColumn.includes(role);
   const showDelete = REQUEST_LIST_RULES.deleteColumn.includes(role);
@@ -78,22 +74,21 @@ export function RequestTable({ domain, role, userCompany, event }: RequestTableP
         />
       ),
     },
-    // Issue 14: the meeting's date and time, and whose company for roles that see several.
-    ...(event
-      ? []
-      : [
-          {
-            key: 'meetingDate',
-            header: t('columns.meetingDate'),
-            render: (row: RequestRow) => row.request_date ?? '',
-          },
-          {
-            key: 'meetingTime',
-            header: t('columns.meetingTime'),
-            render: (row: RequestRow) => row.request_time ?? '',
-          },
-        ]),
-    ...(actsOnAllCompanies(role, 'requests.list') && !event
+    // Issue 14: the meeting's day and time (one column: the list fits 1280 px), and
+    // whose company for roles that see several.
+    {
+      key: 'meeting',
+      header: t('columns.meeting'),
+      render: (row: RequestRow) => (
+        <Stack gap={0}>
+          <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+            {row.request_date ?? ''}
+          </Text>
+          <Text size="sm">{row.request_time ?? ''}</Text>
+        </Stack>
+      ),
+    },
+    ...(actsOnAllCompanies(role, 'requests.list')
       ? [
           {
             key: 'company',
@@ -118,44 +113,17 @@ export function RequestTable({ domain, role, userCompany, event }: RequestTableP
     },
     { key: 'reason', header: t('columns.reason'), render: (row) => row.reason ?? '' },
   ];
-  if (event) {
-    columns.push({
-      key: 'checkin',
-      header: t('columns.checkIn'),
-      render: (row) => {
-        const last = row.visitor.checkIns.at(-1);
-        if (!last)
-          return (
-            <Text size="sm" c="dimmed">
-              {t('checkIn.none')}
-            </Text>
-          );
-        return (
-          <Stack gap={0}>
-            <Text size="sm">{formatDateTime(last.check_in_time, undefined, i18n.language)}</Text>
-            {last.check_out_time && (
-              <Text size="xs" c="dimmed">
-                {t('checkIn.out', {
-                  time: formatDateTime(last.check_out_time, undefined, i18n.language),
-                })}
-              </Text>
-            )}
-          </Stack>
-        );
-      },
-    });
-  }
   columns.push(
     {
       key: 'status',
       header: t('columns.status'),
       render: (row) =>
         row.confirmed ? (
-          <Badge color="teal" variant="light">
+          <Badge color="teal" variant="light" style={{ overflow: 'visible' }}>
             {t('status.confirmed')}
           </Badge>
         ) : (
-          <Badge color="yellow" variant="light" c="yellow.9">
+          <Badge color="yellow" variant="light" c="yellow.9" style={{ overflow: 'visible' }}>
             {t('status.pending')}
           </Badge>
         ),
@@ -168,14 +136,14 @@ export function RequestTable({ domain, role, userCompany, event }: RequestTableP
         row.confirmed ? (
           <MailStatus
             visitorId={row.visitor.id}
-            canResend={mayPerform(role, event ? 'events.create' : 'requests.validate')}
+            canResend={mayPerform(role, 'requests.validate')}
           />
         ) : null,
     },
     {
       key: 'created',
       header: t('columns.createdAt'),
-      render: (row) => formatLongDate(row.created_at, undefined, i18n.language),
+      render: (row) => formatShortDate(row.created_at, undefined, i18n.language),
     },
   );
   if (showAction) {
@@ -222,9 +190,8 @@ export function RequestTable({ domain, role, userCompany, event }: RequestTableP
       fetchPage={(params) => fetchRequests(scope, params)}
       columns={columns}
       rowKey={(row) => row.id}
-      emptyMessage={event ? t('empty.event') : t('empty.requests')}
+      emptyMessage={t('empty.requests')}
       searchable
-      unpaged={!!event}
     />
   );
 }
