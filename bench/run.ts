@@ -11,6 +11,7 @@ const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   exports: () => import('./exports'),
   purge: () => import('./purge'),
   onsite: () => import('./onsite'),
+  start: () => import('./start'),
 };
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -4,39 +4,57 @@
  * (@sesame/shared, TypeScript source) are compiled into it; the npm packages stay
  * imports, resolved from node_modules at run time, and each must be declared in this
  * package's "dependencies": a package reached otherwise fails the build.
+ * No type-checking here (esbuild strips the types): `npm run typecheck` does that, and
+ * `npm start` does not wait for it. The build writes its stamp (tools/build-stamp.ts),
+ * so a start on unchanged sources does not build again.
  */
 import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { sourceHash, writeStamp } from '../../../tools/build-stamp';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
-  dependencies: Record<string, string>;
-};
-const runtime = Object.keys(pkg.dependencies).filter((name) => !name.startsWith('@sesame/'));
 
-await rm(path.join(ROOT, 'dist'), { recursive: true, force: true });
-const result = await build({
-  entryPoints: [path.join(ROOT, 'src/main.ts')],
-  outfile: path.join(ROOT, 'dist/main.js'),
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20.19',
-  external: runtime.flatMap((name) => [name, `${name}/*`]),
-  sourcemap: true,
-  metafile: true,
-  logLevel: 'warning',
-});
+export async function buildServer(): Promise<void> {
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+  };
+  const runtime = Object.keys(pkg.dependencies).filter((name) => !name.startsWith('@sesame/'));
+  // Taken before the build: a source edited while it runs makes the next start build again.
+  const source = await sourceHash('server');
 
-// Anything from node_modules inside the bundle was imported without being declared.
-const undeclared = Object.keys(result.metafile.inputs).filter((input) =>
-  input.includes('node_modules/'),
-);
-if (undeclared.length) {
-  console.error(
-    `The server imports packages missing from apps/server/package.json "dependencies":\n  ${undeclared.join('\n  ')}`,
+  await rm(path.join(ROOT, 'dist'), { recursive: true, force: true });
+  const result = await build({
+    entryPoints: [path.join(ROOT, 'src/main.ts')],
+    outfile: path.join(ROOT, 'dist/main.js'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20.19',
+    external: runtime.flatMap((name) => [name, `${name}/*`]),
+    sourcemap: true,
+    metafile: true,
+    logLevel: 'warning',
+  });
+
+  // Anything from node_modules inside the bundle was imported without being declared.
+  const undeclared = Object.keys(result.metafile.inputs).filter((input) =>
+    input.includes('node_modules/'),
   );
-  process.exit(1);
+  if (undeclared.length) {
+    await rm(path.join(ROOT, 'dist'), { recursive: true, force: true });
+    throw new Error(
+      `The server imports packages missing from apps/server/package.json "dependencies":\n  ${undeclared.join('\n  ')}`,
+    );
+  }
+  await writeStamp('server', source);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await buildServer().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  });
 }

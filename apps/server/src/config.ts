@@ -1,6 +1,7 @@
 /**
  * Every environment variable, parsed and validated in one place (ARCHITECTURE §3).
- * A missing or malformed variable stops the start with one clear line.
+ * A malformed variable stops the start with one sentence saying what it must be;
+ * relative paths are relative to the folder the command was typed in (paths.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -10,13 +11,7 @@ import { z } from 'zod';
 import { PASSWORD_MIN_LENGTH, REPEAT_SCAN_WINDOW_MS, SLUG_PATTERN } from '@sesame/shared';
 import { passwordProblem } from './auth/password-policy';
 import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from './db/availability';
-import { SERVER_ROOT } from './paths';
-
-const optionalString = z
-  .string()
-  .trim()
-  .transform((v) => (v === '' ? undefined : v))
-  .optional();
+import { DEFAULT_DATA_DIR, resolvePathSetting, SERVER_ROOT } from './paths';
 
 export interface HttpTimeouts {
   requestMs: number;
@@ -25,84 +20,210 @@ export interface HttpTimeouts {
 
 export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { requestMs: 30_000, connectionMs: 60_000 };
 
-const envSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().default('0.0.0.0'),
-  PUBLIC_URL: optionalString.pipe(z.url({ error: 'must be an absolute URL' }).optional()),
-  DATA_DIR: z.string().default('./data'),
-  DATABASE_URL: optionalString.pipe(
-    z
-      .string()
-      .regex(/^postgres(ql)?:\/\//, 'must start with postgres://')
-      .optional(),
-  ),
-  JWT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
-  SMTP_URL: optionalString.pipe(
-    z
-      .string()
-      .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
-      .optional(),
-  ),
-  MAIL_FROM: z.string().default('Sésame <no-reply@sesame.local>'),
-  DEFAULT_COMPANY_SLUG: z.string().regex(SLUG_PATTERN, 'must be a lower-case slug').default('demo'),
-  APP_TIMEZONE: z
-    .string()
-    .default('Africa/Abidjan')
-    .refine((tz) => {
-      try {
-        new Intl.DateTimeFormat('fr-FR', { timeZone: tz });
-        return true;
-      } catch {
-        return false;
-      }
-    }, 'must be an IANA time zone such as Africa/Abidjan'),
-  ADMIN_EMAIL: optionalString.pipe(z.email({ error: 'must be an e-mail address' }).optional()),
-  ADMIN_PASSWORD: optionalString.pipe(
-    z
-      .string()
-      .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
-      .refine((value) => passwordProblem(value) === null, 'is too common or too easy to guess')
-      .optional(),
-  ),
-  TRUST_PROXY: optionalString.pipe(
-    z
-      .string()
-      .refine(
-        (value) => parseTrustProxy(value) !== null,
+/** The process's settings after checking, before the files they name are read. */
+interface Settings {
+  PORT: number;
+  HOST: string;
+  PUBLIC_URL: string | undefined;
+  DATA_DIR: string;
+  DATABASE_URL: string | undefined;
+  JWT_SECRET: string | undefined;
+  SMTP_URL: string | undefined;
+  MAIL_FROM: string;
+  DEFAULT_COMPANY_SLUG: string;
+  APP_TIMEZONE: string;
+  ADMIN_EMAIL: string | undefined;
+  ADMIN_PASSWORD: string | undefined;
+  TRUST_PROXY: false | number | string[];
+  LOG_LEVEL: string;
+  WEB_DIST: string | undefined;
+  REPEAT_SCAN_WINDOW_SECONDS: number;
+  DB_CONNECT_TIMEOUT_MS: number;
+  DB_STATEMENT_TIMEOUT_MS: number;
+  HTTP_REQUEST_TIMEOUT_MS: number;
+  HTTP_CONNECTION_TIMEOUT_MS: number;
+}
+
+/**
+ * How one environment variable is read. `parse` gets the trimmed value (an empty
+ * variable counts as unset) and answers the value, or a sentence saying what the
+ * variable must be — the sentence a person reads at start, after the variable's name.
+ */
+interface Spec<T> {
+  parse: (value: string, env: NodeJS.ProcessEnv) => T | Problem;
+  fallback: (env: NodeJS.ProcessEnv) => T;
+  /** Never repeat the value in a message: it holds a password or a key. */
+  secret?: boolean;
+}
+
+class Problem {
+  constructor(readonly sentence: string) {}
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+/** The longest timeout a setting may ask for: an hour. */
+const HOUR_MS = 3_600_000;
+
+function wholeNumber(min: number, max: number, sentence: string) {
+  return (value: string): number | Problem => {
+    const n = /^\d{1,10}$/.test(value) ? Number(value) : Number.NaN;
+    return n >= min && n <= max ? n : new Problem(sentence);
+  };
+}
+
+function matching(test: (value: string) => boolean, sentence: string) {
+  return (value: string): string | Problem => (test(value) ? value : new Problem(sentence));
+}
+
+function isUrl(value: string, protocols: string[]): boolean {
+  try {
+    return protocols.includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
+
+function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('fr-FR', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const HOST_NAME =
+  /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+const unset = () => undefined;
+
+const SPECS: { [Name in keyof Settings]: Spec<Settings[Name]> } = {
+  PORT: {
+    parse: wholeNumber(1, 65535, 'must be a number between 1 and 65535'),
+    fallback: () => 3000,
+  },
+  HOST: {
+    parse: matching(
+      (value) => isIP(value) !== 0 || (value.length <= 253 && HOST_NAME.test(value)),
+      'must be an IP address or a host name to listen on, such as 0.0.0.0 or 127.0.0.1',
+    ),
+    fallback: () => '0.0.0.0',
+  },
+  PUBLIC_URL: {
+    parse: matching(
+      (value) => isUrl(value, ['http:', 'https:']),
+      'must be an address starting with http:// or https://, such as https://sesame.example.com',
+    ),
+    fallback: unset,
+  },
+  DATA_DIR: {
+    parse: (value, env) => resolvePathSetting(value, env),
+    fallback: () => DEFAULT_DATA_DIR,
+  },
+  DATABASE_URL: {
+    parse: matching(
+      (value) => /^postgres(?:ql)?:\/\/./.test(value) && isUrl(value, ['postgres:', 'postgresql:']),
+      'must be a PostgreSQL address starting with postgres://, such as postgres://user:password@host:5432/sesame',
+    ),
+    fallback: unset,
+    secret: true,
+  },
+  JWT_SECRET: {
+    parse: matching((value) => value.length >= 32, 'must be at least 32 characters long'),
+    fallback: unset,
+    secret: true,
+  },
+  SMTP_URL: {
+    parse: matching(
+      (value) => isUrl(value, ['smtp:', 'smtps:']),
+      'must be a mail server address starting with smtp:// or smtps://, such as smtp://user:password@mail.example.com:587',
+    ),
+    fallback: unset,
+    secret: true,
+  },
+  MAIL_FROM: { parse: (value) => value, fallback: () => 'Sésame <no-reply@sesame.local>' },
+  DEFAULT_COMPANY_SLUG: {
+    parse: matching(
+      (value) => SLUG_PATTERN.test(value),
+      'must be a company slug: lower-case letters and digits, words joined by dashes, such as demo',
+    ),
+    fallback: () => 'demo',
+  },
+  APP_TIMEZONE: {
+    parse: matching(
+      isTimeZone,
+      'must be an IANA time zone, such as Africa/Abidjan or Europe/Paris',
+    ),
+    fallback: () => 'Africa/Abidjan',
+  },
+  ADMIN_EMAIL: {
+    parse: matching(
+      (value) => z.email().safeParse(value).success,
+      'must be an e-mail address, such as admin@example.com',
+    ),
+    fallback: unset,
+  },
+  ADMIN_PASSWORD: {
+    parse: (value) => {
+      if (value.length < PASSWORD_MIN_LENGTH)
+        return new Problem(`must be at least ${PASSWORD_MIN_LENGTH} characters long`);
+      if (passwordProblem(value) !== null)
+        return new Problem('is too common or too easy to guess: choose a longer, less usual one');
+      return value;
+    },
+    fallback: unset,
+    secret: true,
+  },
+  TRUST_PROXY: {
+    parse: (value) =>
+      parseTrustProxy(value) ??
+      new Problem(
         'must be a hop count (1 to 10) or a comma-separated list of proxy addresses or CIDR ranges',
-      )
-      .optional(),
-  ),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  WEB_DIST: optionalString,
-  REPEAT_SCAN_WINDOW_SECONDS: z.coerce
-    .number()
-    .int()
-    .min(0, 'must be 0 or more seconds')
-    .max(3600, 'must be at most 3600 seconds')
-    .default(REPEAT_SCAN_WINDOW_MS / 1000),
+      ),
+    fallback: () => false,
+  },
+  LOG_LEVEL: {
+    parse: matching(
+      (value) => LOG_LEVELS.includes(value),
+      `must be one of ${LOG_LEVELS.slice(0, -1).join(', ')} or ${LOG_LEVELS.at(-1)}`,
+    ),
+    fallback: () => 'info',
+  },
+  WEB_DIST: {
+    parse: (value, env) => {
+      const folder = resolvePathSetting(value, env);
+      return existsSync(path.join(folder, 'index.html'))
+        ? folder
+        : new Problem(
+            `must be the folder of the built web app (holding index.html); ${folder} is not`,
+          );
+    },
+    fallback: unset,
+  },
+  REPEAT_SCAN_WINDOW_SECONDS: {
+    parse: wholeNumber(0, 3600, 'must be a number of seconds between 0 and 3600'),
+    fallback: () => REPEAT_SCAN_WINDOW_MS / 1000,
+  },
   // Timeouts on the request path (issue 12): a dead or slow database answers 503 quickly.
-  DB_CONNECT_TIMEOUT_MS: z.coerce
-    .number()
-    .int()
-    .min(100, 'must be at least 100 ms')
-    .default(DEFAULT_DATABASE_TIMEOUTS.connectMs),
-  DB_STATEMENT_TIMEOUT_MS: z.coerce
-    .number()
-    .int()
-    .min(100, 'must be at least 100 ms')
-    .default(DEFAULT_DATABASE_TIMEOUTS.statementMs),
-  HTTP_REQUEST_TIMEOUT_MS: z.coerce
-    .number()
-    .int()
-    .min(1000, 'must be at least 1000 ms')
-    .default(DEFAULT_HTTP_TIMEOUTS.requestMs),
-  HTTP_CONNECTION_TIMEOUT_MS: z.coerce
-    .number()
-    .int()
-    .min(1000, 'must be at least 1000 ms')
-    .default(DEFAULT_HTTP_TIMEOUTS.connectionMs),
-});
+  DB_CONNECT_TIMEOUT_MS: {
+    parse: wholeNumber(100, HOUR_MS, 'must be a number of milliseconds between 100 and 3600000'),
+    fallback: () => DEFAULT_DATABASE_TIMEOUTS.connectMs,
+  },
+  DB_STATEMENT_TIMEOUT_MS: {
+    parse: wholeNumber(100, HOUR_MS, 'must be a number of milliseconds between 100 and 3600000'),
+    fallback: () => DEFAULT_DATABASE_TIMEOUTS.statementMs,
+  },
+  HTTP_REQUEST_TIMEOUT_MS: {
+    parse: wholeNumber(1000, HOUR_MS, 'must be a number of milliseconds between 1000 and 3600000'),
+    fallback: () => DEFAULT_HTTP_TIMEOUTS.requestMs,
+  },
+  HTTP_CONNECTION_TIMEOUT_MS: {
+    parse: wholeNumber(1000, HOUR_MS, 'must be a number of milliseconds between 1000 and 3600000'),
+    fallback: () => DEFAULT_HTTP_TIMEOUTS.connectionMs,
+  },
+};
+
+/** Every environment variable Sésame reads (the README's configuration table lists them). */
+export const SETTING_NAMES = Object.keys(SPECS) as (keyof Settings)[];
 
 export interface Config {
   port: number;
@@ -172,27 +293,68 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   allowList: [],
 };
 
-export class ConfigError extends Error {}
-
-/** Parses the environment. Throws ConfigError with one readable line. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new ConfigError(
-      `Configuration error: ${String(issue.path[0] ?? 'environment')} ${issue.message}`,
-    );
+/** The settings that stop the start, one sentence each ("PORT must be a number …"). */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(describeConfigProblems(problems));
   }
-  const e = parsed.data;
-  const dataDir = path.resolve(e.DATA_DIR);
+}
+
+/**
+ * Checks every variable without writing anything (the start launcher asks before it
+ * builds): the settings, or one sentence per wrong variable.
+ */
+export function checkSettings(
+  env: NodeJS.ProcessEnv = process.env,
+): { settings: Settings; problems: [] } | { settings: undefined; problems: string[] } {
+  const settings: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const name of SETTING_NAMES) {
+    const spec = SPECS[name] as Spec<unknown>;
+    const value = env[name]?.trim();
+    if (!value) {
+      settings[name] = spec.fallback(env);
+      continue;
+    }
+    const parsed = spec.parse(value, env);
+    if (parsed instanceof Problem) {
+      const shown = value.length > 60 ? `${value.slice(0, 57)}...` : value;
+      problems.push(`${name} ${parsed.sentence}${spec.secret ? '.' : ` (it is "${shown}").`}`);
+    } else settings[name] = parsed;
+  }
+  return problems.length
+    ? { settings: undefined, problems }
+    : { settings: settings as unknown as Settings, problems: [] };
+}
+
+/** What a person reads when settings are wrong: the sentences, then what to do. */
+export function describeConfigProblems(problems: string[]): string {
+  const lines =
+    problems.length === 1
+      ? [`Sésame cannot start: ${problems[0]}`]
+      : [
+          `Sésame cannot start: ${problems.length} settings are wrong.`,
+          ...problems.map((problem) => `  ${problem}`),
+        ];
+  lines.push(
+    'Change it in the environment, or unset it to use the default (README.md, "Configuration").',
+  );
+  return lines.join('\n');
+}
+
+/** Parses the environment. Throws ConfigError with one sentence per wrong variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const checked = checkSettings(env);
+  if (!checked.settings) throw new ConfigError(checked.problems);
+  const e = checked.settings;
   const port = e.PORT;
   return {
     port,
     host: e.HOST,
     publicUrl: withoutTrailingSlashes(e.PUBLIC_URL ?? `http://localhost:${port}`),
-    dataDir,
+    dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
-    jwtSecret: e.JWT_SECRET ?? persistedSecret(dataDir),
+    jwtSecret: e.JWT_SECRET ?? persistedSecret(e.DATA_DIR),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     defaultCompanySlug: e.DEFAULT_COMPANY_SLUG,
@@ -203,7 +365,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: e.WEB_DIST ?? defaultWebDist(),
     repeatScanWindowMs: e.REPEAT_SCAN_WINDOW_SECONDS * 1000,
     rateLimits: DEFAULT_RATE_LIMITS,
-    trustProxy: e.TRUST_PROXY ? (parseTrustProxy(e.TRUST_PROXY) ?? false) : false,
+    trustProxy: e.TRUST_PROXY,
     databaseTimeouts: {
       connectMs: e.DB_CONNECT_TIMEOUT_MS,
       statementMs: e.DB_STATEMENT_TIMEOUT_MS,

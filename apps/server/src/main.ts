@@ -41,7 +41,16 @@ async function main(): Promise<void> {
   }
 
   const stopBackground = startBackgroundWork(app);
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    const sentence = listenProblem(error, config);
+    if (!sentence) throw error;
+    console.error(`Sésame cannot start: ${sentence}`);
+    await Promise.allSettled([stopBackground(), app.close()]);
+    await database.close();
+    process.exit(1);
+  }
   app.log.info(
     { database: database.kind, dataDir: config.dataDir, publicUrl: config.publicUrl },
     `Sésame is serving ${config.publicUrl}`,
@@ -76,6 +85,19 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+/** The sentence for a port that cannot be opened, or null for any other failure. */
+function listenProblem(error: unknown, config: Config): string | null {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const where = `${config.host}:${config.port}`;
+  if (code === 'EADDRINUSE')
+    return `another program already listens on ${where}. Stop it, or set PORT to a free port.`;
+  if (code === 'EACCES')
+    return `this user may not listen on ${where} (ports under 1024 need privileges). Set PORT to 1024 or more.`;
+  if (code === 'EADDRNOTAVAIL')
+    return `HOST ${config.host} is not an address of this machine. Set HOST to one of its addresses, or unset it.`;
+  return null;
 }
 
 main().catch((error: unknown) => {

@@ -1,0 +1,132 @@
+/**
+ * `npm start`: checks what can be checked before anything slow, builds only what is
+ * out of date with its sources (tools/build-stamp.ts), then runs the compiled server
+ * (`node apps/server/dist/main.js`) with this terminal, passes it the stop signals,
+ * and ends with its exit code.
+ *
+ * - A wrong setting is said in sentences before any build (the server says the same
+ *   sentences on a start without a build: one function, apps/server/src/config.ts).
+ * - It runs from the root package's "start" script itself, not through `npm run … -w`:
+ *   npm prints its "Lifecycle script failed" lines after a workspace script that ends
+ *   in error, never after the root one, so a wrong setting reads as its sentences only.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { DEFAULT_DATA_DIR, resolvePathSetting } from '../apps/server/src/paths';
+import { BuildError, buildParts } from './build';
+import { freshness, PARTS, ROOT, type Part } from './build-stamp';
+
+const SERVER_MAIN = path.join(ROOT, 'apps/server/dist/main.js');
+/** Where `npm start` kept the data before it resolved paths from where it is typed. */
+const FORMER_DATA_DIR = path.join(ROOT, 'apps/server/data');
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+const NAMES: Record<Part, string> = { server: 'the server', web: 'the web app' };
+
+const say = (line: string) => process.stdout.write(`Sésame: ${line}\n`);
+
+/** The sentence when this Node.js is older than package.json's "engines" allows. */
+function nodeVersionProblem(version = process.versions.node): string | null {
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    engines: { node: string };
+  };
+  const wanted = /^>=\s*(\d+)\.(\d+)/.exec(pkg.engines.node);
+  if (!wanted) return null;
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  const [needMajor, needMinor] = [Number(wanted[1]), Number(wanted[2])];
+  if (major > needMajor || (major === needMajor && minor >= needMinor)) return null;
+  return `Sésame cannot start: it needs Node.js ${needMajor}.${needMinor} or later, and this is Node.js ${version}. Install a newer Node.js (README.md, "Start").`;
+}
+
+/**
+ * Data kept by an earlier version in apps/server/data while the default is now ./data:
+ * starting would make a new, empty database beside it. Say so instead.
+ */
+function formerDataProblem(env: NodeJS.ProcessEnv): string | null {
+  if (env.DATA_DIR?.trim() || existsSync(DEFAULT_DATA_DIR)) return null;
+  if (
+    !existsSync(path.join(FORMER_DATA_DIR, 'db')) &&
+    !existsSync(path.join(FORMER_DATA_DIR, 'jwt-secret'))
+  )
+    return null;
+  return [
+    'Sésame cannot start: its data folder is now ./data, and an earlier version kept it in apps/server/data.',
+    'Move it there (mv apps/server/data data), or set DATA_DIR=apps/server/data to keep it where it is.',
+  ].join('\n');
+}
+
+async function buildIfNeeded(): Promise<boolean> {
+  const states = await Promise.all(PARTS.map((part) => freshness(part)));
+  const stale = states.filter((state) => !state.upToDate);
+  if (!stale.length) {
+    say('the server and the web app are up to date with their sources: no build.');
+    return true;
+  }
+  // The settings first: a wrong one is said now, not after the build.
+  const { checkSettings, describeConfigProblems } = await import('../apps/server/src/config');
+  const { problems } = checkSettings(process.env);
+  if (problems.length) {
+    console.error(describeConfigProblems(problems));
+    return false;
+  }
+  say(`building ${stale.map((state) => `${NAMES[state.part]} (${state.reason})`).join(' and ')}…`);
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  for (const signal of STOP_SIGNALS) process.once(signal, abort);
+  const started = performance.now();
+  try {
+    await buildParts(
+      stale.map((state) => state.part),
+      { signal: controller.signal },
+    );
+  } catch (error) {
+    if (controller.signal.aborted) return false;
+    if (!(error instanceof BuildError)) throw error;
+    console.error(error.message);
+    return false;
+  } finally {
+    for (const signal of STOP_SIGNALS) process.off(signal, abort);
+  }
+  say(`built in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+  return true;
+}
+
+/** Runs the compiled server in this terminal; resolves when it ends. */
+function runServer(): Promise<void> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--enable-source-maps', SERVER_MAIN], {
+      stdio: 'inherit',
+      env: process.env,
+    });
+    // The server drains on SIGTERM and SIGINT; this process waits for it.
+    const forward = (signal: NodeJS.Signals) => child.kill(signal);
+    for (const signal of STOP_SIGNALS) process.on(signal, forward);
+    child.once('exit', (code, signal) => {
+      for (const name of STOP_SIGNALS) process.off(name, forward);
+      if (signal) {
+        // End the way the server ended, so whoever started `npm start` sees the same.
+        process.kill(process.pid, signal);
+      } else process.exitCode = code ?? 1;
+      resolve();
+    });
+  });
+}
+
+async function main(): Promise<void> {
+  const problem = nodeVersionProblem() ?? formerDataProblem(process.env);
+  if (problem) {
+    console.error(problem);
+    process.exitCode = 1;
+    return;
+  }
+  if (!(await buildIfNeeded())) {
+    process.exitCode = 1;
+    return;
+  }
+  say(
+    `data folder ${process.env.DATA_DIR?.trim() ? resolvePathSetting(process.env.DATA_DIR.trim()) : DEFAULT_DATA_DIR}`,
+  );
+  await runServer();
+}
+
+await main();
