@@ -9,6 +9,31 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { companies, users } from '../db/schema';
 
+/**
+ * The default company's profile. 'Editer l'Entreprise' requires every field but the logo
+ * (spec §5, the shared companyUpdateSchema the server applies too), so a company seeded
+ * with a name alone could not be saved until someone filled eleven fields to change one.
+ * A demonstration company's values, which the operator replaces on that page; its contact
+ * e-mail is the first admin's.
+ */
+export function defaultCompanyProfile(contactEmail: string) {
+  return {
+    name: 'Demo',
+    description: 'Entreprise par défaut',
+    title: 'Entreprise de démonstration',
+    companyField: 'Démonstration',
+    idNumber: 'DEMO-0001',
+    pointContact: 'Administrateur Sésame',
+    email: contactEmail,
+    phoneNumber: '0000000000',
+    address: 'Adresse de démonstration',
+    city: 'Abidjan',
+    state: 'Abidjan',
+    country: 'Côte d’Ivoire',
+    zipcode: '00000',
+  };
+}
+
 export interface SeedResult {
   companyCreated: boolean;
   /** Set only when an admin was created on this start. */
@@ -20,6 +45,7 @@ export async function seedFirstRun(
   config: Pick<Config, 'defaultCompanySlug' | 'adminEmail' | 'adminPassword' | 'timezone'>,
 ): Promise<SeedResult> {
   const result: SeedResult = { companyCreated: false };
+  const adminEmail = config.adminEmail ?? 'admin@sesame.local';
   let [company] = await db
     .select()
     .from(companies)
@@ -29,9 +55,8 @@ export async function seedFirstRun(
     [company] = await db
       .insert(companies)
       .values({
-        name: 'Demo',
+        ...defaultCompanyProfile(adminEmail),
         slug: config.defaultCompanySlug,
-        description: 'Entreprise par défaut',
         timezone: config.timezone,
       })
       .returning();
@@ -44,7 +69,7 @@ export async function seedFirstRun(
     .where(arrayContains(users.roles, ['ROLE_ADMIN']))
     .limit(1);
   if (!anyAdmin) {
-    const email = config.adminEmail ?? 'admin@sesame.local';
+    const email = adminEmail;
     const generated = !config.adminPassword;
     const password = config.adminPassword ?? randomBytes(12).toString('base64url');
     await db.insert(users).values({

@@ -1,0 +1,64 @@
+/**
+ * The first start's seed: the default company can be saved as it is on 'Editer
+ * l'Entreprise' (every field but the logo is required there, spec §5), and a second
+ * start changes nothing.
+ */
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { companyUpdateSchema, type Company } from '@sesame/shared';
+import { companies, users } from '../src/db/schema';
+import { seedFirstRun } from '../src/setup/seed';
+import { as, multipart, tokenFor, useTestApp } from './helpers/app';
+import { testDatabaseKind } from './helpers/db';
+import { TEST_PASSWORD } from './helpers/factories';
+
+/** The edit form's text fields: what the page sends back of a company it loaded. */
+const EDIT_FIELDS = Object.keys(companyUpdateSchema.shape) as (keyof Company)[];
+
+describe(`first start seed (${testDatabaseKind})`, () => {
+  const ctx = useTestApp();
+  const seedConfig = () => ({
+    ...ctx.config,
+    adminEmail: 'owner@demo.test',
+    adminPassword: TEST_PASSWORD,
+  });
+
+  it('seeds a default company the edit form and the server accept unchanged', async () => {
+    const first = await seedFirstRun(ctx.db, seedConfig());
+    expect(first.companyCreated).toBe(true);
+    expect(first.admin).toMatchObject({ email: 'owner@demo.test', generated: false });
+
+    const token = await tokenFor(ctx.app, 'owner@demo.test');
+    const read = await as(ctx.app, token)({ method: 'GET', url: '/api/company/demo' });
+    expect(read.statusCode).toBe(200);
+    const company = read.json().data as Company;
+    expect(company).toMatchObject({ name: 'Demo', slug: 'demo', email: 'owner@demo.test' });
+
+    const fields = Object.fromEntries(
+      EDIT_FIELDS.map((key) => [key, company[key] == null ? undefined : String(company[key])]),
+    );
+    // The browser's check (the shared schema) passes...
+    expect(companyUpdateSchema.safeParse(fields).success).toBe(true);
+    // ...and so does the server's save of the same fields.
+    const saved = await as(
+      ctx.app,
+      token,
+    )({
+      method: 'POST',
+      url: `/api/company/${company.id}`,
+      ...multipart(fields),
+    });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json().message).toBe('Entreprise mise à jour avec succès.');
+  });
+
+  it('leaves an existing default company and admin alone on the next start', async () => {
+    const [before] = await ctx.db.select().from(companies).where(eq(companies.slug, 'demo'));
+    const again = await seedFirstRun(ctx.db, seedConfig());
+    expect(again).toEqual({ companyCreated: false });
+    const [after] = await ctx.db.select().from(companies).where(eq(companies.slug, 'demo'));
+    expect(after).toEqual(before);
+    const admins = await ctx.db.select().from(users).where(eq(users.email, 'owner@demo.test'));
+    expect(admins).toHaveLength(1);
+  });
+});
