@@ -1,15 +1,20 @@
 /**
- * The events journey (issue 5): a supervisor creates an event for their company
- * (locked), finds it in 'Liste des Evenements', copies its link and captures its QR
- * poster; an anonymous guest on a phone opens the link and registers with an
- * identity document; the code mail reaches a real SMTP server with a QR that
- * decodes to the scan URL; staff check the guest in; 'Liste Participants' and the
- * event attendance list show them.
+ * The events journey (issues 5 and 17): a supervisor creates an event for their company
+ * (locked) and lands on its page (share link, QR downloadable, poster), finds it in
+ * 'Liste des Evenements', copies its link and captures its QR poster; an anonymous
+ * guest on a 390 px phone opens the link, reads a registration page (the event's name,
+ * day, time and place as text) and registers with an identity document; the code mail
+ * reaches a real SMTP server with a QR that decodes to the scan URL; staff check the
+ * guest in; 'Liste Participants' on the event page shows them (no host or reason
+ * column) and exports them as CSV; the event attendance list shows them; closing the
+ * event (confirmed) turns the link's form into 'Inscriptions closes'.
+ * A double click on 'Créer l'événement' creates one event.
  */
 import { readFile } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newContext, PHONE, screenshot, signIn } from './support/browser';
+import { apiToken } from './support/server';
 import { waitForMailSent } from './support/mail';
 import { decodeQr } from './support/qr';
 import { createDemoStaff, startServer, type RunningServer } from './support/server';
@@ -30,6 +35,8 @@ const dayText = (options: Intl.DateTimeFormatOptions) =>
 /** '24 novembre 2026' and 'mardi 24 novembre 2026'. */
 const EVENT_LONG = dayText({ day: 'numeric', month: 'long', year: 'numeric' });
 const EVENT_WEEKDAY = dayText({ weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
+/** The phone of issue 17's screenshots. */
+const PHONE_390 = { ...PHONE, viewport: { width: 390, height: 844 } };
 
 describe('events journey in Chromium', () => {
   let server: RunningServer;
@@ -87,7 +94,28 @@ describe('events journey in Chromium', () => {
     await sup.getByRole('button', { name: "Créer l'événement" }).click();
     await sup.getByText('Événement ajouté').first().waitFor();
     await sup.getByText('Événement créé avec succès !').first().waitFor();
-    await sup.waitForURL(`${server.url}/demo/menu`);
+
+    // ── Issue 17: the organiser lands on the event, its link and its QR at hand ──
+    await sup.waitForURL(`${server.url}/demo/list-qrcode-events/${EVENT_SLUG}`);
+    await sup.getByRole('heading', { level: 1, name: EVENT_NAME }).waitFor();
+    const summary = sup.getByTestId('event-page-summary');
+    await summary.getByText(`${EVENT_WEEKDAY} à 18:30`).waitFor();
+    await summary.getByText('Inscriptions ouvertes').waitFor();
+    expect(await sup.getByTestId('event-share-link').textContent()).toBe(shareLink);
+    const pageQr = summary.getByRole('img', { name: `QR code de l'événement ${EVENT_NAME}` });
+    await expect
+      .poll(() => pageQr.evaluate((img) => (img as HTMLImageElement).naturalWidth))
+      .toBeGreaterThan(0);
+    await sup.getByText('Aucun participant inscrit pour le moment.').waitFor();
+    await screenshot(sup, 'event-page-after-create-1280');
+    const [qrDownload] = await Promise.all([
+      sup.waitForEvent('download'),
+      summary.getByRole('link', { name: 'Télécharger le QR code' }).click(),
+    ]);
+    expect(qrDownload.suggestedFilename()).toBe(`qr-${EVENT_SLUG}.png`);
+    expect(await decodeQr(await readFile((await qrDownload.path())!))).toBe(shareLink);
+    await summary.getByRole('button', { name: 'Copier le lien' }).click();
+    expect(await sup.evaluate(() => navigator.clipboard.readText())).toBe(shareLink);
 
     // ── 'Liste des Evenements': the row, the link copied, the QR ──────────────
     await sup.goto('/demo/list-events');
@@ -134,23 +162,32 @@ describe('events journey in Chromium', () => {
     expect(poster.subarray(1, 4).toString()).toBe('PNG');
     expect(await decodeQr(poster)).toBe(shareLink);
 
-    // ── The guest, anonymous, on a 375 px phone, through the copied link ──────
-    const guestContext = await newContext(browser, server.url, PHONE);
+    // ── The guest, anonymous, on a 390 px phone, through the copied link ──────
+    const guestContext = await newContext(browser, server.url, PHONE_390);
     const guest = await guestContext.newPage();
     await guest.goto(shareLink);
-    await guest.getByRole('heading', { name: EVENT_NAME }).waitFor();
-    await guest.getByTestId('event-summary').getByText(`${EVENT_WEEKDAY} à 18:30`).waitFor();
-    // The event's place, date and time are filled and read-only; no host, no reason.
-    const address = guest.getByRole('textbox', { name: 'Adresse', exact: true });
-    expect(await address.inputValue()).toBe('Boulevard de la République');
-    expect(await address.getAttribute('readonly')).not.toBeNull();
-    expect(await guest.getByRole('textbox', { name: 'Date', exact: true }).inputValue()).toBe(
-      EVENT_DAY,
-    );
-    expect(await guest.getByLabel('Heure').inputValue()).toBe('18');
-    expect(await guest.getByLabel('Minute').inputValue()).toBe('30');
+    // Issue 17: a registration page: the event's name is the title, its facts are text.
+    await guest.getByRole('heading', { level: 1, name: EVENT_NAME }).waitFor();
+    const facts = guest.getByTestId('event-summary');
+    await facts.getByText(EVENT_WEEKDAY).waitFor();
+    await facts.getByText('18:30').waitFor();
+    await facts.getByText('Salle Ivoire').waitFor();
+    await facts.getByText('Boulevard de la République, Abidjan').waitFor();
+    expect(await guest.getByRole('heading', { name: EVENT_NAME }).count()).toBe(1);
+    expect(await guest.getByRole('heading', { name: 'Demande de rendez-vous' }).count()).toBe(0);
+    expect(await guest.getByText(/Étape \d/).count()).toBe(0);
+    // No place, date or time inputs (the event's), no host, no reason.
+    for (const label of ['Adresse', 'Ville', 'Pays', 'Date', 'Heure', 'Minute']) {
+      expect(await guest.getByRole('textbox', { name: label, exact: true }).count()).toBe(0);
+      expect(await guest.getByRole('combobox', { name: label, exact: true }).count()).toBe(0);
+    }
     expect(await guest.getByLabel("Nom de l'hôte").count()).toBe(0);
     expect(await guest.getByLabel('Motif de la visite').count()).toBe(0);
+    // Nothing wider than the phone.
+    expect(await guest.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      390,
+    );
+    await screenshot(guest, 'event-join-390');
 
     await guest.getByLabel('Prénoms').fill('Kouadio');
     await guest.getByRole('textbox', { name: 'Nom', exact: true }).fill('Yao');
@@ -163,14 +200,14 @@ describe('events journey in Chromium', () => {
     await guest.getByLabel('Employeur').fill('Orange CI');
     await guest.getByLabel('Email').fill(GUEST_EMAIL);
     await guest.getByLabel('Contact').fill('0707070707');
-    await screenshot(guest, 'event-join-375');
     // Issue 16: the privacy notice, accepted.
     await guest.getByLabel("J'ai lu et j'accepte la notice de confidentialité.").check();
-    await guest.getByRole('button', { name: 'Envoyer la demande' }).click();
+    await screenshot(guest, 'event-join-390-filled');
+    await guest.getByRole('button', { name: "S'inscrire" }).click();
     await guest.waitForURL(/\/demo\/qr-code\/[0-9a-f-]{36}$/);
     await guest.getByTestId('visitor-summary').getByText('Kouadio Yao').waitFor();
     await guest.getByText('Votre QRCode a été envoyé par e-mail, Merci').waitFor();
-    await screenshot(guest, 'event-joined-375');
+    await screenshot(guest, 'event-joined-390');
 
     // ── The mail arrives at once (no host approval), with the scan QR ────────
     const mail = await smtp.waitForMessage(
@@ -209,6 +246,7 @@ describe('events journey in Chromium', () => {
       .getByRole('link', { name: /Participants/ })
       .click();
     await sup.waitForURL(`${server.url}/demo/list-qrcode-events/${EVENT_SLUG}`);
+    await sup.getByRole('heading', { level: 1, name: EVENT_NAME }).waitFor();
     await sup.getByRole('heading', { name: 'Liste Participants' }).waitFor();
     const participant = sup.getByRole('row').filter({ hasText: GUEST_EMAIL });
     await participant.getByText('Confirmé').waitFor();
@@ -216,7 +254,22 @@ describe('events journey in Chromium', () => {
       .getByText(/\d{1,2} \S+ \d{4} à \d{2}:\d{2}/)
       .first()
       .waitFor();
+    // Issue 17: no empty Hôte / Motif columns on an event's list.
+    await sup.getByRole('columnheader', { name: 'Arrivée' }).waitFor();
+    expect(await sup.getByRole('columnheader', { name: 'Hôte' }).count()).toBe(0);
+    expect(await sup.getByRole('columnheader', { name: 'Motif' }).count()).toBe(0);
     await screenshot(sup, 'event-participants-1280');
+    // The CSV export, for French Excel.
+    const [csvDownload] = await Promise.all([
+      sup.waitForEvent('download'),
+      sup.getByRole('button', { name: 'Exporter (CSV)' }).click(),
+    ]);
+    expect(csvDownload.suggestedFilename()).toBe(`participants-${EVENT_SLUG}.csv`);
+    const csv = (await readFile((await csvDownload.path())!)).toString('utf8');
+    expect(
+      csv.startsWith('\uFEFFPrénom;Nom;E-mail;Contact;Employeur;Inscription;Arrivée;Départ\r\n'),
+    ).toBe(true);
+    expect(csv).toContain(`Kouadio;Yao;${GUEST_EMAIL};`);
 
     // ── The event attendance list shows them under the event ────────────────
     await admin.goto('/demo/event-attendences');
@@ -232,8 +285,51 @@ describe('events journey in Chromium', () => {
     await waitForMailSent(sup, () => sup.getByRole('row').filter({ hasText: GUEST_EMAIL }));
     expect(smtp.messages.filter((m) => JSON.stringify(m.to).includes(GUEST_EMAIL))).toHaveLength(1);
 
+    // ── Issue 17: closing the event, confirmed; the link then takes no one ────
+    await sup.getByRole('button', { name: `Clôturer les inscriptions à ${EVENT_NAME}` }).click();
+    const dialog = sup.getByRole('dialog');
+    await dialog.getByText(`Clôturer les inscriptions à « ${EVENT_NAME} » ?`).waitFor();
+    await dialog.getByRole('button', { name: 'Clôturer', exact: true }).click();
+    await sup.getByText('Les inscriptions à cet événement sont maintenant closes.').waitFor();
+    await sup.getByTestId('event-page-summary').getByText('Inscriptions closes').waitFor();
+    expect(
+      await sup.getByRole('button', { name: `Clôturer les inscriptions à ${EVENT_NAME}` }).count(),
+    ).toBe(0);
+    await guest.goto(shareLink);
+    await guest.getByText('Les inscriptions à cet événement sont closes.').waitFor();
+    expect(await guest.getByRole('button', { name: "S'inscrire" }).count()).toBe(0);
+
     await guestContext.close();
     await adminContext.close();
     await supContext.close();
+  });
+
+  it('a double click on the submit creates one event', async () => {
+    const context = await newContext(browser, server.url);
+    const page = await context.newPage();
+    await signIn(page, SUPERVISOR.email, SUPERVISOR.password);
+    await page.goto('/demo/create-event');
+    const name = 'Atelier double clic';
+    await page.getByRole('textbox', { name: 'Nom', exact: true }).fill(name);
+    await page.getByLabel('Lieu').fill('Salle B');
+    await page.getByLabel('Adresse').fill('Plateau');
+    await page.getByRole('textbox', { name: 'Date', exact: true }).fill(EVENT_DAY);
+    await page.getByLabel('Heure').selectOption('10');
+    await page.getByLabel('Minute').selectOption('00');
+    const submit = page.getByRole('button', { name: "Créer l'événement" });
+    await submit.dblclick();
+    await page.getByText('Événement ajouté').first().waitFor();
+    // Saved: the button stays disabled until the page goes to the event.
+    expect(await submit.isDisabled()).toBe(true);
+    await page.waitForURL(`${server.url}/demo/list-qrcode-events/atelier-double-clic`);
+    const token = await apiToken(server, SUPERVISOR.email, SUPERVISOR.password);
+    const res = await fetch(`${server.url}/api/evenement/list?per_page=100&q=double`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const list = (await res.json()) as { data: { name: string; slug: string }[] };
+    expect(list.data.filter((e) => e.name === name).map((e) => e.slug)).toEqual([
+      'atelier-double-clic',
+    ]);
+    await context.close();
   });
 });

@@ -21,17 +21,18 @@ export interface ServerTableProps<T> {
   errorMessage?: ReactNode;
   searchable?: boolean;
   perPage?: number;
-  /** Not paged (the spec's event lists): one page of up to 100 rows. */
-  unpaged?: boolean;
 }
 
-/** A table whose rows are paged and searched on the server (ARCHITECTURE §4). */
+/**
+ * A table whose rows are paged and searched on the server (ARCHITECTURE §4). Every
+ * list is paged: none stops silently at a page's worth of rows (issue 17).
+ */
 export function ServerTable<T>(props: ServerTableProps<T>) {
   const { t } = useTranslation();
   const [page, setPage] = useState(1);
   const [search, setSearch] = useState('');
   const [q] = useDebouncedValue(search.trim(), 300);
-  const perPage = props.unpaged ? 100 : (props.perPage ?? PAGE_SIZE);
+  const perPage = props.perPage ?? PAGE_SIZE;
   const query = useQuery({
     queryKey: [...props.queryKey, { page, perPage, q }],
     queryFn: () => props.fetchPage({ page, per_page: perPage, q: q || undefined }),
@@ -74,7 +75,7 @@ export function ServerTable<T>(props: ServerTableProps<T>) {
           </ScrollArea>
         )}
       </QueryState>
-      {!props.unpaged && pages > 1 && (
+      {pages > 1 && (
         <Group justify="center" mt="md">
           <Pagination
             value={page}

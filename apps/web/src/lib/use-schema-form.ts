@@ -7,8 +7,12 @@
  *
  * Every input takes `form.getInputProps(field)`, which also sets `data-path`,
  * the attribute the focus looks for.
+ *
+ * One submit at a time, on every form (issue 17: a double click created two events):
+ * while `onSubmit` runs, a second submit is ignored, decided synchronously (a ref, not
+ * the next render), and `busy` is true for the submit button (`loading` disables it).
  */
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { useForm, type UseFormReturnType } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import {
@@ -57,6 +61,8 @@ export interface SchemaForm<Values extends object> {
   setSummary: (summary: string | null) => void;
   /** Checks one field now (a file as soon as it is picked), with the same schema. */
   validateField: (field: string, values?: Values) => void;
+  /** A submit is running: the submit button shows it and is disabled. */
+  busy: boolean;
 }
 
 export function useSchemaForm<Values extends object, Output>(
@@ -65,6 +71,8 @@ export function useSchemaForm<Values extends object, Output>(
 ): SchemaForm<Values> {
   const { t } = useTranslation(options.ns);
   const [summary, setSummary] = useState<string | null>(null);
+  /** Set and read in the same event: a second click before React renders again is seen. */
+  const running = useRef(false);
   const form = useForm<Values>({
     mode: 'controlled',
     initialValues: options.initialValues,
@@ -95,7 +103,7 @@ export function useSchemaForm<Values extends object, Output>(
 
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
-    if (form.submitting) return;
+    if (running.current) return;
     const values = form.getValues();
     const { parsed, errors, first } = check(values);
     if (first || !parsed.success) {
@@ -106,13 +114,19 @@ export function useSchemaForm<Values extends object, Output>(
     }
     form.clearErrors();
     setSummary(null);
+    running.current = true;
     form.setSubmitting(true);
-    void Promise.resolve(options.onSubmit(parsed.data, values))
+    // Called inside the promise: a throw from onSubmit also ends the run.
+    void Promise.resolve()
+      .then(() => options.onSubmit(parsed.data, values))
       .then((serverErrors) => {
         if (serverErrors && Object.keys(serverErrors).length > 0) showErrors(serverErrors, null);
       })
-      .finally(() => form.setSubmitting(false));
+      .finally(() => {
+        running.current = false;
+        form.setSubmitting(false);
+      });
   };
 
-  return { form, submit, summary, showErrors, setSummary, validateField };
+  return { form, submit, summary, showErrors, setSummary, validateField, busy: form.submitting };
 }

@@ -3,8 +3,10 @@
  * (`/{domain}/meeting`) and JoinEvent (`/company/{domain}/event/{slug}`).
  *
  * Props:
- * - `event` (optional): event mode. The event's name is a heading; address, city,
- *   country, state, zipcode, date and time are read-only and filled from the event;
+ * - `event` (optional): event mode (issue 17: a registration page, not a meeting
+ *   request). The page shows the event (its name as the title, day, time and place as
+ *   text); the form has no title of its own and no place, date or time inputs (their
+ *   values are the event's, and the server takes the event's anyway);
  *   host and reason are hidden and the reason is 'not applicable'.
  * - `onSubmit(formData)`: called with a FormData ready for `POST /api/visitor/create`
  *   (every visitor field of spec §3, `request_time` as HH:MM, `language`, the file as
@@ -71,6 +73,10 @@ export interface VisitorFormProps {
   companySlug?: string;
   /** The company whose privacy notice is shown (issue 16); the company's slug by default. */
   privacySlug?: string;
+  /** The submit button's words ('S'inscrire' for an event); the form's own by default. */
+  submitLabel?: string;
+  /** Event mode: the id of the page's heading that names the form. */
+  labelledBy?: string;
 }
 
 type TextField =
@@ -148,9 +154,10 @@ export function VisitorForm({
   timeZone = DEFAULT_TIMEZONE,
   companySlug,
   privacySlug = companySlug,
+  submitLabel,
+  labelledBy,
 }: VisitorFormProps) {
   const { t, i18n } = useTranslation('visitors');
-  const readOnly = !!event;
   const language = i18n.language?.startsWith('en') ? 'en' : 'fr';
 
   const { form, submit, summary, validateField } = useSchemaForm(visitorFormSchema, {
@@ -223,21 +230,13 @@ export function VisitorForm({
       <form
         onSubmit={busy ? (e) => e.preventDefault() : submit}
         noValidate
-        aria-labelledby="visitor-form-title"
+        aria-labelledby={event ? labelledBy : 'visitor-form-title'}
       >
         <Stack gap="md">
-          <Title order={1} id="visitor-form-title" size="h2">
-            {t('form.title')}
-          </Title>
-          {event && (
-            <div>
-              <Title order={2} size="h3" data-testid="event-name">
-                {event.name}
-              </Title>
-              <Text size="sm" c="dimmed">
-                {event.location}
-              </Text>
-            </div>
+          {!event && (
+            <Title order={1} id="visitor-form-title" size="h2">
+              {t('form.title')}
+            </Title>
           )}
 
           <Grid gap="md">
@@ -265,25 +264,28 @@ export function VisitorForm({
                 name="request_image"
               />
             </Grid.Col>
-            <Grid.Col span={12}>
-              {field('address', { readOnly, autoComplete: 'street-address' })}
-            </Grid.Col>
-            <Grid.Col span={{ base: 12, sm: 6 }}>
-              {field('city', { readOnly, autoComplete: 'address-level2' })}
-            </Grid.Col>
-            <Grid.Col span={{ base: 12, sm: 6 }}>
-              <NativeSelect
-                label={t('form.fields.country')}
-                data={countryOptions}
-                {...form.getInputProps('country')}
-                disabled={readOnly}
-                name="country"
-              />
-            </Grid.Col>
-            <Grid.Col span={{ base: 12, sm: 6 }}>{field('state', { readOnly })}</Grid.Col>
-            <Grid.Col span={{ base: 12, sm: 6 }}>
-              {field('zipcode', { readOnly, autoComplete: 'postal-code' })}
-            </Grid.Col>
+            {!event && (
+              <>
+                <Grid.Col span={12}>
+                  {field('address', { autoComplete: 'street-address' })}
+                </Grid.Col>
+                <Grid.Col span={{ base: 12, sm: 6 }}>
+                  {field('city', { autoComplete: 'address-level2' })}
+                </Grid.Col>
+                <Grid.Col span={{ base: 12, sm: 6 }}>
+                  <NativeSelect
+                    label={t('form.fields.country')}
+                    data={countryOptions}
+                    {...form.getInputProps('country')}
+                    name="country"
+                  />
+                </Grid.Col>
+                <Grid.Col span={{ base: 12, sm: 6 }}>{field('state')}</Grid.Col>
+                <Grid.Col span={{ base: 12, sm: 6 }}>
+                  {field('zipcode', { autoComplete: 'postal-code' })}
+                </Grid.Col>
+              </>
+            )}
             <Grid.Col span={12}>
               {field('organisation_name', { required: true, autoComplete: 'organization' })}
             </Grid.Col>
@@ -308,46 +310,47 @@ export function VisitorForm({
                 <Grid.Col span={{ base: 12, sm: 6 }}>{field('reason')}</Grid.Col>
               </>
             )}
-            <Grid.Col span={{ base: 12, sm: 6 }}>
-              <DateField
-                label={t('form.fields.request_date')}
-                placeholder={t('form.datePlaceholder')}
-                {...form.getInputProps('request_date')}
-                value={values.request_date}
-                onChange={(value) => form.setFieldValue('request_date', value)}
-                calendarLabel={t('form.openCalendar')}
-                language={language}
-                minDate={todayIn(timeZone)}
-                readOnly={readOnly}
-                required
-                name="request_date"
-              />
-            </Grid.Col>
-            <Grid.Col span={{ base: 6, sm: 3 }}>
-              <NativeSelect
-                label={t('form.fields.hour')}
-                data={hourOptions}
-                value={values.hour}
-                onChange={setTime('hour')}
-                disabled={readOnly}
-                required
-                error={values.hour === HOUR_PLACEHOLDER ? form.errors.request_time : undefined}
-                data-path="request_time"
-                name="hour"
-              />
-            </Grid.Col>
-            <Grid.Col span={{ base: 6, sm: 3 }}>
-              <NativeSelect
-                label={t('form.fields.minute')}
-                data={minuteOptions}
-                value={values.minute}
-                onChange={setTime('minute')}
-                disabled={readOnly}
-                required
-                error={values.hour !== HOUR_PLACEHOLDER ? form.errors.request_time : undefined}
-                name="minute"
-              />
-            </Grid.Col>
+            {!event && (
+              <>
+                <Grid.Col span={{ base: 12, sm: 6 }}>
+                  <DateField
+                    label={t('form.fields.request_date')}
+                    placeholder={t('form.datePlaceholder')}
+                    {...form.getInputProps('request_date')}
+                    value={values.request_date}
+                    onChange={(value) => form.setFieldValue('request_date', value)}
+                    calendarLabel={t('form.openCalendar')}
+                    language={language}
+                    minDate={todayIn(timeZone)}
+                    required
+                    name="request_date"
+                  />
+                </Grid.Col>
+                <Grid.Col span={{ base: 6, sm: 3 }}>
+                  <NativeSelect
+                    label={t('form.fields.hour')}
+                    data={hourOptions}
+                    value={values.hour}
+                    onChange={setTime('hour')}
+                    required
+                    error={values.hour === HOUR_PLACEHOLDER ? form.errors.request_time : undefined}
+                    data-path="request_time"
+                    name="hour"
+                  />
+                </Grid.Col>
+                <Grid.Col span={{ base: 6, sm: 3 }}>
+                  <NativeSelect
+                    label={t('form.fields.minute')}
+                    data={minuteOptions}
+                    value={values.minute}
+                    onChange={setTime('minute')}
+                    required
+                    error={values.hour !== HOUR_PLACEHOLDER ? form.errors.request_time : undefined}
+                    name="minute"
+                  />
+                </Grid.Col>
+              </>
+            )}
             <Grid.Col span={{ base: 12, sm: 6 }}>
               {field('email', {
                 required: true,
@@ -379,7 +382,7 @@ export function VisitorForm({
             </Text>
           )}
           <Button type="submit" size="md" loading={busy} fullWidth>
-            {t('form.submit')}
+            {submitLabel ?? t('form.submit')}
           </Button>
         </Stack>
       </form>

@@ -14,6 +14,11 @@ export const eventRoutes: RouteObject[] = [
     children: [
       { path: ':domain/create-event', lazy: lazyPage(() => import('./pages/CreateEventPage')) },
       { path: ':domain/list-events', lazy: lazyPage(() => import('./pages/EventListPage')) },
+      // The event page: the event, its link and poster, closing it, its participants.
+      {
+        path: ':domain/list-qrcode-events/:slug',
+        lazy: lazyPage(() => import('./pages/EventPage')),
+      },
       {
         path: ':domain/event-attendences',
         lazy: lazyPage(() => import('./pages/EventAttendancePage')),

@@ -7,10 +7,7 @@ export const requestRoutes: RouteObject[] = [
     element: <RequireAuth />,
     children: [
       { path: ':domain/list-qrcode', lazy: lazyPage(() => import('./pages/RequestListPage')) },
-      {
-        path: ':domain/list-qrcode-events/:slug',
-        lazy: lazyPage(() => import('./pages/EventParticipantsPage')),
-      },
+      // An event's participants ('Liste Participants') are the events feature's event page.
     ],
   },
 ];

@@ -1,6 +1,7 @@
 /**
  * The events feature's calls (spec §7 evenement calls, plus the public event-by-slug
- * call and the registration through the share link).
+ * call, the registration through the share link, and the event page's: the event by
+ * its link's segments, its participants paged, closing it, the CSV export).
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
@@ -9,8 +10,10 @@ import type {
   EventCreateInput,
   EventRegistered,
   PublicEvent,
+  RequestRow,
 } from '@sesame/shared';
 import { api, toQuery, type Paginated } from '../../../lib/api-client';
+import { downloadFile } from '../../../lib/download';
 
 export interface PageParams {
   page: number;
@@ -36,6 +39,53 @@ export function useCreateEvent() {
       await queryClient.invalidateQueries({ queryKey: ['events'] });
     },
   });
+}
+
+/** The event page: an event by its share link's two segments (staff who list events). */
+export const eventQueryOptions = (company: string, slug: string) =>
+  queryOptions({
+    queryKey: ['events', 'show', company.toLowerCase(), slug.toLowerCase()],
+    queryFn: () =>
+      api.get<{ message: string; data: Event }>(
+        `/evenement/show/${encodeURIComponent(company)}/${encodeURIComponent(slug)}`,
+      ),
+    retry: false,
+  });
+
+export function useEvent(company: string, slug: string) {
+  return useQuery(eventQueryOptions(company, slug));
+}
+
+/** Stops registrations (those who may delete events); closing twice changes nothing. */
+export function closeEvent(id: string) {
+  return api.put<{ message: string; data: Event }>(`/evenement/close/${id}`);
+}
+
+export function useCloseEvent() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: closeEvent,
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: ['events'] });
+    },
+  });
+}
+
+/** One page of an event's participants ('Liste Participants'), paged like every list. */
+export function getParticipants(event: Pick<Event, 'id' | 'company'>, params: PageParams) {
+  return api.get<Paginated<RequestRow>>(
+    `/requests/list/${encodeURIComponent(event.company.slug)}${toQuery({ ...params, event: event.id })}`,
+  );
+}
+
+/** The participants as CSV for French Excel, under the server's file name. */
+export function exportParticipants(event: Pick<Event, 'id' | 'slug'>) {
+  return downloadFile(`/evenement/export/${event.id}`, `participants-${event.slug}.csv`);
+}
+
+/** A participant deleted with their registration (admin only, as in the request list). */
+export function deleteParticipant(visitorId: string) {
+  return api.delete<{ message: string }>(`/visitor/delete/${visitorId}`);
 }
 
 export function deleteEvent(id: string) {

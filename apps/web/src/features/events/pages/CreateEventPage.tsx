@@ -2,6 +2,8 @@
  * 'Création Événement' (spec §2 Event creation, §5 Event form, §6 company choice):
  * a supervisor's company is locked and shown by name; ROLE_ADMIN and ROLE_SESAME
  * choose it. The shared schema checks the fields here and again on the server.
+ * Once created, the organiser lands on the event's page with its share link and QR
+ * poster (issue 17); one save at a time, and none once saved (useSave).
  */
 import { useState } from 'react';
 import { Container, Grid, NativeSelect, Paper, Stack, TextInput } from '@mantine/core';
@@ -20,6 +22,7 @@ import {
 import { CompanySelect } from '../../../components/CompanySelect';
 import { CountrySelect } from '../../../components/CountrySelect';
 import { DateField } from '../../../components/DateField';
+import { FeedbackAlert } from '../../../components/FeedbackAlert';
 import { FormSubmit } from '../../../components/FormSubmit';
 import { PageTitle } from '../../../components/PageTitle';
 import { ApiError } from '../../../lib/api-client';
@@ -27,6 +30,7 @@ import { useAuth } from '../../../lib/auth';
 import { useCompany } from '../../../lib/company';
 import { DEFAULT_TIMEZONE, todayIn } from '../../../lib/format';
 import { useDelayedNavigate } from '../../../lib/use-delayed-navigate';
+import { useSave, type SaveFailure } from '../../../lib/use-save';
 import { useSchemaForm } from '../../../lib/use-schema-form';
 import { useCreateEvent } from '../api/events';
 
@@ -90,36 +94,36 @@ export default function CreateEventPage() {
     time_event: `${values.hour}:${values.minute}`,
   });
 
-  const { form, submit, summary, showErrors, setSummary } = useSchemaForm(eventCreateSchema, {
+  /** Spec §8: 'Erreur: {status} - {message}', or the network sentence. */
+  const failure = (error: unknown): SaveFailure => {
+    if (!(error instanceof ApiError) || error.status === 0) {
+      return { feedback: { color: 'red', title: t('create.network') }, fieldErrors: {} };
+    }
+    return {
+      feedback: {
+        color: 'red',
+        title: t('create.failure', {
+          status: error.status,
+          message: error.serverMessage ?? t('create.failureFallback'),
+        }),
+      },
+      fieldErrors: error.errors ?? {},
+    };
+  };
+  const save = useSave(mutation.mutateAsync, failure, {
+    success: t('create.added'),
+    toast: t('create.created'),
+    then: ({ data }) => `/${data.company.slug}/list-qrcode-events/${data.slug}`,
+  });
+
+  const { form, submit, summary, busy } = useSchemaForm(eventCreateSchema, {
     ns: 'events',
     keys: { errors: 'create.errors' },
     initialValues: EMPTY,
     toInput: bodyOf,
     // The time is checked as one field; the hour shows its message.
     fieldOf: { time_event: 'hour' },
-    onSubmit: async (_data, values) => {
-      try {
-        await mutation.mutateAsync(bodyOf(values));
-        notifications.show({
-          title: t('create.added'),
-          message: t('create.created'),
-          color: 'teal',
-        });
-        navigateLater(`/${domain}/menu`);
-      } catch (error) {
-        if (!(error instanceof ApiError) || error.status === 0) {
-          setSummary(t('create.network'));
-          return;
-        }
-        showErrors(
-          error.errors ?? {},
-          t('create.failure', {
-            status: error.status,
-            message: error.serverMessage ?? t('create.failureFallback'),
-          }),
-        );
-      }
-    },
+    onSubmit: (_data, values) => save.submit(bodyOf(values)),
   });
   const companyId = bodyOf(form.getValues()).company_id;
   const timeZone =
@@ -244,10 +248,11 @@ export default function CreateEventPage() {
                 />
               </Grid.Col>
             </Grid>
+            {save.saved && <FeedbackAlert feedback={save.feedback} testId="event-form-saved" />}
             <FormSubmit
-              error={summary}
+              error={summary ?? (save.saved ? null : save.feedback?.title)}
               errorTestId="event-form-error"
-              pending={mutation.isPending}
+              pending={busy || save.saved}
               label={t('create.submit')}
             />
           </Stack>

@@ -1,8 +1,10 @@
 /**
  * 'Liste des Evenements' (spec §2 Event list, §6 scope): ROLE_ADMIN and ROLE_SESAME
  * see every company's events, the other roles their own company's; paged on the server.
+ * The name opens the event page; those who may delete an event may also close it
+ * (issue 17: a delete refused for its participants says to close it instead).
  */
-import { Anchor, Badge, Container, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Container, Group, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
@@ -14,6 +16,7 @@ import { ServerTable, type Column } from '../../../components/ServerTable';
 import { confirmDelete } from '../../../components/confirm-delete';
 import { useAuth } from '../../../lib/auth';
 import { deleteEvent, getEvents } from '../api/events';
+import { CloseEventButton } from '../components/CloseEventButton';
 import { formatCreatedAt, formatEventDate, formatEventTime } from '../lib/format';
 
 export default function EventListPage() {
@@ -45,9 +48,14 @@ export default function EventListPage() {
       header: t('list.columns.name'),
       render: (row) => (
         <Stack gap={2}>
-          <Text fw={600} size="sm">
+          <Anchor
+            component={Link}
+            to={`/${row.company.slug}/list-qrcode-events/${row.slug}`}
+            fw={600}
+            size="sm"
+          >
             {row.name}
-          </Text>
+          </Anchor>
           {row.closed && (
             <Badge color="gray" variant="light" size="sm">
               {t('list.closed')}
@@ -116,11 +124,14 @@ export default function EventListPage() {
       key: 'actions',
       header: t('list.columns.actions'),
       render: (row) => (
-        <DeleteRowButton
-          label={t('list.delete')}
-          ariaLabel={t('list.deleteLabel', { name: row.name })}
-          onDelete={() => void remove(row)}
-        />
+        <Group gap="xs" wrap="nowrap">
+          <CloseEventButton event={row} />
+          <DeleteRowButton
+            label={t('list.delete')}
+            ariaLabel={t('list.deleteLabel', { name: row.name })}
+            onDelete={() => void remove(row)}
+          />
+        </Group>
       ),
     });
   }

@@ -1,10 +1,12 @@
 /**
- * JoinEvent (`/company/{domain}/event/{slug}`, spec §2): the visitor form in event
- * mode, reached through the share link or the poster's QR, often on a phone.
- * A registration needs no host: the code and QR go by e-mail at once.
+ * JoinEvent (`/company/{domain}/event/{slug}`, spec §2): an event registration page
+ * (issue 17), reached through the share link or the poster's QR, often on a phone.
+ * The event's name is the page's title, its day, time and place are text (nothing to
+ * edit), then the visitor's own fields (the visitor form in event mode) and
+ * 'S'inscrire'. A registration needs no host: the code and QR go by e-mail at once.
  */
-import { useState } from 'react';
-import { Alert, Center, Container, Loader, Paper, Stack, Text } from '@mantine/core';
+import { useState, type ReactNode } from 'react';
+import { Alert, Center, Container, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { storeVisitorSummary } from '../../../components/visitor-form/summary';
@@ -26,7 +28,7 @@ export default function JoinEventPage() {
   if (query.isPending) {
     return (
       <Center py="xl">
-        <Loader aria-label={t('poster.title')} />
+        <Loader aria-label={t('join.loading')} />
       </Center>
     );
   }
@@ -42,10 +44,6 @@ export default function JoinEventPage() {
   }
 
   const event = query.data.data;
-  const when = t('join.when', {
-    date: formatEventDay(event.date_event, lang),
-    time: formatEventTime(event.time_event, lang),
-  });
 
   const submit = async (formData: FormData) => {
     setFailure(null);
@@ -84,12 +82,29 @@ export default function JoinEventPage() {
   return (
     <Container size="md" py={{ base: 'sm', sm: 'lg' }} px={{ base: 'xs', sm: 'md' }}>
       <Stack gap="md">
-        <Paper withBorder radius="md" p="md" data-testid="event-summary">
-          <Text fw={600}>{event.name}</Text>
-          <Text size="sm">{when}</Text>
-          <Text size="sm" c="dimmed">
-            {event.location} — {formatAddress(event)}
-          </Text>
+        <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }} data-testid="event-summary">
+          <Stack gap="sm">
+            <Text size="sm" c="dimmed">
+              {t('join.organiser', { company: event.company.name })}
+            </Text>
+            <Title order={1} size="h2" id="event-title" style={{ overflowWrap: 'anywhere' }}>
+              {event.name}
+            </Title>
+            <dl style={{ margin: 0, display: 'grid', gap: 6 }}>
+              <Fact label={t('join.date')}>{formatEventDay(event.date_event, lang)}</Fact>
+              <Fact label={t('join.time')}>{formatEventTime(event.time_event, lang)}</Fact>
+              <Fact label={t('join.place')}>
+                {event.location}
+                <br />
+                {formatAddress(event)}
+              </Fact>
+            </dl>
+            {!event.closed && (
+              <Text size="sm" c="dimmed">
+                {t('join.intro')}
+              </Text>
+            )}
+          </Stack>
         </Paper>
         {event.closed ? (
           <Alert color="gray" title={t('join.closedTitle')} role="status">
@@ -107,10 +122,26 @@ export default function JoinEventPage() {
               privacySlug={event.company.slug}
               onSubmit={submit}
               submitting={submitting}
+              submitLabel={t('join.register')}
+              labelledBy="event-title"
             />
           </>
         )}
       </Stack>
     </Container>
+  );
+}
+
+/** One fact of the event (date, time, place): its label, then the value as text. */
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div style={{ display: 'grid', gridTemplateColumns: '4.5rem 1fr', gap: 8 }}>
+      <Text component="dt" size="sm" c="dimmed">
+        {label}
+      </Text>
+      <Text component="dd" size="sm" fw={500} m={0}>
+        {children}
+      </Text>
+    </div>
   );
 }

@@ -1,7 +1,7 @@
 /**
  * The request list's calls (spec §7): GET /requests/list (admin: every company),
- * GET /requests/list/{company} (others: their own; `?event=` for an event's
- * participants), DELETE /visitor/delete/{id} (admin).
+ * GET /requests/list/{company} (others: their own), DELETE /visitor/delete/{id} (admin).
+ * An event's participants are read by the events feature (its event page).
  */
 import type { RequestRow } from '@sesame/shared';
 import { api, toQuery, type Paginated } from '../../../lib/api-client';
@@ -9,8 +9,6 @@ import { api, toQuery, type Paginated } from '../../../lib/api-client';
 export interface RequestListScope {
   /** Company slug; undefined lists every company the caller may see (admin). */
   company?: string;
-  /** Event slug or id: that event's participants. */
-  event?: string;
 }
 
 export function fetchRequests(
@@ -20,7 +18,7 @@ export function fetchRequests(
   const path = scope.company
     ? `/requests/list/${encodeURIComponent(scope.company)}`
     : '/requests/list';
-  return api.get<Paginated<RequestRow>>(`${path}${toQuery({ ...params, event: scope.event })}`);
+  return api.get<Paginated<RequestRow>>(`${path}${toQuery({ ...params })}`);
 }
 
 export function deleteVisitor(visitorId: string) {
