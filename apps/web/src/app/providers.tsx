@@ -4,15 +4,15 @@ import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ApiError } from '../lib/api-client';
-import { clearSession, hasSessionToken } from '../lib/session';
+import { endSession } from '../lib/session';
 import { theme } from './theme';
 
-/** A 401 on a signed-in session means the token was revoked or expired: back to sign-in, once. */
+/**
+ * A 401 on a signed-in session means the token was revoked or expired: the session ends
+ * (lib/auth says so on screen; a guarded page goes to the login and comes back after it).
+ */
 function onApiError(error: unknown) {
-  if (error instanceof ApiError && error.status === 401 && hasSessionToken()) {
-    clearSession();
-    window.location.assign('/sign-in');
-  }
+  if (error instanceof ApiError && error.status === 401) endSession();
 }
 
 export const queryClient = new QueryClient({

@@ -1,12 +1,38 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { hasSessionToken } from '../lib/session';
+import { CROSS_TENANT_ROLES, type Role } from '@sesame/shared';
+import { useAuth } from '../lib/auth';
+import { useUrlCompanySlug } from '../lib/shown-company';
+import { NotFoundPage } from './NotFoundPage';
 
-/** Spec §2 guard: no token, or one shorter than 10 characters, goes to the login screen. */
+/** Whether a signed-in person's staff pages may be those of the company a URL names. */
+export function reachesUrlCompany(
+  role: Role | null,
+  ownSlug: string | undefined,
+  urlSlug: string | undefined,
+): boolean {
+  if (!urlSlug) return true;
+  if (role && (CROSS_TENANT_ROLES as readonly Role[]).includes(role)) return true;
+  return !!ownSlug && ownSlug.toLowerCase() === urlSlug.toLowerCase();
+}
+
+/**
+ * Spec §2 guard: no token, or one shorter than 10 characters (or a session the server
+ * ended), goes to the login screen, which comes back here afterwards. A staff page of
+ * another company is 'Page introuvable' for every role confined to its own company
+ * (ARCHITECTURE §6), as the API answers 404 for that company's records.
+ */
 export function RequireAuth() {
   const location = useLocation();
-  if (!hasSessionToken())
+  const { isAuthenticated, role, user } = useAuth();
+  const urlSlug = useUrlCompanySlug();
+  if (!isAuthenticated)
     return (
-      <Navigate to="/sign-in" replace state={{ from: `${location.pathname}${location.search}` }} />
+      <Navigate
+        to="/sign-in"
+        replace
+        state={{ from: `${location.pathname}${location.search}${location.hash}` }}
+      />
     );
+  if (!reachesUrlCompany(role, user?.company, urlSlug)) return <NotFoundPage />;
   return <Outlet />;
 }

@@ -12,14 +12,17 @@ import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { activeRole, type Role, type UserInfo } from '@sesame/shared';
-import { api } from './api-client';
+import { ApiError, api } from './api-client';
 import {
   clearSession,
+  endSession,
   getToken,
   hasSessionToken,
+  onSessionEnded,
   storeSession,
   storeUserInfo,
   storedUserInfo,
+  tokenExpiresAt,
 } from './session';
 
 interface AuthState {
@@ -27,6 +30,12 @@ interface AuthState {
   /** The active role (first of the list), or null for an anonymous visitor. */
   role: Role | null;
   isAuthenticated: boolean;
+  /**
+   * The server stopped accepting the session (expired or revoked) since this page loaded:
+   * the layout says so until the person signs in again or closes the notice.
+   */
+  sessionEnded: boolean;
+  dismissSessionEnded(): void;
   login(email: string, password: string): Promise<UserInfo>;
   logout(): Promise<void>;
 }
@@ -37,11 +46,25 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<UserInfo | null>(() =>
     hasSessionToken() ? storedUserInfo() : null,
   );
+  const [sessionEnded, setSessionEnded] = useState(false);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { t } = useTranslation();
 
-  // Refresh the stored user info once per load: roles or company may have changed.
+  // However the end is noticed (a 401 anywhere, the token's expiry), the screen changes at
+  // once: no Menu nor Déconnexion for a session the server refuses, no staff data kept.
+  useEffect(
+    () =>
+      onSessionEnded(() => {
+        setUser(null);
+        setSessionEnded(true);
+        queryClient.clear();
+      }),
+    [queryClient],
+  );
+
+  // Refresh the stored user info once per load: roles or company may have changed, and a
+  // session revoked since (logout elsewhere, a disabled account) ends here, not on a later click.
   useEffect(() => {
     if (!hasSessionToken()) return;
     api
@@ -50,8 +73,25 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         storeUserInfo(info);
         setUser(info);
       })
-      .catch(() => undefined);
+      .catch((error: unknown) => {
+        if (error instanceof ApiError && error.status === 401) endSession();
+      });
   }, []);
+
+  // The token says when it expires: the session ends then, even on a page that calls nothing.
+  useEffect(() => {
+    if (!user) return;
+    const expiresAt = tokenExpiresAt(getToken());
+    if (expiresAt === null) return;
+    const left = expiresAt - Date.now();
+    if (left <= 0) {
+      endSession();
+      return;
+    }
+    // setTimeout holds at most 2^31-1 ms (24.8 days); a token lives hours.
+    const timer = window.setTimeout(endSession, Math.min(left, 2 ** 31 - 1));
+    return () => window.clearTimeout(timer);
+  }, [user]);
 
   const login = useCallback(async (email: string, password: string) => {
     const { token } = await api.post<{ token: string }>('/login_check', {
@@ -62,6 +102,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     const info = await api.get<UserInfo>('/user/info');
     storeSession(token, info);
     setUser(info);
+    setSessionEnded(false);
     return info;
   }, []);
 
@@ -79,10 +120,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       user,
       role: user ? activeRole(user.roles) : null,
       isAuthenticated: !!user && hasSessionToken(),
+      sessionEnded,
+      dismissSessionEnded: () => setSessionEnded(false),
       login,
       logout,
     }),
-    [user, login, logout],
+    [user, sessionEnded, login, logout],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

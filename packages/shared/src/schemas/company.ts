@@ -2,8 +2,47 @@ import { z } from 'zod';
 import { EMPLOYEE_COUNT_RANGES } from '../constants';
 import { EMAIL_PATTERN, PHONE_PATTERN, TEXT_MAX, atMost, keyed } from './common';
 
+/**
+ * The pages under `/{domain}/`: each also answers without a company (`/request-meeting`
+ * goes to the default company's, spec §1), so no company may be called by one of them.
+ * The web's route table is checked against this list (apps/web/test/navigation-rules.test.ts).
+ */
+export const COMPANY_PAGE_NAMES = [
+  'request-meeting',
+  'meeting',
+  'waiting-validation',
+  'qr-code',
+  'menu',
+  'create-user',
+  'list-users',
+  'edit-user',
+  'my-mail-settings',
+  'mon-compte',
+  'list-qrcode',
+  'list-qrcode-events',
+  'manual-check',
+  'camera',
+  'create-event',
+  'list-events',
+  'show-event-qrcode',
+  'event-attendences',
+  'create-company',
+  'edit-company',
+  'company-list',
+  'show-company-qrcode',
+  'create-qr',
+  'create-membre-qr',
+  'qr-code-list',
+  'disable-user-qrcode',
+  'display-logs',
+  'user-check-ins',
+  'on-site',
+  'audit',
+] as const;
+
 /** Top-level route names a company slug may not take (ARCHITECTURE §6). */
 export const RESERVED_SLUGS = [
+  ...COMPANY_PAGE_NAMES,
   'sign-in',
   'company',
   'scan',

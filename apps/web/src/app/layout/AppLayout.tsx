@@ -1,5 +1,6 @@
-import { Suspense } from 'react';
+import { Suspense, useEffect, type ReactNode } from 'react';
 import {
+  Alert,
   Anchor,
   Box,
   Button,
@@ -12,24 +13,22 @@ import {
   Text,
 } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link, Outlet, useParams } from 'react-router';
+import { Link, Outlet, useLocation } from 'react-router';
 import { EDIT_COMPANY_LINK_ROLES, IMAGE_SIZES } from '@sesame/shared';
+import { NotFoundPage } from '../../components/NotFoundPage';
+import { ApiError } from '../../lib/api-client';
 import { useAuth } from '../../lib/auth';
-import { useCompany, useSettings } from '../../lib/company';
-import { currentCompany } from '../../lib/session';
+import { useCompany } from '../../lib/company';
+import { safeReturnPath } from '../../lib/return-path';
+import { setCurrentCompany } from '../../lib/session';
+import { RecordCompanyProvider, useShownCompany } from '../../lib/shown-company';
 import classes from './AppLayout.module.css';
-
-/** The slug of the company on screen: the URL's, else the stored one, else the default. */
-function useCompanySlug(): string | undefined {
-  const params = useParams();
-  const settings = useSettings();
-  return params.domain ?? params.slug ?? currentCompany() ?? settings.data?.default_company_slug;
-}
 
 function Navbar() {
   const { t, i18n } = useTranslation();
   const { user, role, isAuthenticated, logout } = useAuth();
-  const slug = useCompanySlug();
+  // lib/shown-company: the URL's company, else the record's, else the user's own, else the default.
+  const { slug } = useShownCompany();
   const company = useCompany(slug);
   const home = slug ? `/${slug}` : '/';
   const ownSlug = user?.company ?? slug;
@@ -111,27 +110,77 @@ function Navbar() {
   );
 }
 
+/**
+ * The company a URL names must exist: otherwise every page under it is 'Page introuvable'
+ * (not a half-empty form). The slug is then recorded as the current company (spec §1).
+ */
+function CompanyGate({ children }: { children: ReactNode }) {
+  const { slug, fromUrl } = useShownCompany();
+  const company = useCompany(fromUrl ? slug : null);
+  const knownSlug = company.data?.slug;
+  useEffect(() => {
+    if (knownSlug) setCurrentCompany(knownSlug);
+  }, [knownSlug]);
+  if (fromUrl && company.error instanceof ApiError && company.error.status === 404)
+    return <NotFoundPage />;
+  return children;
+}
+
+/** 'Votre session a expiré. Reconnectez-vous.' until the person signs in again or closes it. */
+function SessionEndedNotice() {
+  const { t } = useTranslation();
+  const { sessionEnded, isAuthenticated, dismissSessionEnded } = useAuth();
+  const location = useLocation();
+  if (!sessionEnded || isAuthenticated) return null;
+  const onSignIn = location.pathname === '/sign-in' || location.pathname === '/';
+  const from = safeReturnPath(`${location.pathname}${location.search}${location.hash}`);
+  return (
+    <Container size="sm" pb="md">
+      <Alert
+        color="yellow"
+        role="alert"
+        title={t('session.ended')}
+        withCloseButton
+        closeButtonLabel={t('close')}
+        onClose={dismissSessionEnded}
+        data-testid="session-ended"
+      >
+        {!onSignIn && (
+          <Anchor component={Link} to="/sign-in" state={{ from }} size="sm">
+            {t('session.signInAgain')}
+          </Anchor>
+        )}
+      </Alert>
+    </Container>
+  );
+}
+
 export function AppLayout() {
   const { t } = useTranslation();
   return (
-    <div className={classes.page}>
-      <Navbar />
-      <Box component="main" className={classes.main}>
-        <Suspense
-          fallback={
-            <Center py="xl">
-              <Loader aria-label={t('loading')} />
-            </Center>
-          }
-        >
-          <Outlet />
-        </Suspense>
-      </Box>
-      <Box component="footer" className={classes.footer}>
-        <Text size="sm" c="dimmed" ta="center">
-          {t('footer.copyright', { year: new Date().getFullYear() })}
-        </Text>
-      </Box>
-    </div>
+    <RecordCompanyProvider>
+      <div className={classes.page}>
+        <Navbar />
+        <Box component="main" className={classes.main}>
+          <SessionEndedNotice />
+          <Suspense
+            fallback={
+              <Center py="xl">
+                <Loader aria-label={t('loading')} />
+              </Center>
+            }
+          >
+            <CompanyGate>
+              <Outlet />
+            </CompanyGate>
+          </Suspense>
+        </Box>
+        <Box component="footer" className={classes.footer}>
+          <Text size="sm" c="dimmed" ta="center">
+            {t('footer.copyright', { year: new Date().getFullYear() })}
+          </Text>
+        </Box>
+      </div>
+    </RecordCompanyProvider>
   );
 }

@@ -16,6 +16,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { loginSchema } from '@sesame/shared';
 import { ApiError } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
+import { safeReturnPath } from '../../../lib/return-path';
 import { useDelayedNavigate } from '../../../lib/use-delayed-navigate';
 import { useSchemaForm } from '../../../lib/use-schema-form';
 
@@ -48,11 +49,10 @@ export default function LoginPage() {
   const { login, user, isAuthenticated } = useAuth();
   const navigate = useNavigate();
   const location = useLocation();
-  // A guarded page (a scan link opened by a phone's camera) sends its path along:
-  // after signing in, the receptionist goes back to it rather than to the home page.
-  const from = (location.state as { from?: unknown } | null)?.from;
-  const returnTo =
-    typeof from === 'string' && from.startsWith('/') && !from.startsWith('//') ? from : null;
+  // A guarded page (a scan link opened by a phone's camera, a page whose session ended)
+  // sends its path along: after signing in, the person goes back to it rather than to
+  // the home page — a path of this application only (lib/return-path).
+  const returnTo = safeReturnPath((location.state as { from?: unknown } | null)?.from);
   const [redirecting, setRedirecting] = useState(false);
   // What the server answered (the field messages are the form's own).
   const [formError, setFormError] = useState<string | null>(null);

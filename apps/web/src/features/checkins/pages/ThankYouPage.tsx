@@ -22,6 +22,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams } from 'react-router';
 import { useAuth } from '../../../lib/auth';
 import { formatTime } from '../../../lib/format';
+import { useRecordCompany } from '../../../lib/shown-company';
 import { usePresence, type CodeKind } from '../api/checks';
 
 export default function ThankYouPage() {
@@ -32,6 +33,8 @@ export default function ThankYouPage() {
   const { t } = useTranslation('checkins');
   const { user } = useAuth();
   const presence = usePresence(kind, uidn);
+  // No company in these URLs: the navbar shows the person's company, not the last one visited.
+  useRecordCompany(presence.data?.company.slug);
   const latest = presence.data?.checks[0];
   const at = leaving ? latest?.check_out_time : latest?.check_in_time;
   const name = presence.data ? `${presence.data.firstname} ${presence.data.lastname}`.trim() : '';

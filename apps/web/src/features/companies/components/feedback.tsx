@@ -4,9 +4,10 @@
  * lors de l'enregistrement de l'entreprise.' when the server cannot be reached.
  */
 import { useTranslation } from 'react-i18next';
-import type { Company } from '@sesame/shared';
+import { reachesCompany, type Company } from '@sesame/shared';
 import type { SaveFailure } from '../../../lib/use-save';
 import { ApiError } from '../../../lib/api-client';
+import { useAuth } from '../../../lib/auth';
 import { specificMessage, statusSentence } from '../../../lib/failure';
 
 const SPEC_STATUSES = [400, 401, 403, 404, 500];
@@ -33,8 +34,10 @@ export const signInAgain = (error: unknown) =>
   error instanceof ApiError && error.status === 401 ? '/' : undefined;
 
 /**
- * A loaded company as an edit form needs it: someone outside the company reads only
- * its public fields, so they may not edit it (said as a refusal, like a 403).
+ * A loaded company as an edit form needs it: only when the viewer may update it, by the
+ * matrix the server applies (`reachesCompany(role, 'companies.update', ...)`). Anyone else
+ * reads its public fields at most, and the save would be the server's 404: `unreachable`
+ * says so before a form is shown, and the refusal is the 404's sentence.
  */
 export function useEditableCompany(query: {
   isPending: boolean;
@@ -42,9 +45,18 @@ export function useEditableCompany(query: {
   data: Company | undefined;
 }) {
   const { t } = useTranslation('companies');
-  const company = query.data && 'link' in query.data ? query.data : undefined;
+  const { user, role } = useAuth();
+  const reachable =
+    !!query.data &&
+    !!user &&
+    !!role &&
+    reachesCompany(role, 'companies.update', user.company_id, query.data.id);
+  const company = reachable ? query.data : undefined;
+  const missing = query.error instanceof ApiError && query.error.status === 404;
   return {
     company,
+    /** Unknown, or not this viewer's to edit: the page is 'Page introuvable'. */
+    unreachable: missing || (!!query.data && !reachable),
     query: {
       isPending: query.isPending,
       isError: !query.isPending && !company,
@@ -52,8 +64,8 @@ export function useEditableCompany(query: {
       data: company,
     },
     refusal: (error: unknown) => {
-      const status = error instanceof ApiError ? error.status : 403;
-      return status === 404 ? t('status.404') : status === 0 ? null : t('status.403');
+      if (!(error instanceof ApiError)) return t('status.404');
+      return error.status === 0 ? null : statusSentence(t, 'status', SPEC_STATUSES, error.status);
     },
   };
 }

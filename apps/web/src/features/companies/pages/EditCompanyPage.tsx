@@ -1,7 +1,8 @@
 /**
  * 'Editer l'Entreprise' at /{domain}/edit-company/{company_edit} (slug or id; the
  * navbar's 'Modifier entreprise' for managers and supervisors): the name is
- * read-only, the logo optional. Success goes to the company list after 1.5 s.
+ * read-only, the logo optional. Success goes to the company list after 1.5 s. A company
+ * the viewer may not update (another tenant's, for a one-company role) is 'Page introuvable'.
  */
 import { Container } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +10,7 @@ import { useParams } from 'react-router';
 import { mayPerform } from '@sesame/shared';
 import { useAuth } from '../../../lib/auth';
 import { useSave } from '../../../lib/use-save';
+import { NotFoundPage } from '../../../components/NotFoundPage';
 import { PageTitle } from '../../../components/PageTitle';
 import { QueryState } from '../../../components/QueryState';
 import { useCompanyDetails, useUpdateCompany } from '../api/companies';
@@ -33,6 +35,9 @@ export default function EditCompanyPage() {
       goneAfter: signInAgain,
     },
   );
+
+  // Another company's (or no company's) edit page: no form whose save can only fail.
+  if (editable.unreachable) return <NotFoundPage />;
 
   return (
     <Container size="md" py="lg">

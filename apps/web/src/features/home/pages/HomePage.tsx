@@ -1,4 +1,3 @@
-import { useEffect } from 'react';
 import {
   Alert,
   Button,
@@ -16,7 +15,6 @@ import { Link, useParams } from 'react-router';
 import { showsHomeButton } from '@sesame/shared';
 import { useAuth } from '../../../lib/auth';
 import { useCompany } from '../../../lib/company';
-import { setCurrentCompany } from '../../../lib/session';
 
 /** Spec §2 Home: the request-meeting button, and the Menu button for staff. */
 export default function HomePage() {
@@ -24,10 +22,6 @@ export default function HomePage() {
   const { domain = '' } = useParams();
   const { role, isAuthenticated } = useAuth();
   const company = useCompany(domain);
-
-  useEffect(() => {
-    if (company.data) setCurrentCompany(company.data.slug);
-  }, [company.data]);
 
   if (company.isPending) {
     return (

@@ -2,7 +2,9 @@ import { Card, Container, SimpleGrid, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useParams } from 'react-router';
 import { menuTilesFor } from '@sesame/shared';
+import { NotFoundPage } from '../../../components/NotFoundPage';
 import { PageTitle } from '../../../components/PageTitle';
+import { reachesUrlCompany } from '../../../components/RequireAuth';
 import { useAuth } from '../../../lib/auth';
 import classes from './MenuPage.module.css';
 
@@ -13,6 +15,8 @@ export default function MenuPage() {
   const { role, isAuthenticated, user } = useAuth();
 
   if (!isAuthenticated || !role) return <Navigate to={`/${domain}/request-meeting`} replace />;
+  // Another company's menu: its tiles would lead only to 'Page introuvable' (RequireAuth).
+  if (!reachesUrlCompany(role, user?.company, domain)) return <NotFoundPage />;
   const slug = domain || user?.company || '';
   const tiles = menuTilesFor(role);
 

@@ -15,7 +15,7 @@ import { PageTitle } from '../../../components/PageTitle';
 import { QueryState } from '../../../components/QueryState';
 import { ApiError } from '../../../lib/api-client';
 import { statusSentence } from '../../../lib/failure';
-import { clearSession } from '../../../lib/session';
+import { endSession } from '../../../lib/session';
 import { useDelayedNavigate } from '../../../lib/use-delayed-navigate';
 import { useSchemaForm } from '../../../lib/use-schema-form';
 import { useQrUser, useUpdateExpiry } from '../api/qr-users';
@@ -77,7 +77,7 @@ function ExpiryForm({ card }: { card: QrUserCard }) {
         setFeedback({ color: 'red', title: message });
         notifications.show({ color: 'red', message });
         if (status === 401) {
-          clearSession();
+          endSession();
           backToAttendance();
         }
       }

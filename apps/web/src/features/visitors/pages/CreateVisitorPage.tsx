@@ -12,7 +12,6 @@ import { storeVisitorSummary } from '../../../components/visitor-form/summary';
 import { VisitorForm } from '../../../components/visitor-form/VisitorForm';
 import { ApiError } from '../../../lib/api-client';
 import { useCompany } from '../../../lib/company';
-import { setCurrentCompany } from '../../../lib/session';
 import { useDelayedNavigate } from '../../../lib/use-delayed-navigate';
 import { createRequest, createVisitor } from '../api/visitors';
 import { failureText } from '../lib/outcome';
@@ -53,7 +52,6 @@ export default function CreateVisitorPage() {
         reason: String(formData.get('reason') ?? ''),
       });
       notifications.show({ color: 'teal', message: t('outcome.requestCreated') });
-      setCurrentCompany(domain);
       await navigate(`/${domain}/request-meeting/${request.data.id}`);
     } catch (error) {
       const { title, message } = failureText(t, error);

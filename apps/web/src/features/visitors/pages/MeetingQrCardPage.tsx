@@ -1,7 +1,8 @@
 /**
  * The meeting QR card (`/company/{domain}/meeting-request-qr/{uidn}`): the code is
- * the visitor's secret, so the card opens with it and nothing else. Capture
- * downloads meeting-{company}-{code}.png.
+ * the visitor's secret, so the card opens with it. The card is the company's of the
+ * URL or none: a code of another company (or no code) is 'Page introuvable', as a
+ * record of another company is everywhere. Capture downloads meeting-{company}-{code}.png.
  */
 import { useRef } from 'react';
 import { Button, Container, Group, Stack } from '@mantine/core';
@@ -9,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { mayPerform } from '@sesame/shared';
 import { MailStatus } from '../../../components/MailStatus';
+import { NotFoundPage } from '../../../components/NotFoundPage';
 import { PageTitle } from '../../../components/PageTitle';
 import { PersonRights } from '../../../components/PersonRights';
 import { QueryState } from '../../../components/QueryState';
@@ -20,7 +22,7 @@ import { VisitorCardView } from '../components/VisitorCardView';
 import { statusText } from '../lib/outcome';
 
 export default function MeetingQrCardPage() {
-  const { uidn = '' } = useParams();
+  const { domain = '', uidn = '' } = useParams();
   const { t } = useTranslation('visitors');
   const card = useVisitorCard(uidn);
   // Staff see the code mail's state under the card (issue 12 §5); the visitor does not.
@@ -31,6 +33,10 @@ export default function MeetingQrCardPage() {
   // front desk may sign in, which goes back to the scan to record the arrival.
   const scanFrom = (useLocation().state as { scanFrom?: string } | null)?.scanFrom;
   const { t: tLoop } = useTranslation('hostLoop');
+
+  const unknown = card.error instanceof ApiError && card.error.status === 404;
+  const otherCompany = !!card.data && card.data.company.slug.toLowerCase() !== domain.toLowerCase();
+  if (unknown || otherCompany) return <NotFoundPage />;
 
   return (
     <Container size="sm" py={{ base: 'md', sm: 'xl' }}>

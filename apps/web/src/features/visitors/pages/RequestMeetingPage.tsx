@@ -12,7 +12,6 @@ import { Link, useParams } from 'react-router';
 import { PageTitle } from '../../../components/PageTitle';
 import { useAuth } from '../../../lib/auth';
 import { useCompany } from '../../../lib/company';
-import { setCurrentCompany } from '../../../lib/session';
 import { useDelayedNavigate } from '../../../lib/use-delayed-navigate';
 import { WaitingPanel } from '../components/WaitingPanel';
 
@@ -22,10 +21,6 @@ export default function RequestMeetingPage() {
   const navigateLater = useDelayedNavigate();
   const { isAuthenticated } = useAuth();
   const company = useCompany(domain);
-
-  useEffect(() => {
-    if (company.data) setCurrentCompany(company.data.slug);
-  }, [company.data]);
 
   useEffect(() => {
     if (!id || !isAuthenticated) return;

@@ -1,0 +1,75 @@
+/**
+ * Every route of spec §2. Each feature exports its routes; this file composes
+ * them under the layout. React Router ranks static segments (sign-in, company,
+ * scan, ...) above the dynamic company slug, so `/{domain}` never shadows them.
+ */
+import { Outlet, type RouteObject } from 'react-router';
+import { NotFoundPage } from '../components/NotFoundPage';
+import { RootErrorPage, RouteErrorPage } from '../components/RouteErrorPage';
+import { AuthProvider } from '../lib/auth';
+import { AppLayout } from './layout/AppLayout';
+import { sluglessRoutes } from './slugless-routes';
+import { authRoutes } from '../features/auth/routes';
+import { homeRoutes } from '../features/home/routes';
+import { menuRoutes } from '../features/menu/routes';
+import { visitorRoutes } from '../features/visitors/routes';
+import { requestRoutes } from '../features/requests/routes';
+import { checkinRoutes } from '../features/checkins/routes';
+import { checkinLogRoutes } from '../features/checkins/log-routes';
+import { eventRoutes } from '../features/events/routes';
+import { userRoutes } from '../features/users/routes';
+import { companyRoutes } from '../features/companies/routes';
+import { qrUserRoutes } from '../features/qr-users/routes';
+import { onSiteRoutes } from '../features/on-site/routes';
+import { auditRoutes } from '../features/audit/routes';
+
+function Root() {
+  return (
+    <AuthProvider>
+      <Outlet />
+    </AuthProvider>
+  );
+}
+
+/** Every page of the product, as the features declare them. */
+const pages: RouteObject[] = [
+  ...authRoutes,
+  ...homeRoutes,
+  ...menuRoutes,
+  ...visitorRoutes,
+  ...requestRoutes,
+  // Before checkinRoutes: of two routes with the same path, the first listed wins.
+  ...checkinLogRoutes,
+  ...checkinRoutes,
+  ...eventRoutes,
+  ...userRoutes,
+  ...companyRoutes,
+  ...qrUserRoutes,
+  ...onSiteRoutes,
+  ...auditRoutes,
+];
+
+export const routes: RouteObject[] = [
+  {
+    element: <Root />,
+    // The layout itself failed: a plain page rather than the router's developer page.
+    errorElement: <RootErrorPage />,
+    children: [
+      {
+        element: <AppLayout />,
+        children: [
+          {
+            // A page that throws while rendering (or whose code cannot load) keeps the layout.
+            errorElement: <RouteErrorPage />,
+            children: [
+              ...pages,
+              // `/request-meeting`, `/manual-check`, ...: the same page of a company (spec §1).
+              ...sluglessRoutes(pages),
+              { path: '*', element: <NotFoundPage /> },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+];
