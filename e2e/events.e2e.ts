@@ -292,12 +292,14 @@ describe('events journey in Chromium', () => {
     await dialog.getByRole('button', { name: 'Clôturer', exact: true }).click();
     await sup.getByText('Les inscriptions à cet événement sont maintenant closes.').waitFor();
     await sup.getByTestId('event-page-summary').getByText('Inscriptions closes').waitFor();
+    await screenshot(sup, 'event-page-closed-1280');
     expect(
       await sup.getByRole('button', { name: `Clôturer les inscriptions à ${EVENT_NAME}` }).count(),
     ).toBe(0);
     await guest.goto(shareLink);
     await guest.getByText('Les inscriptions à cet événement sont closes.').waitFor();
     expect(await guest.getByRole('button', { name: "S'inscrire" }).count()).toBe(0);
+    await screenshot(guest, 'event-join-closed-390');
 
     await guestContext.close();
     await adminContext.close();
