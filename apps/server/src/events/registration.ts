@@ -35,9 +35,14 @@ export interface Registration {
 export interface RegistrationDesk {
   /**
    * Registers the sender of `body` (the visitor form's multipart fields and its
-   * `request_image`) for `event`; throws the HttpError that says why not.
+   * `request_image`) for `event`; throws the HttpError that says why not. `body` may be
+   * a reader: it is then read only once the limit and the event's state let it in.
    */
-  register(request: FastifyRequest, event: EventRow, body: MultipartBody): Promise<Registration>;
+  register(
+    request: FastifyRequest,
+    event: EventRow,
+    body: MultipartBody | (() => Promise<MultipartBody>),
+  ): Promise<Registration>;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -58,7 +63,7 @@ export function registrationDesk(app: FastifyInstance): RegistrationDesk {
   });
 
   const desk: RegistrationDesk = {
-    async register(request, event, body) {
+    async register(request, event, sent) {
       // Per client and event: a share link is no way to mail many people from one place.
       eventOf.set(request, event.id);
       const counted = await limit(request);
@@ -67,6 +72,7 @@ export function registrationDesk(app: FastifyInstance): RegistrationDesk {
       }
       const state = eventState(event, event.company.timezone);
       if (state !== 'open') throw refusal(state);
+      const body = typeof sent === 'function' ? await sent() : sent;
 
       const upload = body.files.request_image;
       const parsed = visitorFormSchema.safeParse({

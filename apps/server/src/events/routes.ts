@@ -367,8 +367,10 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const event = await eventBySlugs(request.params.company, request.params.event);
-      const body = await readMultipart(request, ID_FILE_MAX_BYTES);
-      const { visitor, requestId } = await registrationDesk(app).register(request, event, body);
+      // The upload is read only once the limit and the event's state let it in.
+      const { visitor, requestId } = await registrationDesk(app).register(request, event, () =>
+        readMultipart(request, ID_FILE_MAX_BYTES),
+      );
       return reply.code(201).send({
         message: EVENT_MESSAGES.registered,
         data: {
