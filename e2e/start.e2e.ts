@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freshness, PARTS, readStamp, writeStamp, sourceHash } from '../tools/build-stamp';
-import { freePort, ROOT } from './support/server';
+import { freePort, ROOT, SERVER_MAIN } from './support/server';
 
 interface Started {
   child: ChildProcess;
@@ -124,6 +124,25 @@ describe('npm start', () => {
     // The same stamps: nothing was built again.
     expect(await Promise.all(PARTS.map((part) => readStamp(part)))).toEqual(stamps);
     expect(await stop(second)).toBe(0);
+  });
+});
+
+describe('node apps/server/dist/main.js --prepare-database', () => {
+  it('creates and migrates a new embedded database, then ends without serving', async () => {
+    const data = await tempFolder('sesame-prepare-');
+    const child = spawn(process.execPath, [SERVER_MAIN, '--prepare-database'], {
+      env: { ...process.env, DATA_DIR: data, DATABASE_URL: '', LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    expect(code, output).toBe(0);
+    expect(existsSync(path.join(data, 'db', 'PG_VERSION'))).toBe(true);
+    // The folder's lock is released, and the admin is created by the real start, not here.
+    expect(existsSync(path.join(data, 'db.lock'))).toBe(false);
+    expect(output).not.toContain('Platform admin created');
   });
 });
 

@@ -43,10 +43,13 @@ async function runServerBuild(): Promise<void> {
   }
 }
 
-/** Builds `parts` side by side; resolves with each part's duration in ms. */
+/**
+ * Builds `parts` side by side; resolves with each part's duration in ms.
+ * `afterServer` runs once the server is built, while the web app may still be building.
+ */
 export async function buildParts(
   parts: Part[],
-  options: { signal?: AbortSignal } = {},
+  options: { signal?: AbortSignal; afterServer?: () => Promise<void> } = {},
 ): Promise<Record<Part, number | undefined>> {
   const took: Record<Part, number | undefined> = { server: undefined, web: undefined };
   const timed = async (part: Part, run: () => Promise<void>) => {
@@ -57,7 +60,7 @@ export async function buildParts(
   const results = await Promise.allSettled(
     parts.map((part) =>
       part === 'server'
-        ? timed(part, runServerBuild)
+        ? timed(part, runServerBuild).then(() => options.afterServer?.())
         : timed(part, () => runWebBuild(options.signal)),
     ),
   );

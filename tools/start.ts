@@ -55,6 +55,30 @@ function formerDataProblem(env: NodeJS.ProcessEnv): string | null {
   ].join('\n');
 }
 
+/**
+ * `node apps/server/dist/main.js --prepare-database`: creates and migrates a new
+ * embedded database (PostgreSQL's initdb in WebAssembly takes most of a first start)
+ * while the web app builds on the other core.
+ */
+function prepareDatabase(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [SERVER_MAIN, '--prepare-database'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: process.env,
+      signal,
+      killSignal: 'SIGTERM',
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => {
+      if (code === 0) resolve();
+      else reject(new BuildError(output.trimEnd() || 'The database could not be prepared.'));
+    });
+  });
+}
+
 async function buildIfNeeded(): Promise<boolean> {
   const states = await Promise.all(PARTS.map((part) => freshness(part)));
   const stale = states.filter((state) => !state.upToDate);
@@ -64,8 +88,8 @@ async function buildIfNeeded(): Promise<boolean> {
   }
   // The settings first: a wrong one is said now, not after the build.
   const { checkSettings, describeConfigProblems } = await import('../apps/server/src/config');
-  const { problems } = checkSettings(process.env);
-  if (problems.length) {
+  const { settings, problems } = checkSettings(process.env);
+  if (!settings) {
     console.error(describeConfigProblems(problems));
     return false;
   }
@@ -73,12 +97,20 @@ async function buildIfNeeded(): Promise<boolean> {
   const controller = new AbortController();
   const abort = () => controller.abort();
   for (const signal of STOP_SIGNALS) process.once(signal, abort);
+  const newEmbedded = !settings.DATABASE_URL && !existsSync(path.join(settings.DATA_DIR, 'db'));
+  const prepare = newEmbedded ? () => prepareDatabase(controller.signal) : undefined;
+  const serverStale = stale.some((state) => state.part === 'server');
   const started = performance.now();
   try {
-    await buildParts(
-      stale.map((state) => state.part),
-      { signal: controller.signal },
-    );
+    const results = await Promise.allSettled([
+      buildParts(
+        stale.map((state) => state.part),
+        // The database is prepared by the server's own code: once it is built.
+        { signal: controller.signal, afterServer: serverStale ? prepare : undefined },
+      ),
+      serverStale ? undefined : prepare?.(),
+    ]);
+    for (const result of results) if (result.status === 'rejected') throw result.reason;
   } catch (error) {
     if (controller.signal.aborted) return false;
     if (!(error instanceof BuildError)) throw error;
@@ -87,7 +119,8 @@ async function buildIfNeeded(): Promise<boolean> {
   } finally {
     for (const signal of STOP_SIGNALS) process.off(signal, abort);
   }
-  say(`built in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+  const prepared = newEmbedded ? ', the new embedded database prepared beside it' : '';
+  say(`built in ${((performance.now() - started) / 1000).toFixed(1)} s${prepared}.`);
   return true;
 }
 

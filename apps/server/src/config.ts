@@ -21,7 +21,7 @@ export interface HttpTimeouts {
 export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { requestMs: 30_000, connectionMs: 60_000 };
 
 /** The process's settings after checking, before the files they name are read. */
-interface Settings {
+export interface Settings {
   PORT: number;
   HOST: string;
   PUBLIC_URL: string | undefined;

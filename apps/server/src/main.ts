@@ -1,6 +1,7 @@
 /**
- * `npm start`: read config, open and migrate the database, seed on first run,
- * listen, and drain on SIGTERM.
+ * `npm start` (through tools/start.ts): read config, open and migrate the database,
+ * seed on first run, listen, and drain on SIGTERM. With `--prepare-database` it only
+ * creates and migrates the database, then ends.
  */
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
@@ -24,6 +25,12 @@ async function main(): Promise<void> {
   }
 
   const database = await openDatabase(config);
+  if (process.argv.includes('--prepare-database')) {
+    // `npm start` on a first start: the new database is created and migrated while the
+    // web app builds (tools/start.ts); the server then opens it ready.
+    await database.close();
+    process.exit(0);
+  }
   const seed = await seedFirstRun(database.db, config);
   const app = await buildApp({ config, db: database.db });
 
