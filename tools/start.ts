@@ -51,7 +51,7 @@ function formerDataProblem(env: NodeJS.ProcessEnv): string | null {
     return null;
   return [
     'Sésame cannot start: its data folder is now ./data, and an earlier version kept it in apps/server/data.',
-    'Move it there (mv apps/server/data data), or set DATA_DIR=apps/server/data to keep it where it is.',
+    'Move it (mv apps/server/data data), or set DATA_DIR=apps/server/data to keep it where it is.',
   ].join('\n');
 }
 
