@@ -2,6 +2,7 @@ import { Suspense, useEffect, type ReactNode } from 'react';
 import {
   Alert,
   Anchor,
+  Avatar,
   Box,
   Button,
   Center,
@@ -9,8 +10,10 @@ import {
   Group,
   Image,
   Loader,
+  Menu,
   SegmentedControl,
   Text,
+  UnstyledButton,
 } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
@@ -23,6 +26,12 @@ import { safeReturnPath } from '../../lib/return-path';
 import { setCurrentCompany } from '../../lib/session';
 import { RecordCompanyProvider, useShownCompany } from '../../lib/shown-company';
 import classes from './AppLayout.module.css';
+
+/** 'Sésame Admin' → 'SA': the account menu's face on a phone. */
+function initials(user: { firstname: string; name: string }): string {
+  const letters = [user.firstname, user.name].map((word) => word.trim().charAt(0)).join('');
+  return letters.toUpperCase() || '?';
+}
 
 function Navbar() {
   const { t, i18n } = useTranslation();
@@ -77,16 +86,42 @@ function Navbar() {
             ]}
             aria-label={t('nav.language')}
           />
-          {isAuthenticated && ownSlug && (
-            <Anchor
-              component={Link}
-              to={`/${ownSlug}/my-mail-settings`}
-              size="sm"
-              visibleFrom="sm"
-              data-testid="mail-settings-link"
-            >
-              {t('hostLoop:preferences.title')}
-            </Anchor>
+          {isAuthenticated && user && ownSlug && (
+            // The signed-in person's own pages (issues 15, 17), on every screen size.
+            <Menu position="bottom-end" shadow="md" withinPortal>
+              <Menu.Target>
+                <UnstyledButton
+                  aria-label={t('nav.userMenu', { name: user.firstname || user.name })}
+                  data-testid="user-menu"
+                  className={classes.userMenu}
+                >
+                  <Group gap={6} wrap="nowrap">
+                    <Avatar size={28} radius="xl" color="sesame" variant="light">
+                      {initials(user)}
+                    </Avatar>
+                    {/* A phone's navbar has room for the initials only. */}
+                    <Text span size="xs" fw={600} maw={120} truncate visibleFrom="sm">
+                      {user.firstname || user.name}
+                    </Text>
+                    <Text span size="xs" c="dimmed" aria-hidden="true" visibleFrom="sm">
+                      ▾
+                    </Text>
+                  </Group>
+                </UnstyledButton>
+              </Menu.Target>
+              <Menu.Dropdown>
+                <Menu.Item component={Link} to={`/${ownSlug}/mon-compte`}>
+                  {t('nav.account')}
+                </Menu.Item>
+                <Menu.Item
+                  component={Link}
+                  to={`/${ownSlug}/my-mail-settings`}
+                  data-testid="mail-settings-link"
+                >
+                  {t('hostLoop:preferences.title')}
+                </Menu.Item>
+              </Menu.Dropdown>
+            </Menu>
           )}
           {isAuthenticated ? (
             <Button size="xs" variant="default" onClick={() => void logout()}>

@@ -12,7 +12,7 @@ import {
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { loginSchema } from '@sesame/shared';
 import { ApiError } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
@@ -114,7 +114,9 @@ export default function LoginPage() {
             <Button type="submit" disabled={loading} loading={loading} fullWidth size="md">
               {t('auth:submit')}
             </Button>
-            <Anchor href="#" size="sm" ta="center" onClick={(e) => e.preventDefault()}>
+            {/* Issue 17: 'Mon compte', where a signed-in person changes their password
+                (the login comes first, then the page of their own company). */}
+            <Anchor component={Link} to="/mon-compte" size="sm" ta="center">
               {t('auth:changePassword')}
             </Anchor>
           </Stack>

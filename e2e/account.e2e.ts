@@ -1,0 +1,102 @@
+/**
+ * 'Mon compte' (issue 17): the seeded admin signs in with the printed password,
+ * opens Mon compte from the navbar, changes the password, signs out; the old
+ * password is refused and the new one signs in.
+ */
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { field, launchBrowser, newContext, screenshot } from './support/browser';
+import { startServer, type RunningServer } from './support/server';
+
+const NEW_PASSWORD = 'Baobab-Pirogue-Lagune-27';
+
+describe('Mon compte in Chromium', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('the seeded admin changes the printed password, signs out and signs in with the new one', async () => {
+    const context = await newContext(browser, server.url);
+    const page = await context.newPage();
+    // The login screen's 'Changer le mot de passe' leads there, once signed in.
+    await page.goto('/sign-in');
+    await page.getByRole('link', { name: 'Changer le mot de passe' }).click();
+    await page.getByLabel('Adresse e-mail').fill(server.adminEmail);
+    await page.getByLabel('Mot de passe').fill(server.adminPassword);
+    await page.getByRole('button', { name: 'Soumettre' }).click();
+    await page.waitForURL(/\/demo\/mon-compte$/);
+    await expect
+      .poll(() => page.getByRole('heading', { name: 'Mon compte', level: 1 }).isVisible())
+      .toBe(true);
+
+    // And so does the navbar's account menu, from any page.
+    await page.goto('/demo');
+    await page.getByTestId('user-menu').click();
+    const item = page.getByRole('menuitem', { name: 'Mon compte' });
+    await expect.poll(() => item.isVisible()).toBe(true);
+    await screenshot(page, 'account-user-menu');
+    await item.click();
+    await page.waitForURL(/\/demo\/mon-compte$/);
+    await expect
+      .poll(() => page.getByRole('heading', { name: 'Mon compte', level: 1 }).isVisible())
+      .toBe(true);
+    await expect.poll(() => page.getByText(server.adminEmail).isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('Administrateur').isVisible()).toBe(true);
+
+    // A mismatch is caught on the page, before anything is sent.
+    await field(page, 'Mot de passe actuel').fill(server.adminPassword);
+    await field(page, 'Nouveau mot de passe').fill(NEW_PASSWORD);
+    await field(page, 'Confirmer le mot de passe').fill(`${NEW_PASSWORD}!`);
+    const submit = page.getByRole('button', { name: 'Changer le mot de passe' });
+    await submit.click();
+    await expect
+      .poll(() =>
+        page.getByText('Les deux mots de passe ne correspondent pas.').first().isVisible(),
+      )
+      .toBe(true);
+
+    // A wrong current password: the server's answer, on its field.
+    await field(page, 'Mot de passe actuel').fill('Pas-le-bon-mot-de-passe');
+    await field(page, 'Confirmer le mot de passe').fill(NEW_PASSWORD);
+    await submit.click();
+    await expect
+      .poll(() => page.getByText('Le mot de passe actuel est incorrect.').first().isVisible())
+      .toBe(true);
+
+    await field(page, 'Mot de passe actuel').fill(server.adminPassword);
+    await submit.click();
+    const done = page.getByTestId('account-feedback');
+    await expect.poll(() => done.textContent()).toContain('Mot de passe modifié.');
+    // The form is emptied for the next time.
+    expect(await field(page, 'Nouveau mot de passe').inputValue()).toBe('');
+    // From the top, so the sticky navbar sits where a person sees it.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, 'account-password-changed');
+
+    await page.getByRole('button', { name: 'Déconnexion' }).click();
+    await page.waitForURL(/\/sign-in$/);
+
+    // The printed password no longer opens the account.
+    await page.getByLabel('Adresse e-mail').fill(server.adminEmail);
+    await page.getByLabel('Mot de passe').fill(server.adminPassword);
+    await page.getByRole('button', { name: 'Soumettre' }).click();
+    await expect.poll(() => page.getByText('Identifiants incorrects.').isVisible()).toBe(true);
+
+    // The new one does (back to the company, or to the page left at sign-out).
+    await page.getByLabel('Mot de passe').fill(NEW_PASSWORD);
+    await page.getByRole('button', { name: 'Soumettre' }).click();
+    await page.waitForURL(/\/demo(\/mon-compte)?$/);
+    await expect
+      .poll(() => page.getByRole('button', { name: 'Déconnexion' }).isVisible())
+      .toBe(true);
+    await context.close();
+  });
+});
