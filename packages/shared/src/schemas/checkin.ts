@@ -47,6 +47,12 @@ export const kioskCheckResultSchema = checkResultSchema.extend({
 });
 export type KioskCheckResult = z.infer<typeof kioskCheckResultSchema>;
 
+/**
+ * 'Validation Manuelle UIDN': the code as typed, bounded (the screen says an empty
+ * field itself, spec §4: an info toast, nothing sent).
+ */
+export const typedCodeSchema = z.object({ uidn: formText(TEXT_MAX.code) });
+
 /** `?type=1` marks a manual validation (spec §9). */
 export const codeCheckQuerySchema = z.object({
   type: z.coerce.number().int().optional(),

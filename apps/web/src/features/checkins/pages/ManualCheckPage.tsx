@@ -2,44 +2,45 @@
  * 'Validation Manuelle UIDN' (spec §2, §4, §5): the front desk types a code read
  * out by a visitor or a member (with or without dashes, any case). An empty field
  * sends nothing; a check that changed the person's state shows 'Bien éffectué';
- * anything else toasts the server's message.
+ * anything else toasts the server's message. The form goes through the one form layer
+ * (useSchemaForm): a second submit while a check runs sends nothing (issue 17).
  */
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Alert, Button, Container, Group, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { formatUidn, type CheckResult } from '@sesame/shared';
+import { formatUidn, typedCodeSchema, type CheckResult } from '@sesame/shared';
 import { PageTitle } from '../../../components/PageTitle';
+import { useSchemaForm } from '../../../lib/use-schema-form';
 import { checkTypedCode } from '../api/checks';
 import { scanFailureText } from '../lib/messages';
 
 export default function ManualCheckPage() {
   const { domain = '' } = useParams();
   const { t } = useTranslation('checkins');
-  const [uidn, setUidn] = useState('');
   const [done, setDone] = useState<CheckResult | null>(null);
   const check = useMutation({ mutationFn: checkTypedCode });
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (check.isPending) return;
-    const code = uidn.trim();
-    if (!code) {
-      notifications.show({ message: t('manual.empty'), color: 'blue' });
-      return;
-    }
-    check.mutate(code, {
-      onSuccess: (result) => {
+  const { form, submit, busy } = useSchemaForm(typedCodeSchema, {
+    ns: 'checkins',
+    initialValues: { uidn: '' },
+    onSubmit: async ({ uidn: code }) => {
+      if (!code) {
+        notifications.show({ message: t('manual.empty'), color: 'blue' });
+        return;
+      }
+      try {
+        const result = await check.mutateAsync(code);
         if (result.status === 'success') setDone(result);
         else notifications.show({ message: result.message, color: 'orange' });
-      },
-      onError: (error) => {
+      } catch (error) {
         notifications.show({ message: scanFailureText(error, t), color: 'red' });
-      },
-    });
-  };
+      }
+    },
+  });
+  const uidn = form.values.uidn;
+  const setUidn = (value: string) => form.setFieldValue('uidn', value);
 
   const again = () => {
     setDone(null);
@@ -73,6 +74,8 @@ export default function ManualCheckPage() {
                 placeholder="7KQ2-M9XD-4TRA"
                 value={uidn}
                 onChange={(e) => setUidn(e.currentTarget.value)}
+                error={form.errors.uidn}
+                data-path="uidn"
                 onBlur={() => uidn.trim() && setUidn(formatUidn(uidn))}
                 autoComplete="off"
                 autoCapitalize="characters"
@@ -82,7 +85,7 @@ export default function ManualCheckPage() {
                 styles={{ input: { fontFamily: 'monospace', letterSpacing: '0.1em' } }}
                 data-autofocus
               />
-              <Button type="submit" size="md" loading={check.isPending}>
+              <Button type="submit" size="md" loading={busy}>
                 {t('manual.submit')}
               </Button>
               <Text size="xs" c="dimmed">
