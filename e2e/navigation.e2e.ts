@@ -103,6 +103,7 @@ describe('navigation and companies in Chromium', () => {
   let browser: Browser;
   let adminToken: string;
   let visitorUidn: string;
+  let visitorRequestId: string;
   let acmeVisitorUidn: string;
   const contexts: BrowserContext[] = [];
   const open = async (options = {}) => {
@@ -125,6 +126,7 @@ describe('navigation and companies in Chromium', () => {
       email: 'mariam.coulibaly@example.test',
     });
     visitorUidn = visitor.uidn;
+    visitorRequestId = visitor.requestId;
     // And an Acme visitor, whose form named Acme.
     const acmePerson = {
       firstname: 'Ibrahim',
@@ -279,6 +281,11 @@ describe('navigation and companies in Chromium', () => {
     expect(await phone.getByText(visitorUidn).count()).toBe(0);
     await shot(phone, 'navigation-card-other-company-phone');
     await phone.goto('/company/demo/meeting-request-qr/0000-0000-0000');
+    await expectNotFound(phone);
+    // The visitor's waiting page too: its own company's URL only.
+    await phone.goto(`/demo/request-meeting/${visitorRequestId}`);
+    await phone.getByText(visitorUidn).first().waitFor();
+    await phone.goto(`/acme/request-meeting/${visitorRequestId}`);
     await expectNotFound(phone);
   });
 

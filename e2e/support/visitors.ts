@@ -22,7 +22,7 @@ export async function createConfirmedVisitor(
   server: RunningServer,
   staffToken: string,
   person: { firstname: string; lastname: string; email: string },
-): Promise<{ uidn: string; qrPng: Buffer }> {
+): Promise<{ uidn: string; qrPng: Buffer; requestId: string }> {
   const form = new FormData();
   const fields = {
     company_id: 'demo',
@@ -57,5 +57,5 @@ export async function createConfirmedVisitor(
   if (!confirmed.ok) throw new Error(`confirm: ${confirmed.status} ${await confirmed.text()}`);
   const card = ((await confirmed.json()) as { data: { uidn: string; qr_code: string } }).data;
   const qrPng = Buffer.from(card.qr_code.replace(/^data:image\/png;base64,/, ''), 'base64');
-  return { uidn: card.uidn, qrPng };
+  return { uidn: card.uidn, qrPng, requestId };
 }

@@ -292,7 +292,13 @@ describe(`visit requests (${testDatabaseKind})`, () => {
         reason: 'Entretien',
         request_date: '24/11/2030',
         request_time: '10:30',
-        visitor: { uidn: null, firstname: 'Zoé', email: 'awa@example.com', contact: '0701020304' },
+        // The number as typed (0701020304), stored in E.164.
+        visitor: {
+          uidn: null,
+          firstname: 'Zoé',
+          email: 'awa@example.com',
+          contact: '+2250701020304',
+        },
       });
       expect(row.visitor.request_image_type).toBe('image/png');
       expect(row.visitor.request_image).toMatch(
@@ -470,6 +476,7 @@ describe(`visit requests (${testDatabaseKind})`, () => {
           host: 'M. Diallo',
           reason: 'Entretien',
           company: acme.company.name,
+          company_slug: acme.company.slug,
         },
         card: null,
         request: null,

@@ -328,6 +328,7 @@ export const requestRoutes: FastifyPluginAsyncZod = async (app) => {
             host: source.request.host,
             reason: source.request.reason,
             company: source.company.name,
+            company_slug: source.company.slug,
           },
           card: confirmed ? await presentVisitorCard(source, ctx) : null,
           request: staffRow

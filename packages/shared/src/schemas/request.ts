@@ -216,6 +216,8 @@ export const requestStatusSchema = z.object({
       host: z.string().nullable(),
       reason: z.string().nullable(),
       company: z.string(),
+      /** The company's slug: a page under another company's URL is not found. */
+      company_slug: z.string(),
     }),
     card: visitorCardSchema.nullable(),
     request: requestRowSchema.nullable(),

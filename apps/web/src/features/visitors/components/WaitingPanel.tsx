@@ -30,6 +30,7 @@ import { useConfirmRequest, useDeclineRequest, useRequestStatus } from '../api/v
 import { failureText, statusText } from '../lib/outcome';
 import { CaptureButton, meetingCaptureName } from './CaptureButton';
 import { VisitorCardView } from './VisitorCardView';
+import { NotFoundPage } from '../../../components/NotFoundPage';
 
 export function WaitingPanel({ domain, id }: { domain: string; id: string }) {
   const { t } = useTranslation('visitors');
@@ -59,6 +60,8 @@ export function WaitingPanel({ domain, id }: { domain: string; id: string }) {
   }
 
   const data = status.data;
+  // The request of another company's URL is not found there (as its meeting card).
+  if (data.recap.company_slug.toLowerCase() !== domain.toLowerCase()) return <NotFoundPage />;
   const mayDecide = !!role && mayPerform(role, 'requests.validate') && !!data.request;
 
   const validate = async () => {
