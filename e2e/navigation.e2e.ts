@@ -222,6 +222,11 @@ describe('navigation and companies in Chromium', () => {
     await phone.goto('/menu');
     await phone.waitForURL(`${server.url}/acme/menu`);
     await phone.getByRole('heading', { name: 'Menu de navigation' }).waitFor();
+    // A page of the menu the role has no tile for: the permission message, no tile.
+    expect(await phone.getByRole('link', { name: 'Liste QR Code' }).count()).toBe(0);
+    await phone.goto('/acme/qr-code-list');
+    await phone.getByRole('heading', { name: "Vous n'avez pas la permission." }).waitFor();
+    expect(await phone.getByText(/quelque chose|something went wrong/i).count()).toBe(0);
   });
 
   it('shows the company of the URL, else of the record, whichever load finishes last', async () => {

@@ -30,21 +30,27 @@ export function useHomePath(): string {
   return slug ? `/${slug}` : '/';
 }
 
-export function NotFoundPage() {
+/** A page the person cannot use, said in the layout with a way back home. */
+function BlockedPage({ code, page }: { code: 403 | 404; page: 'notFound' | 'forbidden' }) {
   const { t } = useTranslation('common');
   const home = useHomePath();
   return (
     <Container size="sm" py={{ base: 'lg', sm: 'xl' }}>
-      <Paper withBorder radius="lg" p={{ base: 'lg', sm: 'xl' }} data-testid="not-found">
+      <Paper
+        withBorder
+        radius="lg"
+        p={{ base: 'lg', sm: 'xl' }}
+        data-testid={page === 'notFound' ? 'not-found' : 'forbidden'}
+      >
         <Stack align="center" gap="md">
           <Text fw={800} fz={56} c="sesame.7" lh={1} aria-hidden>
-            404
+            {code}
           </Text>
           <Title order={1} size="h2" ta="center">
-            {t('notFound.title')}
+            {t(`${page}.title`)}
           </Title>
           <Text c="dimmed" ta="center">
-            {t('notFound.text')}
+            {t(`${page}.text`)}
           </Text>
           <Button component={Link} to={home} size="md">
             {t('notFound.home')}
@@ -53,4 +59,16 @@ export function NotFoundPage() {
       </Paper>
     </Container>
   );
+}
+
+export function NotFoundPage() {
+  return <BlockedPage code={404} page="notFound" />;
+}
+
+/**
+ * A menu page the role has no tile for, opened by its address: the permission message
+ * (as the API's 403), not a screen whose calls all fail with 'something went wrong'.
+ */
+export function ForbiddenPage() {
+  return <BlockedPage code={403} page="forbidden" />;
 }

@@ -1,8 +1,8 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { CROSS_TENANT_ROLES, type Role } from '@sesame/shared';
+import { CROSS_TENANT_ROLES, MENU_TILES, type Role } from '@sesame/shared';
 import { useAuth } from '../lib/auth';
 import { useUrlCompanySlug } from '../lib/shown-company';
-import { NotFoundPage } from './NotFoundPage';
+import { ForbiddenPage, NotFoundPage } from './NotFoundPage';
 
 /** Whether a signed-in person's staff pages may be those of the company a URL names. */
 export function reachesUrlCompany(
@@ -16,10 +16,21 @@ export function reachesUrlCompany(
 }
 
 /**
+ * Whether the role has the menu tile of a `/{domain}/{page}` address; true for pages
+ * that are no tile (details, edit pages), which their own calls guard.
+ */
+export function opensTilePage(role: Role | null, pathname: string): boolean {
+  const page = pathname.split('/').filter(Boolean)[1];
+  const tile = MENU_TILES.find((candidate) => candidate.path === page);
+  return !tile || (!!role && tile.roles.includes(role));
+}
+
+/**
  * Spec §2 guard: no token, or one shorter than 10 characters (or a session the server
  * ended), goes to the login screen, which comes back here afterwards. A staff page of
  * another company is 'Page introuvable' for every role confined to its own company
- * (ARCHITECTURE §6), as the API answers 404 for that company's records.
+ * (ARCHITECTURE §6), as the API answers 404 for that company's records. A menu page
+ * the role has no tile for is the permission message, as the API's 403.
  */
 export function RequireAuth() {
   const location = useLocation();
@@ -34,5 +45,6 @@ export function RequireAuth() {
       />
     );
   if (!reachesUrlCompany(role, user?.company, urlSlug)) return <NotFoundPage />;
+  if (!opensTilePage(role, location.pathname)) return <ForbiddenPage />;
   return <Outlet />;
 }
