@@ -1,14 +1,25 @@
 /**
- * 'Mon compte' (issue 17): the seeded admin signs in with the printed password,
- * opens Mon compte from the navbar, changes the password, signs out; the old
- * password is refused and the new one signs in.
+ * 'Mon compte' (issue 17): the seeded admin signs in with the printed password
+ * (through the login screen's 'Changer le mot de passe'), opens Mon compte from the
+ * navbar's account menu too, changes the password, signs out; the old password is
+ * refused and the new one signs in. Then the admin saves their own edit page, which
+ * no longer demands Titre and Téléphone, and sets a host's new password there.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { field, launchBrowser, newContext, screenshot } from './support/browser';
-import { startServer, type RunningServer } from './support/server';
+import { apiToken, createDemoStaff, startServer, type RunningServer } from './support/server';
 
 const NEW_PASSWORD = 'Baobab-Pirogue-Lagune-27';
+const HOST = {
+  name: 'Koné',
+  firstname: 'Awa',
+  email: 'awa.kone@demo.test',
+  password: 'Mangue-Hibiscus-Quai-48',
+  title: 'Hôte',
+  role: 'ROLE_USER',
+};
+const HOST_NEW_PASSWORD = 'Tambour-Savane-Pirogue-61';
 
 describe('Mon compte in Chromium', () => {
   let server: RunningServer;
@@ -23,7 +34,20 @@ describe('Mon compte in Chromium', () => {
     await server?.stop();
   });
 
-  it('the seeded admin changes the printed password, signs out and signs in with the new one', async () => {
+  /** A user's id, looked up through the API as the admin (set-up, not the journey). */
+  async function idOf(email: string): Promise<string> {
+    const token = await apiToken(server, server.adminEmail, NEW_PASSWORD);
+    const res = await fetch(`${server.url}/api/user/list?q=${encodeURIComponent(email)}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const found = (await res.json()) as { data: { id: string; email: string }[] };
+    const user = found.data.find((row) => row.email === email);
+    if (!user) throw new Error(`no user ${email}`);
+    return user.id;
+  }
+
+  it('the seeded admin changes the printed password on Mon compte, signs out and signs in with the new one', async () => {
+    await createDemoStaff(server, HOST);
     const context = await newContext(browser, server.url);
     const page = await context.newPage();
     // The login screen's 'Changer le mot de passe' leads there, once signed in.
@@ -97,6 +121,41 @@ describe('Mon compte in Chromium', () => {
     await expect
       .poll(() => page.getByRole('button', { name: 'Déconnexion' }).isVisible())
       .toBe(true);
+
+    await context.close();
+  });
+
+  it("the admin saves their own edit page without Titre and Téléphone, and sets a host's new password there", async () => {
+    const context = await newContext(browser, server.url);
+    const page = await context.newPage();
+    await page.goto('/sign-in');
+    await page.getByLabel('Adresse e-mail').fill(server.adminEmail);
+    // The password the journey above chose (the tests of a file run in order).
+    await page.getByLabel('Mot de passe').fill(NEW_PASSWORD);
+    await page.getByRole('button', { name: 'Soumettre' }).click();
+    await page.waitForURL(/\/demo$/);
+
+    // The admin's own edit page: the seeded account has no title nor phone, and need not.
+    // (Spec §2: the user list's Edit link is for super admin and ROLE_SESAME; an admin opens it by its address.)
+    await page.goto(`/demo/edit-user/${await idOf(server.adminEmail)}`);
+    await expect.poll(() => field(page, 'Titre').inputValue()).toBe('');
+    expect(await field(page, 'Titre').getAttribute('required')).toBeNull();
+    expect(await field(page, 'Téléphone').getAttribute('required')).toBeNull();
+    await page.getByRole('button', { name: 'Enregistrer' }).click();
+    await expect
+      .poll(() => page.getByText('Utilisateur mis à jour avec succès.').first().isVisible())
+      .toBe(true);
+
+    // Whoever may edit a user sets a new password there.
+    await page.goto(`/demo/edit-user/${await idOf(HOST.email)}`);
+    await expect.poll(() => field(page, 'Email').inputValue()).toBe(HOST.email);
+    await field(page, 'Mot de passe').fill(HOST_NEW_PASSWORD);
+    await page.getByRole('button', { name: 'Enregistrer' }).click();
+    await expect
+      .poll(() => page.getByText('Utilisateur mis à jour avec succès.').first().isVisible())
+      .toBe(true);
+    await expect(apiToken(server, HOST.email, HOST.password)).rejects.toThrow(/401/);
+    expect((await apiToken(server, HOST.email, HOST_NEW_PASSWORD)).length).toBeGreaterThan(10);
     await context.close();
   });
 });
