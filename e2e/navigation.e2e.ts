@@ -203,6 +203,8 @@ describe('navigation and companies in Chromium', () => {
     await phone.goto('/request-meeting');
     await phone.waitForURL(`${server.url}/demo/request-meeting`);
     await phone.getByRole('heading', { name: 'Demo' }).waitFor();
+    // A company without a logo is named in the navbar, on a phone too.
+    await navbar(phone).getByText('Demo', { exact: true }).waitFor();
     await phone.goto('/meeting');
     await phone.waitForURL(`${server.url}/demo/meeting`);
     await phone.getByText('Demande de rendez-vous').first().waitFor();

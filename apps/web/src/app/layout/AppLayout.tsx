@@ -55,11 +55,12 @@ function Navbar() {
               fit="contain"
             />
           ) : (
-            <Text fw={800} size="xl" c="sesame.8">
-              Sésame
+            // Without a logo the company is named here, on a phone too (issue 17).
+            <Text fw={800} size="xl" c="sesame.8" truncate="end" maw={{ base: 170, xs: 320 }}>
+              {company.data?.name ?? 'Sésame'}
             </Text>
           )}
-          {company.data && (
+          {company.data?.logo_url && (
             <Text fw={600} size="sm" c="dark.6" visibleFrom="xs">
               {company.data.name}
             </Text>
