@@ -71,10 +71,9 @@ function searchOf(q: string | undefined): SQL {
   ])}`;
 }
 
-interface OnSiteDbRow extends Record<string, unknown> {
-  check_id: string;
+/** Who a row of either list is, and with whom or for what they came. */
+interface PersonDbRow extends Record<string, unknown> {
   person_id: string;
-  kind: PersonKind;
   firstname: string;
   lastname: string;
   organisation: string | null;
@@ -83,6 +82,11 @@ interface OnSiteDbRow extends Record<string, unknown> {
   company_slug: string;
   host: string | null;
   event: string | null;
+}
+
+interface OnSiteDbRow extends PersonDbRow {
+  check_id: string;
+  kind: PersonKind;
   check_in_at: Date | string;
   check_in_method: string;
   photo_id: string | null;
@@ -189,17 +193,8 @@ export async function findOpenCheck(
   return row ? { companyId: row.company_id, table: row.tbl, uidn: row.uidn } : null;
 }
 
-interface ExpectedDbRow extends Record<string, unknown> {
-  person_id: string;
+interface ExpectedDbRow extends PersonDbRow {
   kind: 'visitor' | 'event_guest';
-  firstname: string;
-  lastname: string;
-  organisation: string | null;
-  company_id: string;
-  company_name: string;
-  company_slug: string;
-  host: string | null;
-  event: string | null;
   time: string | null;
 }
 

@@ -25,6 +25,7 @@ import { checkFile, readMultipart, withStoredFileCleanup } from '../files/upload
 import { dayOf } from '../time-zones';
 import { findCardSource, isConfirmed, presentVisitorCard } from './card';
 import { createVisitor, deleteVisitor, findVisitor } from './service';
+import { presentCreatedVisitor } from './presenter';
 
 export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
   const limits = app.config.rateLimits;
@@ -66,19 +67,7 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
         return {
           message: EVENT_MESSAGES.registered,
           data: {
-            visitor_id: visitor.id,
-            firstname: visitor.firstname,
-            lastname: visitor.lastname,
-            email: visitor.email,
-            organisation_name: visitor.organisationName,
-            address: visitor.address,
-            city: visitor.city,
-            state: visitor.state,
-            country: visitor.country,
-            zipcode: visitor.zipcode,
-            request_date: visitor.requestDate,
-            request_time: visitor.requestTime,
-            company: { id: event.company.id, name: event.company.name, slug: event.company.slug },
+            ...presentCreatedVisitor(visitor, event.company),
             event: { id: event.id, name: event.name, slug: event.slug },
             request_id: requestId,
           },
@@ -112,21 +101,7 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
       request.log.info({ visitorId: visitor.id, companyId: company.id }, 'visitor created');
       return {
         message: VISITOR_MESSAGES.visitorCreated,
-        data: {
-          visitor_id: visitor.id,
-          firstname: visitor.firstname,
-          lastname: visitor.lastname,
-          email: visitor.email,
-          organisation_name: visitor.organisationName,
-          address: visitor.address,
-          city: visitor.city,
-          state: visitor.state,
-          country: visitor.country,
-          zipcode: visitor.zipcode,
-          request_date: visitor.requestDate,
-          request_time: visitor.requestTime,
-          company: { id: company.id, name: company.name, slug: company.slug },
-        },
+        data: presentCreatedVisitor(visitor, company),
       };
     },
   );
