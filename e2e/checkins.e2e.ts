@@ -284,7 +284,7 @@ describe('check-in journey in Chromium', () => {
       const admin = await (await newContext(browser, server.url)).newPage();
       await signIn(admin, server.adminEmail, server.adminPassword, 'demo');
       await admin.goto('/demo/edit-company/demo');
-      await admin.getByRole('heading', { name: "Editer l'Entreprise" }).waitFor();
+      await admin.getByRole('heading', { name: "Éditer l'Entreprise" }).waitFor();
       const kiosk = admin.getByRole('switch', { name: 'Présence par e-mail au scanner' });
       expect(await kiosk.isChecked()).toBe(false);
       await kiosk.check({ force: true });

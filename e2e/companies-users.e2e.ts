@@ -150,7 +150,7 @@ describe('companies and staff journey in Chromium', () => {
     await admin.getByLabel('Code postal').fill('01 BP 1234');
     await shot(admin, 'company-create-1280');
     await admin.getByRole('button', { name: "Créer l'entreprise" }).click();
-    await admin.getByText('Entreprise créé avec succès.').first().waitFor();
+    await admin.getByText('Entreprise créée avec succès.').first().waitFor();
     await admin.waitForURL(`${server.url}/demo/menu`);
 
     // ── 'Liste des Compagnies': link, QR and logo ──────────────────────────────
@@ -228,7 +228,7 @@ describe('companies and staff journey in Chromium', () => {
     await admin
       .getByRole('row')
       .filter({ hasText: COMPANY })
-      .getByRole('link', { name: `Editer ${COMPANY}` })
+      .getByRole('link', { name: `Éditer ${COMPANY}` })
       .click();
     await admin.waitForURL(/\/demo\/company-list\?compid=[0-9a-f-]{36}$/);
     const inline = admin.getByTestId('inline-edit');
@@ -266,7 +266,7 @@ describe('companies and staff journey in Chromium', () => {
     expect(await imageLoaded(manager, RENAMED)).toBe(true);
     await manager.getByRole('link', { name: 'Modifier entreprise' }).click();
     await manager.waitForURL(`${server.url}/${SLUG}/edit-company/${SLUG}`);
-    await manager.getByRole('heading', { name: "Editer l'Entreprise" }).waitFor();
+    await manager.getByRole('heading', { name: "Éditer l'Entreprise" }).waitFor();
     const name = manager.getByRole('textbox', { name: 'Nom', exact: true });
     expect(await name.inputValue()).toBe(RENAMED);
     expect(await name.getAttribute('readonly')).not.toBeNull();

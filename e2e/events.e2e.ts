@@ -1,7 +1,7 @@
 /**
  * The events journey (issues 5 and 17): a supervisor creates an event for their company
  * (locked) and lands on its page (share link, QR downloadable, poster), finds it in
- * 'Liste des Evenements', copies its link and captures its QR poster; an anonymous
+ * 'Liste des Événements', copies its link and captures its QR poster; an anonymous
  * guest on a 390 px phone opens the link, reads a registration page (the event's name,
  * day, time and place as text) and registers with an identity document; the code mail
  * reaches a real SMTP server with a QR that decodes to the scan URL; staff check the
@@ -117,9 +117,9 @@ describe('events journey in Chromium', () => {
     await summary.getByRole('button', { name: 'Copier le lien' }).click();
     expect(await sup.evaluate(() => navigator.clipboard.readText())).toBe(shareLink);
 
-    // ── 'Liste des Evenements': the row, the link copied, the QR ──────────────
+    // ── 'Liste des Événements': the row, the link copied, the QR ──────────────
     await sup.goto('/demo/list-events');
-    await sup.getByRole('heading', { name: 'Liste des Evenements' }).waitFor();
+    await sup.getByRole('heading', { name: 'Liste des Événements' }).waitFor();
     for (const header of [
       'ID',
       'Entreprise',

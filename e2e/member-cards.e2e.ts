@@ -342,7 +342,7 @@ describe('member cards and permanent QR codes in Chromium', () => {
     expect(qrCreated.status()).toBe(200);
     const qrUser = ((await qrCreated.json()) as { data: Card }).data;
     expect(qrUser.dateExp).toBe('2030-12-31');
-    await admin.getByText('QRCode a créé avec succès.').first().waitFor();
+    await admin.getByText('QR Code créé avec succès.').first().waitFor();
     const qrCard = admin.getByTestId('qr-user-card');
     await qrCard.getByText('Expire le 31 décembre 2030').waitFor();
     await qrCard.getByText(qrUser.uidn).waitFor();
@@ -397,7 +397,10 @@ describe('member cards and permanent QR codes in Chromium', () => {
       admin.getByRole('button', { name: 'Update' }).click(),
     ]);
     expect(put.postDataJSON()).toEqual({ dateExp: '2020-01-01' });
-    await admin.getByTestId('expiry-feedback').getByText('QR User updated successfully.').waitFor();
+    await admin
+      .getByTestId('expiry-feedback')
+      .getByText('Utilisateur QR mis à jour avec succès.')
+      .waitFor();
     // Back to the attendance list after the delay.
     await admin.waitForURL(`${server.url}/demo/user-check-ins`);
     const updated = await getCard(server, qrUser.id);

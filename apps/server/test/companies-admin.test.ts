@@ -106,7 +106,7 @@ describe(`companies, write side (${testDatabaseKind})`, () => {
         bytes: Buffer.alloc(0),
       });
       expect(empty.statusCode).toBe(400);
-      expect(empty.json().message).toBe('Veuillez selectionnez un fichier valide');
+      expect(empty.json().message).toBe('Veuillez sélectionner un fichier valide');
       for (const [fields, message] of [
         [{ email: 'contact' }, 'Veuillez entrer une adresse e-mail valide.'],
         [
@@ -163,7 +163,7 @@ describe(`companies, write side (${testDatabaseKind})`, () => {
       const res = await create(tokens.ROLE_ADMIN, companyFields({ name: 'Café Ébène & Fils' }));
       expect(res.statusCode).toBe(201);
       const { message, data } = res.json();
-      expect(message).toBe('Entreprise créé avec succès.');
+      expect(message).toBe('Entreprise créée avec succès.');
       expect(data).toMatchObject({
         name: 'Café Ébène & Fils',
         slug: 'cafe-ebene-fils',

@@ -204,8 +204,8 @@ describe(`events (${testDatabaseKind})`, () => {
         [{ address_name: undefined }, 'Le champ "Adresse" est requis.'],
         [{ date_event: '' }, 'Le champ "Date" est requis.'],
         [{ time_event: '' }, 'Le champ "Heure" est requis.'],
-        [{ date_event: '2030-12-24' }, 'Invalid Date'],
-        [{ date_event: '31/02/2030' }, 'Invalid Date'],
+        [{ date_event: '2030-12-24' }, 'Date invalide'],
+        [{ date_event: '31/02/2030' }, 'Date invalide'],
         [{ time_event: '25:00' }, EVENT_MESSAGES.timeInvalid],
         [{ time_event: 'HH:MM' }, EVENT_MESSAGES.timeInvalid],
         [{ departement_id: 'abc' }, API_MESSAGES.badRequest],
@@ -335,7 +335,7 @@ describe(`events (${testDatabaseKind})`, () => {
     const get = (id: string, email?: string) =>
       call({ method: 'GET', url: `/api/evenement/${id}` }, email);
 
-    it('401, 400, 403, 404 for another company, then the event with "Événement Rétrouvé"', async () => {
+    it('401, 400, 403, 404 for another company, then the event with "Événement retrouvé"', async () => {
       expect((await get(event.id)).statusCode).toBe(401);
       const bad = await get('not-a-uuid', acme.staff.ROLE_SUPERVISOR.email);
       expect(bad.statusCode).toBe(400);
@@ -346,7 +346,7 @@ describe(`events (${testDatabaseKind})`, () => {
       expect((await get(UNKNOWN_ID, acme.staff.ROLE_ADMIN.email)).statusCode).toBe(404);
       const own = await get(event.id, acme.staff.ROLE_MANAGER.email);
       expect(own.statusCode).toBe(200);
-      expect(own.json().message).toBe('Événement Rétrouvé');
+      expect(own.json().message).toBe('Événement retrouvé');
       expect(own.json().data).toMatchObject({ id: event.id, name: 'Lecture', slug: event.slug });
       // ROLE_SESAME and ROLE_ADMIN reach every company's events.
       expect((await get(event.id, globex.staff.ROLE_SESAME.email)).statusCode).toBe(200);
@@ -498,7 +498,7 @@ describe(`events (${testDatabaseKind})`, () => {
       });
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({
-        message: 'Événement Rétrouvé',
+        message: 'Événement retrouvé',
         data: {
           name: 'Concert',
           slug: event.slug,
@@ -652,7 +652,7 @@ describe(`events (${testDatabaseKind})`, () => {
       );
       const noFile = await register(acme.company.slug, event.slug, {}, null);
       expect(noFile.statusCode).toBe(400);
-      expect(noFile.json().message).toBe('Veuillez selectionnez un fichier valide');
+      expect(noFile.json().message).toBe('Veuillez sélectionner un fichier valide');
       const big = await register(
         acme.company.slug,
         event.slug,

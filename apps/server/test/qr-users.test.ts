@@ -111,7 +111,7 @@ describe(`permanent QR codes and member cards (${testDatabaseKind})`, () => {
           'Veuillez entrer un numéro de téléphone valide (8 à 15 chiffres).',
         ],
         [{ type: 'temporary' }, 'type', 'Le seul type de QR code est « permanent ».'],
-        [{ dateExp: '2030-02-30' }, 'dateExp', 'Invalid Date'],
+        [{ dateExp: '2030-02-30' }, 'dateExp', 'Date invalide'],
         [{ company_id: 'acme' }, 'company_id', "L'entreprise choisie n'existe pas."],
       ];
       for (const [overrides, field, message] of cases) {
@@ -148,7 +148,7 @@ describe(`permanent QR codes and member cards (${testDatabaseKind})`, () => {
       });
       expect(res.statusCode).toBe(200);
       const { message, data } = res.json();
-      expect(message).toBe('QRCode a créé avec succès.');
+      expect(message).toBe('QR Code créé avec succès.');
       expect(data).toMatchObject({
         kind: 'permanent',
         type: 'permanent',
@@ -413,7 +413,7 @@ describe(`permanent QR codes and member cards (${testDatabaseKind})`, () => {
       expect(empty.json().message).toBe('La requête est mal formée.');
       const badDate = await put(acme.staff.ROLE_SUPERVISOR, { dateExp: '31/12/2031' });
       expect(badDate.statusCode).toBe(400);
-      expect(badDate.json().message).toBe('Invalid Date');
+      expect(badDate.json().message).toBe('Date invalide');
       expect((await put(acme.staff.ROLE_EMPLOYEE, { dateExp: '2031-01-01' })).statusCode).toBe(403);
       expect((await put(globex.staff.ROLE_MANAGER, { dateExp: '2031-01-01' })).statusCode).toBe(
         404,
@@ -428,7 +428,7 @@ describe(`permanent QR codes and member cards (${testDatabaseKind})`, () => {
         payload: { dateExp: '2021-03-01' },
       });
       expect(expire.statusCode).toBe(200);
-      expect(expire.json().message).toBe('QR User updated successfully.');
+      expect(expire.json().message).toBe('Utilisateur QR mis à jour avec succès.');
       expect(expire.json().data).toMatchObject({ dateExp: '2021-03-01', expired: true });
       const [stored] = await ctx.db.select().from(qrUsers).where(eq(qrUsers.id, acmeQr.id));
       expect(stored!.dateExp!.getTime()).toBeLessThan(Date.now());

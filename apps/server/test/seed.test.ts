@@ -1,5 +1,5 @@
 /**
- * The first start's seed: the default company can be saved as it is on 'Editer
+ * The first start's seed: the default company can be saved as it is on 'Éditer
  * l'Entreprise' (every field but the logo is required there, spec §5), and a second
  * start changes nothing.
  */

@@ -198,9 +198,9 @@ describe(`visitor creation (${testDatabaseKind})`, () => {
       ],
       // The shape of a number, but not a possible one in Côte d'Ivoire (10 digits).
       [{ contact: '12345678' }, 'Veuillez entrer un numéro de téléphone valide (8 à 15 chiffres).'],
-      [{ request_date: '', request_time: 'HH:MM' }, 'Date not selected'],
-      [{ request_date: '2026-11-24' }, 'Invalid Date'],
-      [{ request_date: '31/02/2026' }, 'Invalid Date'],
+      [{ request_date: '', request_time: 'HH:MM' }, 'Date non sélectionnée'],
+      [{ request_date: '2026-11-24' }, 'Date invalide'],
+      [{ request_date: '31/02/2026' }, 'Date invalide'],
       [{ request_time: 'HH:MM' }, "Veuillez sélectionner l'heure."],
       [{ request_time: '24:30' }, "Veuillez sélectionner l'heure."],
       [{ request_time: '10:MM' }, 'Veuillez sélectionner les minutes.'],
@@ -246,7 +246,7 @@ describe(`visitor creation (${testDatabaseKind})`, () => {
   it('puts the missing document after the required fields and before the e-mail shape', async () => {
     const noFile = await create(visitorFields(acme.company.slug, { email: 'bad' }), null);
     expect(noFile.statusCode).toBe(400);
-    expect(noFile.json().message).toBe('Veuillez selectionnez un fichier valide');
+    expect(noFile.json().message).toBe('Veuillez sélectionner un fichier valide');
     const missingName = await create(visitorFields(acme.company.slug, { firstname: '' }), null);
     expect(missingName.json().message).toBe('Le champ "Prénoms" est requis.');
   });
@@ -320,7 +320,7 @@ describe(`visitor creation (${testDatabaseKind})`, () => {
         'an empty file',
         { filename: 'empty.png', contentType: 'image/png', bytes: Buffer.alloc(0) },
         400,
-        'Veuillez selectionnez un fichier valide',
+        'Veuillez sélectionner un fichier valide',
       ],
     ];
 

@@ -20,7 +20,7 @@ export const API_MESSAGES = {
   tooManyRequests: 'Trop de tentatives. Réessayez dans une minute.',
   /** The identity document's limit; other uploads say theirs with `fileTooLargeMessage`. */
   fileTooLarge: fileTooLargeMessage(ID_FILE_MAX_BYTES),
-  fileInvalid: 'Veuillez selectionnez un fichier valide',
+  fileInvalid: 'Veuillez sélectionner un fichier valide',
   fileTypeRefused: "Ce type de fichier n'est pas accepté.",
   loginSuccess: 'Connexion réussie.',
   badCredentials: 'Identifiants incorrects.',

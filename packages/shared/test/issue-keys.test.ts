@@ -48,7 +48,7 @@ describe('issues carry a locale key beside the French message', () => {
     const event = firstIssue(eventCreateSchema.safeParse({}));
     expect(issueParams(event)).toEqual({ key: 'required', field: 'company_id' });
     const expiry = firstIssue(expiryFormSchema.safeParse({ dateExp: '2026-02-30' }));
-    expect(expiry.message).toBe('Invalid Date');
+    expect(expiry.message).toBe('Date invalide');
     expect(issueParams(expiry)?.key).toBe('dateInvalid');
   });
 

@@ -208,7 +208,7 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['companies'],
         summary:
-          "Update a company ('Editer l'Entreprise'): multipart with the fields of spec §5; the name is read-only there and not read; the logo is optional. The slug never changes.",
+          "Update a company ('Éditer l'Entreprise'): multipart with the fields of spec §5; the name is read-only there and not read; the logo is optional. The slug never changes.",
         consumes: ['multipart/form-data'],
         params: idParams,
         response: { 200: companyEnvelope },

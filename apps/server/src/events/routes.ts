@@ -159,7 +159,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { action: 'events.list' },
       schema: {
         tags: ['events'],
-        summary: "One event ('Événement Rétrouvé'), for staff who may list its company's events.",
+        summary: "One event ('Événement retrouvé'), for staff who may list its company's events.",
         params: idParams,
         response: { 200: eventEnvelopeSchema },
       },

@@ -10,7 +10,7 @@ import type { Db } from '../db/client';
 import { companies, users } from '../db/schema';
 
 /**
- * The default company's profile. 'Editer l'Entreprise' requires every field but the logo
+ * The default company's profile. 'Éditer l'Entreprise' requires every field but the logo
  * (spec §5, the shared companyUpdateSchema the server applies too), so a company seeded
  * with a name alone could not be saved until someone filled eleven fields to change one.
  * A demonstration company's values, which the operator replaces on that page; its contact

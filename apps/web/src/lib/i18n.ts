@@ -15,15 +15,19 @@ for (const [file, module] of Object.entries(files)) {
 
 export const LANGUAGES = ['fr', 'en'] as const;
 const stored = localStorage.getItem('lang');
+const initial = stored === 'en' ? 'en' : 'fr';
 
 void i18n.use(initReactI18next).init({
   resources,
-  lng: stored === 'en' ? 'en' : 'fr',
+  lng: initial,
   fallbackLng: 'fr',
   defaultNS: 'common',
   ns: Object.keys(resources.fr ?? {}),
   interpolation: { escapeValue: false },
 });
+
+// The page's language is the one shown (screen readers pronounce it so), from the start.
+document.documentElement.lang = initial;
 
 i18n.on('languageChanged', (lng) => {
   localStorage.setItem('lang', lng);

@@ -199,7 +199,7 @@ export const COMPANY_MESSAGES = {
     "Le slug d'une entreprise ne change pas : ses liens et ses QR codes imprimés en dépendent.",
   defaultCompany: "L'entreprise par défaut ne peut pas être supprimée.",
   /** Spec §8 company create and update. */
-  created: 'Entreprise créé avec succès.',
+  created: 'Entreprise créée avec succès.',
   updated: 'Entreprise mise à jour avec succès.',
   deleted: 'Entreprise supprimée avec succès.',
   /** Deleting a company is refused while it still holds data: nothing is lost by accident. */
@@ -325,7 +325,7 @@ export type CompanyCreateInput = z.input<typeof companyCreateSchema>;
 export type CompanyCreate = z.output<typeof companyCreateSchema>;
 
 /**
- * POST /api/company/{id} text fields ('Editer l'Entreprise'): the name is read-only
+ * POST /api/company/{id} text fields ('Éditer l'Entreprise'): the name is read-only
  * there and is not read; the logo is optional.
  */
 export const companyUpdateSchema = z.object(companyTextFields);

@@ -40,18 +40,18 @@ export const EVENT_REQUIRED_FIELDS = [
 export const EVENT_MESSAGES = {
   required: (field: EventField) => `Le champ "${EVENT_FIELD_LABELS[field]}" est requis.`,
   /** Spec §5 visitor form's date message, for the same DD/MM/YYYY field. */
-  dateInvalid: 'Invalid Date',
+  dateInvalid: 'Date invalide',
   timeInvalid: 'Veuillez choisir une heure valide (HH:MM).',
   datePast: "La date de l'événement est déjà passée : choisissez aujourd'hui ou une date à venir.",
   /** Spec §8. */
   created: 'Événement créé avec succès !',
   added: 'Événement ajouté',
-  found: 'Événement Rétrouvé',
+  found: 'Événement retrouvé',
   createFailed: 'Erreur lors de la création de l’événement.',
   networkError: 'Erreur réseau ou serveur non joignable.',
   loadFailed: 'Erreur lors du chargement des données.',
   listFailed: 'Erreur lors de la récupération des events.',
-  deleteFailed: 'Error deleting event',
+  deleteFailed: "Erreur lors de la suppression de l'événement",
   mustBeLoggedIn: "L'utilisateur doit être connecté",
   deleted: 'Événement supprimé.',
   closedNow: 'Les inscriptions à cet événement sont maintenant closes.',

@@ -30,16 +30,16 @@ export const QR_USER_MESSAGES = {
   emailInvalid: 'Veuillez entrer une adresse e-mail valide.',
   contactInvalid: 'Veuillez entrer un numéro de téléphone valide (8 à 15 chiffres).',
   typeInvalid: 'Le seul type de QR code est « permanent ».',
-  dateInvalid: 'Invalid Date',
+  dateInvalid: 'Date invalide',
   /** A new code must work at least until the end of today, in the company's time zone. */
   dateExpPast: "La date d'expiration est déjà passée : choisissez aujourd'hui ou un jour à venir.",
   companyInvalid: "L'entreprise choisie n'existe pas.",
   nothingToUpdate: 'La requête est mal formée.',
   alreadyReplaced: 'Cette carte a déjà été remplacée par une nouvelle.',
   /** Spec §8 QR creation / member card: success texts the screens show. */
-  qrCreated: 'QRCode a créé avec succès.',
+  qrCreated: 'QR Code créé avec succès.',
   memberCreated: 'Carte créée avec succès.',
-  updated: 'QR User updated successfully.',
+  updated: 'Utilisateur QR mis à jour avec succès.',
   reissued: 'Nouvelle carte émise : l’ancien code est désactivé.',
 } as const;
 

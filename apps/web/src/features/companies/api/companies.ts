@@ -57,7 +57,7 @@ export function useCreateCompany() {
   });
 }
 
-/** 'Editer l'Entreprise': every field but the name, optional logo. */
+/** 'Éditer l'Entreprise': every field but the name, optional logo. */
 export function useUpdateCompany() {
   const client = useQueryClient();
   return useMutation({

@@ -1,5 +1,5 @@
 /**
- * The form of 'Créer une Entreprise' and 'Editer l'Entreprise' (spec §2, §5 Company
+ * The form of 'Créer une Entreprise' and 'Éditer l'Entreprise' (spec §2, §5 Company
  * create and edit). Create: every field of spec §5 and the logo are required. Edit:
  * the name is read-only, the logo optional. The shared schemas check the fields
  * here and again on the server; the logo's type is checked by content there.

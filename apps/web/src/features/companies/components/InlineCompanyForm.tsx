@@ -31,7 +31,7 @@ import { logoProblem } from '../lib/logo';
 
 interface InlineCompanyFormProps {
   company: Company;
-  /** The full 'Editer l'Entreprise' page of this company. */
+  /** The full 'Éditer l'Entreprise' page of this company. */
   fullEditPath: string;
   /** The mutation is in flight. */
   sending: boolean;

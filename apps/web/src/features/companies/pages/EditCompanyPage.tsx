@@ -1,5 +1,5 @@
 /**
- * 'Editer l'Entreprise' at /{domain}/edit-company/{company_edit} (slug or id; the
+ * 'Éditer l'Entreprise' at /{domain}/edit-company/{company_edit} (slug or id; the
  * navbar's 'Modifier entreprise' for managers and supervisors): the name is
  * read-only, the logo optional. Success goes to the company list after 1.5 s. A company
  * the viewer may not update (another tenant's, for a one-company role) is 'Page introuvable'.

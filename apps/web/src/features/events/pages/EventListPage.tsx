@@ -1,5 +1,5 @@
 /**
- * 'Liste des Evenements' (spec §2 Event list, §6 scope): ROLE_ADMIN and ROLE_SESAME
+ * 'Liste des Événements' (spec §2 Event list, §6 scope): ROLE_ADMIN and ROLE_SESAME
  * see every company's events, the other roles their own company's; paged on the server.
  * The name opens the event page; those who may delete an event may also close it
  * (issue 17: a delete refused for its participants says to close it instead).

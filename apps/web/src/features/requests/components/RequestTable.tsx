@@ -9,6 +9,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import {
+  EVENT_DEFAULT_REASON,
   REQUEST_LIST_RULES,
   actsOnAllCompanies,
   mayPerform,
@@ -111,7 +112,13 @@ export function RequestTable({ domain, role, userCompany }: RequestTableProps) {
           (row.host_user?.name ?? row.host ?? '')
         ),
     },
-    { key: 'reason', header: t('columns.reason'), render: (row) => row.reason ?? '' },
+    {
+      key: 'reason',
+      header: t('columns.reason'),
+      // An event registration's stored reason is a code, said in the reader's language.
+      render: (row) =>
+        row.reason === EVENT_DEFAULT_REASON ? t('reasonNotApplicable') : (row.reason ?? ''),
+    },
   ];
   columns.push(
     {
