@@ -5,10 +5,10 @@
  * refused and the new one signs in. Then the admin saves their own edit page, which
  * no longer demands Titre and Téléphone, and sets a host's new password there.
  */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { field, launchBrowser, newContext, screenshot } from './support/browser';
-import { apiToken, createDemoStaff, startServer, type RunningServer } from './support/server';
+import { describe, expect, it } from 'vitest';
+import { field, screenshot } from './support/browser';
+import { apiToken } from './support/server';
+import { useSesame } from './support/sesame';
 
 const NEW_PASSWORD = 'Baobab-Pirogue-Lagune-27';
 const HOST = {
@@ -22,20 +22,11 @@ const HOST = {
 const HOST_NEW_PASSWORD = 'Tambour-Savane-Pirogue-61';
 
 describe('Mon compte in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const sesame = useSesame({ staff: [HOST] });
 
   /** A user's id, looked up through the API as the admin (set-up, not the journey). */
   async function idOf(email: string): Promise<string> {
+    const { server } = sesame;
     const token = await apiToken(server, server.adminEmail, NEW_PASSWORD);
     const res = await fetch(`${server.url}/api/user/list?q=${encodeURIComponent(email)}`, {
       headers: { authorization: `Bearer ${token}` },
@@ -47,9 +38,8 @@ describe('Mon compte in Chromium', () => {
   }
 
   it('the seeded admin changes the printed password on Mon compte, signs out and signs in with the new one', async () => {
-    await createDemoStaff(server, HOST);
-    const context = await newContext(browser, server.url);
-    const page = await context.newPage();
+    const { server } = sesame;
+    const page = await sesame.page();
     // The login screen's 'Changer le mot de passe' leads there, once signed in.
     await page.goto('/sign-in');
     await page.getByRole('link', { name: 'Changer le mot de passe' }).click();
@@ -122,12 +112,12 @@ describe('Mon compte in Chromium', () => {
       .poll(() => page.getByRole('button', { name: 'Déconnexion' }).isVisible())
       .toBe(true);
 
-    await context.close();
+    await page.context().close();
   });
 
   it("the admin saves their own edit page without Titre and Téléphone, and sets a host's new password there", async () => {
-    const context = await newContext(browser, server.url);
-    const page = await context.newPage();
+    const { server } = sesame;
+    const page = await sesame.page();
     await page.goto('/sign-in');
     await page.getByLabel('Adresse e-mail').fill(server.adminEmail);
     // The password the journey above chose (the tests of a file run in order).
@@ -156,6 +146,6 @@ describe('Mon compte in Chromium', () => {
       .toBe(true);
     await expect(apiToken(server, HOST.email, HOST.password)).rejects.toThrow(/401/);
     expect((await apiToken(server, HOST.email, HOST_NEW_PASSWORD)).length).toBeGreaterThan(10);
-    await context.close();
+    await page.context().close();
   });
 });

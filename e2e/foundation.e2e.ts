@@ -2,28 +2,17 @@
  * The foundation journey: open `/`, sign in as the seeded admin, land on the
  * default company, open the Menu with every admin tile, log out.
  */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MENU_TILES, menuTilesFor } from '@sesame/shared';
-import { launchBrowser, newContext, PHONE, screenshot } from './support/browser';
-import { startServer, type RunningServer } from './support/server';
+import { PHONE, screenshot } from './support/browser';
+import { useSesame } from './support/sesame';
 
 describe('foundation journey in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const sesame = useSesame();
 
   it('signs the admin in, shows every admin tile, and logs out', async () => {
-    const context = await newContext(browser, server.url);
-    const page = await context.newPage();
+    const { server } = sesame;
+    const page = await sesame.page();
     await page.goto('/');
     await page.getByRole('button', { name: 'Soumettre' }).click();
     await expect.poll(() => page.getByText("L'adresse email est requise.").count()).toBe(1);
@@ -40,7 +29,7 @@ describe('foundation journey in Chromium', () => {
     await page.waitForURL(`${server.url}/demo`);
     const token = await page.evaluate(() => localStorage.getItem('token'));
     expect(token?.length).toBeGreaterThan(10);
-    const cookies = await context.cookies();
+    const cookies = await page.context().cookies();
     expect(cookies.find((c) => c.name === 'token')?.value).toBe(encodeURIComponent(token!));
 
     await page.getByRole('link', { name: 'Menu' }).click();
@@ -63,12 +52,12 @@ describe('foundation journey in Chromium', () => {
       headers: { authorization: `Bearer ${token}` },
     });
     expect(res.status).toBe(401);
-    await context.close();
+    await page.context().close();
   });
 
   it('sends a visitor without a valid token to the login screen, and the Menu to the request page', async () => {
-    const context = await newContext(browser, server.url, PHONE);
-    const page = await context.newPage();
+    const { server } = sesame;
+    const page = await sesame.page(PHONE);
     await page.goto('/demo/list-users');
     await page.waitForURL(`${server.url}/sign-in`);
     await page.evaluate(() => localStorage.setItem('token', 'short'));
@@ -79,6 +68,6 @@ describe('foundation journey in Chromium', () => {
     await page.goto('/demo');
     await page.getByRole('link', { name: 'Demander un rendez-vous' }).waitFor();
     expect(await page.getByRole('link', { name: 'Menu' }).count()).toBe(0);
-    await context.close();
+    await page.context().close();
   });
 });

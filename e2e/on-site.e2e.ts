@@ -6,10 +6,12 @@
  * 'Attendus aujourd'hui' tab, and is checked out from the phone's list; the desk's
  * request list hears a new request without a reload.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, PHONE, screenshot, signIn } from './support/browser';
-import { apiToken, createDemoStaff, startServer, type RunningServer } from './support/server';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { PHONE, screenshot } from './support/browser';
+import { within } from './support/poll';
+import { apiToken } from './support/server';
+import { useSesame } from './support/sesame';
 import { createConfirmedVisitor } from './support/visitors';
 
 const DESK = {
@@ -29,38 +31,14 @@ const GUARD = {
   role: 'ROLE_SUPERVISOR',
 };
 
-/** Polls `check` until it holds or `ms` have passed (no fixed wait). */
-async function within(ms: number, check: () => Promise<boolean>, what: string): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    if (await check()) return Date.now() - started;
-    if (Date.now() - started > ms) throw new Error(`not within ${ms} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 const names = (page: Page) =>
   page.getByTestId('on-site-name').evaluateAll((els) => els.map((el) => el.textContent ?? ''));
 
 describe('on site now, live across two screens', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    await createDemoStaff(server, DESK);
-    await createDemoStaff(server, GUARD);
-  }, 90_000);
-
-  afterAll(async () => {
-    for (const context of contexts) await context.close();
-    await browser?.close();
-    await server?.stop();
-  });
+  const sesame = useSesame({ staff: [DESK, GUARD], timeout: 90_000 });
 
   it('a code validated on one screen appears on the other within 2 s, and leaves from the list', async () => {
+    const { server } = sesame;
     const admin = await apiToken(server);
     const visitor = await createConfirmedVisitor(server, admin, {
       firstname: 'Awa',
@@ -68,11 +46,7 @@ describe('on site now, live across two screens', () => {
       email: 'awa.sanogo@example.com',
     });
 
-    const phone = await newContext(browser, server.url, PHONE);
-    const desk = await newContext(browser, server.url);
-    contexts.push(phone, desk);
-    const guard = await phone.newPage();
-    await signIn(guard, GUARD.email, GUARD.password);
+    const guard = await sesame.signedIn(GUARD.email, GUARD.password, PHONE);
     await guard.goto('/demo/menu');
     await guard.locator('[data-tile="onSite"]').click();
     await guard.waitForURL(/\/demo\/on-site$/);
@@ -85,8 +59,7 @@ describe('on site now, live across two screens', () => {
     await guard.getByTestId('expected-row').filter({ hasText: 'Awa Sanogo' }).waitFor();
     await guard.getByTestId('tab-present').click();
 
-    const front = await desk.newPage();
-    await signIn(front, DESK.email, DESK.password);
+    const front = await sesame.signedIn(DESK.email, DESK.password);
     await front.goto('/demo/manual-check');
     await front.getByLabel('UIDN').fill(visitor.uidn);
     await front.getByRole('button', { name: 'Valider' }).click();
@@ -122,7 +95,7 @@ describe('on site now, live across two screens', () => {
     );
 
     // The desk's screen too (a second open screen), then the screenshot for the README.
-    const deskList = await desk.newPage();
+    const deskList = await front.context().newPage();
     await deskList.goto('/demo/on-site');
     await deskList.getByTestId('on-site-row').filter({ hasText: 'Awa Sanogo' }).waitFor();
     await deskList.locator('[data-live="live"]').waitFor();
@@ -146,11 +119,9 @@ describe('on site now, live across two screens', () => {
   }, 60_000);
 
   it('the request list hears a new request without a reload', async () => {
+    const { server } = sesame;
     const admin = await apiToken(server);
-    const context = await newContext(browser, server.url);
-    contexts.push(context);
-    const page = await context.newPage();
-    await signIn(page, DESK.email, DESK.password);
+    const page = await sesame.signedIn(DESK.email, DESK.password);
     await page.goto('/demo/list-qrcode');
     await page.getByRole('heading', { name: 'Liste des demandes' }).waitFor();
     await page.getByRole('switch').waitFor();

@@ -5,10 +5,12 @@
  * change within 2 s without a reload; the roll call is ended and its CSV downloaded.
  */
 import { readFile } from 'node:fs/promises';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, PHONE, screenshot, signIn } from './support/browser';
-import { apiToken, createDemoStaff, startServer, type RunningServer } from './support/server';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { PHONE, screenshot } from './support/browser';
+import { within } from './support/poll';
+import { apiToken } from './support/server';
+import { useSesame } from './support/sesame';
 import { createConfirmedVisitor } from './support/visitors';
 
 const PHONE_390 = { ...PHONE, viewport: { width: 390, height: 844 } };
@@ -30,38 +32,14 @@ const GUARD = {
   role: 'ROLE_SUPERVISOR',
 };
 
-/** Polls `check` until it holds or `ms` have passed (no fixed wait). */
-async function within(ms: number, check: () => Promise<boolean>, what: string): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    if (await check()) return Date.now() - started;
-    if (Date.now() - started > ms) throw new Error(`not within ${ms} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 const count = (page: Page, key: string) =>
   page.getByTestId(`roll-count-${key}`).getByTestId('roll-count-value').textContent();
 
 describe('evacuation roll call on a phone', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    await createDemoStaff(server, DESK);
-    await createDemoStaff(server, GUARD);
-  }, 90_000);
-
-  afterAll(async () => {
-    for (const context of contexts) await context.close();
-    await browser?.close();
-    await server?.stop();
-  });
+  const sesame = useSesame({ staff: [DESK, GUARD], timeout: 90_000 });
 
   it('starts, marks safe (seen on a second phone within 2 s), ends and exports', async () => {
+    const { server } = sesame;
     const admin = await apiToken(server);
     const visitor = await createConfirmedVisitor(server, admin, {
       firstname: 'Awa',
@@ -75,13 +53,8 @@ describe('evacuation roll call on a phone', () => {
     });
     expect(arrival.status).toBe(200);
 
-    const guardContext = await newContext(browser, server.url, PHONE_390);
-    const deskContext = await newContext(browser, server.url, PHONE_390);
-    contexts.push(guardContext, deskContext);
-    const guard = await guardContext.newPage();
-    const desk = await deskContext.newPage();
-    await signIn(guard, GUARD.email, GUARD.password);
-    await signIn(desk, DESK.email, DESK.password);
+    const guard = await sesame.signedIn(GUARD.email, GUARD.password, PHONE_390);
+    const desk = await sesame.signedIn(DESK.email, DESK.password, PHONE_390);
 
     await guard.goto('/demo/on-site');
     await guard.getByTestId('on-site-name').filter({ hasText: 'Awa Sanogo' }).waitFor();
