@@ -1,11 +1,12 @@
-import type { ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { MantineProvider } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { ApiError } from '../lib/api-client';
 import { endSession } from '../lib/session';
-import { theme } from './theme';
+import { cssVariablesResolver, sesameTheme } from './theme';
 
 /**
  * A 401 on a signed-in session means the token was revoked or expired: the session ends
@@ -33,8 +34,16 @@ export const queryClient = new QueryClient({
 });
 
 export function Providers({ children }: { children: ReactNode }) {
+  // The close buttons' name follows the language.
+  const { t } = useTranslation();
+  const closeLabel = t('close');
+  const theme = useMemo(() => sesameTheme(closeLabel), [closeLabel]);
   return (
-    <MantineProvider theme={theme} defaultColorScheme="light">
+    <MantineProvider
+      theme={theme}
+      cssVariablesResolver={cssVariablesResolver}
+      defaultColorScheme="light"
+    >
       <Notifications position="top-center" containerWidth={420} />
       <QueryClientProvider client={queryClient}>
         <ModalsProvider>{children}</ModalsProvider>

@@ -45,7 +45,8 @@ function Navbar() {
   return (
     <Box component="header" className={classes.header}>
       <Container size="lg" className={classes.headerInner}>
-        <Anchor component={Link} to={home} className={classes.brand} aria-label={t('nav.home')}>
+        {/* Named by what it shows (the logo's alt or 'Sésame', the company), then 'Accueil'. */}
+        <Anchor component={Link} to={home} className={classes.brand}>
           {company.data?.logo_url ? (
             <Image
               src={company.data.logo_url}
@@ -97,7 +98,7 @@ function Navbar() {
                   className={classes.userMenu}
                 >
                   <Group gap={6} wrap="nowrap">
-                    <Avatar size={28} radius="xl" color="sesame" variant="light">
+                    <Avatar size={28} radius="xl" color="sesame" variant="light" aria-hidden="true">
                       {initials(user)}
                     </Avatar>
                     {/* A phone's navbar has room for the initials only. */}

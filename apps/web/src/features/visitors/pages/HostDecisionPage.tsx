@@ -122,7 +122,7 @@ export default function HostDecisionPage() {
               )}
               <Group>
                 <Button
-                  color={choice === 'confirm' ? 'teal.8' : 'red.8'}
+                  color={choice === 'confirm' ? 'teal.9' : 'red.8'}
                   loading={decide.isPending}
                   onClick={() =>
                     decide.mutate(
