@@ -11,7 +11,7 @@ import { DEFAULT_RATE_LIMITS } from '../src/config';
 import { checkVisitorCode } from '../src/checkins/toggle';
 import { companies, userChecks, users, visitorChecks } from '../src/db/schema';
 import { qrPng } from '../src/qr/qr';
-import { as, multipart, tokenFor, useTestApp, type TestContext } from './helpers/app';
+import { as, callAs, multipart, tokenFor, useTestApp, type TestContext } from './helpers/app';
 import { testDatabaseKind } from './helpers/db';
 import {
   buildCompany,
@@ -34,19 +34,12 @@ function formDate(offsetDays = 0): string {
 }
 
 function caller(ctx: TestContext) {
-  const tokens = new Map<string, string>();
-  return async (
+  const call = callAs(ctx);
+  return (
     url: string,
     email?: string,
     options: { method?: 'GET' | 'POST'; payload?: object } = {},
-  ) => {
-    let token: string | null = null;
-    if (email) {
-      token = tokens.get(email) ?? (await tokenFor(ctx.app, email));
-      tokens.set(email, token);
-    }
-    return as(ctx.app, token)({ method: options.method ?? 'GET', url, payload: options.payload });
-  };
+  ) => call({ method: options.method ?? 'GET', url, payload: options.payload }, email);
 }
 
 /** A visitor of `tenant` whose meeting is today and confirmed. */

@@ -12,7 +12,7 @@ import { DEFAULT_RATE_LIMITS } from '../src/config';
 import { auditEvents, mailOutbox, visitRequests, visitorChecks, visitors } from '../src/db/schema';
 import { qrPng } from '../src/qr/qr';
 import { wallClock } from '../src/time-zones';
-import { as, multipart, tokenFor, useTestApp } from './helpers/app';
+import { callAs, multipart, useTestApp } from './helpers/app';
 import { testDatabaseKind } from './helpers/db';
 import { buildEvent, buildRequest, buildTenant, buildVisitor } from './helpers/factories';
 
@@ -50,18 +50,7 @@ describe(`event registration through either call, and the event page (${testData
     png = await qrPng('identity document');
   });
 
-  const tokens = new Map<string, string>();
-  const call = async (
-    options: { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; url: string; payload?: object },
-    email?: string,
-  ) => {
-    let token: string | null = null;
-    if (email) {
-      token = tokens.get(email) ?? (await tokenFor(ctx.app, email));
-      tokens.set(email, token);
-    }
-    return as(ctx.app, token)(options);
-  };
+  const call = callAs(ctx);
 
   const form = (fields: Record<string, string>) =>
     multipart(

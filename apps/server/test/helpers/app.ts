@@ -103,6 +103,22 @@ export function as(app: FastifyInstance, token: string | null) {
     });
 }
 
+/**
+ * A test file's `call(options, email?)`: the route called as the person with that e-mail (their
+ * token fetched once through the real login, then reused), anonymously without one.
+ */
+export function callAs(ctx: TestContext) {
+  const tokens = new Map<string, string>();
+  return async (options: InjectOptions, email?: string) => {
+    let token: string | null = null;
+    if (email) {
+      token = tokens.get(email) ?? (await tokenFor(ctx.app, email));
+      tokens.set(email, token);
+    }
+    return as(ctx.app, token)(options);
+  };
+}
+
 /** A multipart body for inject (fields and files), without an extra dependency. */
 export function multipart(
   fields: Record<string, string | undefined>,
