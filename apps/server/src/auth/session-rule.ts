@@ -9,17 +9,22 @@
  */
 import { and, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
 import { ROLES, type Role } from '@sesame/shared';
+import { found } from '../db/rows';
 import { sessions, users } from '../db/schema';
 
 /** The condition on `sessions` joined to `users` that a token's session is live. */
 export function liveSession(sessionId: SQL, userId: SQL): SQL {
-  return and(
-    eq(sessions.id, sessionId),
-    eq(sessions.userId, userId),
-    isNull(sessions.revokedAt),
-    gt(sessions.expiresAt, sql`now()`),
-    eq(users.status, true),
-  )!;
+  // `and` of given conditions is never undefined; drizzle types it so for an empty call.
+  return found(
+    and(
+      eq(sessions.id, sessionId),
+      eq(sessions.userId, userId),
+      isNull(sessions.revokedAt),
+      gt(sessions.expiresAt, sql`now()`),
+      eq(users.status, true),
+    ),
+    'the live-session conditions',
+  );
 }
 
 /** Our own role names, as a constant of the SQL text (they hold no quote or comma). */

@@ -18,6 +18,7 @@ import { activeRoleOf, liveSession } from '../auth/session-rule';
 import type { Database } from '../db/client';
 import { rawPrepared } from '../db/raw-prepared';
 import { sessions, users } from '../db/schema';
+import { firstRow } from '../db/rows';
 
 /** What the statement decided for the holder. */
 export type CheckDecision = 'repeatIn' | 'close' | 'repeatOut' | 'refuse' | 'open';
@@ -270,7 +271,7 @@ function checkStatement<Key extends 'code' | 'email'>(
       now: values.now.toISOString(),
       since: values.since.toISOString(),
     };
-    return (await run(db, params))[0]!;
+    return firstRow(await run(db, params), 'the code check statement');
   };
 }
 

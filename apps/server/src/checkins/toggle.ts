@@ -28,6 +28,7 @@ import {
   type CheckOutcome,
   type CheckValues,
 } from './check-statement';
+import { found } from '../db/rows';
 
 export interface CheckContext {
   /** The verified token: the statement itself checks that its session is live. */
@@ -65,7 +66,10 @@ const timeOfDay = (at: Date, timeZone: string) => clockFormat(timeZone).format(a
 function refusalMessage(outcome: CheckOutcome): string {
   switch (outcome.refusal) {
     case 'expired': {
-      const [y, m, d] = dayOf(outcome.dateExp!, outcome.timezone!).split('-');
+      const [y, m, d] = dayOf(
+        found(outcome.dateExp, "an expired code's end"),
+        found(outcome.timezone, "the holder's time zone"),
+      ).split('-');
       return CHECK_MESSAGES.expired(`${d}/${m}/${y}`);
     }
     case 'meetingNotYet':
@@ -89,7 +93,7 @@ function toResult(outcome: CheckOutcome, now: Date, unknown: string): Toggled {
   if (!outcome.authenticated) throw unauthenticated();
   if (!outcome.mayRecord) throw forbidden();
   if (!outcome.holderId || !outcome.decision) throw notFound(unknown);
-  const timezone = outcome.timezone!;
+  const timezone = found(outcome.timezone, "the holder's time zone");
   const firstname = outcome.firstname ?? '';
   const lastname = outcome.lastname ?? '';
   const name = `${firstname} ${lastname}`.trim();
@@ -192,7 +196,7 @@ export async function checkByEmail(
   if (outcome.authenticated && outcome.mayRecord && !outcome.kioskEmailEnabled)
     throw new HttpError(409, CHECK_MESSAGES.kioskEmailOff);
   const result = toResult(outcome, values.now, CHECK_MESSAGES.unknownEmail);
-  const uidn = outcome.uidn!;
+  const uidn = found(outcome.uidn, "the member's code");
   return {
     ...withRedirect(result, USER_PAGES, uidn),
     uidn,

@@ -14,6 +14,7 @@ import { audit } from '../audit/service';
 import type { Db } from '../db/client';
 import { conflict, isUniqueViolation } from '../errors';
 import type { CheckTable } from '../on-site/presence';
+import { found } from '../db/rows';
 
 export interface UndoTarget extends Record<string, unknown> {
   id: string;
@@ -57,7 +58,7 @@ export async function findCheckForUndo(db: Db, checkId: string): Promise<UndoTar
     table: row.tbl as CheckTable,
     personId: row.person_id as string,
     name: row.name as string,
-    checkInAt: at(row.check_in_at)!,
+    checkInAt: found(at(row.check_in_at), 'the arrival time'),
     checkOutAt: at(row.check_out_at),
     undoneAt: at(row.undone_at),
   };

@@ -49,6 +49,7 @@ import {
   listEvents,
   listEventVisitorLogs,
 } from './service';
+import { found } from '../db/rows';
 
 const idParams = z.object({ id: z.uuid({ error: API_MESSAGES.badRequest }) });
 const slugParam = z.string().min(1).max(100);
@@ -286,8 +287,8 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       if (await closeEvent(app.db, event, who.userId)) {
         request.log.info({ eventId: event.id, by: who.userId }, 'event closed');
       }
-      const row = await findEvent(app.db, event.id);
-      return { message: EVENT_MESSAGES.closedNow, data: presentEvent(row!, publicUrl) };
+      const row = found(await findEvent(app.db, event.id), 'the event just closed');
+      return { message: EVENT_MESSAGES.closedNow, data: presentEvent(row, publicUrl) };
     },
   );
 

@@ -35,6 +35,7 @@ import type { CheckedFile } from '../files/uploads';
 import type { FileStorage } from '../files/storage';
 import { createConfirmedEventRegistration, type VisitorRow } from '../visitors/service';
 import { dayBounds, eventStartsAt, isEventDayOver } from './time';
+import { firstRow, found } from '../db/rows';
 
 export type EventRecord = typeof events.$inferSelect;
 
@@ -170,13 +171,16 @@ export async function insertEvent(
   const slug = await freeEventSlug(db, values.companyId, input.name);
   const orNull = (v: string) => (v ? v : null);
   // The day's instants, in the company's zone, written with the event (the code check reads them).
-  const [company] = await db
-    .select({ timezone: companies.timezone })
-    .from(companies)
-    .where(eq(companies.id, values.companyId));
-  const day = dayBounds(input.date_event, company!.timezone);
+  const company = firstRow(
+    await db
+      .select({ timezone: companies.timezone })
+      .from(companies)
+      .where(eq(companies.id, values.companyId)),
+    "the event's company",
+  );
+  const day = dayBounds(input.date_event, company.timezone);
   if (!day) throw new Error(`not a DD/MM/YYYY date: ${input.date_event}`);
-  const [row] = await db
+  const rows = await db
     .insert(events)
     .values({
       companyId: values.companyId,
@@ -196,7 +200,7 @@ export async function insertEvent(
       createdBy: values.createdBy,
     })
     .returning();
-  return row!;
+  return firstRow(rows, 'the inserted event');
 }
 
 /** Tries of a creation that lost a slug race (two events of one name at the same moment). */
@@ -231,7 +235,7 @@ export async function createEvent(
         });
         return row;
       });
-      return (await findEvent(db, created.id))!;
+      return found(await findEvent(db, created.id), 'the event just created');
     } catch (error) {
       if (attempt < SLUG_RACE_TRIES && isUniqueViolation(error, 'events_company_slug_key')) {
         continue;

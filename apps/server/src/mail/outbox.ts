@@ -6,6 +6,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { mailOutbox, visitors } from '../db/schema';
+import { firstRow } from '../db/rows';
 
 /** The visitor's code and QR, sent when a request is confirmed or an event registration lands. */
 export const VISITOR_CODE_MAIL = 'visitor_code';
@@ -30,11 +31,11 @@ export async function enqueueVisitorCodeMail(
   if (!visitor)
     throw new Error(`enqueueVisitorCodeMail: no visitor ${visitorId} in company ${companyId}`);
   const payload: VisitorCodeMailPayload = { visitorId };
-  const [row] = await tx
+  const rows = await tx
     .insert(mailOutbox)
     .values({ companyId, kind: VISITOR_CODE_MAIL, toAddress: visitor.email, payload })
     .returning({ id: mailOutbox.id });
-  return row!.id;
+  return firstRow(rows, 'the queued code mail').id;
 }
 
 /** The mails of the host loop (issue 15), each queued once for its cause (`dedupe_key`). */

@@ -7,6 +7,7 @@ import { MAIL_KINDS, type MailKind, type MailState, type MailStatus } from '@ses
 import type { Db } from '../db/client';
 import { mailOutbox } from '../db/schema';
 import { enqueueVisitorCodeMail, VISITOR_CODE_MAIL } from './outbox';
+import { firstRow } from '../db/rows';
 
 type OutboxRow = typeof mailOutbox.$inferSelect;
 
@@ -84,6 +85,8 @@ export async function resendVisitorMail(
     companyId: visitor.companyId,
     visitorId: visitor.id,
   });
-  const [row] = await tx.select().from(mailOutbox).where(eq(mailOutbox.id, id));
-  return row!;
+  return firstRow(
+    await tx.select().from(mailOutbox).where(eq(mailOutbox.id, id)),
+    'the code mail just queued',
+  );
 }

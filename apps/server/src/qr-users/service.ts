@@ -21,6 +21,7 @@ import type { CheckedFile } from '../files/uploads';
 import { storeFile } from '../files/uploads';
 import type { FileStorage } from '../files/storage';
 import { endOfDay } from './dates';
+import { found } from '../db/rows';
 
 export interface QrUserCompany {
   id: string;
@@ -152,8 +153,7 @@ export async function createQrUser(
     documentId: file.id,
     createdBy: input.createdBy,
   });
-  const row = await findQrUser(tx, id, [input.kind]);
-  return row!;
+  return found(await findQrUser(tx, id, [input.kind]), 'the card just created');
 }
 
 export interface QrUserChanges {
@@ -177,7 +177,7 @@ export async function updateQrUser(
     values.dateExp = dateExp === null ? null : endOfDay(dateExp, row.company.timezone);
   }
   await db.update(qrUsers).set(values).where(eq(qrUsers.id, row.id));
-  return (await findQrUser(db, row.id, [row.kind]))!;
+  return found(await findQrUser(db, row.id, [row.kind]), 'the card just updated');
 }
 
 /**
@@ -218,7 +218,7 @@ export async function reissueQrUser(tx: Db, row: QrUserRow, by: string): Promise
     .update(userChecks)
     .set({ qrUserId: id })
     .where(and(eq(userChecks.qrUserId, row.id), isNull(userChecks.checkOutAt)));
-  return (await findQrUser(tx, id, [row.kind]))!;
+  return found(await findQrUser(tx, id, [row.kind]), 'the card just issued');
 }
 
 /** A QR user or member found by name (either order), e-mail, phone, a piece of the code or the whole code typed without dashes. */

@@ -8,6 +8,7 @@ import { hashPassword } from '../auth/passwords';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { companies, users } from '../db/schema';
+import { found } from '../db/rows';
 
 /**
  * The default company's profile. 'Éditer l'Entreprise' requires every field but the logo
@@ -73,7 +74,7 @@ export async function seedFirstRun(
     const generated = !config.adminPassword;
     const password = config.adminPassword ?? randomBytes(12).toString('base64url');
     await db.insert(users).values({
-      companyId: company!.id,
+      companyId: found(company, 'the default company').id,
       name: 'Admin',
       firstname: 'Sésame',
       email,

@@ -18,6 +18,7 @@ import type { CheckedFile } from '../files/uploads';
 import { storeFile } from '../files/uploads';
 import type { FileStorage } from '../files/storage';
 import { enqueueVisitorCodeMail } from '../mail/outbox';
+import { firstRow } from '../db/rows';
 
 export type VisitorRow = typeof visitors.$inferSelect;
 export type VisitRequestRow = typeof visitRequests.$inferSelect;
@@ -59,17 +60,20 @@ export async function createVisitor(
   // The meeting's day as instants in the company's zone, written with the visitor.
   let day = input.day ?? null;
   if (!day && fields.request_date) {
-    const [company] = await tx
-      .select({ timezone: companies.timezone })
-      .from(companies)
-      .where(eq(companies.id, companyId));
-    day = dayBounds(fields.request_date, company!.timezone);
+    const company = firstRow(
+      await tx
+        .select({ timezone: companies.timezone })
+        .from(companies)
+        .where(eq(companies.id, companyId)),
+      "the visitor's company",
+    );
+    day = dayBounds(fields.request_date, company.timezone);
   }
   const document = await storeFile(tx, storage, input.document, {
     companyId,
     ownerType: VISITOR_DOCUMENT_OWNER,
   });
-  const [visitor] = await tx
+  const inserted = await tx
     .insert(visitors)
     .values({
       companyId,
@@ -95,8 +99,9 @@ export async function createVisitor(
       requestImageId: document.id,
     })
     .returning();
-  await tx.update(files).set({ ownerId: visitor!.id }).where(eq(files.id, document.id));
-  return visitor!;
+  const visitor = firstRow(inserted, 'the inserted visitor');
+  await tx.update(files).set({ ownerId: visitor.id }).where(eq(files.id, document.id));
+  return visitor;
 }
 
 export interface CreateVisitRequestInput {
@@ -115,7 +120,7 @@ export async function createVisitRequest(
   tx: Db,
   input: CreateVisitRequestInput,
 ): Promise<VisitRequestRow> {
-  const [row] = await tx
+  const rows = await tx
     .insert(visitRequests)
     .values({
       companyId: input.companyId,
@@ -128,7 +133,7 @@ export async function createVisitRequest(
         : {}),
     })
     .returning();
-  return row!;
+  return firstRow(rows, 'the inserted request');
 }
 
 export interface EventRegistrationInput {
