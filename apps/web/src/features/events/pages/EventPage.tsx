@@ -31,12 +31,18 @@ import {
   type Role,
 } from '@sesame/shared';
 import { CopyLinkButton } from '../../../components/CopyLinkButton';
-import { MailStatus } from '../../../components/MailStatus';
 import { PageTitle } from '../../../components/PageTitle';
 import { QueryState } from '../../../components/QueryState';
 import { ServerTable, type Column } from '../../../components/ServerTable';
 import { confirmDelete } from '../../../components/confirm-delete';
-import { IdentityDocument } from '../../../components/visitor-form/IdentityDocument';
+import {
+  CardLink,
+  deleteColumn,
+  identityColumn,
+  mailColumn,
+  requestFullName,
+  statusColumn,
+} from '../../../components/request-columns';
 import { ApiError, serverMessageOf } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
 import { formatDateTime, formatLongDate } from '../../../lib/format';
@@ -175,7 +181,7 @@ function Participants({ event, role }: { event: Event; role: Role | null }) {
   const queryClient = useQueryClient();
   const [exporting, setExporting] = useState(false);
   const lang = i18n.language;
-  const fullName = (row: RequestRow) => `${row.visitor.firstname} ${row.visitor.lastname}`;
+  const fullName = requestFullName;
   const showCard =
     !!role &&
     mayPerform(role, 'requests.validate') &&
@@ -222,18 +228,7 @@ function Participants({ event, role }: { event: Event; role: Role | null }) {
       header: t('participants.columns.contact'),
       render: (row) => row.visitor.contact,
     },
-    {
-      key: 'image',
-      header: t('participants.columns.image'),
-      render: (row) => (
-        <IdentityDocument
-          src={row.visitor.request_image}
-          type={row.visitor.request_image_type}
-          name={fullName(row)}
-          size={50}
-        />
-      ),
-    },
+    identityColumn(t('participants.columns.image')),
     {
       key: 'checkin',
       header: t('participants.columns.checkIn'),
@@ -260,31 +255,11 @@ function Participants({ event, role }: { event: Event; role: Role | null }) {
         );
       },
     },
-    {
-      key: 'status',
-      header: t('participants.columns.status'),
-      render: (row) =>
-        row.confirmed ? (
-          <Badge color="teal" variant="light">
-            {t('participants.confirmed')}
-          </Badge>
-        ) : (
-          <Badge color="yellow" variant="light" c="yellow.9">
-            {t('participants.pending')}
-          </Badge>
-        ),
-    },
-    {
-      key: 'mail',
-      header: t('common:mail.title'),
-      render: (row) =>
-        row.confirmed ? (
-          <MailStatus
-            visitorId={row.visitor.id}
-            canResend={!!role && mayPerform(role, 'events.create')}
-          />
-        ) : null,
-    },
+    statusColumn(t('participants.columns.status'), {
+      confirmed: t('participants.confirmed'),
+      pending: t('participants.pending'),
+    }),
+    mailColumn(t('common:mail.title'), !!role && mayPerform(role, 'events.create')),
     {
       key: 'created',
       header: t('participants.columns.createdAt'),
@@ -295,34 +270,18 @@ function Participants({ event, role }: { event: Event; role: Role | null }) {
     columns.push({
       key: 'card',
       header: t('participants.columns.action'),
-      render: (row) =>
-        row.visitor.uidn ? (
-          <Anchor
-            component={Link}
-            to={`/company/${row.company.slug}/meeting-request-qr/${row.visitor.uidn}`}
-            size="sm"
-          >
-            {t('participants.card')}
-          </Anchor>
-        ) : null,
+      render: (row) => <CardLink row={row} label={t('participants.card')} />,
     });
   }
   if (showDelete) {
-    columns.push({
-      key: 'delete',
-      header: t('participants.columns.delete'),
-      render: (row) => (
-        <Button
-          color="red"
-          variant="subtle"
-          size="xs"
-          onClick={() => void remove(row)}
-          aria-label={t('participants.deleteLabel', { name: fullName(row) })}
-        >
-          {t('list.delete')}
-        </Button>
+    columns.push(
+      deleteColumn(
+        t('participants.columns.delete'),
+        t('list.delete'),
+        (row) => t('participants.deleteLabel', { name: fullName(row) }),
+        (row) => void remove(row),
       ),
-    });
+    );
   }
 
   return (

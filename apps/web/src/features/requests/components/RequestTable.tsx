@@ -4,7 +4,7 @@
  * who may validate (never supervisors), delete for admin only. An event's participants
  * ('Liste Participants') are the events feature's event page.
  */
-import { Anchor, Badge, Button, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -17,9 +17,15 @@ import {
   type Role,
 } from '@sesame/shared';
 import { confirmDelete } from '../../../components/confirm-delete';
-import { MailStatus } from '../../../components/MailStatus';
 import { ServerTable, type Column } from '../../../components/ServerTable';
-import { IdentityDocument } from '../../../components/visitor-form/IdentityDocument';
+import {
+  CardLink,
+  deleteColumn,
+  identityColumn,
+  mailColumn,
+  requestFullName,
+  statusColumn,
+} from '../../../components/request-columns';
 import { formatShortDate } from '../../../lib/format';
 import { deleteVisitor, fetchRequests, type RequestListScope } from '../api/requests';
 
@@ -39,7 +45,7 @@ export function RequestTable({ domain, role, userCompany }: RequestTableProps) {
   const showAction =
     mayPerform(role, 'requests.validate') && !REQUEST_LIST_RULES.noActionColumn.includes(role);
   const showDelete = REQUEST_LIST_RULES.deleteColumn.includes(role);
-  const fullName = (row: RequestRow) => `${row.visitor.firstname} ${row.visitor.lastname}`;
+  const fullName = requestFullName;
 
   const remove = async (row: RequestRow) => {
     const deleted = await confirmDelete(fullName(row), () => deleteVisitor(row.visitor.id));
@@ -63,18 +69,7 @@ export function RequestTable({ domain, role, userCompany }: RequestTableProps) {
     },
     { key: 'email', header: t('columns.email'), render: (row) => row.visitor.email },
     { key: 'contact', header: t('columns.contact'), render: (row) => row.visitor.contact },
-    {
-      key: 'image',
-      header: t('columns.image'),
-      render: (row) => (
-        <IdentityDocument
-          src={row.visitor.request_image}
-          type={row.visitor.request_image_type}
-          name={fullName(row)}
-          size={50}
-        />
-      ),
-    },
+    identityColumn(t('columns.image')),
     // Issue 14: the meeting's day and time (one column: the list fits 1280 px), and
     // whose company for roles that see several.
     {
@@ -121,32 +116,12 @@ export function RequestTable({ domain, role, userCompany }: RequestTableProps) {
     },
   ];
   columns.push(
-    {
-      key: 'status',
-      header: t('columns.status'),
-      render: (row) =>
-        row.confirmed ? (
-          <Badge color="teal" variant="light" style={{ overflow: 'visible' }}>
-            {t('status.confirmed')}
-          </Badge>
-        ) : (
-          <Badge color="yellow" variant="light" c="yellow.9" style={{ overflow: 'visible' }}>
-            {t('status.pending')}
-          </Badge>
-        ),
-    },
-    {
-      // Issue 12 §5: the code mail's state, and Renvoyer.
-      key: 'mail',
-      header: t('common:mail.title'),
-      render: (row) =>
-        row.confirmed ? (
-          <MailStatus
-            visitorId={row.visitor.id}
-            canResend={mayPerform(role, 'requests.validate')}
-          />
-        ) : null,
-    },
+    statusColumn(t('columns.status'), {
+      confirmed: t('status.confirmed'),
+      pending: t('status.pending'),
+    }),
+    // Issue 12 §5: the code mail's state, and Renvoyer.
+    mailColumn(t('common:mail.title'), mayPerform(role, 'requests.validate')),
     {
       key: 'created',
       header: t('columns.createdAt'),
@@ -162,33 +137,20 @@ export function RequestTable({ domain, role, userCompany }: RequestTableProps) {
           <Button component={Link} to={`/${domain}/waiting-validation/${row.id}`} size="xs">
             {t('action.validate')}
           </Button>
-        ) : row.confirmed && row.visitor.uidn ? (
-          <Anchor
-            component={Link}
-            to={`/company/${row.company.slug}/meeting-request-qr/${row.visitor.uidn}`}
-            size="sm"
-          >
-            {t('action.card')}
-          </Anchor>
+        ) : row.confirmed ? (
+          <CardLink row={row} label={t('action.card')} />
         ) : null,
     });
   }
   if (showDelete) {
-    columns.push({
-      key: 'delete',
-      header: t('columns.delete'),
-      render: (row) => (
-        <Button
-          color="red"
-          variant="subtle"
-          size="xs"
-          onClick={() => void remove(row)}
-          aria-label={t('action.deleteLabel', { name: fullName(row) })}
-        >
-          {t('action.delete')}
-        </Button>
+    columns.push(
+      deleteColumn(
+        t('columns.delete'),
+        t('action.delete'),
+        (row) => t('action.deleteLabel', { name: fullName(row) }),
+        (row) => void remove(row),
       ),
-    });
+    );
   }
 
   return (
