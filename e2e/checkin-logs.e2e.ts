@@ -8,10 +8,11 @@
  * (View modal, Edit link) and the badge log. Screens at 1280 and 375 px wide.
  */
 import { readFile } from 'node:fs/promises';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, PHONE, screenshot, signIn } from './support/browser';
-import { apiToken, startServer, type RunningServer } from './support/server';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { newContext, PHONE, screenshot, signIn } from './support/browser';
+import { apiToken, type RunningServer } from './support/server';
+import { useSesame } from './support/sesame';
 import { ID_PNG } from './support/visitors';
 
 const TIME_ZONE = 'Africa/Abidjan';
@@ -162,28 +163,36 @@ async function settledScreenshot(page: Page, name: string): Promise<void> {
 const FRENCH_DATE_TIME = /^\d{1,2} \p{L}+ \d{4} à \d{2}:\d{2}$/u;
 
 describe('presence logs in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
   let badge: { id: string; uidn: string };
+
+  const sesame = useSesame({ env: { REPEAT_SCAN_WINDOW_SECONDS: '0' } });
 
   beforeAll(async () => {
     // No repeat window: the second scan of a code checks its holder out at once.
-    server = await startServer({ REPEAT_SCAN_WINDOW_SECONDS: '0' });
-    browser = await launchBrowser();
-    const token = await apiToken(server);
+    const token = await apiToken(sesame.server);
 
-    const leaver = await confirmedVisitor(server, token, LEAVER);
-    const stayer = await confirmedVisitor(server, token, STAYER);
-    const checkIn = await call<{ action: string }>(server, token, 'GET', `/get-qr-data/${leaver}`);
+    const leaver = await confirmedVisitor(sesame.server, token, LEAVER);
+    const stayer = await confirmedVisitor(sesame.server, token, STAYER);
+    const checkIn = await call<{ action: string }>(
+      sesame.server,
+      token,
+      'GET',
+      `/get-qr-data/${leaver}`,
+    );
     expect(checkIn.action).toBe('check_in');
-    const checkOut = await call<{ action: string }>(server, token, 'GET', `/get-qr-data/${leaver}`);
+    const checkOut = await call<{ action: string }>(
+      sesame.server,
+      token,
+      'GET',
+      `/get-qr-data/${leaver}`,
+    );
     expect(checkOut.action).toBe('check_out');
-    await call(server, token, 'GET', `/get-qr-data/${stayer}?type=1`);
+    await call(sesame.server, token, 'GET', `/get-qr-data/${stayer}?type=1`);
 
-    badge = await permanentQr(server, token);
+    badge = await permanentQr(sesame.server, token);
     for (const expected of ['check_in', 'check_out', 'check_in']) {
       const result = await call<{ action: string }>(
-        server,
+        sesame.server,
         token,
         'GET',
         `/get-qr-user-data/${badge.uidn}`,
@@ -191,15 +200,11 @@ describe('presence logs in Chromium', () => {
       expect(result.action).toBe(expected);
     }
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
 
   it("'Liste Check in': times in French, how and by whom, search, date-time range, CSV, image", async () => {
-    const context = await newContext(browser, server.url);
+    const context = await newContext(sesame.browser, sesame.server.url);
     const page = await context.newPage();
-    await signIn(page, server.adminEmail, server.adminPassword);
+    await signIn(page, sesame.server.adminEmail, sesame.server.adminPassword);
     await page.goto('/demo/display-logs');
     await page.getByRole('heading', { name: 'Liste Check in' }).waitFor();
     for (const header of [
@@ -226,11 +231,11 @@ describe('presence logs in Chromium', () => {
     expect(checkInText.startsWith(today().long)).toBe(true);
     await cells
       .nth(5)
-      .getByText(/^Scan QR · par /)
+      .getByText(/^Scan du QR Code · par /)
       .waitFor();
     await cells
       .nth(6)
-      .getByText(/^Scan QR · par /)
+      .getByText(/^Scan du QR Code · par /)
       .waitFor();
     // The newest check-in comes first: the visitor still inside, validated by hand.
     const stayer = page.getByRole('row').nth(1);
@@ -246,7 +251,7 @@ describe('presence logs in Chromium', () => {
     await modal.getByRole('button', { name: 'Fermer' }).click();
     await modal.waitFor({ state: 'detached' });
 
-    // The search reaches the server.
+    // The search reaches the sesame.server.
     await page.getByLabel('Rechercher').fill('ouattara');
     await page.getByTestId('log-total').getByText('1 passage', { exact: true }).waitFor();
     expect(await page.getByRole('row').filter({ hasText: STAYER.email }).count()).toBe(0);
@@ -298,15 +303,15 @@ describe('presence logs in Chromium', () => {
     await page.getByTestId('log-total').getByText('2 passages').waitFor();
 
     // On a phone.
-    const phoneContext = await newContext(browser, server.url, PHONE);
+    const phoneContext = await newContext(sesame.browser, sesame.server.url, PHONE);
     const phone = await phoneContext.newPage();
-    await signIn(phone, server.adminEmail, server.adminPassword);
+    await signIn(phone, sesame.server.adminEmail, sesame.server.adminPassword);
     await phone.goto('/demo/display-logs');
     // Each check is a card there: the times without scrolling sideways.
     const card = phone.getByTestId('log-card').filter({ hasText: LEAVER.email });
     await card.getByText('Heure de check-out').waitFor();
     await card
-      .getByText(/^Scan QR · par /)
+      .getByText(/^Scan du QR Code · par /)
       .first()
       .waitFor();
     await screenshot(phone, 'checkin-logs-visitors-375');
@@ -322,9 +327,9 @@ describe('presence logs in Chromium', () => {
   });
 
   it("'Liste Check in / Check out Participants' and the badge log", async () => {
-    const context = await newContext(browser, server.url);
+    const context = await newContext(sesame.browser, sesame.server.url);
     const page = await context.newPage();
-    await signIn(page, server.adminEmail, server.adminPassword);
+    await signIn(page, sesame.server.adminEmail, sesame.server.adminPassword);
     await page.goto('/demo/user-check-ins');
     await page.getByRole('heading', { name: 'Liste Check in / Check out Participants' }).waitFor();
     const row = page.getByRole('row').filter({ hasText: BADGE.email });
@@ -352,7 +357,7 @@ describe('presence logs in Chromium', () => {
     await modal.getByRole('button', { name: 'Fermer' }).click();
 
     await page.getByLabel('Rechercher').fill('personne-inconnue');
-    await page.getByText('No data found').waitFor();
+    await page.getByText('Aucune donnée trouvée.').waitFor();
 
     // The flat badge log: one row per check, newest first.
     await page.goto('/user-check-in-out');
@@ -364,14 +369,14 @@ describe('presence logs in Chromium', () => {
     await rows.nth(0).getByText('QR permanent').waitFor();
     await rows
       .nth(1)
-      .getByText(/^Scan QR · par /)
+      .getByText(/^Scan du QR Code · par /)
       .first()
       .waitFor();
     await screenshot(page, 'checkin-logs-badges-1280');
 
-    const phoneContext = await newContext(browser, server.url, PHONE);
+    const phoneContext = await newContext(sesame.browser, sesame.server.url, PHONE);
     const phone = await phoneContext.newPage();
-    await signIn(phone, server.adminEmail, server.adminPassword);
+    await signIn(phone, sesame.server.adminEmail, sesame.server.adminPassword);
     await phone.goto('/demo/user-check-ins');
     await phone.getByTestId('log-card').filter({ hasText: BADGE.email }).waitFor();
     await screenshot(phone, 'checkin-logs-attendance-375');

@@ -11,12 +11,13 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import QRCode from 'qrcode';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { UserLogRow, VisitorLogRow } from '@sesame/shared';
 import { launchBrowser, newContext, PHONE, screenshot, signIn } from './support/browser';
-import { apiToken, startServer, type RunningServer, createDemoStaff } from './support/server';
+import { apiToken, createDemoStaff } from './support/server';
+import { useSesame } from './support/sesame';
 import { createConfirmedVisitor, ID_PNG } from './support/visitors';
 
 const run = promisify(execFile);
@@ -67,16 +68,14 @@ async function videoOf(png: Buffer): Promise<string> {
 }
 
 describe('check-in journey in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
   let adminToken: string;
+
+  const sesame = useSesame({ env: { REPEAT_SCAN_WINDOW_SECONDS: '0' } });
 
   beforeAll(async () => {
     // No repeat window: the journey checks a visitor in and straight back out.
-    server = await startServer({ REPEAT_SCAN_WINDOW_SECONDS: '0' });
-    browser = await launchBrowser();
-    adminToken = await apiToken(server);
-    await createDemoStaff(server, {
+    adminToken = await apiToken(sesame.server);
+    await createDemoStaff(sesame.server, {
       ...RECEPTIONIST,
       name: 'Yao',
       firstname: 'Mariam',
@@ -84,42 +83,38 @@ describe('check-in journey in Chromium', () => {
       role: 'ROLE_EMPLOYEE',
     });
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
 
   const log = async (q: string) => {
-    const res = await fetch(`${server.url}/api/visitorlog?q=${encodeURIComponent(q)}`, {
+    const res = await fetch(`${sesame.server.url}/api/visitorlog?q=${encodeURIComponent(q)}`, {
       headers: { authorization: `Bearer ${adminToken}` },
     });
     return ((await res.json()) as { data: VisitorLogRow[] }).data;
   };
 
   it("a phone's camera app opens the scan link: sign in, checked in, then out", async () => {
-    const visitor = await createConfirmedVisitor(server, adminToken, {
+    const visitor = await createConfirmedVisitor(sesame.server, adminToken, {
       firstname: 'Awa',
       lastname: 'Diabaté',
       email: 'awa.diabate@example.com',
     });
-    const phone = await (await newContext(browser, server.url, PHONE)).newPage();
+    const phone = await (await newContext(sesame.browser, sesame.server.url, PHONE)).newPage();
 
     // Not signed in: a visitor scanning their own QR lands on their card (issue 15); the
     // front desk signs in from there and goes back to the scan.
     await phone.goto(`/scan/${visitor.uidn}`);
-    await phone.waitForURL(`${server.url}/company/demo/meeting-request-qr/${visitor.uidn}`);
+    await phone.waitForURL(`${sesame.server.url}/company/demo/meeting-request-qr/${visitor.uidn}`);
     await phone.getByTestId('visitor-card').getByText('Awa Diabaté').waitFor();
     await phone.getByTestId('scan-staff-login').click();
-    await phone.waitForURL(`${server.url}/sign-in`);
+    await phone.waitForURL(`${sesame.server.url}/sign-in`);
     await fillLogin(phone);
-    await phone.waitForURL(`${server.url}/success-checkin/${visitor.uidn}`);
-    await phone.getByRole('heading', { name: 'Thank you for your visit!' }).waitFor();
+    await phone.waitForURL(`${sesame.server.url}/success-checkin/${visitor.uidn}`);
+    await phone.getByRole('heading', { name: 'Merci de votre visite !' }).waitFor();
     await phone.getByText('Bienvenue, Awa Diabaté.').waitFor();
-    await phone.getByRole('link', { name: 'Return to Home' }).waitFor();
+    await phone.getByRole('link', { name: "Retour à l'accueil" }).waitFor();
     await screenshot(phone, 'checkin-thanks-375');
 
     await phone.goto(`/scan/${visitor.uidn}`);
-    await phone.waitForURL(`${server.url}/success-checkout/${visitor.uidn}`);
+    await phone.waitForURL(`${sesame.server.url}/success-checkout/${visitor.uidn}`);
     await phone.getByText('Au revoir, Awa Diabaté. À bientôt !').waitFor();
 
     const [row] = await log('Diabaté');
@@ -127,14 +122,14 @@ describe('check-in journey in Chromium', () => {
     expect(row!.check_out_time).not.toBeNull();
     expect(row!.check_in_by).toBe('Mariam Yao');
 
-    // Anonymous: the check-out thank-you page has no 'Return to Home'. Holding the code
+    // Anonymous: the check-out thank-you page has no "Retour à l'accueil". Holding the code
     // shows the card and when they left (the latest check, all the server gives anyone).
-    const anonymous = await (await newContext(browser, server.url, PHONE)).newPage();
+    const anonymous = await (await newContext(sesame.browser, sesame.server.url, PHONE)).newPage();
     await anonymous.goto(`/success-checkout/${visitor.uidn}`);
-    await anonymous.getByRole('heading', { name: 'Thank you for your visit!' }).waitFor();
+    await anonymous.getByRole('heading', { name: 'Merci de votre visite !' }).waitFor();
     await anonymous.getByText('Au revoir, Awa Diabaté. À bientôt !').waitFor();
     await anonymous.getByText(/^Départ enregistré à \d{2}:\d{2}\.$/).waitFor();
-    expect(await anonymous.getByRole('link', { name: 'Return to Home' }).count()).toBe(0);
+    expect(await anonymous.getByRole('link', { name: "Retour à l'accueil" }).count()).toBe(0);
 
     // An unknown code is refused with the server's message.
     await phone.goto('/scan/ZZZZ-ZZZZ-ZZZZ');
@@ -142,15 +137,15 @@ describe('check-in journey in Chromium', () => {
   });
 
   it("'Validation Manuelle UIDN': empty field, then a code typed any case without dashes", async () => {
-    const visitor = await createConfirmedVisitor(server, adminToken, {
+    const visitor = await createConfirmedVisitor(sesame.server, adminToken, {
       firstname: 'Koffi',
       lastname: 'Manuel',
       email: 'koffi.manuel@example.com',
     });
-    const page = await (await newContext(browser, server.url)).newPage();
+    const page = await (await newContext(sesame.browser, sesame.server.url)).newPage();
     await page.goto('/sign-in');
     await fillLogin(page);
-    await page.waitForURL(`${server.url}/demo`);
+    await page.waitForURL(`${sesame.server.url}/demo`);
     await page.goto('/demo/manual-check');
     await page.getByRole('heading', { name: 'Validation Manuelle UIDN' }).waitFor();
 
@@ -175,14 +170,14 @@ describe('check-in journey in Chromium', () => {
 
     // Without a camera the scanner says so and points to the manual validation.
     await page.goto('/demo/camera');
-    await page.getByRole('heading', { name: 'Login with QR Code' }).waitFor();
+    await page.getByRole('heading', { name: 'Connexion par QR Code' }).waitFor();
     await page.getByText("La caméra n'est pas disponible").waitFor();
     await page.getByRole('link', { name: 'Validation manuelle' }).waitFor();
     await screenshot(page, 'camera-unavailable-1280');
   });
 
   it("the in-app scanner reads a visitor's QR from the rear camera and checks them in", async () => {
-    const visitor = await createConfirmedVisitor(server, adminToken, {
+    const visitor = await createConfirmedVisitor(sesame.server, adminToken, {
       firstname: 'Fatou',
       lastname: 'Camara',
       email: 'fatou.camara@example.com',
@@ -193,15 +188,17 @@ describe('check-in journey in Chromium', () => {
       `--use-file-for-fake-video-capture=${await videoOf(visitor.qrPng)}`,
     ]);
     try {
-      const context = await newContext(camera, server.url, PHONE);
-      await context.grantPermissions(['camera'], { origin: server.url });
+      const context = await newContext(camera, sesame.server.url, PHONE);
+      await context.grantPermissions(['camera'], { origin: sesame.server.url });
       const page = await context.newPage();
       await page.goto('/sign-in');
       await fillLogin(page);
-      await page.waitForURL(`${server.url}/demo`);
+      await page.waitForURL(`${sesame.server.url}/demo`);
       await page.goto('/demo/camera');
-      await page.getByRole('heading', { name: 'Login with QR Code' }).waitFor();
-      await page.waitForURL(`${server.url}/success-checkin/${visitor.uidn}`, { timeout: 20_000 });
+      await page.getByRole('heading', { name: 'Connexion par QR Code' }).waitFor();
+      await page.waitForURL(`${sesame.server.url}/success-checkin/${visitor.uidn}`, {
+        timeout: 20_000,
+      });
       await page.getByText('Bienvenue, Fatou Camara.').waitFor();
     } finally {
       await camera.close();
@@ -212,7 +209,7 @@ describe('check-in journey in Chromium', () => {
   it("the kiosk's e-mail QR: refused until the company turns it on, then the member's photo is shown", async () => {
     const member = { firstname: 'Aïcha', lastname: 'Koné', email: 'aicha.kone@example.com' };
     const auth = { authorization: `Bearer ${adminToken}` };
-    const demo = (await (await fetch(`${server.url}/api/company/demo`)).json()) as {
+    const demo = (await (await fetch(`${sesame.server.url}/api/company/demo`)).json()) as {
       data: { id: string };
     };
     // The seeded company lacks the edit form's required fields: filled in as its staff would.
@@ -231,7 +228,7 @@ describe('check-in journey in Chromium', () => {
       phone_number: '0707070707',
     }))
       details.set(key, value);
-    const filled = await fetch(`${server.url}/api/company/${demo.data.id}`, {
+    const filled = await fetch(`${sesame.server.url}/api/company/${demo.data.id}`, {
       method: 'POST',
       headers: auth,
       body: details,
@@ -247,14 +244,16 @@ describe('check-in journey in Chromium', () => {
     }))
       card.set(key, value);
     card.set('user_document', new Blob([new Uint8Array(ID_PNG)], { type: 'image/png' }), 'a.png');
-    const created = await fetch(`${server.url}/api/create-member`, {
+    const created = await fetch(`${sesame.server.url}/api/create-member`, {
       method: 'POST',
       headers: auth,
       body: card,
     });
     expect(created.status, await created.clone().text()).toBe(201);
     const userLog = async () => {
-      const res = await fetch(`${server.url}/api/userLog?q=${member.email}`, { headers: auth });
+      const res = await fetch(`${sesame.server.url}/api/userLog?q=${member.email}`, {
+        headers: auth,
+      });
       return ((await res.json()) as { data: UserLogRow[] }).data;
     };
 
@@ -265,14 +264,14 @@ describe('check-in journey in Chromium', () => {
       `--use-file-for-fake-video-capture=${await videoOf(qr)}`,
     ]);
     try {
-      const context = await newContext(camera, server.url, PHONE);
-      await context.grantPermissions(['camera'], { origin: server.url });
+      const context = await newContext(camera, sesame.server.url, PHONE);
+      await context.grantPermissions(['camera'], { origin: sesame.server.url });
       const page = await context.newPage();
       await page.goto('/sign-in');
       await fillLogin(page);
-      await page.waitForURL(`${server.url}/demo`);
+      await page.waitForURL(`${sesame.server.url}/demo`);
       await page.goto('/demo/camera');
-      await page.getByRole('heading', { name: 'Login with QR Code' }).waitFor();
+      await page.getByRole('heading', { name: 'Connexion par QR Code' }).waitFor();
       // Off by default: an e-mail is no secret. Refused, and nothing recorded.
       const feedback = page.getByTestId('scan-feedback');
       await feedback
@@ -281,8 +280,8 @@ describe('check-in journey in Chromium', () => {
       expect(await userLog()).toEqual([]);
 
       // The admin turns e-mail presence on in the company form.
-      const admin = await (await newContext(browser, server.url)).newPage();
-      await signIn(admin, server.adminEmail, server.adminPassword, 'demo');
+      const admin = await (await newContext(sesame.browser, sesame.server.url)).newPage();
+      await signIn(admin, sesame.server.adminEmail, sesame.server.adminPassword, 'demo');
       await admin.goto('/demo/edit-company/demo');
       await admin.getByRole('heading', { name: "Éditer l'Entreprise" }).waitFor();
       const kiosk = admin.getByRole('switch', { name: 'Présence par e-mail au scanner' });

@@ -7,11 +7,11 @@
  * refused; the employee list shows the staff with their roles; the admin cannot delete
  * a company that still holds staff.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, screenshot, signIn } from './support/browser';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { newContext, screenshot, signIn } from './support/browser';
 import { decodeQr } from './support/qr';
-import { startServer, type RunningServer } from './support/server';
+import { useSesame } from './support/sesame';
 
 const COMPANY = 'Ivoire Logistique';
 const SLUG = 'ivoire-logistique';
@@ -92,23 +92,13 @@ async function fillUser(
 }
 
 describe('companies and staff journey in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const sesame = useSesame();
 
   it('admin creates a company and its manager; the manager edits it and builds the staff', async () => {
-    const requestMeeting = `${server.url}/${SLUG}/request-meeting`;
+    const requestMeeting = `${sesame.server.url}/${SLUG}/request-meeting`;
 
     // ── The platform admin creates the company with its logo ──────────────────
-    const adminContext = await newContext(browser, server.url, {
+    const adminContext = await newContext(sesame.browser, sesame.server.url, {
       permissions: ['clipboard-read', 'clipboard-write'],
     });
     const admin = await adminContext.newPage();
@@ -117,10 +107,10 @@ describe('companies and staff journey in Chromium', () => {
       dialogs.push(dialog.message());
       void dialog.accept();
     });
-    await signIn(admin, server.adminEmail, server.adminPassword, 'demo');
+    await signIn(admin, sesame.server.adminEmail, sesame.server.adminPassword, 'demo');
     await admin.goto('/demo/menu');
     await admin.getByRole('link', { name: '+ Entreprise' }).click();
-    await admin.waitForURL(`${server.url}/demo/create-company`);
+    await admin.waitForURL(`${sesame.server.url}/demo/create-company`);
     await admin.getByRole('heading', { name: 'Créer une Entreprise' }).waitFor();
 
     // Nothing filled: the logo, then each required field, is named.
@@ -151,11 +141,11 @@ describe('companies and staff journey in Chromium', () => {
     await shot(admin, 'company-create-1280');
     await admin.getByRole('button', { name: "Créer l'entreprise" }).click();
     await admin.getByText('Entreprise créée avec succès.').first().waitFor();
-    await admin.waitForURL(`${server.url}/demo/menu`);
+    await admin.waitForURL(`${sesame.server.url}/demo/menu`);
 
     // ── 'Liste des Compagnies': link, QR and logo ──────────────────────────────
     await admin.getByRole('link', { name: 'Liste Entreprise' }).click();
-    await admin.waitForURL(`${server.url}/demo/company-list`);
+    await admin.waitForURL(`${sesame.server.url}/demo/company-list`);
     await admin.getByRole('heading', { name: 'Liste des Compagnies' }).waitFor();
     for (const header of [
       'ID',
@@ -194,9 +184,9 @@ describe('companies and staff journey in Chromium', () => {
 
     // No staff yet: the employee list says so.
     await row.getByRole('link', { name: 'Employés' }).click();
-    await admin.waitForURL(`${server.url}/company/${SLUG}`);
+    await admin.waitForURL(`${sesame.server.url}/company/${SLUG}`);
     await admin.getByRole('heading', { name: `${COMPANY} - Liste des Employés` }).waitFor();
-    await admin.getByText('No employees found for this company.').waitFor();
+    await admin.getByText("Aucun employé n'est enregistré pour cette entreprise.").waitFor();
 
     // ── The company QR page, from the list's QR image ─────────────────────────
     await admin.goBack();
@@ -205,7 +195,7 @@ describe('companies and staff journey in Chromium', () => {
       .filter({ hasText: COMPANY })
       .getByRole('link', { name: `Ouvrir le QR code de ${COMPANY}` })
       .click();
-    await admin.waitForURL(`${server.url}/demo/show-company-qrcode/${SLUG}`);
+    await admin.waitForURL(`${sesame.server.url}/demo/show-company-qrcode/${SLUG}`);
     const poster = admin.getByTestId('company-qr');
     await poster.getByRole('heading', { name: COMPANY }).waitFor();
     await poster.getByText(SLUG, { exact: true }).waitFor();
@@ -215,7 +205,7 @@ describe('companies and staff journey in Chromium', () => {
     await shot(admin, 'company-qr-1280');
 
     // The poster is public: an anonymous visitor at the front desk sees the same link and QR.
-    const visitorContext = await newContext(browser, server.url);
+    const visitorContext = await newContext(sesame.browser, sesame.server.url);
     const visitor = await visitorContext.newPage();
     await visitor.goto(`/${SLUG}/show-company-qrcode/${SLUG}`);
     await visitor.getByTestId('company-qr').getByRole('link', { name: requestMeeting }).waitFor();
@@ -242,30 +232,30 @@ describe('companies and staff journey in Chromium', () => {
     await shot(admin, 'company-inline-edit-1280');
     await inline.getByRole('button', { name: 'Enregistrer' }).click();
     await admin.getByText('Entreprise mise à jour avec succès.').first().waitFor();
-    await admin.waitForURL(`${server.url}/demo/company-list`);
+    await admin.waitForURL(`${sesame.server.url}/demo/company-list`);
     const renamedRow = admin.getByRole('row').filter({ hasText: RENAMED });
     await renamedRow.getByText(SLUG, { exact: true }).waitFor();
 
     // ── The admin creates the company's first manager ('+ Utilisateurs') ──────
     await admin.goto(`/${SLUG}/menu`);
     await admin.getByRole('link', { name: '+ Utilisateurs' }).click();
-    await admin.waitForURL(`${server.url}/${SLUG}/create-user`);
+    await admin.waitForURL(`${sesame.server.url}/${SLUG}/create-user`);
     await admin.getByRole('heading', { name: 'Créer un Utilisateur' }).waitFor();
     await fillUser(admin, MANAGER, 'Directrice', '0707080910', 'Manager');
     // The page's company is chosen for the admin.
     expect(await admin.getByRole('combobox', { name: 'Entreprise' }).inputValue()).toBe(RENAMED);
     await shot(admin, 'user-create-manager-1280');
     await admin.getByRole('button', { name: "Créer l'utilisateur" }).click();
-    await admin.getByText("Created - L'utilisateur a été créé avec succès.").waitFor();
-    await admin.waitForURL(`${server.url}/${SLUG}/menu`);
+    await admin.getByText("Créé - L'utilisateur a été créé avec succès.").waitFor();
+    await admin.waitForURL(`${sesame.server.url}/${SLUG}/menu`);
 
     // ── The manager signs in and edits the company from the navbar ────────────
-    const managerContext = await newContext(browser, server.url);
+    const managerContext = await newContext(sesame.browser, sesame.server.url);
     const manager = await managerContext.newPage();
     await signIn(manager, MANAGER.email, MANAGER.password, SLUG);
     expect(await imageLoaded(manager, RENAMED)).toBe(true);
     await manager.getByRole('link', { name: 'Modifier entreprise' }).click();
-    await manager.waitForURL(`${server.url}/${SLUG}/edit-company/${SLUG}`);
+    await manager.waitForURL(`${sesame.server.url}/${SLUG}/edit-company/${SLUG}`);
     await manager.getByRole('heading', { name: "Éditer l'Entreprise" }).waitFor();
     const name = manager.getByRole('textbox', { name: 'Nom', exact: true });
     expect(await name.inputValue()).toBe(RENAMED);
@@ -276,7 +266,7 @@ describe('companies and staff journey in Chromium', () => {
     // The company form's button (the 'Confidentialité' section below has its own).
     await manager.getByRole('button', { name: 'Enregistrer' }).first().click();
     await manager.getByText('Entreprise mise à jour avec succès.').first().waitFor();
-    await manager.waitForURL(`${server.url}/${SLUG}/company-list`);
+    await manager.waitForURL(`${sesame.server.url}/${SLUG}/company-list`);
     // A manager reads the list, but neither edits inline nor deletes there (spec §6).
     await manager.getByRole('row').filter({ hasText: RENAMED }).waitFor();
     expect(await manager.getByRole('columnheader', { name: 'Modifier' }).count()).toBe(0);
@@ -307,8 +297,8 @@ describe('companies and staff journey in Chromium', () => {
       await fillUser(manager, person, title, contact, roleLabel);
       if (person === EMPLOYEE) await shot(manager, 'user-create-employee-1280');
       await manager.getByRole('button', { name: "Créer l'utilisateur" }).click();
-      await manager.getByText("Created - L'utilisateur a été créé avec succès.").waitFor();
-      await manager.waitForURL(`${server.url}/${SLUG}/menu`);
+      await manager.getByText("Créé - L'utilisateur a été créé avec succès.").waitFor();
+      await manager.waitForURL(`${sesame.server.url}/${SLUG}/menu`);
     }
 
     // ── A forged call with the manager's token for an admin account: 403 ─────
@@ -343,7 +333,7 @@ describe('companies and staff journey in Chromium', () => {
       .filter({ hasText: RENAMED })
       .getByRole('link', { name: 'Employés' })
       .click();
-    await manager.waitForURL(`${server.url}/company/${SLUG}`);
+    await manager.waitForURL(`${sesame.server.url}/company/${SLUG}`);
     await manager.getByRole('heading', { name: `${RENAMED} - Liste des Employés` }).waitFor();
     for (const header of ['ID', 'Nom', 'Rôle', 'Email']) {
       await manager.getByRole('columnheader', { name: header, exact: true }).waitFor();
@@ -377,9 +367,9 @@ describe('companies and staff journey in Chromium', () => {
       .getByRole('button', { name: `Supprimer ${RENAMED}` })
       .click();
     await admin
-      .getByText(/^Failed to delete Ivoire Logistique Group\. Impossible de supprimer/)
+      .getByText(/^La suppression de Ivoire Logistique Group a échoué\. Impossible de supprimer/)
       .waitFor();
-    expect(dialogs).toContain(`Are you sure you want to delete ${RENAMED}?`);
+    expect(dialogs).toContain(`Voulez-vous vraiment supprimer ${RENAMED} ?`);
     await shot(admin, 'company-delete-refused-1280');
     await admin.getByRole('row').filter({ hasText: RENAMED }).waitFor();
 

@@ -3,10 +3,11 @@
  * cards, users) reaches every company, not the preselected one alone, nor only the
  * first hundred: it lists the first hundred and searches them all on the server.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, screenshot, signIn } from './support/browser';
-import { apiToken, startServer, type RunningServer } from './support/server';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { newContext, screenshot, signIn } from './support/browser';
+import { apiToken, type RunningServer } from './support/server';
+import { useSesame } from './support/sesame';
 import { ID_PNG } from './support/visitors';
 
 /** More companies than the picker lists at once. */
@@ -41,24 +42,17 @@ async function createCompany(server: RunningServer, token: string, name: string)
 }
 
 describe('the company picker in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
   let admin: Page;
 
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    const token = await apiToken(server);
-    for (let i = 1; i <= COMPANIES; i++) {
-      await createCompany(server, token, `Filiale ${String(i).padStart(3, '0')}`);
-    }
-    admin = await (await newContext(browser, server.url)).newPage();
-    await signIn(admin, server.adminEmail, server.adminPassword);
-  });
+  const sesame = useSesame();
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+  beforeAll(async () => {
+    const token = await apiToken(sesame.server);
+    for (let i = 1; i <= COMPANIES; i++) {
+      await createCompany(sesame.server, token, `Filiale ${String(i).padStart(3, '0')}`);
+    }
+    admin = await (await newContext(sesame.browser, sesame.server.url)).newPage();
+    await signIn(admin, sesame.server.adminEmail, sesame.server.adminPassword);
   });
 
   it('starts on the page’s company, lists the others, and finds one past the first hundred', async () => {

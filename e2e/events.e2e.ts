@@ -11,15 +11,13 @@
  * A double click on 'Créer l'événement' creates one event.
  */
 import { readFile } from 'node:fs/promises';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, PHONE, screenshot, signIn } from './support/browser';
+import { describe, expect, it } from 'vitest';
+import { newContext, PHONE, screenshot, signIn } from './support/browser';
 import { apiToken } from './support/server';
+import { useSesame } from './support/sesame';
 import { waitForMailSent } from './support/mail';
 import { decodeQr } from './support/qr';
-import { createDemoStaff, startServer, type RunningServer } from './support/server';
 import { ID_PNG, todayForForm } from './support/visitors';
-import { startSmtp, type TestSmtp } from './support/smtp';
 
 const SUPERVISOR = { email: 'superviseur@demo.test', password: 'Superviseur-Password-123' };
 const GUEST_EMAIL = 'kouadio.guest@example.com';
@@ -39,33 +37,24 @@ const EVENT_WEEKDAY = dayText({ weekday: 'long', day: 'numeric', month: 'long', 
 const PHONE_390 = { ...PHONE, viewport: { width: 390, height: 844 } };
 
 describe('events journey in Chromium', () => {
-  let server: RunningServer;
-  let smtp: TestSmtp;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    smtp = await startSmtp();
-    server = await startServer({ SMTP_URL: smtp.url });
-    browser = await launchBrowser();
-    await createDemoStaff(server, {
-      ...SUPERVISOR,
-      name: 'Bamba',
-      firstname: 'Fatou',
-      title: 'Superviseure',
-      role: 'ROLE_SUPERVISOR',
-    });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await smtp?.stop();
+  const sesame = useSesame({
+    smtp: true,
+    staff: [
+      {
+        ...SUPERVISOR,
+        name: 'Bamba',
+        firstname: 'Fatou',
+        title: 'Superviseure',
+        role: 'ROLE_SUPERVISOR',
+      },
+    ],
   });
 
   it('create, copy the link, poster PNG, guest registers on a phone, mail with QR, check-in, participants, attendance', async () => {
-    const shareLink = `${server.url}/company/demo/event/${EVENT_SLUG}`;
+    const shareLink = `${sesame.server.url}/company/demo/event/${EVENT_SLUG}`;
 
     // ── The supervisor creates the event for their own company (locked) ───────
-    const supContext = await newContext(browser, server.url, {
+    const supContext = await newContext(sesame.browser, sesame.server.url, {
       permissions: ['clipboard-read', 'clipboard-write'],
     });
     const sup = await supContext.newPage();
@@ -96,7 +85,7 @@ describe('events journey in Chromium', () => {
     await sup.getByText('Événement créé avec succès !').first().waitFor();
 
     // ── Issue 17: the organiser lands on the event, its link and its QR at hand ──
-    await sup.waitForURL(`${server.url}/demo/list-qrcode-events/${EVENT_SLUG}`);
+    await sup.waitForURL(`${sesame.server.url}/demo/list-qrcode-events/${EVENT_SLUG}`);
     await sup.getByRole('heading', { level: 1, name: EVENT_NAME }).waitFor();
     const summary = sup.getByTestId('event-page-summary');
     await summary.getByText(`${EVENT_WEEKDAY} à 18:30`).waitFor();
@@ -150,7 +139,7 @@ describe('events journey in Chromium', () => {
 
     // ── The poster: Capture → event-demo.png, a QR that decodes to the link ───
     await row.getByRole('link', { name: /QR code de l'événement/ }).click();
-    await sup.waitForURL(`${server.url}/demo/show-event-qrcode/${EVENT_SLUG}`);
+    await sup.waitForURL(`${sesame.server.url}/demo/show-event-qrcode/${EVENT_SLUG}`);
     await sup.getByTestId('event-poster').getByText(EVENT_NAME).waitFor();
     await sup.getByRole('link', { name: 'Menu' }).waitFor();
     await screenshot(sup, 'event-poster-1280');
@@ -163,7 +152,7 @@ describe('events journey in Chromium', () => {
     expect(await decodeQr(poster)).toBe(shareLink);
 
     // ── The guest, anonymous, on a 390 px phone, through the copied link ──────
-    const guestContext = await newContext(browser, server.url, PHONE_390);
+    const guestContext = await newContext(sesame.browser, sesame.server.url, PHONE_390);
     const guest = await guestContext.newPage();
     await guest.goto(shareLink);
     // Issue 17: a registration page: the event's name is the title, its facts are text.
@@ -210,7 +199,7 @@ describe('events journey in Chromium', () => {
     await screenshot(guest, 'event-joined-390');
 
     // ── The mail arrives at once (no host approval), with the scan QR ────────
-    const mail = await smtp.waitForMessage(
+    const mail = await sesame.smtp.waitForMessage(
       (m) => m.to !== undefined && JSON.stringify(m.to).includes(GUEST_EMAIL),
     );
     expect(mail.subject).toBe(`Votre code d'accès – ${EVENT_NAME}`);
@@ -219,12 +208,12 @@ describe('events journey in Chromium', () => {
     const uidn = /\b([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4})\b/.exec(mail.text ?? '')?.[1];
     expect(uidn).toBeDefined();
     const qr = mail.attachments.find((a) => a.contentType === 'image/png');
-    expect(await decodeQr(qr!.content)).toBe(`${server.url}/scan/${uidn}`);
+    expect(await decodeQr(qr!.content)).toBe(`${sesame.server.url}/scan/${uidn}`);
 
     // ── Staff (the admin) check the guest in at the door ─────────────────────
-    const adminContext = await newContext(browser, server.url);
+    const adminContext = await newContext(sesame.browser, sesame.server.url);
     const admin = await adminContext.newPage();
-    await signIn(admin, server.adminEmail, server.adminPassword);
+    await signIn(admin, sesame.server.adminEmail, sesame.server.adminPassword);
     const check = await admin.evaluate(async (code) => {
       const res = await fetch(`/api/get-qr-data/${code}`, {
         headers: { authorization: `Bearer ${localStorage.getItem('token') ?? ''}` },
@@ -245,7 +234,7 @@ describe('events journey in Chromium', () => {
       .filter({ hasText: EVENT_NAME })
       .getByRole('link', { name: /Participants/ })
       .click();
-    await sup.waitForURL(`${server.url}/demo/list-qrcode-events/${EVENT_SLUG}`);
+    await sup.waitForURL(`${sesame.server.url}/demo/list-qrcode-events/${EVENT_SLUG}`);
     await sup.getByRole('heading', { level: 1, name: EVENT_NAME }).waitFor();
     await sup.getByRole('heading', { name: 'Liste Participants' }).waitFor();
     const participant = sup.getByRole('row').filter({ hasText: GUEST_EMAIL });
@@ -283,7 +272,9 @@ describe('events journey in Chromium', () => {
     // server holds one.
     await sup.goto(`/demo/list-qrcode-events/${EVENT_SLUG}`);
     await waitForMailSent(sup, () => sup.getByRole('row').filter({ hasText: GUEST_EMAIL }));
-    expect(smtp.messages.filter((m) => JSON.stringify(m.to).includes(GUEST_EMAIL))).toHaveLength(1);
+    expect(
+      sesame.smtp.messages.filter((m) => JSON.stringify(m.to).includes(GUEST_EMAIL)),
+    ).toHaveLength(1);
 
     // ── Issue 17: closing the event, confirmed; the link then takes no one ────
     await sup.getByRole('button', { name: `Clôturer les inscriptions à ${EVENT_NAME}` }).click();
@@ -307,7 +298,7 @@ describe('events journey in Chromium', () => {
   });
 
   it('a double click on the submit creates one event', async () => {
-    const context = await newContext(browser, server.url);
+    const context = await newContext(sesame.browser, sesame.server.url);
     const page = await context.newPage();
     await signIn(page, SUPERVISOR.email, SUPERVISOR.password);
     await page.goto('/demo/create-event');
@@ -323,9 +314,9 @@ describe('events journey in Chromium', () => {
     await page.getByText('Événement ajouté').first().waitFor();
     // Saved: the button stays disabled until the page goes to the event.
     expect(await submit.isDisabled()).toBe(true);
-    await page.waitForURL(`${server.url}/demo/list-qrcode-events/atelier-double-clic`);
-    const token = await apiToken(server, SUPERVISOR.email, SUPERVISOR.password);
-    const res = await fetch(`${server.url}/api/evenement/list?per_page=100&q=double`, {
+    await page.waitForURL(`${sesame.server.url}/demo/list-qrcode-events/atelier-double-clic`);
+    const token = await apiToken(sesame.server, SUPERVISOR.email, SUPERVISOR.password);
+    const res = await fetch(`${sesame.server.url}/api/evenement/list?per_page=100&q=double`, {
       headers: { authorization: `Bearer ${token}` },
     });
     const list = (await res.json()) as { data: { name: string; slug: string }[] };

@@ -10,11 +10,11 @@
  */
 import type { ParsedMail } from 'mailparser';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, PHONE, screenshot, signIn, field } from './support/browser';
+import { describe, expect, it } from 'vitest';
+import { newContext, PHONE, screenshot, signIn, field } from './support/browser';
 import { decodeQr } from './support/qr';
-import { apiToken, createDemoStaff, startServer, type RunningServer } from './support/server';
-import { startSmtp, type TestSmtp } from './support/smtp';
+import { apiToken } from './support/server';
+import { useSesame } from './support/sesame';
 import { ID_PNG } from './support/visitors';
 
 const DESK = { email: 'accueil@demo.test', password: 'Accueil-Password-123' };
@@ -43,38 +43,29 @@ async function renderMail(browser: Browser, mail: ParsedMail, name: string) {
 }
 
 describe('host loop in Chromium', () => {
-  let server: RunningServer;
-  let smtp: TestSmtp;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    smtp = await startSmtp();
-    server = await startServer({ SMTP_URL: smtp.url });
-    browser = await launchBrowser();
-    await createDemoStaff(server, {
-      ...DESK,
-      name: 'Yao',
-      firstname: 'Aya',
-      title: 'Réceptionniste',
-      role: 'ROLE_EMPLOYEE',
-    });
-    await createDemoStaff(server, {
-      ...HOST,
-      name: 'Diallo',
-      firstname: 'Moussa',
-      title: 'Directeur',
-      role: 'ROLE_USER',
-    });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await smtp?.stop();
+  const sesame = useSesame({
+    smtp: true,
+    staff: [
+      {
+        ...DESK,
+        name: 'Yao',
+        firstname: 'Aya',
+        title: 'Réceptionniste',
+        role: 'ROLE_EMPLOYEE',
+      },
+      {
+        ...HOST,
+        name: 'Diallo',
+        firstname: 'Moussa',
+        title: 'Directeur',
+        role: 'ROLE_USER',
+      },
+    ],
   });
 
   it('a phone request, the Valider link from the mail, the card by itself, the code mail with QR and .ics', async () => {
     const visitorEmail = 'awa.kone@example.com';
-    const context = await newContext(browser, server.url, PHONE);
+    const context = await newContext(sesame.browser, sesame.server.url, PHONE);
     const visitor = await context.newPage();
     await visitor.goto('/demo/meeting');
     await visitor.getByRole('heading', { name: 'Demande de rendez-vous' }).waitFor();
@@ -115,39 +106,39 @@ describe('host loop in Chromium', () => {
     expect(requestId).toBeDefined();
 
     // The acknowledgement, with a link to follow the request.
-    const ack = await smtp.waitForMessage(
+    const ack = await sesame.smtp.waitForMessage(
       (m) =>
         to(m).includes(visitorEmail) &&
         m.subject?.startsWith('Demande de rendez-vous reçue') === true,
     );
     expect(ack.subject).toBe('Demande de rendez-vous reçue – Demo');
     expect(linkAfter(ack, 'Suivre ma demande')).toBe(
-      `${server.url}/demo/waiting-validation/${requestId}`,
+      `${sesame.server.url}/demo/waiting-validation/${requestId}`,
     );
-    await renderMail(browser, ack, 'mail-fr-visitor-ack-375');
+    await renderMail(sesame.browser, ack, 'mail-fr-visitor-ack-375');
 
     // The host chosen in the form gets the request, with Valider / Annuler; the desk does not.
-    const deskMail = await smtp.waitForMessage(
+    const deskMail = await sesame.smtp.waitForMessage(
       (m) => to(m).includes(HOST.email) && (m.text?.includes('Awa Koné') ?? false),
     );
     expect(deskMail.subject).toBe('Demande de rendez-vous : Awa Koné');
     expect(deskMail.text).toContain('Bonjour Moussa,');
     expect(deskMail.text).toContain('Acme CI');
     expect(deskMail.text).toContain('mardi 24 décembre 2030');
-    const { width } = await renderMail(browser, deskMail, 'mail-fr-host-request-375');
+    const { width } = await renderMail(sesame.browser, deskMail, 'mail-fr-host-request-375');
     expect(width).toBeLessThanOrEqual(375);
     const valider = linkAfter(deskMail, 'Valider');
     expect(valider).toContain('/company/demo/host-decision?token=');
 
     // The link opens a confirmation page; opening it (twice, like a link preview) decides nothing.
-    const hostContext = await newContext(browser, server.url, PHONE);
+    const hostContext = await newContext(sesame.browser, sesame.server.url, PHONE);
     const host = await hostContext.newPage();
     await host.goto(valider);
     await host.getByText('Confirmer ce rendez-vous ?').waitFor();
     await host.reload();
     await host.getByText('Awa Koné (Acme CI) demande à vous rencontrer.').waitFor();
     const pending = (await (
-      await fetch(`${server.url}/api/requests/status/${requestId}`)
+      await fetch(`${sesame.server.url}/api/requests/status/${requestId}`)
     ).json()) as { data: { state: string } };
     expect(pending.data.state).toBe('pending');
     await screenshot(host, 'host-loop-decision-375');
@@ -161,10 +152,10 @@ describe('host loop in Chromium', () => {
     await screenshot(visitor, 'host-loop-card-375');
 
     // The code mail: the code, a QR that decodes to the scan URL, an .ics invitation.
-    const code = await smtp.waitForMessage((m) => m.text?.includes(uidn) ?? false);
+    const code = await sesame.smtp.waitForMessage((m) => m.text?.includes(uidn) ?? false);
     expect(code.subject).toBe('Votre code visiteur – Demo');
     const qr = code.attachments.find((a) => a.contentType === 'image/png');
-    expect(await decodeQr(qr!.content)).toBe(`${server.url}/scan/${uidn}`);
+    expect(await decodeQr(qr!.content)).toBe(`${sesame.server.url}/scan/${uidn}`);
     const ics = code.attachments.find((a) => a.filename === 'invitation.ics');
     expect(ics?.contentType).toBe('text/calendar');
     const calendar = ics!.content.toString('utf8');
@@ -172,13 +163,13 @@ describe('host loop in Chromium', () => {
     expect(calendar).toContain('DTSTART:20301224T103000Z');
     expect(code.text).not.toContain("L'équipe Sésame");
     expect(code.text).toContain('Moussa Diallo');
-    expect(smtp.messages.some((m) => to(m).includes(DESK.email))).toBe(false);
-    await renderMail(browser, code, 'mail-fr-visitor-code-375');
+    expect(sesame.smtp.messages.some((m) => to(m).includes(DESK.email))).toBe(false);
+    await renderMail(sesame.browser, code, 'mail-fr-visitor-code-375');
 
     // The same link again: the decision is shown, not taken twice.
     await host.goto(valider);
     await host.getByTestId('decision-done').waitFor();
-    expect(smtp.messages.filter((m) => m.text?.includes(uidn))).toHaveLength(1);
+    expect(sesame.smtp.messages.filter((m) => m.text?.includes(uidn))).toHaveLength(1);
 
     await hostContext.close();
     await context.close();
@@ -186,8 +177,8 @@ describe('host loop in Chromium', () => {
 
   it('a host with an account declines from their mail in English; the visitor’s decline mail says why', async () => {
     // The host reads their mails in English.
-    const hostToken = await apiToken(server, HOST.email, HOST.password);
-    const preferences = await fetch(`${server.url}/api/me/mail-preferences`, {
+    const hostToken = await apiToken(sesame.server, HOST.email, HOST.password);
+    const preferences = await fetch(`${sesame.server.url}/api/me/mail-preferences`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${hostToken}` },
       body: JSON.stringify({ language: 'en', arrival_mail: true }),
@@ -196,7 +187,7 @@ describe('host loop in Chromium', () => {
 
     // The visitor form's host search finds them by name (never an e-mail).
     const search = (await (
-      await fetch(`${server.url}/api/requests/hosts/demo?q=diallo`)
+      await fetch(`${sesame.server.url}/api/requests/hosts/demo?q=diallo`)
     ).json()) as { data: { id: string; name: string }[] };
     expect(search.data).toEqual([{ id: expect.any(String), name: 'Moussa Diallo' }]);
 
@@ -218,10 +209,13 @@ describe('host loop in Chromium', () => {
     };
     for (const [key, value] of Object.entries(fields)) form.set(key, value);
     form.set('request_image', new Blob([ID_PNG], { type: 'image/png' }), 'id.png');
-    const created = await fetch(`${server.url}/api/visitor/create`, { method: 'POST', body: form });
+    const created = await fetch(`${sesame.server.url}/api/visitor/create`, {
+      method: 'POST',
+      body: form,
+    });
     expect(created.status).toBe(200);
     const visitorId = ((await created.json()) as { data: { visitor_id: string } }).data.visitor_id;
-    const filed = await fetch(`${server.url}/api/requests/create`, {
+    const filed = await fetch(`${sesame.server.url}/api/requests/create`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
@@ -233,15 +227,15 @@ describe('host loop in Chromium', () => {
     expect(filed.status).toBe(201);
     const requestId = ((await filed.json()) as { data: { id: string } }).data.id;
 
-    const hostMail = await smtp.waitForMessage(
+    const hostMail = await sesame.smtp.waitForMessage(
       (m) => to(m).includes(HOST.email) && (m.text?.includes('John Smith') ?? false),
     );
     expect(hostMail.subject).toBe('Meeting request: John Smith');
     expect(hostMail.text).toContain('Hello Moussa,');
-    await renderMail(browser, hostMail, 'mail-en-host-request-375');
+    await renderMail(sesame.browser, hostMail, 'mail-en-host-request-375');
     const decline = linkAfter(hostMail, 'Decline');
 
-    const context = await newContext(browser, server.url, PHONE);
+    const context = await newContext(sesame.browser, sesame.server.url, PHONE);
     const page = await context.newPage();
     await page.goto(decline);
     await page.getByText('Annuler ce rendez-vous ?').waitFor();
@@ -252,18 +246,18 @@ describe('host loop in Chromium', () => {
     await page.getByTestId('decision-submit').click();
     await page.getByTestId('decision-done').getByText('Rendez-vous annulé').waitFor();
 
-    const declined = await smtp.waitForMessage(
+    const declined = await sesame.smtp.waitForMessage(
       (m) =>
         to(m).includes(visitorEmail) && m.subject?.startsWith('Meeting not confirmed') === true,
     );
     expect(declined.subject).toBe('Meeting not confirmed – Demo');
     expect(declined.text).toContain('Reason given: Je serai en déplacement ce jour-là.');
-    await renderMail(browser, declined, 'mail-en-visitor-declined-375');
-    const ack = await smtp.waitForMessage(
+    await renderMail(sesame.browser, declined, 'mail-en-visitor-declined-375');
+    const ack = await sesame.smtp.waitForMessage(
       (m) =>
         to(m).includes(visitorEmail) && m.subject?.startsWith('Meeting request received') === true,
     );
-    await renderMail(browser, ack, 'mail-en-visitor-ack-375');
+    await renderMail(sesame.browser, ack, 'mail-en-visitor-ack-375');
 
     // The visitor's page says so, with the reason.
     await page.goto(`/demo/waiting-validation/${requestId}`);
@@ -291,10 +285,13 @@ describe('host loop in Chromium', () => {
     };
     for (const [key, value] of Object.entries(fields)) form.set(key, value);
     form.set('request_image', new Blob([ID_PNG], { type: 'image/png' }), 'id.png');
-    const created = await fetch(`${server.url}/api/visitor/create`, { method: 'POST', body: form });
+    const created = await fetch(`${sesame.server.url}/api/visitor/create`, {
+      method: 'POST',
+      body: form,
+    });
     expect(created.status).toBe(200);
     const visitorId = ((await created.json()) as { data: { visitor_id: string } }).data.visitor_id;
-    const filed = await fetch(`${server.url}/api/requests/create`, {
+    const filed = await fetch(`${sesame.server.url}/api/requests/create`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ visitor_id: visitorId, host: 'Mme Koné', reason: 'Livraison' }),
@@ -302,7 +299,7 @@ describe('host loop in Chromium', () => {
     expect(filed.status).toBe(201);
     const requestId = ((await filed.json()) as { data: { id: string } }).data.id;
 
-    const context = await newContext(browser, server.url);
+    const context = await newContext(sesame.browser, sesame.server.url);
     const page = await context.newPage();
     await signIn(page, DESK.email, DESK.password);
     await page.goto(`/demo/waiting-validation/${requestId}`);
@@ -314,14 +311,14 @@ describe('host loop in Chromium', () => {
     await context.close();
 
     // The visitor's own page (no session) shows the decline and its reason.
-    const visitorContext = await newContext(browser, server.url, PHONE);
+    const visitorContext = await newContext(sesame.browser, sesame.server.url, PHONE);
     const visitor = await visitorContext.newPage();
     await visitor.goto(`/demo/waiting-validation/${requestId}`);
     await visitor.getByTestId('request-declined').waitFor();
     await visitor.getByText('Mme Koné est absente cette semaine.', { exact: false }).waitFor();
     await visitorContext.close();
 
-    const declined = await smtp.waitForMessage(
+    const declined = await sesame.smtp.waitForMessage(
       (m) => to(m).includes('fatou.camara@example.com') && /non confirmé/.test(m.subject ?? ''),
     );
     expect(declined.text).toContain('Mme Koné est absente cette semaine.');

@@ -11,11 +11,12 @@ import { execFile } from 'node:child_process';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { Browser, Download, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, screenshot, tempDir, signIn } from './support/browser';
+import type { Download, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { newContext, screenshot, tempDir, signIn } from './support/browser';
 import { decodeQr } from './support/qr';
-import { apiToken, startServer, type RunningServer } from './support/server';
+import { apiToken, type RunningServer } from './support/server';
+import { useSesame } from './support/sesame';
 
 const run = promisify(execFile);
 const ARTIFACTS = path.resolve(import.meta.dirname, 'artifacts');
@@ -136,28 +137,18 @@ async function renderPdf(file: string, name: string, dpi = 100): Promise<void> {
 const PDF_MAX_BYTES = 500_000;
 
 describe('member cards and permanent QR codes in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const sesame = useSesame();
 
   it('member card with photo, recto/verso, PNG + A4 PDF capture, member list badge; permanent QR, details reload, expiry update', async () => {
-    const context = await newContext(browser, server.url);
+    const context = await newContext(sesame.browser, sesame.server.url);
     const admin = await context.newPage();
     const downloads = await tempDir('sesame-member-cards-');
 
     // Set-up: the demo company gets a logo; the member's photo is a drawn portrait.
     await admin.goto('/sign-in');
     const photo = await drawPng(admin, 'photo');
-    await giveDemoALogo(server, await drawPng(admin, 'logo'));
-    await signIn(admin, server.adminEmail, server.adminPassword);
+    await giveDemoALogo(sesame.server, await drawPng(admin, 'logo'));
+    await signIn(admin, sesame.server.adminEmail, sesame.server.adminPassword);
 
     // No member yet: the member list says so.
     await admin.goto('/company/demo/members');
@@ -228,7 +219,7 @@ describe('member cards and permanent QR codes in Chromium', () => {
     const rectoPng = await readFile((await png.path())!);
     expect(rectoPng.subarray(1, 4).toString()).toBe('PNG');
     await writeFile(path.join(ARTIFACTS, 'member-card-recto-capture.png'), rectoPng);
-    expect(await decodeQr(rectoPng)).toBe(`${server.url}/scan-user-qrcode/${member.uidn}`);
+    expect(await decodeQr(rectoPng)).toBe(`${sesame.server.url}/scan-user-qrcode/${member.uidn}`);
 
     const pdfFile = path.join(downloads, pdf.suggestedFilename());
     await pdf.saveAs(pdfFile);
@@ -240,7 +231,7 @@ describe('member cards and permanent QR codes in Chromium', () => {
     await renderPdf(pdfFile, 'member-card-pdf', 300);
     // Page 1 is the recto: its QR still decodes once printed into the PDF.
     expect(await decodeQr(path.join(ARTIFACTS, 'member-card-pdf-1.png'))).toBe(
-      `${server.url}/scan-user-qrcode/${member.uidn}`,
+      `${sesame.server.url}/scan-user-qrcode/${member.uidn}`,
     );
     // Page 2 is the verso (logo and company), not the recto again.
     await expect(decodeQr(path.join(ARTIFACTS, 'member-card-pdf-2.png'))).rejects.toThrow(
@@ -261,7 +252,7 @@ describe('member cards and permanent QR codes in Chromium', () => {
     expect((await stat(printerFile)).size).toBeLessThan(PDF_MAX_BYTES);
     await renderPdf(printerFile, 'member-card-cr80', 300);
     expect(await decodeQr(path.join(ARTIFACTS, 'member-card-cr80-1.png'))).toBe(
-      `${server.url}/scan-user-qrcode/${member.uidn}`,
+      `${sesame.server.url}/scan-user-qrcode/${member.uidn}`,
     );
 
     // ── '{company} - Liste des Membres' and the badge popup ─────────────────
@@ -292,7 +283,7 @@ describe('member cards and permanent QR codes in Chromium', () => {
     ]);
     expect(badgePng.suggestedFilename()).toBe(`carte-demo-${member.uidn}-recto.png`);
     expect(await decodeQr(await readFile((await badgePng.path())!))).toBe(
-      `${server.url}/scan-user-qrcode/${member.uidn}`,
+      `${sesame.server.url}/scan-user-qrcode/${member.uidn}`,
     );
     await admin.keyboard.press('Escape');
 
@@ -353,7 +344,7 @@ describe('member cards and permanent QR codes in Chromium', () => {
     ]);
     expect(qrPng.suggestedFilename()).toBe(`qrcode-demo-${qrUser.uidn}.png`);
     expect(await decodeQr(await readFile((await qrPng.path())!))).toBe(
-      `${server.url}/scan-user-qrcode/${qrUser.uidn}`,
+      `${sesame.server.url}/scan-user-qrcode/${qrUser.uidn}`,
     );
 
     // ── 'Liste QR Code' → details; the details survive a reload ─────────────
@@ -363,7 +354,7 @@ describe('member cards and permanent QR codes in Chromium', () => {
     await qrRow.getByText('Expire le 31 décembre 2030').waitFor();
     await screenshot(admin, 'qr-user-list-1280');
     await qrRow.getByRole('link', { name: `${QR_USER.lastname} ${QR_USER.firstname}` }).click();
-    await admin.waitForURL(`${server.url}/qr-details?id=${qrUser.id}`);
+    await admin.waitForURL(`${sesame.server.url}/qr-details?id=${qrUser.id}`);
     await admin.getByTestId('qr-user-card').getByText(qrUser.uidn).waitFor();
     await admin.reload();
     await admin.getByTestId('qr-user-card').getByText(qrUser.uidn).waitFor();
@@ -373,7 +364,7 @@ describe('member cards and permanent QR codes in Chromium', () => {
 
     // ── The expiry page: read-only identity, required date, Update ───────────
     await admin.getByRole('link', { name: "Modifier l'expiration" }).click();
-    await admin.waitForURL(`${server.url}/demo/disable-user-qrcode/${qrUser.id}`);
+    await admin.waitForURL(`${sesame.server.url}/demo/disable-user-qrcode/${qrUser.id}`);
     const firstname = admin.getByRole('textbox', { name: 'Prénom' });
     expect(await firstname.inputValue()).toBe(QR_USER.firstname);
     expect(await firstname.getAttribute('readonly')).not.toBeNull();
@@ -385,7 +376,7 @@ describe('member cards and permanent QR codes in Chromium', () => {
     expect(await date.inputValue()).toBe('31/12/2030');
     await date.fill('');
     await date.blur();
-    await admin.getByRole('button', { name: 'Update' }).click();
+    await admin.getByRole('button', { name: 'Mettre à jour' }).click();
     await admin.getByText('Le champ "Date d\'expiration" est requis.').waitFor();
     await date.fill('01/01/2020');
     await date.blur();
@@ -394,7 +385,7 @@ describe('member cards and permanent QR codes in Chromium', () => {
       admin.waitForRequest(
         (r) => r.method() === 'PUT' && r.url().endsWith(`/api/qruser/${qrUser.id}`),
       ),
-      admin.getByRole('button', { name: 'Update' }).click(),
+      admin.getByRole('button', { name: 'Mettre à jour' }).click(),
     ]);
     expect(put.postDataJSON()).toEqual({ dateExp: '2020-01-01' });
     await admin
@@ -402,8 +393,8 @@ describe('member cards and permanent QR codes in Chromium', () => {
       .getByText('Utilisateur QR mis à jour avec succès.')
       .waitFor();
     // Back to the attendance list after the delay.
-    await admin.waitForURL(`${server.url}/demo/user-check-ins`);
-    const updated = await getCard(server, qrUser.id);
+    await admin.waitForURL(`${sesame.server.url}/demo/user-check-ins`);
+    const updated = await getCard(sesame.server, qrUser.id);
     expect(updated.dateExp).toBe('2020-01-01');
     expect(updated.expired).toBe(true);
 
@@ -412,14 +403,14 @@ describe('member cards and permanent QR codes in Chromium', () => {
     await admin.getByTestId('qr-user-card').getByText('Expiré le 1 janvier 2020').waitFor();
     await screenshot(admin, 'qr-details-expired-1280');
 
-    // An unknown user: 'QR User not found.' and no update is sent.
+    // An unknown user: 'Utilisateur QR introuvable.' and no update is sent.
     const puts: string[] = [];
     admin.on('request', (r) => {
       if (r.method() === 'PUT') puts.push(r.url());
     });
     await admin.goto('/demo/disable-user-qrcode/0190a000-0000-7000-8000-000000000000');
-    await admin.getByText('QR User not found.').waitFor();
-    expect(await admin.getByRole('button', { name: 'Update' }).count()).toBe(0);
+    await admin.getByText('Utilisateur QR introuvable.').waitFor();
+    expect(await admin.getByRole('button', { name: 'Mettre à jour' }).count()).toBe(0);
     expect(puts).toEqual([]);
 
     await context.close();

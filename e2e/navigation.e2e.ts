@@ -7,16 +7,11 @@
  * company's edit page and saves the seeded one unchanged; an ended session says so and
  * the login comes back to the page.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { field, launchBrowser, newContext, PHONE, screenshot, signIn } from './support/browser';
-import {
-  apiToken,
-  createDemoStaff,
-  startServer,
-  type RunningServer,
-  type StaffMember,
-} from './support/server';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { field, newContext, PHONE, screenshot, signIn } from './support/browser';
+import { apiToken, createDemoStaff, type RunningServer, type StaffMember } from './support/server';
+import { useSesame } from './support/sesame';
 import { createConfirmedVisitor, ID_PNG } from './support/visitors';
 
 /** The issue's phone: 390 px wide. */
@@ -99,28 +94,26 @@ async function shot(page: Page, name: string): Promise<void> {
 }
 
 describe('navigation and companies in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
   let adminToken: string;
   let visitorUidn: string;
   let visitorRequestId: string;
   let acmeVisitorUidn: string;
   const contexts: BrowserContext[] = [];
   const open = async (options = {}) => {
-    const context = await newContext(browser, server.url, options);
+    const context = await newContext(sesame.browser, sesame.server.url, options);
     contexts.push(context);
     return context.newPage();
   };
 
+  const sesame = useSesame();
+
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    adminToken = await apiToken(server);
-    const acme = await createAcme(server, adminToken);
-    await createDemoStaff(server, MANAGER);
-    await createUser(server, adminToken, { ...ACME_EMPLOYEE, company_id: acme.id });
+    adminToken = await apiToken(sesame.server);
+    const acme = await createAcme(sesame.server, adminToken);
+    await createDemoStaff(sesame.server, MANAGER);
+    await createUser(sesame.server, adminToken, { ...ACME_EMPLOYEE, company_id: acme.id });
     // A Demo visitor, confirmed and checked in by the admin (Demo's staff).
-    const visitor = await createConfirmedVisitor(server, adminToken, {
+    const visitor = await createConfirmedVisitor(sesame.server, adminToken, {
       firstname: 'Mariam',
       lastname: 'Coulibaly',
       email: 'mariam.coulibaly@example.test',
@@ -134,18 +127,13 @@ describe('navigation and companies in Chromium', () => {
       email: 'ibrahim.sangare@example.test',
       company_id: 'acme',
     };
-    acmeVisitorUidn = (await createConfirmedVisitor(server, adminToken, acmePerson)).uidn;
+    acmeVisitorUidn = (await createConfirmedVisitor(sesame.server, adminToken, acmePerson)).uidn;
     for (const uidn of [visitorUidn, acmeVisitorUidn]) {
-      const check = await fetch(`${server.url}/api/get-qr-data/${uidn}`, {
+      const check = await fetch(`${sesame.server.url}/api/get-qr-data/${uidn}`, {
         headers: { authorization: `Bearer ${adminToken}` },
       });
       expect(check.status).toBe(200);
     }
-  });
-  afterAll(async () => {
-    for (const context of contexts) await context.close();
-    await browser?.close();
-    await server?.stop();
   });
 
   it('shows a real not-found page in the layout for an unknown address, in French and English', async () => {
@@ -155,7 +143,7 @@ describe('navigation and companies in Chromium', () => {
     await shot(page, 'navigation-not-found-desktop');
     // The way back leads to the company the URL names, when it exists.
     await page.getByRole('link', { name: "Retour à l'accueil" }).click();
-    await page.waitForURL(`${server.url}/demo`);
+    await page.waitForURL(`${sesame.server.url}/demo`);
     await page.getByRole('link', { name: 'Demander un rendez-vous' }).waitFor();
 
     // A company that does not exist: its home and every page under it.
@@ -165,7 +153,7 @@ describe('navigation and companies in Chromium', () => {
     }
     // Anonymous: back to the default company.
     await page.getByRole('link', { name: "Retour à l'accueil" }).click();
-    await page.waitForURL(`${server.url}/demo`);
+    await page.waitForURL(`${sesame.server.url}/demo`);
 
     await page.goto('/demo/no-such-page');
     await navbar(page).getByText('EN', { exact: true }).click();
@@ -184,7 +172,7 @@ describe('navigation and companies in Chromium', () => {
     const page = await open();
     // The Menu's code cannot be fetched (an update replaced it, a network cut).
     await page.route(/\/assets\/MenuPage-[^/]+\.js$/, (route) => route.abort());
-    await signIn(page, server.adminEmail, server.adminPassword);
+    await signIn(page, sesame.server.adminEmail, sesame.server.adminPassword);
     await page.goto('/demo/menu');
     await page.getByRole('heading', { name: 'Cette page a rencontré une erreur' }).waitFor();
     await page.getByRole('button', { name: 'Recharger la page' }).waitFor();
@@ -193,7 +181,7 @@ describe('navigation and companies in Chromium', () => {
     await shot(page, 'navigation-route-error');
     await page.unroute(/\/assets\/MenuPage-[^/]+\.js$/);
     await page.getByRole('link', { name: "Retour à l'accueil" }).click();
-    await page.waitForURL(`${server.url}/demo`);
+    await page.waitForURL(`${sesame.server.url}/demo`);
     await page.getByRole('link', { name: 'Menu' }).click();
     await page.getByRole('heading', { name: 'Menu de navigation' }).waitFor();
   });
@@ -201,28 +189,28 @@ describe('navigation and companies in Chromium', () => {
   it('sends slugless addresses to the default company, and staff pages to the person’s own', async () => {
     const phone = await open(PHONE_390);
     await phone.goto('/request-meeting');
-    await phone.waitForURL(`${server.url}/demo/request-meeting`);
+    await phone.waitForURL(`${sesame.server.url}/demo/request-meeting`);
     await phone.getByRole('heading', { name: 'Demo' }).waitFor();
     // A company without a logo is named in the navbar, on a phone too.
     await navbar(phone).getByText('Demo', { exact: true }).waitFor();
     await phone.goto('/meeting');
-    await phone.waitForURL(`${server.url}/demo/meeting`);
+    await phone.waitForURL(`${sesame.server.url}/demo/meeting`);
     await phone.getByText('Demande de rendez-vous').first().waitFor();
     await shot(phone, 'navigation-slugless-meeting-phone');
 
     // A staff page without a company: the login first, then that person's own company.
     await phone.goto('/manual-check');
-    await phone.waitForURL(`${server.url}/sign-in`);
+    await phone.waitForURL(`${sesame.server.url}/sign-in`);
     await phone.getByLabel('Adresse e-mail').fill(ACME_EMPLOYEE.email);
     await phone.getByLabel('Mot de passe').fill(ACME_EMPLOYEE.password);
     await phone.getByRole('button', { name: 'Soumettre' }).click();
-    await phone.waitForURL(`${server.url}/acme/manual-check`);
+    await phone.waitForURL(`${sesame.server.url}/acme/manual-check`);
     await phone.getByRole('heading', { name: 'Validation Manuelle UIDN' }).waitFor();
     // Signed in, a public slugless page is still the default company's (spec §1).
     await phone.goto('/request-meeting');
-    await phone.waitForURL(`${server.url}/demo/request-meeting`);
+    await phone.waitForURL(`${sesame.server.url}/demo/request-meeting`);
     await phone.goto('/menu');
-    await phone.waitForURL(`${server.url}/acme/menu`);
+    await phone.waitForURL(`${sesame.server.url}/acme/menu`);
     await phone.getByRole('heading', { name: 'Menu de navigation' }).waitFor();
     // A page of the menu the role has no tile for: the permission message, no tile.
     expect(await phone.getByRole('link', { name: 'Liste QR Code' }).count()).toBe(0);
@@ -235,7 +223,7 @@ describe('navigation and companies in Chromium', () => {
     // The admin belongs to Demo and opens Acme's home: Acme on screen, after a reload too
     // (the user-info refresh finishing last no longer changes it).
     const page = await open();
-    await signIn(page, server.adminEmail, server.adminPassword);
+    await signIn(page, sesame.server.adminEmail, sesame.server.adminPassword);
     await page.goto('/acme');
     await page.getByRole('heading', { name: /Acme/ }).waitFor();
     await navbar(page).getByRole('img', { name: 'Acme' }).waitFor();
@@ -268,7 +256,7 @@ describe('navigation and companies in Chromium', () => {
     await visitor.goto('/acme/request-meeting');
     await visitor.getByRole('heading', { name: 'Acme' }).waitFor();
     await visitor.goto(`/success-checkout/${visitorUidn}`);
-    await visitor.getByRole('heading', { name: 'Thank you for your visit!' }).waitFor();
+    await visitor.getByRole('heading', { name: 'Merci de votre visite !' }).waitFor();
     await navbar(visitor).getByText('Demo', { exact: true }).waitFor();
     expect(await navbar(visitor).getByRole('img', { name: 'Acme' }).count()).toBe(0);
     // ...and an Acme visitor's, after the default company's page, shows Acme.
@@ -312,11 +300,11 @@ describe('navigation and companies in Chromium', () => {
     await shot(page, 'navigation-manager-other-company');
     // The way back is the manager's own company.
     await page.getByRole('link', { name: "Retour à l'accueil" }).click();
-    await page.waitForURL(`${server.url}/demo`);
+    await page.waitForURL(`${sesame.server.url}/demo`);
 
     // The navbar's 'Modifier entreprise': the seeded company saves with one field changed.
     await navbar(page).getByRole('link', { name: 'Modifier entreprise' }).click();
-    await page.waitForURL(`${server.url}/demo/edit-company/demo`);
+    await page.waitForURL(`${sesame.server.url}/demo/edit-company/demo`);
     await field(page, 'Description').fill('Accueil du siège');
     // The company form's own button (the privacy settings below have theirs).
     await page.getByRole('button', { name: 'Enregistrer' }).first().click();
@@ -326,33 +314,33 @@ describe('navigation and companies in Chromium', () => {
 
   it('says a revoked session ended and comes back to the page after signing in', async () => {
     const page = await open();
-    await signIn(page, server.adminEmail, server.adminPassword);
+    await signIn(page, sesame.server.adminEmail, sesame.server.adminPassword);
     await page.goto('/demo/menu');
     await page.getByRole('heading', { name: 'Menu de navigation' }).waitFor();
     // The session is revoked elsewhere (a logout on another device, an admin).
     const token = await page.evaluate(() => localStorage.getItem('token'));
-    const revoked = await fetch(`${server.url}/api/logout`, {
+    const revoked = await fetch(`${sesame.server.url}/api/logout`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}` },
     });
     expect(revoked.status).toBeLessThan(300);
 
     await page.locator('[data-tile="users"]').click();
-    await page.waitForURL(`${server.url}/sign-in`);
+    await page.waitForURL(`${sesame.server.url}/sign-in`);
     await page.getByText('Votre session a expiré. Reconnectez-vous.').waitFor();
     expect(await navbar(page).getByRole('button', { name: 'Déconnexion' }).count()).toBe(0);
     await navbar(page).getByRole('link', { name: 'Connexion' }).waitFor();
     await shot(page, 'navigation-session-ended');
-    await page.getByLabel('Adresse e-mail').fill(server.adminEmail);
-    await page.getByLabel('Mot de passe').fill(server.adminPassword);
+    await page.getByLabel('Adresse e-mail').fill(sesame.server.adminEmail);
+    await page.getByLabel('Mot de passe').fill(sesame.server.adminPassword);
     await page.getByRole('button', { name: 'Soumettre' }).click();
-    await page.waitForURL(`${server.url}/demo/list-users`);
+    await page.waitForURL(`${sesame.server.url}/demo/list-users`);
     await page.getByRole('heading', { name: 'Liste des Utilisateurs' }).waitFor();
     expect(await page.getByText('Votre session a expiré. Reconnectez-vous.').count()).toBe(0);
 
     // Revoked before the page loads: no Menu nor Déconnexion for it, on a public page too.
     const stale = await page.evaluate(() => localStorage.getItem('token'));
-    await fetch(`${server.url}/api/logout`, {
+    await fetch(`${sesame.server.url}/api/logout`, {
       method: 'POST',
       headers: { authorization: `Bearer ${stale}` },
     });
@@ -365,7 +353,7 @@ describe('navigation and companies in Chromium', () => {
 
   it('ends an expired session on a phone and returns to the page after signing in', async () => {
     const phone = await open(PHONE_390);
-    await signIn(phone, server.adminEmail, server.adminPassword);
+    await signIn(phone, sesame.server.adminEmail, sesame.server.adminPassword);
     // The token's own expiry has passed (its claims say so; the server refuses it too).
     await phone.evaluate(() => {
       const encode = (value: object) =>
@@ -378,14 +366,14 @@ describe('navigation and companies in Chromium', () => {
       localStorage.setItem('token', expired);
     });
     await phone.goto('/demo/display-logs?page=2');
-    await phone.waitForURL(`${server.url}/sign-in`);
+    await phone.waitForURL(`${sesame.server.url}/sign-in`);
     await phone.getByText('Votre session a expiré. Reconnectez-vous.').waitFor();
     expect(await phone.getByRole('button', { name: 'Déconnexion' }).count()).toBe(0);
     await shot(phone, 'navigation-session-expired-phone');
-    await phone.getByLabel('Adresse e-mail').fill(server.adminEmail);
-    await phone.getByLabel('Mot de passe').fill(server.adminPassword);
+    await phone.getByLabel('Adresse e-mail').fill(sesame.server.adminEmail);
+    await phone.getByLabel('Mot de passe').fill(sesame.server.adminPassword);
     await phone.getByRole('button', { name: 'Soumettre' }).click();
-    await phone.waitForURL(`${server.url}/demo/display-logs?page=2`);
+    await phone.waitForURL(`${sesame.server.url}/demo/display-logs?page=2`);
     await phone.getByRole('heading', { name: 'Liste Check in' }).waitFor();
   });
 });

@@ -4,34 +4,28 @@
  * document in the request list, and finds both — the retention change and that view, with
  * who and when — in the audit log, filtered by action.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, screenshot, signIn } from './support/browser';
-import { apiToken, startServer, type RunningServer } from './support/server';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { newContext, screenshot, signIn } from './support/browser';
+import { apiToken } from './support/server';
+import { useSesame } from './support/sesame';
 import { createConfirmedVisitor } from './support/visitors';
 
 describe('privacy: retention, document views and the audit log in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
+  const sesame = useSesame();
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    await createConfirmedVisitor(server, await apiToken(server), {
+    await createConfirmedVisitor(sesame.server, await apiToken(sesame.server), {
       firstname: 'Mariam',
       lastname: 'Ouattara',
       email: 'mariam.ouattara@example.com',
     });
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
 
   it('an admin changes a retention period, views an identity document, and finds that view in the audit log', async () => {
-    const context = await newContext(browser, server.url);
+    const context = await newContext(sesame.browser, sesame.server.url);
     const page: Page = await context.newPage();
-    await signIn(page, server.adminEmail, server.adminPassword);
+    await signIn(page, sesame.server.adminEmail, sesame.server.adminPassword);
 
     // Confidentialité: identity documents kept 15 days instead of 30.
     await page.goto('/demo/edit-company/demo');

@@ -4,44 +4,36 @@
  * page keeps the scan, says so, and sends it again with the same Idempotency-Key
  * once the server answers: the visitor is checked in exactly once, not in and out.
  */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { VisitorLogRow } from '@sesame/shared';
-import { launchBrowser, newContext, PHONE, screenshot, signIn } from './support/browser';
-import { apiToken, createDemoStaff, startServer, type RunningServer } from './support/server';
+import { newContext, PHONE, screenshot, signIn } from './support/browser';
+import { apiToken } from './support/server';
+import { useSesame } from './support/sesame';
 import { createConfirmedVisitor } from './support/visitors';
 
 const RECEPTIONIST = { email: 'file@demo.test', password: 'File-Attente-Password-7' };
 
 describe('scanner offline queue in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    await createDemoStaff(server, {
-      ...RECEPTIONIST,
-      name: 'Kouassi',
-      firstname: 'Ange',
-      title: 'Accueil',
-      role: 'ROLE_EMPLOYEE',
-    });
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+  const sesame = useSesame({
+    staff: [
+      {
+        ...RECEPTIONIST,
+        name: 'Kouassi',
+        firstname: 'Ange',
+        title: 'Accueil',
+        role: 'ROLE_EMPLOYEE',
+      },
+    ],
   });
 
   it('keeps a scan whose answer was lost and sends it again once, with the same key', async () => {
-    const admin = await apiToken(server);
-    const { uidn } = await createConfirmedVisitor(server, admin, {
+    const admin = await apiToken(sesame.server);
+    const { uidn } = await createConfirmedVisitor(sesame.server, admin, {
       firstname: 'Awa',
       lastname: 'Sangaré',
       email: 'awa.sangare@example.com',
     });
-    const context = await newContext(browser, server.url, PHONE);
+    const context = await newContext(sesame.browser, sesame.server.url, PHONE);
     const page = await context.newPage();
     await signIn(page, RECEPTIONIST.email, RECEPTIONIST.password);
 
@@ -77,9 +69,12 @@ describe('scanner offline queue in Chromium', () => {
     expect(new Set(keys).size).toBe(1);
     expect(keys[0]).toMatch(/^[0-9a-f]{32}$/);
 
-    const res = await fetch(`${server.url}/api/visitorlog?q=${encodeURIComponent('Sangaré')}`, {
-      headers: { authorization: `Bearer ${admin}` },
-    });
+    const res = await fetch(
+      `${sesame.server.url}/api/visitorlog?q=${encodeURIComponent('Sangaré')}`,
+      {
+        headers: { authorization: `Bearer ${admin}` },
+      },
+    );
     const rows = ((await res.json()) as { data: VisitorLogRow[] }).data;
     // Checked in once, still inside: the retry did not check her out again.
     expect(rows).toHaveLength(1);
@@ -88,13 +83,13 @@ describe('scanner offline queue in Chromium', () => {
   });
 
   it('a second scan of the same code says when the first was made, and records nothing', async () => {
-    const admin = await apiToken(server);
-    const { uidn } = await createConfirmedVisitor(server, admin, {
+    const admin = await apiToken(sesame.server);
+    const { uidn } = await createConfirmedVisitor(sesame.server, admin, {
       firstname: 'Koffi',
       lastname: 'Brou',
       email: 'koffi.brou@example.com',
     });
-    const context = await newContext(browser, server.url, PHONE);
+    const context = await newContext(sesame.browser, sesame.server.url, PHONE);
     const page = await context.newPage();
     await signIn(page, RECEPTIONIST.email, RECEPTIONIST.password);
     await page.goto(`/scan/${uidn}`);
@@ -103,7 +98,7 @@ describe('scanner offline queue in Chromium', () => {
     const repeat = page.getByRole('alert').filter({ hasText: 'est déjà enregistré(e)' });
     await repeat.waitFor();
 
-    const res = await fetch(`${server.url}/api/visitorlog?q=${encodeURIComponent('Brou')}`, {
+    const res = await fetch(`${sesame.server.url}/api/visitorlog?q=${encodeURIComponent('Brou')}`, {
       headers: { authorization: `Bearer ${admin}` },
     });
     const rows = ((await res.json()) as { data: VisitorLogRow[] }).data;

@@ -6,14 +6,12 @@
  * to the scan URL; staff capture the card as meeting-{company}-{code}.png.
  */
 import { readFile } from 'node:fs/promises';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, PHONE, screenshot, signIn, field } from './support/browser';
+import { describe, expect, it } from 'vitest';
+import { newContext, PHONE, screenshot, signIn, field } from './support/browser';
 import { waitForMailSent } from './support/mail';
 import { decodeQr } from './support/qr';
-import { createDemoStaff, startServer, type RunningServer } from './support/server';
+import { useSesame } from './support/sesame';
 import { ID_PNG } from './support/visitors';
-import { startSmtp, type TestSmtp } from './support/smtp';
 
 const RECEPTIONIST = { email: 'accueil@demo.test', password: 'Accueil-Password-123' };
 const VISITOR_EMAIL = 'awa.kone@example.com';
@@ -35,35 +33,26 @@ function day(offset: number): { form: string; long: string } {
 }
 
 describe('visitor journey in Chromium', () => {
-  let server: RunningServer;
-  let smtp: TestSmtp;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    smtp = await startSmtp();
-    server = await startServer({ SMTP_URL: smtp.url });
-    browser = await launchBrowser();
-    await createDemoStaff(server, {
-      ...RECEPTIONIST,
-      name: 'Yao',
-      firstname: 'Aya',
-      title: 'Réceptionniste',
-      role: 'ROLE_EMPLOYEE',
-    });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await smtp?.stop();
+  const sesame = useSesame({
+    smtp: true,
+    staff: [
+      {
+        ...RECEPTIONIST,
+        name: 'Yao',
+        firstname: 'Aya',
+        title: 'Réceptionniste',
+        role: 'ROLE_EMPLOYEE',
+      },
+    ],
   });
 
   it('request on a phone, validation by the receptionist, card by itself, mail with QR, PNG capture', async () => {
     // ── The visitor, anonymous, on a 375 px phone ─────────────────────────────
-    const visitorContext = await newContext(browser, server.url, PHONE);
+    const visitorContext = await newContext(sesame.browser, sesame.server.url, PHONE);
     const visitor = await visitorContext.newPage();
     await visitor.goto('/demo');
     await visitor.getByRole('link', { name: 'Demander un rendez-vous' }).click();
-    await visitor.waitForURL(`${server.url}/demo/meeting`);
+    await visitor.waitForURL(`${sesame.server.url}/demo/meeting`);
     await visitor.getByRole('heading', { name: 'Demande de rendez-vous' }).waitFor();
     // One page, no steps (issue 17); midnight is an hour like the others.
     expect(await visitor.getByText(/Étape \d/).count()).toBe(0);
@@ -136,7 +125,7 @@ describe('visitor journey in Chromium', () => {
     await screenshot(visitor, 'visitor-waiting-375');
 
     // ── The receptionist, signed in on a desktop ─────────────────────────────
-    const staffContext = await newContext(browser, server.url);
+    const staffContext = await newContext(sesame.browser, sesame.server.url);
     const staff = await staffContext.newPage();
     await signIn(staff, RECEPTIONIST.email, RECEPTIONIST.password);
     await staff.goto('/demo/list-qrcode');
@@ -163,7 +152,7 @@ describe('visitor journey in Chromium', () => {
     await modal.waitFor({ state: 'detached' });
 
     await row.getByRole('link', { name: 'Valider' }).click();
-    await staff.waitForURL(`${server.url}/demo/waiting-validation/${requestId}`);
+    await staff.waitForURL(`${sesame.server.url}/demo/waiting-validation/${requestId}`);
     await staff.getByText("En attente de la confirmation de l'hôte...").waitFor();
     await staff.getByTestId('request-summary').getByText('Awa Koné').waitFor();
     await staff.getByRole('button', { name: 'Valider' }).click();
@@ -181,7 +170,7 @@ describe('visitor journey in Chromium', () => {
     expect(download.suggestedFilename()).toBe(`meeting-demo-${uidn}.png`);
     const capture = await readFile((await download.path())!);
     expect(capture.subarray(1, 4).toString()).toBe('PNG');
-    expect(await decodeQr(capture)).toBe(`${server.url}/scan/${uidn}`);
+    expect(await decodeQr(capture)).toBe(`${sesame.server.url}/scan/${uidn}`);
 
     // ── The visitor's screen changed by itself, without a reload ─────────────
     await visitor.getByTestId('visitor-card').waitFor({ timeout: 15_000 });
@@ -194,14 +183,14 @@ describe('visitor journey in Chromium', () => {
     await screenshot(visitor, 'visitor-card-375');
 
     // ── The mail: French, the details, the code, a QR that decodes to the scan URL ──
-    const mail = await smtp.waitForMessage((m) => m.text?.includes(uidn) ?? false, 20_000);
+    const mail = await sesame.smtp.waitForMessage((m) => m.text?.includes(uidn) ?? false, 20_000);
     expect(mail.subject).toBe('Votre code visiteur – Demo');
     expect(mail.text).toContain('Bonjour Awa Koné,');
     expect(mail.text).toContain('M. Diallo');
     expect(mail.text).toContain('mardi 24 décembre 2030');
     const qr = mail.attachments.find((a) => a.contentType === 'image/png');
     expect(qr?.contentDisposition).toBe('inline');
-    expect(await decodeQr(qr!.content)).toBe(`${server.url}/scan/${uidn}`);
+    expect(await decodeQr(qr!.content)).toBe(`${sesame.server.url}/scan/${uidn}`);
 
     // The list now says 'Confirmé'.
     await staff.goto('/demo/list-qrcode');
@@ -218,7 +207,7 @@ describe('visitor journey in Chromium', () => {
 
     // Exactly one mail for this visitor: the list says it was sent, the mail server holds one.
     await waitForMailSent(staff, () => staff.getByRole('row').filter({ hasText: 'Awa Koné' }));
-    expect(smtp.messages.filter((m) => m.text?.includes(uidn))).toHaveLength(1);
+    expect(sesame.smtp.messages.filter((m) => m.text?.includes(uidn))).toHaveLength(1);
 
     await visitorContext.close();
     await staffContext.close();
