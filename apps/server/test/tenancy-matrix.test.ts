@@ -78,6 +78,23 @@ const staffFields = (ctx: ProbeContext, role: Role) => ({
   company_id: ctx.other.id,
 });
 
+/** A member of the other company, checked in by hand: a row for the lists that show presence. */
+async function memberInside(ctx: ProbeContext) {
+  const card = await buildQrUser(ctx.db, { company: ctx.other });
+  const [check] = await ctx.db
+    .insert(userChecks)
+    .values({ companyId: ctx.other.id, qrUserId: card.id, checkInMethod: 'manual' })
+    .returning();
+  return { card, check };
+}
+
+/** A list of every company's people: the other company's slug shows only if it was reached. */
+const presenceList = (ctx: ProbeContext, url: string): Probe => ({
+  request: { method: 'GET', url },
+  kind: 'list',
+  reachedOther: (res) => ok(res) && res.body.includes(ctx.other.slug),
+});
+
 const PROBES: Record<Action, (ctx: ProbeContext) => Promise<Probe>> = {
   'requests.list': async (ctx) => ({
     request: { method: 'GET', url: `/api/requests/list/${ctx.other.slug}` },
@@ -137,16 +154,8 @@ const PROBES: Record<Action, (ctx: ProbeContext) => Promise<Probe>> = {
     reachedOther: ok,
   }),
   'userChecks.list': async (ctx) => {
-    const card = await buildQrUser(ctx.db, { company: ctx.other });
-    await ctx.db
-      .insert(userChecks)
-      .values({ companyId: ctx.other.id, qrUserId: card.id, checkInMethod: 'manual' })
-      .onConflictDoNothing();
-    return {
-      request: { method: 'GET', url: '/api/userLog?per_page=100' },
-      kind: 'list',
-      reachedOther: (res) => ok(res) && res.body.includes(ctx.other.slug),
-    };
+    await memberInside(ctx);
+    return presenceList(ctx, '/api/userLog?per_page=100');
   },
   'qrUsers.updateExpiry': async (ctx) => {
     const card = await buildQrUser(ctx.db, { company: ctx.other });
@@ -336,23 +345,11 @@ const PROBES: Record<Action, (ctx: ProbeContext) => Promise<Probe>> = {
     reachedOther: ok,
   }),
   'onSite.list': async (ctx) => {
-    const card = await buildQrUser(ctx.db, { company: ctx.other });
-    await ctx.db
-      .insert(userChecks)
-      .values({ companyId: ctx.other.id, qrUserId: card.id, checkInMethod: 'manual' })
-      .onConflictDoNothing();
-    return {
-      request: { method: 'GET', url: '/api/on-site?per_page=100' },
-      kind: 'list',
-      reachedOther: (res) => ok(res) && res.body.includes(ctx.other.slug),
-    };
+    await memberInside(ctx);
+    return presenceList(ctx, '/api/on-site?per_page=100');
   },
   'onSite.checkOut': async (ctx) => {
-    const card = await buildQrUser(ctx.db, { company: ctx.other });
-    const [check] = await ctx.db
-      .insert(userChecks)
-      .values({ companyId: ctx.other.id, qrUserId: card.id, checkInMethod: 'manual' })
-      .returning();
+    const { check } = await memberInside(ctx);
     return {
       request: { method: 'POST', url: `/api/on-site/${check!.id}/check-out` },
       kind: 'record',

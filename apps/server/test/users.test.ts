@@ -177,25 +177,21 @@ describe(`users (${testDatabaseKind})`, () => {
     });
 
     it('lets ROLE_ADMIN and ROLE_SESAME choose the company; others get their own whatever they send', async () => {
-      for (const role of ['ROLE_ADMIN', 'ROLE_SESAME'] as const) {
+      const landsIn = [
+        ['ROLE_ADMIN', globex.company.id],
+        ['ROLE_SESAME', globex.company.id],
+        ['ROLE_MANAGER', acme.company.id],
+        ['ROLE_SUPERVISOR', acme.company.id],
+      ] as const;
+      for (const [role, companyId] of landsIn) {
         const res = await call(
           tokens[role],
           'POST',
           '/api/user/create',
           userForm({ company_id: globex.company.id }),
         );
-        expect(res.statusCode).toBe(201);
-        expect(res.json().data.company_id).toBe(globex.company.id);
-      }
-      for (const role of ['ROLE_MANAGER', 'ROLE_SUPERVISOR'] as const) {
-        const res = await call(
-          tokens[role],
-          'POST',
-          '/api/user/create',
-          userForm({ company_id: globex.company.id }),
-        );
-        expect(res.statusCode).toBe(201);
-        expect(res.json().data.company_id).toBe(acme.company.id);
+        expect(res.statusCode, role).toBe(201);
+        expect(res.json().data.company_id, role).toBe(companyId);
       }
     });
 

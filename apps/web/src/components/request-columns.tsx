@@ -3,7 +3,7 @@
  * event's participants. Same identity document, status badge, code-mail state, card link and
  * delete button on both; each screen passes its own words (its namespace's labels).
  */
-import { Anchor, Badge } from '@mantine/core';
+import { Anchor, Badge, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import type { RequestRow } from '@sesame/shared';
 import { DeleteRowButton } from './ListParts';
@@ -15,7 +15,7 @@ export const requestFullName = (row: RequestRow) =>
   `${row.visitor.firstname} ${row.visitor.lastname}`;
 
 /** The visitor's identity document, small. */
-export const identityColumn = (header: string): Column<RequestRow> => ({
+const identityColumn = (header: string): Column<RequestRow> => ({
   key: 'image',
   header,
   render: (row) => (
@@ -27,6 +27,35 @@ export const identityColumn = (header: string): Column<RequestRow> => ({
     />
   ),
 });
+
+/**
+ * Who the visitor is: name and organisation, e-mail, phone, identity document (the first four
+ * columns of both lists).
+ */
+export const visitorColumns = (headers: {
+  visitor: string;
+  email: string;
+  contact: string;
+  image: string;
+}): Column<RequestRow>[] => [
+  {
+    key: 'visitor',
+    header: headers.visitor,
+    render: (row) => (
+      <Stack gap={0}>
+        <Text size="sm" fw={500}>
+          {requestFullName(row)}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {row.visitor.organisation_name}
+        </Text>
+      </Stack>
+    ),
+  },
+  { key: 'email', header: headers.email, render: (row) => row.visitor.email },
+  { key: 'contact', header: headers.contact, render: (row) => row.visitor.contact },
+  identityColumn(headers.image),
+];
 
 /** Confirmed or pending; the badge is never cut by a narrow column. */
 export const statusColumn = (

@@ -38,10 +38,10 @@ import { confirmDelete } from '../../../components/confirm-delete';
 import {
   CardLink,
   deleteColumn,
-  identityColumn,
   mailColumn,
   requestFullName,
   statusColumn,
+  visitorColumns,
 } from '../../../components/request-columns';
 import { ApiError, serverMessageOf } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
@@ -208,27 +208,12 @@ function Participants({ event, role }: { event: Event; role: Role | null }) {
   };
 
   const columns: Column<RequestRow>[] = [
-    {
-      key: 'visitor',
-      header: t('participants.columns.visitor'),
-      render: (row) => (
-        <Stack gap={0}>
-          <Text size="sm" fw={500}>
-            {fullName(row)}
-          </Text>
-          <Text size="xs" c="dimmed">
-            {row.visitor.organisation_name}
-          </Text>
-        </Stack>
-      ),
-    },
-    { key: 'email', header: t('participants.columns.email'), render: (row) => row.visitor.email },
-    {
-      key: 'contact',
-      header: t('participants.columns.contact'),
-      render: (row) => row.visitor.contact,
-    },
-    identityColumn(t('participants.columns.image')),
+    ...visitorColumns({
+      visitor: t('participants.columns.visitor'),
+      email: t('participants.columns.email'),
+      contact: t('participants.columns.contact'),
+      image: t('participants.columns.image'),
+    }),
     {
       key: 'checkin',
       header: t('participants.columns.checkIn'),

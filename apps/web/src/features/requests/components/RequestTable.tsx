@@ -21,10 +21,10 @@ import { ServerTable, type Column } from '../../../components/ServerTable';
 import {
   CardLink,
   deleteColumn,
-  identityColumn,
   mailColumn,
   requestFullName,
   statusColumn,
+  visitorColumns,
 } from '../../../components/request-columns';
 import { formatShortDate } from '../../../lib/format';
 import { deleteVisitor, fetchRequests, type RequestListScope } from '../api/requests';
@@ -53,23 +53,12 @@ export function RequestTable({ domain, role, userCompany }: RequestTableProps) {
   };
 
   const columns: Column<RequestRow>[] = [
-    {
-      key: 'visitor',
-      header: t('columns.visitor'),
-      render: (row) => (
-        <Stack gap={0}>
-          <Text size="sm" fw={500}>
-            {fullName(row)}
-          </Text>
-          <Text size="xs" c="dimmed">
-            {row.visitor.organisation_name}
-          </Text>
-        </Stack>
-      ),
-    },
-    { key: 'email', header: t('columns.email'), render: (row) => row.visitor.email },
-    { key: 'contact', header: t('columns.contact'), render: (row) => row.visitor.contact },
-    identityColumn(t('columns.image')),
+    ...visitorColumns({
+      visitor: t('columns.visitor'),
+      email: t('columns.email'),
+      contact: t('columns.contact'),
+      image: t('columns.image'),
+    }),
     // Issue 14: the meeting's day and time (one column: the list fits 1280 px), and
     // whose company for roles that see several.
     {
