@@ -340,10 +340,11 @@ describe('navigation and companies in Chromium', () => {
 
     // Revoked before the page loads: no Menu nor Déconnexion for it, on a public page too.
     const stale = await page.evaluate(() => localStorage.getItem('token'));
-    await fetch(`${sesame.server.url}/api/logout`, {
+    const revokedAgain = await fetch(`${sesame.server.url}/api/logout`, {
       method: 'POST',
       headers: { authorization: `Bearer ${stale}` },
     });
+    expect(revokedAgain.status, await revokedAgain.text()).toBeLessThan(300);
     await page.goto('/demo');
     await page.getByText('Votre session a expiré. Reconnectez-vous.').waitFor();
     await navbar(page).getByRole('link', { name: 'Connexion' }).waitFor();
