@@ -661,7 +661,7 @@ async function killDuringUploads(tmp: string) {
         contact: '0701020304',
         address: 'Rue 1',
         city: 'Abidjan',
-        country: 'Côte d’Ivoire',
+        country: 'CI',
         request_date: today(),
         request_time: '10:30',
         // Issue 16: the privacy notice accepted.

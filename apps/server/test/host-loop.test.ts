@@ -409,7 +409,8 @@ describe(`host loop (${testDatabaseKind})`, () => {
           name: 'Acme CI',
           slug: 'acme',
           logoUrl: 'http://sesame.test/api/public/logo/abc.png',
-          address: 'Rue 12, 01 BP 1 Abidjan, Côte d’Ivoire',
+          address: 'Friedrichstraße 12, 10117 Berlin',
+          country: 'DE',
         },
         visitor: {
           firstname: 'Awa',
@@ -429,7 +430,10 @@ describe(`host loop (${testDatabaseKind})`, () => {
         );
         expect(mail.html).toContain('<img src="http://sesame.test/api/public/logo/abc.png"');
         expect(mail.html).toContain('Acme CI');
-        expect(mail.text).toContain('Rue 12, 01 BP 1 Abidjan, Côte d’Ivoire');
+        // The country, stored as its code, is named in the reader's language.
+        expect(mail.text).toContain(
+          `Friedrichstraße 12, 10117 Berlin, ${lang === 'fr' ? 'Allemagne' : 'Germany'}`,
+        );
         expect(mail.html).toContain(`<html lang="${lang}">`);
         expect(`${mail.html}${mail.text}`.toLowerCase()).not.toContain('unsubscribe');
       }

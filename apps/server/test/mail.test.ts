@@ -322,6 +322,7 @@ describe(`visitor code mail (${testDatabaseKind})`, () => {
       location: 'Salle Ivoire',
       addressName: 'Boulevard Latrille',
       city: 'Abidjan',
+      country: 'SN',
       dateEvent: '05/12/2030',
       timeEvent: '09:30',
     });
@@ -361,7 +362,8 @@ describe(`visitor code mail (${testDatabaseKind})`, () => {
     expect(mail!.subject).toBe("Votre code d'accès – Forum Emploi");
     expect(mail!.text).toContain("Votre inscription à l'évènement « Forum Emploi »");
     expect(mail!.text).toContain('Salle Ivoire');
-    expect(mail!.text).toContain('Boulevard Latrille, Abidjan');
+    // The country is stored as its code and named in the visitor's language.
+    expect(mail!.text).toContain('Boulevard Latrille, Abidjan, Sénégal');
     expect(mail!.text).toContain('jeudi 5 décembre 2030');
     expect(mail!.text).toContain('09:30');
     const qr = mail!.attachments.find((a) => a.contentType === 'image/png');

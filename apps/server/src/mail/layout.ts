@@ -4,6 +4,8 @@
  * List-Unsubscribe: these mails answer something the reader did or is part of).
  * HTML with a plain-text part, in the reader's language.
  */
+import { countryName } from '@sesame/shared';
+
 export type Language = 'fr' | 'en';
 
 export const asLanguage = (value: string | null | undefined): Language =>
@@ -25,8 +27,10 @@ export interface MailCompany {
   name: string;
   /** Absolute URL of the logo, when the company has one. */
   logoUrl: string | null;
-  /** One line: street, city, zip, country. */
+  /** One line: street, zip and city. */
   address: string | null;
+  /** Its country's ISO code (named in the mail's language), or a name stored before codes. */
+  country: string | null;
 }
 
 const FOOTER: Record<Language, (company: string) => string> = {
@@ -74,7 +78,8 @@ export function frame(input: {
   const logo = company.logoUrl
     ? `<img src="${escapeHtml(company.logoUrl)}" alt="" height="40" style="height:40px;max-width:160px;vertical-align:middle;margin-right:12px">`
     : '';
-  const signature = [company.name, company.address].filter(Boolean) as string[];
+  const place = [company.address, countryName(company.country, lang)].filter(Boolean).join(', ');
+  const signature = [company.name, place].filter(Boolean);
   const html = `<!doctype html>
 <html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(subject)}</title></head>
 <body style="margin:0;padding:0;background:#f3f4f6">

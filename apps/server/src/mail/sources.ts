@@ -20,9 +20,8 @@ export function companyAddress(c: {
   address: string | null;
   city: string | null;
   zipcode: string | null;
-  country: string | null;
 }): string | null {
-  const line = [c.address, [c.zipcode, c.city].filter(Boolean).join(' '), c.country]
+  const line = [c.address, [c.zipcode, c.city].filter(Boolean).join(' ')]
     .filter((part) => part && part.trim())
     .join(', ');
   return line || null;
@@ -76,6 +75,7 @@ export async function findLoopSource(
       slug: company.slug,
       logoUrl: logoUrl(publicUrl, row.logo),
       address: companyAddress(company),
+      country: company.country,
     },
     visitor: {
       firstname: visitor.firstname,

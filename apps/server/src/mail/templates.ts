@@ -3,7 +3,7 @@
  * visitor chose English), with the meeting or event details, the uidn and the
  * QR as an inline image (cid), and a link to the meeting QR card.
  */
-import { formatUidn } from '@sesame/shared';
+import { countryName, formatUidn } from '@sesame/shared';
 import { createEvent } from 'ics';
 import type { SendMailOptions } from 'nodemailer';
 import { qrPng, qrTargets } from '../qr/qr';
@@ -157,7 +157,7 @@ export async function renderVisitorCodeMail(
     visitor.address,
     visitor.city,
     [visitor.zipcode, visitor.state].filter(Boolean).join(' '),
-    visitor.country,
+    countryName(visitor.country, lang),
   ]
     .filter((part) => part && part.trim())
     .join(', ');

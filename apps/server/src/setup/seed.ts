@@ -30,7 +30,7 @@ export function defaultCompanyProfile(contactEmail: string) {
     address: 'Adresse de démonstration',
     city: 'Abidjan',
     state: 'Abidjan',
-    country: 'Côte d’Ivoire',
+    country: 'CI',
     zipcode: '00000',
   };
 }

@@ -1,9 +1,33 @@
 import { Select, type SelectProps } from '@mantine/core';
-import { COUNTRIES } from '@sesame/shared';
+import { countryName, countryOptions, isCountryCode } from '@sesame/shared';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
 
-const DATA = [...COUNTRIES];
+/**
+ * A form's country choices in the screen's language (Côte d'Ivoire first), valued by ISO
+ * code. A stored value that is no code (written before countries were codes) stays
+ * offered as written, so editing a record does not silently drop it.
+ */
+export function useCountryOptions(current?: string | null): { value: string; label: string }[] {
+  const { i18n } = useTranslation();
+  const language = i18n.language;
+  return useMemo(() => {
+    const options: { value: string; label: string }[] = countryOptions(language);
+    return current && !isCountryCode(current)
+      ? [{ value: current, label: countryName(current, language) }, ...options]
+      : options;
+  }, [language, current]);
+}
 
-/** The country list of the forms (Côte d’Ivoire first), searchable. */
+/** A stored country (an ISO code) as the screen's language names it. */
+export function useCountryName(): (value: string | null | undefined) => string {
+  const { i18n } = useTranslation();
+  const language = i18n.language;
+  return (value) => countryName(value, language);
+}
+
+/** The country list of the forms (Côte d'Ivoire first), searchable. */
 export function CountrySelect(props: Omit<SelectProps, 'data'>) {
-  return <Select searchable data={DATA} nothingFoundMessage="—" {...props} />;
+  const data = useCountryOptions(props.value);
+  return <Select searchable data={data} nothingFoundMessage="—" {...props} />;
 }

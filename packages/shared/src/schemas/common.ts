@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_PAGE_SIZE, PAGE_SIZE, PHONE_MAX_DIGITS, PHONE_MIN_DIGITS } from '../constants';
+import { countryCode } from '../countries';
 import { API_MESSAGES } from '../messages';
 
 /**
@@ -99,6 +100,27 @@ export const formText = (max: number, message?: string) =>
     (v) => (v === undefined || v === null ? '' : typeof v === 'string' ? v.trim() : String(v)),
     boundedString(max, message),
   );
+
+/** A country that is none of the list's (neither a code nor a French or English name). */
+export const COUNTRY_INVALID_MESSAGE = 'Veuillez sélectionner un pays de la liste.';
+
+/**
+ * A country field: what is sent (an ISO 3166-1 code, or a name in French or English, as
+ * the spec's payloads send "Côte d'Ivoire") becomes its ISO code, the stored form. A blank
+ * stays blank: `text` says whether the field is required.
+ */
+export const countryField = <T extends z.ZodType<string>>(text: T) =>
+  text.transform((value, ctx) => {
+    if (!value) return value;
+    const code = countryCode(value);
+    if (code) return code;
+    ctx.addIssue({
+      code: 'custom',
+      message: COUNTRY_INVALID_MESSAGE,
+      params: { key: 'countryInvalid', field: 'country' },
+    });
+    return z.NEVER;
+  });
 
 /** No schema answers in zod's English: each default issue gets the product's own words. */
 function productMessage(issue: z.core.$ZodRawIssue): string {

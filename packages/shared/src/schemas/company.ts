@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EMPLOYEE_COUNT_RANGES } from '../constants';
-import { EMAIL_PATTERN, PHONE_PATTERN, TEXT_MAX, atMost, keyed } from './common';
+import { EMAIL_PATTERN, PHONE_PATTERN, TEXT_MAX, atMost, countryField, keyed } from './common';
 
 /**
  * The pages under `/{domain}/`: each also answers without a company (`/request-meeting`
@@ -242,7 +242,7 @@ const companyTextFields = {
   address: requiredCompanyText('address', TEXT_MAX.address),
   city: requiredCompanyText('city', TEXT_MAX.name),
   state: requiredCompanyText('state', TEXT_MAX.name),
-  country: requiredCompanyText('country', TEXT_MAX.name),
+  country: countryField(requiredCompanyText('country', TEXT_MAX.name)),
   zipcode: requiredCompanyText('zipcode', 20),
   company_field: requiredCompanyText('company_field'),
   point_contact: requiredCompanyText('point_contact', TEXT_MAX.name),

@@ -9,7 +9,15 @@
 import { z } from 'zod';
 import { EVENT_DEFAULT_DEPARTMENT, HOURS, MINUTES } from '../constants';
 import { API_MESSAGES } from '../messages';
-import { SQL_INTEGER_MAX, TEXT_MAX, atMost, formText, keyed, listQuerySchema } from './common';
+import {
+  SQL_INTEGER_MAX,
+  TEXT_MAX,
+  atMost,
+  countryField,
+  formText,
+  keyed,
+  listQuerySchema,
+} from './common';
 import { isVisitDate, visitorCreatedSchema } from './visitor';
 
 /** The French labels of the event form's fields, as the required-field message names them. */
@@ -104,7 +112,7 @@ export const eventCreateSchema = z
       location: formText(TEXT_MAX.line),
       address_name: formText(TEXT_MAX.address),
       city: formText(TEXT_MAX.name),
-      country: formText(TEXT_MAX.name),
+      country: countryField(formText(TEXT_MAX.name)),
       state: formText(TEXT_MAX.name),
       zipcode: formText(TEXT_MAX.identifier),
       date_event: formText(TEXT_MAX.date),

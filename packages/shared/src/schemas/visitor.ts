@@ -15,7 +15,7 @@
 import { z } from 'zod';
 import { HOURS, ID_FILE_MAX_BYTES, MINUTES } from '../constants';
 import { fileTooLargeMessage, megabytes } from '../messages';
-import { EMAIL_PATTERN, TEXT_MAX, formText, isPhoneShaped } from './common';
+import { EMAIL_PATTERN, TEXT_MAX, countryField, formText, isPhoneShaped } from './common';
 
 /** The French labels of the required fields, as the messages name them. */
 export const VISITOR_FIELD_LABELS = {
@@ -122,7 +122,7 @@ export const visitorFormSchema = z
     contact: text(TEXT_MAX.phone),
     address: text(TEXT_MAX.address),
     city: text(TEXT_MAX.name),
-    country: text(TEXT_MAX.name),
+    country: countryField(text(TEXT_MAX.name)),
     state: text(TEXT_MAX.name),
     zipcode: text(TEXT_MAX.identifier),
     /** Request fields the same form collects (sent to POST /api/requests/create). */

@@ -30,7 +30,6 @@ import {
 } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import {
-  COUNTRIES,
   EVENT_DEFAULT_REASON,
   HOURS,
   HOUR_PLACEHOLDER,
@@ -43,6 +42,7 @@ import {
   SUBMIT_DELAY_MS,
   visitorFormSchema,
 } from '@sesame/shared';
+import { useCountryOptions } from '../CountrySelect';
 import { DEFAULT_TIMEZONE, todayIn } from '../../lib/format';
 import { useSchemaForm } from '../../lib/use-schema-form';
 import { DateField } from '../DateField';
@@ -193,6 +193,7 @@ export function VisitorForm({
   });
   const busy = form.submitting || submitting;
   const values = form.values;
+  const countries = useCountryOptions(values.country);
 
   /** The hour and the minute are checked as one time. */
   const setTime = (field: 'hour' | 'minute') => (ev: React.ChangeEvent<HTMLSelectElement>) => {
@@ -217,13 +218,7 @@ export function VisitorForm({
     { value: MINUTE_PLACEHOLDER, label: MINUTE_PLACEHOLDER },
     ...MINUTES.map((m) => ({ value: m, label: m })),
   ];
-  const countryOptions = [
-    { value: '', label: t('form.countryPlaceholder') },
-    ...(values.country && !COUNTRIES.includes(values.country)
-      ? [{ value: values.country, label: values.country }]
-      : []),
-    ...COUNTRIES.map((c) => ({ value: c, label: c })),
-  ];
+  const countryOptions = [{ value: '', label: t('form.countryPlaceholder') }, ...countries];
 
   return (
     <Paper component="section" withBorder p={{ base: 'md', sm: 'xl' }} radius="md">

@@ -2,6 +2,7 @@
  * Event dates as the screens show them (spec §2: French times, in the company's
  * time zone). `date_event` and `time_event` are already the company's wall clock.
  */
+import { countryName } from '@sesame/shared';
 import { DEFAULT_TIMEZONE, formatLongDate } from '../../../lib/format';
 
 function locale(lang?: string): string {
@@ -54,13 +55,17 @@ export function formatCreatedAt(iso: string, timeZone: string | undefined, lang?
 }
 
 /** One line of address: 'Rue 12, Abidjan, Lagunes 01 BP 1, Côte d’Ivoire'. */
-export function formatAddress(event: {
-  address_name: string;
-  city: string | null;
-  state: string | null;
-  zipcode: string | null;
-  country: string | null;
-}): string {
+export function formatAddress(
+  event: {
+    address_name: string;
+    city: string | null;
+    state: string | null;
+    zipcode: string | null;
+    country: string | null;
+  },
+  lang: string,
+): string {
   const region = [event.state, event.zipcode].filter(Boolean).join(' ');
-  return [event.address_name, event.city, region, event.country].filter(Boolean).join(', ');
+  const country = countryName(event.country, lang);
+  return [event.address_name, event.city, region, country].filter(Boolean).join(', ');
 }

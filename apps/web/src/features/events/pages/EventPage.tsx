@@ -108,7 +108,7 @@ function EventSummary({ event, role }: { event: Event; role: Role | null }) {
               })}
             </Text>
             <Text c="dimmed">
-              {event.location} — {formatAddress(event)}
+              {event.location} — {formatAddress(event, lang)}
             </Text>
             <Text size="sm" c="dimmed">
               {event.company.name} ·{' '}

@@ -83,7 +83,7 @@ export default function EventPosterPage() {
           <Stack gap={2}>
             <Text fw={500}>{event.location}</Text>
             <Text size="sm" c="dimmed">
-              {formatAddress(event)}
+              {formatAddress(event, lang)}
             </Text>
           </Stack>
           <Image

@@ -96,7 +96,7 @@ export default function JoinEventPage() {
               <Fact label={t('join.place')}>
                 {event.location}
                 <br />
-                {formatAddress(event)}
+                {formatAddress(event, lang)}
               </Fact>
             </dl>
             {!event.closed && (

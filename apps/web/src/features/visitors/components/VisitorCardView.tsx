@@ -1,7 +1,7 @@
 import { forwardRef } from 'react';
 import { Group, Image, Paper, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { VisitorCard } from '@sesame/shared';
+import { countryName, type VisitorCard } from '@sesame/shared';
 
 /** '24/11/2026' → '24 novembre 2026' (or the English long date); unchanged if unreadable. */
 export function longVisitDate(ddmmyyyy: string | null, lang: string): string {
@@ -19,12 +19,13 @@ export function longVisitDate(ddmmyyyy: string | null, lang: string): string {
 
 export function cardAddress(
   card: Pick<VisitorCard, 'address' | 'city' | 'state' | 'zipcode' | 'country'>,
+  lang: string,
 ): string {
   return [
     card.address,
     card.city,
     [card.zipcode, card.state].filter(Boolean).join(' '),
-    card.country,
+    countryName(card.country, lang),
   ]
     .filter((part) => part && part.trim())
     .join(', ');
@@ -43,7 +44,7 @@ export const VisitorCardView = forwardRef<HTMLDivElement, { card: VisitorCard }>
     const { t, i18n } = useTranslation('visitors');
     const title =
       card.title ?? (card.host ? t('card.meetingWith', { host: card.host }) : t('card.meeting'));
-    const address = cardAddress(card);
+    const address = cardAddress(card, i18n.language);
     const rows: [string, string][] = [
       [t('card.date'), longVisitDate(card.date, i18n.language)],
       [t('card.time'), card.time ?? ''],

@@ -33,13 +33,16 @@ export default function RequestQrCodePage() {
             {summary.title && <Text fw={600}>{summary.title}</Text>}
             {summary.location && <Text>{summary.location}</Text>}
             <Text c="dimmed">
-              {cardAddress({
-                address: summary.address,
-                city: summary.city,
-                state: summary.state,
-                zipcode: summary.zipcode,
-                country: summary.country,
-              })}
+              {cardAddress(
+                {
+                  address: summary.address,
+                  city: summary.city,
+                  state: summary.state,
+                  zipcode: summary.zipcode,
+                  country: summary.country,
+                },
+                i18n.language,
+              )}
             </Text>
             <Text>
               {longVisitDate(summary.date_event, i18n.language)} {summary.time_event}
