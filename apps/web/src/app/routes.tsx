@@ -65,7 +65,7 @@ export const routes: RouteObject[] = [
               ...pages,
               // `/request-meeting`, `/manual-check`, ...: the same page of a company (spec §1).
               ...sluglessRoutes(pages),
-              { path: '*', element: <NotFoundPage /> },
+              { path: '*', element: <NotFoundPage />, handle: { title: 'common:notFound.title' } },
             ],
           },
         ],

@@ -10,6 +10,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAuth } from '../lib/auth';
+import { usePageTitleOverride } from '../lib/page-title';
 import { companyQueryOptions, useSettings } from '../lib/company';
 import { useUrlCompanySlug } from '../lib/shown-company';
 
@@ -34,6 +35,7 @@ export function useHomePath(): string {
 function BlockedPage({ code, page }: { code: 403 | 404; page: 'notFound' | 'forbidden' }) {
   const { t } = useTranslation('common');
   const home = useHomePath();
+  usePageTitleOverride(`common:${page}.title`, t(`${page}.title`));
   return (
     <Container size="sm" py={{ base: 'lg', sm: 'xl' }}>
       <Paper

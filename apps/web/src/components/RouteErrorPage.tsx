@@ -8,10 +8,12 @@ import { useEffect } from 'react';
 import { Button, Container, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { isRouteErrorResponse, useRouteError } from 'react-router';
+import { usePageTitleOverride } from '../lib/page-title';
 import { NotFoundPage, useHomePath } from './NotFoundPage';
 
 function ErrorCard({ home }: { home: string }) {
   const { t } = useTranslation('common');
+  usePageTitleOverride('common:routeError.title', t('routeError.title'));
   return (
     <Container size="sm" py={{ base: 'lg', sm: 'xl' }}>
       <Paper withBorder radius="lg" p={{ base: 'lg', sm: 'xl' }} data-testid="route-error">

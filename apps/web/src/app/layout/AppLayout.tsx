@@ -16,7 +16,7 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link, Outlet, useLocation } from 'react-router';
+import { Link, Outlet, useLocation, useMatches } from 'react-router';
 import { EDIT_COMPANY_LINK_ROLES, IMAGE_SIZES } from '@sesame/shared';
 import { NotFoundPage } from '../../components/NotFoundPage';
 import { ApiError } from '../../lib/api-client';
@@ -24,6 +24,12 @@ import { useAuth } from '../../lib/auth';
 import { useCompany } from '../../lib/company';
 import { safeReturnPath } from '../../lib/return-path';
 import { setCurrentCompany } from '../../lib/session';
+import {
+  PageTitleProvider,
+  formatPageTitle,
+  routeTitleKey,
+  usePageTitleOverrideKey,
+} from '../../lib/page-title';
 import { RecordCompanyProvider, useShownCompany } from '../../lib/shown-company';
 import classes from './AppLayout.module.css';
 
@@ -163,6 +169,25 @@ function CompanyGate({ children }: { children: ReactNode }) {
   return children;
 }
 
+/**
+ * `document.title`: the page (its route's title, or the screen shown in its place), the
+ * company the navbar shows, Sésame (lib/page-title). Rewritten when any of them changes,
+ * the language included.
+ */
+function DocumentTitle() {
+  const { t } = useTranslation();
+  const matches = useMatches();
+  const override = usePageTitleOverrideKey();
+  const { slug } = useShownCompany();
+  const company = useCompany(slug);
+  const key = override ?? routeTitleKey(matches);
+  const title = formatPageTitle({ page: key ? t(key) : null, company: company.data?.name });
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
+  return null;
+}
+
 /** 'Votre session a expiré. Reconnectez-vous.' until the person signs in again or closes it. */
 function SessionEndedNotice() {
   const { t } = useTranslation();
@@ -196,28 +221,31 @@ export function AppLayout() {
   const { t } = useTranslation();
   return (
     <RecordCompanyProvider>
-      <div className={classes.page}>
-        <Navbar />
-        <Box component="main" className={classes.main}>
-          <SessionEndedNotice />
-          <Suspense
-            fallback={
-              <Center py="xl">
-                <Loader aria-label={t('loading')} />
-              </Center>
-            }
-          >
-            <CompanyGate>
-              <Outlet />
-            </CompanyGate>
-          </Suspense>
-        </Box>
-        <Box component="footer" className={classes.footer}>
-          <Text size="sm" c="dimmed" ta="center">
-            {t('footer.copyright', { year: new Date().getFullYear() })}
-          </Text>
-        </Box>
-      </div>
+      <PageTitleProvider>
+        <DocumentTitle />
+        <div className={classes.page}>
+          <Navbar />
+          <Box component="main" className={classes.main}>
+            <SessionEndedNotice />
+            <Suspense
+              fallback={
+                <Center py="xl">
+                  <Loader aria-label={t('loading')} />
+                </Center>
+              }
+            >
+              <CompanyGate>
+                <Outlet />
+              </CompanyGate>
+            </Suspense>
+          </Box>
+          <Box component="footer" className={classes.footer}>
+            <Text size="sm" c="dimmed" ta="center">
+              {t('footer.copyright', { year: new Date().getFullYear() })}
+            </Text>
+          </Box>
+        </div>
+      </PageTitleProvider>
     </RecordCompanyProvider>
   );
 }

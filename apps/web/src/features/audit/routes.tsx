@@ -6,6 +6,12 @@ import { RequireAuth } from '../../components/RequireAuth';
 export const auditRoutes: RouteObject[] = [
   {
     element: <RequireAuth />,
-    children: [{ path: ':domain/audit', lazy: lazyPage(() => import('./pages/AuditPage')) }],
+    children: [
+      {
+        path: ':domain/audit',
+        handle: { title: 'privacy:audit.title' },
+        lazy: lazyPage(() => import('./pages/AuditPage')),
+      },
+    ],
   },
 ];

@@ -3,6 +3,6 @@ import LoginPage from './pages/LoginPage';
 
 // Login is a public first screen: in the main bundle, not lazy.
 export const authRoutes: RouteObject[] = [
-  { index: true, element: <LoginPage /> },
-  { path: 'sign-in', element: <LoginPage /> },
+  { index: true, handle: { title: 'auth:title' }, element: <LoginPage /> },
+  { path: 'sign-in', handle: { title: 'auth:title' }, element: <LoginPage /> },
 ];

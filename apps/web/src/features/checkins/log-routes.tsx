@@ -7,12 +7,21 @@ export const checkinLogRoutes: RouteObject[] = [
   {
     element: <RequireAuth />,
     children: [
-      { path: ':domain/display-logs', lazy: lazyPage(() => import('./pages/VisitorLogPage')) },
+      {
+        path: ':domain/display-logs',
+        handle: { title: 'checkinLogs:visitorLog.title' },
+        lazy: lazyPage(() => import('./pages/VisitorLogPage')),
+      },
       {
         path: ':domain/user-check-ins',
+        handle: { title: 'checkinLogs:attendance.title' },
         lazy: lazyPage(() => import('./pages/UserAttendancePage')),
       },
-      { path: 'user-check-in-out', lazy: lazyPage(() => import('./pages/UserLogPage')) },
+      {
+        path: 'user-check-in-out',
+        handle: { title: 'checkinLogs:userLog.title' },
+        lazy: lazyPage(() => import('./pages/UserLogPage')),
+      },
     ],
   },
 ];

@@ -7,17 +7,41 @@ const thankYouPage = lazyPage(() => import('./pages/ThankYouPage'));
 
 export const checkinRoutes: RouteObject[] = [
   // The scan pages handle a missing session themselves (spec §4: a message, then the login).
-  { path: 'scan/:uidn', lazy: scanPage },
-  { path: 'scan-user-qrcode/:uidn', lazy: scanPage },
-  { path: 'success-checkout/:uidn', lazy: thankYouPage },
-  { path: 'success-user-checkin/:uidn', lazy: thankYouPage },
-  { path: 'success-user-checkout/:uidn', lazy: thankYouPage },
+  { path: 'scan/:uidn', handle: { title: 'checkins:scan.title' }, lazy: scanPage },
+  { path: 'scan-user-qrcode/:uidn', handle: { title: 'checkins:scan.title' }, lazy: scanPage },
+  {
+    path: 'success-checkout/:uidn',
+    handle: { title: 'checkins:thanks.title' },
+    lazy: thankYouPage,
+  },
+  {
+    path: 'success-user-checkin/:uidn',
+    handle: { title: 'checkins:thanks.title' },
+    lazy: thankYouPage,
+  },
+  {
+    path: 'success-user-checkout/:uidn',
+    handle: { title: 'checkins:thanks.title' },
+    lazy: thankYouPage,
+  },
   {
     element: <RequireAuth />,
     children: [
-      { path: 'success-checkin/:uidn', lazy: thankYouPage },
-      { path: ':domain/manual-check', lazy: lazyPage(() => import('./pages/ManualCheckPage')) },
-      { path: ':domain/camera', lazy: lazyPage(() => import('./pages/CameraPage')) },
+      {
+        path: 'success-checkin/:uidn',
+        handle: { title: 'checkins:thanks.title' },
+        lazy: thankYouPage,
+      },
+      {
+        path: ':domain/manual-check',
+        handle: { title: 'checkins:manual.title' },
+        lazy: lazyPage(() => import('./pages/ManualCheckPage')),
+      },
+      {
+        path: ':domain/camera',
+        handle: { title: 'checkins:camera.title' },
+        lazy: lazyPage(() => import('./pages/CameraPage')),
+      },
     ],
   },
 ];

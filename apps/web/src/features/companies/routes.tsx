@@ -5,9 +5,14 @@ import { RequireAuth } from '../../components/RequireAuth';
 export const companyRoutes: RouteObject[] = [
   // Public: the creation form shows its submit button only to a signed-in user (spec §2),
   // and the company QR page is a poster meant for the front door (ARCHITECTURE §6).
-  { path: ':domain/create-company', lazy: lazyPage(() => import('./pages/CreateCompanyPage')) },
+  {
+    path: ':domain/create-company',
+    handle: { title: 'companies:create.title' },
+    lazy: lazyPage(() => import('./pages/CreateCompanyPage')),
+  },
   {
     path: ':domain/show-company-qrcode/:slug',
+    handle: { title: 'companies:qr.title' },
     lazy: lazyPage(() => import('./pages/CompanyQrPage')),
   },
   {
@@ -15,10 +20,19 @@ export const companyRoutes: RouteObject[] = [
     children: [
       {
         path: ':domain/edit-company/:company_edit',
+        handle: { title: 'companies:edit.title' },
         lazy: lazyPage(() => import('./pages/EditCompanyPage')),
       },
-      { path: ':domain/company-list', lazy: lazyPage(() => import('./pages/CompanyListPage')) },
-      { path: 'company/:slug', lazy: lazyPage(() => import('./pages/EmployeeListPage')) },
+      {
+        path: ':domain/company-list',
+        handle: { title: 'companies:list.title' },
+        lazy: lazyPage(() => import('./pages/CompanyListPage')),
+      },
+      {
+        path: 'company/:slug',
+        handle: { title: 'companies:employees.pageTitle' },
+        lazy: lazyPage(() => import('./pages/EmployeeListPage')),
+      },
     ],
   },
 ];

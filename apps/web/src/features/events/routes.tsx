@@ -4,23 +4,38 @@ import { RequireAuth } from '../../components/RequireAuth';
 
 export const eventRoutes: RouteObject[] = [
   // Public: the share link (JoinEvent) and the poster.
-  { path: 'company/:domain/event/:slug', lazy: lazyPage(() => import('./pages/JoinEventPage')) },
+  {
+    path: 'company/:domain/event/:slug',
+    handle: { title: 'events:join.pageTitle' },
+    lazy: lazyPage(() => import('./pages/JoinEventPage')),
+  },
   {
     path: ':domain/show-event-qrcode/:slug',
+    handle: { title: 'events:poster.title' },
     lazy: lazyPage(() => import('./pages/EventPosterPage')),
   },
   {
     element: <RequireAuth />,
     children: [
-      { path: ':domain/create-event', lazy: lazyPage(() => import('./pages/CreateEventPage')) },
-      { path: ':domain/list-events', lazy: lazyPage(() => import('./pages/EventListPage')) },
+      {
+        path: ':domain/create-event',
+        handle: { title: 'events:create.title' },
+        lazy: lazyPage(() => import('./pages/CreateEventPage')),
+      },
+      {
+        path: ':domain/list-events',
+        handle: { title: 'events:list.title' },
+        lazy: lazyPage(() => import('./pages/EventListPage')),
+      },
       // The event page: the event, its link and poster, closing it, its participants.
       {
         path: ':domain/list-qrcode-events/:slug',
+        handle: { title: 'events:eventPage.title' },
         lazy: lazyPage(() => import('./pages/EventPage')),
       },
       {
         path: ':domain/event-attendences',
+        handle: { title: 'events:attendance.title' },
         lazy: lazyPage(() => import('./pages/EventAttendancePage')),
       },
     ],

@@ -7,6 +7,6 @@ export const menuRoutes: RouteObject[] = [
   {
     path: ':domain/menu',
     lazy: lazyPage(() => import('./pages/MenuPage')),
-    handle: { staff: true },
+    handle: { staff: true, title: 'menu:title' },
   },
 ];

@@ -7,9 +7,14 @@ export const onSiteRoutes: RouteObject[] = [
   {
     element: <RequireAuth />,
     children: [
-      { path: ':domain/on-site', lazy: lazyPage(() => import('./pages/OnSitePage')) },
+      {
+        path: ':domain/on-site',
+        handle: { title: 'onSite:title' },
+        lazy: lazyPage(() => import('./pages/OnSitePage')),
+      },
       {
         path: ':domain/on-site/roll-call',
+        handle: { title: 'onSite:rollCall.title' },
         lazy: lazyPage(() => import('./pages/RollCallPage')),
       },
     ],

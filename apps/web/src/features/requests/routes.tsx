@@ -6,7 +6,11 @@ export const requestRoutes: RouteObject[] = [
   {
     element: <RequireAuth />,
     children: [
-      { path: ':domain/list-qrcode', lazy: lazyPage(() => import('./pages/RequestListPage')) },
+      {
+        path: ':domain/list-qrcode',
+        handle: { title: 'requests:title' },
+        lazy: lazyPage(() => import('./pages/RequestListPage')),
+      },
       // An event's participants ('Liste Participants') are the events feature's event page.
     ],
   },
