@@ -15,6 +15,7 @@ import {
   Text,
   UnstyledButton,
 } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useMatches } from 'react-router';
 import { EDIT_COMPANY_LINK_ROLES, IMAGE_SIZES } from '@sesame/shared';
@@ -87,7 +88,12 @@ function Navbar() {
           <SegmentedControl
             size="xs"
             value={i18n.language.startsWith('en') ? 'en' : 'fr'}
-            onChange={(lng) => void i18n.changeLanguage(lng)}
+            onChange={(lng) => {
+              // A toast keeps the words it was shown with: a person who switches language
+              // would read the old one until it closes. Toasts are momentary; they go.
+              notifications.clean();
+              void i18n.changeLanguage(lng);
+            }}
             data={[
               { value: 'fr', label: 'FR' },
               { value: 'en', label: 'EN' },
