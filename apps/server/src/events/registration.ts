@@ -85,7 +85,9 @@ export function registrationDesk(app: FastifyInstance): RegistrationDesk {
         city: event.city ?? '',
         state: event.state ?? '',
         zipcode: event.zipcode ?? '',
-        country: event.country ?? '',
+        // The event's own country is stored with the registration as it is (a code, or a
+        // name written before countries were codes): not checked again as the visitor's input.
+        country: '',
         request_date: event.dateEvent,
         request_time: event.timeEvent,
         request_image: upload ? { size: upload.bytes.length } : undefined,

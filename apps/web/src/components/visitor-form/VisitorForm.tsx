@@ -169,6 +169,9 @@ export function VisitorForm({
       request_time: `${values.hour}:${values.minute}`,
       language,
       request_image: values.request_image ?? undefined,
+      // An event's place is the server's to write: its country (shown read-only) may be a
+      // name stored before countries were codes, which is no visitor input to check.
+      ...(event ? { country: '' } : {}),
     }),
     // A meeting in the past (the company's day decides; the server checks it again).
     check: (values) => ({
