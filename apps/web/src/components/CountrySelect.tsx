@@ -19,13 +19,6 @@ export function useCountryOptions(current?: string | null): { value: string; lab
   }, [language, current]);
 }
 
-/** A stored country (an ISO code) as the screen's language names it. */
-export function useCountryName(): (value: string | null | undefined) => string {
-  const { i18n } = useTranslation();
-  const language = i18n.language;
-  return (value) => countryName(value, language);
-}
-
 /** The country list of the forms (Côte d'Ivoire first), searchable. */
 export function CountrySelect(props: Omit<SelectProps, 'data'>) {
   const data = useCountryOptions(props.value);
