@@ -487,15 +487,23 @@ describe('every screen in French and in English (issue 18)', () => {
     expect(result.findings).toEqual([]);
   });
 
-  it("the server's answers on English screens: a refused login, a code checked by hand", async () => {
+  it('answers on English screens: a refused login, a code checked by hand, forms sent empty', async () => {
     const findings: Finding[] = [];
-    const read = async (page: Page, what: string) => {
-      await page
-        .getByRole(what === 'login' ? 'alert' : 'status')
-        .first()
-        .waitFor();
+    const read = async (page: Page, what: string, role: 'alert' | 'status') => {
+      await page.getByRole(role).first().waitFor();
       await settled(page);
       findings.push(...leftovers(await shownTexts(page), 'en', cat, `${page.url()} (${what})`));
+    };
+    /** A form sent empty: every check's message, in the screen's language. */
+    const sendEmpty = async (page: Page, address: string) => {
+      await page.goto(address);
+      if ((await currentLanguage(page)) !== 'en') await switchLanguage(page, 'en');
+      await settled(page);
+      await page.locator('main form button[type="submit"]').first().click();
+      // The fields' own messages: each field the checks refused says why.
+      await page.locator('main [aria-invalid="true"]').first().waitFor();
+      await settled(page);
+      findings.push(...leftovers(await shownTexts(page), 'en', cat, `${page.url()} (sent empty)`));
     };
 
     const visitor = await sesame.page();
@@ -504,14 +512,18 @@ describe('every screen in French and in English (issue 18)', () => {
     await visitor.getByLabel('E-mail address').fill(sesame.server.adminEmail);
     await visitor.getByLabel('Password', { exact: true }).fill('not-the-password');
     await visitor.getByRole('button', { name: 'Submit' }).click();
-    await read(visitor, 'login');
+    await read(visitor, 'login', 'alert');
+    await sendEmpty(visitor, '/demo/meeting');
 
     const admin = await sesame.signedIn(sesame.server.adminEmail, sesame.server.adminPassword);
     await admin.goto('/demo/manual-check');
     await switchLanguage(admin, 'en');
     await admin.getByRole('textbox', { name: 'UIDN' }).fill(records.uidn);
     await admin.getByRole('button', { name: 'Validate' }).click();
-    await read(admin, 'manual check');
+    await read(admin, 'manual check', 'status');
+    for (const form of ['create-company', 'create-event', 'create-user', 'create-qr']) {
+      await sendEmpty(admin, `/demo/${form}`);
+    }
 
     expect(findings).toEqual([]);
   });
