@@ -246,7 +246,7 @@ export function countryOptions(language: string): { value: CountryIsoCode; label
  * A name compared without case, accents, apostrophe style or punctuation:
  * "Côte d’ivoire", "COTE D'IVOIRE" and "cote-d'ivoire" are one key.
  */
-export function countryKey(name: string): string {
+function countryKey(name: string): string {
   return name
     .normalize('NFD')
     .replace(/\p{M}/gu, '')
