@@ -57,3 +57,12 @@ export const IMAGE_SIZES = {
   /** The identity document or photo on a scan's result, to compare with the face. */
   scanResult: 320,
 } as const;
+
+/** The most a company may let visitors in before their day: 12 hours. */
+export const ARRIVAL_EARLY_MAX_MINUTES = 720;
+
+/** Every account's password, on creation and change (the server also refuses common ones). */
+export const PASSWORD_MIN_LENGTH = 12;
+
+/** How long after an arrival or a departure the front desk may undo it (issue 14). */
+export const UNDO_WINDOW_MINUTES = 10;

@@ -1,17 +1,13 @@
 import { z } from 'zod';
 import { ROLES } from '../roles';
+import { fr } from '../messages/fr';
 import { EMAIL_PATTERN, TEXT_MAX, atMost, keyed } from './common';
 
 /** Spec §5 Login, in the spec's order and wording. */
-export const LOGIN_MESSAGES = {
-  emailRequired: "L'adresse email est requise.",
-  emailInvalid: 'Veuillez saisir une adresse email valide.',
-  passwordRequired: 'Le mot de passe est requis.',
-  badCredentials: 'Identifiants incorrects.',
-} as const;
+export const LOGIN_MESSAGES = fr.login;
 
 /** A login message with its locale key (`auth:errors.<key>`). */
-const loginIssue = (key: keyof typeof LOGIN_MESSAGES) => keyed(LOGIN_MESSAGES[key], { key });
+const loginIssue = (key: keyof typeof LOGIN_MESSAGES) => keyed((m) => m.login[key], { key });
 
 /** POST /api/login_check: the spec sends the e-mail as `username`. */
 export const loginSchema = z.object({

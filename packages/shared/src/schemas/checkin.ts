@@ -3,12 +3,14 @@
  * logs; ARCHITECTURE §7): the code check's answer and the presence logs.
  */
 import { z } from 'zod';
+import { fr } from '../messages/fr';
 import {
   EMAIL_PATTERN,
   TEXT_MAX,
   atMost,
   formText,
   keyed,
+  said,
   listQuerySchema,
   uuidSchema,
 } from './common';
@@ -64,14 +66,22 @@ export const kioskCheckSchema = z.object({
     .string()
     .max(...atMost(TEXT_MAX.email))
     .trim()
-    .regex(EMAIL_PATTERN, { error: 'Veuillez entrer une adresse e-mail valide.' }),
+    .regex(
+      EMAIL_PATTERN,
+      said((m) => m.validation.emailInvalid),
+    ),
 });
 
 /** An instant PostgreSQL can store and a person could mean: years 1900 to 9999. */
-const isoInstant = z.iso.datetime({ offset: true, error: 'Date invalide.' }).refine((value) => {
-  const year = new Date(value).getUTCFullYear();
-  return year >= 1900 && year <= 9999;
-}, 'Date invalide.');
+const isoInstant = z.iso
+  .datetime({ offset: true, ...said((m) => m.validation.dateInvalid) })
+  .refine(
+    (value) => {
+      const year = new Date(value).getUTCFullYear();
+      return year >= 1900 && year <= 9999;
+    },
+    said((m) => m.validation.dateInvalid),
+  );
 
 /** A log list: paged, searchable, limited to check-ins inside [from, to]. */
 export const checkLogQuerySchema = listQuerySchema.extend({
@@ -80,23 +90,16 @@ export const checkLogQuerySchema = listQuerySchema.extend({
 });
 export type CheckLogQuery = z.infer<typeof checkLogQuerySchema>;
 
-/** How long after an arrival or a departure the front desk may undo it (issue 14). */
-export const UNDO_WINDOW_MINUTES = 10;
-
-export const UNDO_MESSAGES = {
-  reasonRequired: 'Indiquez pourquoi ce passage est annulé.',
-  tooLate: `Ce passage ne peut plus être annulé : il date de plus de ${UNDO_WINDOW_MINUTES} minutes.`,
-  notLatest: "Seul le dernier passage d'une personne peut être annulé.",
-  alreadyUndone: 'Ce passage est déjà annulé.',
-  arrivalUndone: (name: string) => `Arrivée annulée : ${name}.`,
-  departureUndone: (name: string) => `Départ annulé : ${name}.`,
-} as const;
+export const UNDO_MESSAGES = fr.undo;
 
 /** POST /api/checks/{checkId}/undo: the person's last arrival or departure, with a reason. */
 export const checkUndoParamsSchema = z.object({ checkId: uuidSchema });
 export const checkUndoSchema = z.object({
   reason: formText(TEXT_MAX.freeText).pipe(
-    z.string().min(1, keyed(UNDO_MESSAGES.reasonRequired, { key: 'undoReasonRequired' })),
+    z.string().min(
+      1,
+      keyed((m) => m.undo.reasonRequired, { key: 'undoReasonRequired' }),
+    ),
   ),
 });
 export type CheckUndoInput = z.input<typeof checkUndoSchema>;
@@ -206,24 +209,4 @@ export const checkLogPageSchema = <T extends z.ZodType>(item: T) =>
   z.object({ data: z.array(item), meta: checkLogMetaSchema });
 
 /** The code check's answers (the scan pages alert them, manual validation toasts them). */
-export const CHECK_MESSAGES = {
-  checkedIn: (name: string) => `Arrivée enregistrée : ${name}.`,
-  checkedOut: (name: string) => `Départ enregistré : ${name}.`,
-  alreadyIn: (name: string, time: string) =>
-    `${name} est déjà enregistré(e) à l'arrivée à ${time}.`,
-  alreadyOut: (name: string, time: string) => `${name} est déjà enregistré(e) au départ à ${time}.`,
-  unknownCode: 'QR Code inconnu.',
-  notConfirmed: "La demande de ce visiteur n'est pas encore confirmée.",
-  meetingDayOver: "Ce QR Code n'est plus valable : la date du rendez-vous est passée.",
-  eventOver: "Ce QR Code n'est plus valable : l'événement est terminé.",
-  /** A code scanned before its day (in the company's time zone, less its early-arrival minutes). */
-  meetingNotYet: (date: string) =>
-    `Ce QR Code n'est pas encore valable : le rendez-vous est prévu le ${date}.`,
-  eventNotYet: (date: string) =>
-    `Ce QR Code n'est pas encore valable : l'événement a lieu le ${date}.`,
-  expired: (date: string) => `Ce QR Code a expiré le ${date}.`,
-  replaced: 'Ce QR Code a été remplacé par une nouvelle carte.',
-  unknownEmail: 'Aucun QR Code de cette entreprise ne correspond à cette adresse e-mail.',
-  /** The kiosk's e-mail presence is off unless the company turned it on (an e-mail is no secret). */
-  kioskEmailOff: "La présence par e-mail n'est pas activée pour cette entreprise.",
-} as const;
+export const CHECK_MESSAGES = fr.check;

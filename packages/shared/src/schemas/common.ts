@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { MAX_PAGE_SIZE, PAGE_SIZE, PHONE_MAX_DIGITS, PHONE_MIN_DIGITS } from '../constants';
 import { countryCode } from '../countries';
-import { API_MESSAGES } from '../messages';
+import type { Say } from '../messages/catalogue';
+import { fr } from '../messages/fr';
 
 /**
  * The longest text each kind of field takes (ARCHITECTURE §6). Every string an
@@ -57,18 +58,56 @@ export interface IssueParams {
   [value: string]: string | number | undefined;
 }
 
+/** Where an issue keeps its message's key (see `keyed`): hidden, so params read as before. */
+const SAY = Symbol('sesame.say');
+
 /**
- * A check's message and its key: the server answers the French `message`; the
- * issue's `params` carry `{ key, field, … }` for the screens to translate (never
- * the French text as a lookup key). zod copies `params` only from custom issues,
- * so the error map stamps them on the raw issue, which zod then finalises.
+ * Params that also carry the message's key, for the server to say the issue in
+ * its reader's language. zod hands an issue's `params` object on as it is, so a
+ * non-enumerable property on it survives to the error, and no screen nor JSON sees it.
+ */
+export function withSay<P extends object>(params: P, say: Say): P {
+  Object.defineProperty(params, SAY, { value: say, enumerable: false });
+  return params;
+}
+
+/** The message key an issue carries, if any (its `params`, or fastify's wrapped `params.params`). */
+export function issueSay(issue: object): Say | undefined {
+  const params = (issue as { params?: Record<PropertyKey, unknown> }).params;
+  const say = params?.[SAY] ?? (params?.params as Record<PropertyKey, unknown> | undefined)?.[SAY];
+  return typeof say === 'function' ? (say as Say) : undefined;
+}
+
+/**
+ * A check's message and its key: the issue's `message` is the French text; its
+ * `params` carry `{ key, field, … }` for the screens to translate (never the French
+ * text as a lookup key), and the catalogue key the server says in the request's
+ * language. zod copies `params` only from custom issues, so the error map stamps
+ * them on the raw issue, which zod then finalises.
  * Use as a check's options: `.min(1, keyed(…))`, `z.uuid(keyed(…))`, `.refine(f, keyed(…))`.
  */
-export const keyed = (message: string, params: IssueParams) => ({
+export const keyed = (say: Say, params: IssueParams) => {
+  const stamped = withSay({ ...params }, say);
+  return {
+    error: (issue: object) => {
+      Object.assign(issue, { params: stamped });
+      return say(fr);
+    },
+  };
+};
+
+/** A check's message with no locale key for the screens (they show the server's words). */
+export const said = (say: Say) => ({
   error: (issue: object) => {
-    Object.assign(issue, { params });
-    return message;
+    Object.assign(issue, { params: withSay({}, say) });
+    return say(fr);
   },
+});
+
+/** A custom issue's message and params (`ctx.addIssue({ code, path, ...sayIssue(…) })`). */
+export const sayIssue = (say: Say, params: IssueParams) => ({
+  message: say(fr),
+  params: withSay({ ...params }, say),
 });
 
 /** The key and values an issue carries (see `keyed`), if any. */
@@ -78,31 +117,34 @@ export function issueParams(issue: object): IssueParams | undefined {
 }
 
 /** The product's message for a text longer than its field allows. */
-export const tooLongMessage = (max: number) => `Ce champ ne doit pas dépasser ${max} caractères.`;
+export const tooLongMessage = (max: number) => fr.validation.tooLong(max);
 
 /** `.max(...atMost(n))`: at most n characters; over it, no later check reads the text. */
 export const atMost = (max: number) =>
-  [max, { ...keyed(tooLongMessage(max), { key: 'tooLong', max }), abort: true }] as const;
+  [
+    max,
+    { ...keyed((m) => m.validation.tooLong(max), { key: 'tooLong', max }), abort: true },
+  ] as const;
 
 /**
  * A string of at most `max` characters. Over it, parsing stops at this check:
  * no later pattern or refinement reads the text.
  */
-export const boundedString = (max: number, message: string = tooLongMessage(max)) =>
-  z.string().max(max, { ...keyed(message, { key: 'tooLong', max }), abort: true });
+export const boundedString = (max: number, say: Say = (m) => m.validation.tooLong(max)) =>
+  z.string().max(max, { ...keyed(say, { key: 'tooLong', max }), abort: true });
 
 /**
  * A form field as trimmed text (JSON may send numbers or null, multipart sends
  * strings), bounded by `max` before anything else reads it.
  */
-export const formText = (max: number, message?: string) =>
+export const formText = (max: number, say?: Say) =>
   z.preprocess(
     (v) => (v === undefined || v === null ? '' : typeof v === 'string' ? v.trim() : String(v)),
-    boundedString(max, message),
+    boundedString(max, say),
   );
 
 /** A country that is none of the list's (neither a code nor a French or English name). */
-export const COUNTRY_INVALID_MESSAGE = 'Veuillez sélectionner un pays de la liste.';
+export const COUNTRY_INVALID_MESSAGE = fr.validation.countryInvalid;
 
 /**
  * A country field: what is sent (an ISO 3166-1 code, or a name in French or English, as
@@ -116,37 +158,46 @@ export const countryField = <T extends z.ZodType<string>>(text: T) =>
     if (code) return code;
     ctx.addIssue({
       code: 'custom',
-      message: COUNTRY_INVALID_MESSAGE,
-      params: { key: 'countryInvalid', field: 'country' },
+      ...sayIssue((m) => m.validation.countryInvalid, { key: 'countryInvalid', field: 'country' }),
     });
     return z.NEVER;
   });
 
 /** No schema answers in zod's English: each default issue gets the product's own words. */
-function productMessage(issue: z.core.$ZodRawIssue): string {
+function productSay(issue: z.core.$ZodRawIssue): Say {
   switch (issue.code) {
-    case 'too_big':
+    case 'too_big': {
+      const max = String(issue.maximum);
       return issue.origin === 'string'
-        ? tooLongMessage(Number(issue.maximum))
-        : `La valeur ne doit pas dépasser ${String(issue.maximum)}.`;
-    case 'too_small':
-      return issue.origin === 'string' && Number(issue.minimum) <= 1
-        ? 'Ce champ est requis.'
-        : issue.origin === 'string'
-          ? `Ce champ doit contenir au moins ${String(issue.minimum)} caractères.`
-          : `La valeur doit être au moins ${String(issue.minimum)}.`;
+        ? (m) => m.validation.tooLong(Number(max))
+        : (m) => m.validation.tooBig(max);
+    }
+    case 'too_small': {
+      const min = String(issue.minimum);
+      if (issue.origin !== 'string') return (m) => m.validation.tooSmall(min);
+      return Number(min) <= 1 ? (m) => m.validation.required : (m) => m.validation.tooShort(min);
+    }
     case 'invalid_format':
-      if (issue.format === 'uuid' || issue.format === 'guid') return 'Identifiant invalide.';
-      if (issue.format === 'email') return 'Veuillez entrer une adresse e-mail valide.';
-      if (issue.format === 'datetime' || issue.format === 'date') return 'Date invalide.';
-      return 'Format invalide.';
+      if (issue.format === 'uuid' || issue.format === 'guid') return (m) => m.validation.idInvalid;
+      if (issue.format === 'email') return (m) => m.validation.emailInvalid;
+      if (issue.format === 'datetime' || issue.format === 'date')
+        return (m) => m.validation.dateInvalid;
+      return (m) => m.validation.formatInvalid;
     case 'invalid_type':
-      return issue.input === undefined ? 'Ce champ est requis.' : API_MESSAGES.badRequest;
+      return issue.input === undefined ? (m) => m.validation.required : (m) => m.api.badRequest;
     case 'invalid_value':
-      return "Cette valeur n'est pas acceptée.";
+      return (m) => m.validation.valueRefused;
     default:
-      return API_MESSAGES.badRequest;
+      return (m) => m.api.badRequest;
   }
+}
+
+function productMessage(issue: z.core.$ZodRawIssue): string {
+  const say = productSay(issue);
+  // A custom issue may bring params of its own: the key goes beside them.
+  const params = (issue as { params?: object }).params;
+  Object.assign(issue, { params: withSay(params ? { ...params } : {}, say) });
+  return say(fr);
 }
 
 /**

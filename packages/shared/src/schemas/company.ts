@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { EMPLOYEE_COUNT_RANGES } from '../constants';
+import { ARRIVAL_EARLY_MAX_MINUTES, EMPLOYEE_COUNT_RANGES } from '../constants';
+import { fr } from '../messages/fr';
 import { EMAIL_PATTERN, PHONE_PATTERN, TEXT_MAX, atMost, countryField, keyed } from './common';
 
 /**
@@ -155,23 +156,7 @@ export const companyListItemSchema = companySchema
 export type CompanyListItem = z.infer<typeof companyListItemSchema>;
 
 /** Labels of the company form's fields, as the required-field message names them. */
-export const COMPANY_FIELD_LABELS = {
-  logo: 'Logo',
-  name: 'Nom',
-  id_number: "Numéro d'identification",
-  address: 'Adresse',
-  city: 'Ville',
-  state: 'Région / État',
-  country: 'Pays',
-  zipcode: 'Code postal',
-  company_field: "Secteur d'activité",
-  point_contact: 'Point de contact',
-  title: 'Titre',
-  email: 'Email',
-  phone_number: 'Téléphone',
-  description: 'Description',
-  number_of_employee: "Nombre d'employés",
-} as const;
+export const COMPANY_FIELD_LABELS = fr.company.fields;
 export type CompanyField = keyof typeof COMPANY_FIELD_LABELS;
 
 /** Logos share the identity files' limit, so the spec's 2 Mo message stays true. */
@@ -179,33 +164,12 @@ export const LOGO_MAX_BYTES = 2 * 1024 * 1024;
 /** Logos are images only, recognised by content on the server (no SVG). */
 export const LOGO_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
 
-/** The most a company may let visitors in before their day: 12 hours. */
-export const ARRIVAL_EARLY_MAX_MINUTES = 720;
-
 /** A company's default 'fin de journée' (issue 14), in its time zone. */
 export const DEFAULT_DAY_END = '23:59';
 /** 'Fin de journée': HH:MM, 00:00 to 23:59. */
 export const DAY_END_PATTERN = /^(?:[01]\d|2[0-3]):[0-5]\d$/;
 
-export const COMPANY_MESSAGES = {
-  required: (field: CompanyField) => `Le champ "${COMPANY_FIELD_LABELS[field]}" est requis.`,
-  emailInvalid: 'Veuillez entrer une adresse e-mail valide.',
-  phoneInvalid: 'Veuillez entrer un numéro de téléphone valide (8 à 15 chiffres).',
-  employeeRangeInvalid: "Veuillez choisir une tranche du nombre d'employés.",
-  arrivalEarlyInvalid: `Les arrivées anticipées se comptent en minutes, de 0 à ${ARRIVAL_EARLY_MAX_MINUTES}.`,
-  kioskEmailInvalid: 'La présence par e-mail est activée ou non : « true » ou « false ».',
-  dayEndInvalid: 'La fin de journée est une heure HH:MM, de 00:00 à 23:59.',
-  slugStable:
-    "Le slug d'une entreprise ne change pas : ses liens et ses QR codes imprimés en dépendent.",
-  defaultCompany: "L'entreprise par défaut ne peut pas être supprimée.",
-  /** Spec §8 company create and update. */
-  created: 'Entreprise créée avec succès.',
-  updated: 'Entreprise mise à jour avec succès.',
-  deleted: 'Entreprise supprimée avec succès.',
-  /** Deleting a company is refused while it still holds data: nothing is lost by accident. */
-  notEmpty: (name: string, holdings: string[]) =>
-    `Impossible de supprimer l'entreprise « ${name} » : elle contient encore ${holdings.join(', ')}. Supprimez-les d'abord.`,
-} as const;
+export const COMPANY_MESSAGES = fr.company;
 
 const blankToUndefined = (value: unknown) =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
@@ -221,11 +185,11 @@ const companyIssue = (
     | 'dayEndInvalid',
 ) =>
   keyed(
-    COMPANY_MESSAGES[key],
+    (m) => m.company[key],
     key === 'arrivalEarlyInvalid' ? { key, max: ARRIVAL_EARLY_MAX_MINUTES } : { key },
   );
 const requiredIssue = (field: CompanyField) =>
-  keyed(COMPANY_MESSAGES.required(field), { key: 'required', field });
+  keyed((m) => m.company.required(field), { key: 'required', field });
 
 const requiredCompanyText = (field: CompanyField, max: number = TEXT_MAX.line) =>
   z.preprocess(

@@ -8,7 +8,8 @@
  */
 import { z } from 'zod';
 import { EVENT_DEFAULT_DEPARTMENT, HOURS, MINUTES } from '../constants';
-import { API_MESSAGES } from '../messages';
+import { fr } from '../messages/fr';
+import type { Say } from '../messages/catalogue';
 import {
   SQL_INTEGER_MAX,
   TEXT_MAX,
@@ -17,22 +18,12 @@ import {
   formText,
   keyed,
   listQuerySchema,
+  sayIssue,
 } from './common';
 import { isVisitDate, visitorCreatedSchema } from './visitor';
 
 /** The French labels of the event form's fields, as the required-field message names them. */
-export const EVENT_FIELD_LABELS = {
-  company_id: 'Entreprise',
-  name: 'Nom',
-  location: 'Lieu',
-  address_name: 'Adresse',
-  city: 'Ville',
-  country: 'Pays',
-  state: 'Région / État',
-  zipcode: 'Code postal',
-  date_event: 'Date',
-  time_event: 'Heure',
-} as const;
+export const EVENT_FIELD_LABELS = fr.event.fields;
 export type EventField = keyof typeof EVENT_FIELD_LABELS;
 
 /** Spec §5 "Event form": required, in the form's order. */
@@ -45,38 +36,7 @@ export const EVENT_REQUIRED_FIELDS = [
   'time_event',
 ] as const;
 
-export const EVENT_MESSAGES = {
-  required: (field: EventField) => `Le champ "${EVENT_FIELD_LABELS[field]}" est requis.`,
-  /** Spec §5 visitor form's date message, for the same DD/MM/YYYY field. */
-  dateInvalid: 'Date invalide',
-  timeInvalid: 'Veuillez choisir une heure valide (HH:MM).',
-  datePast: "La date de l'événement est déjà passée : choisissez aujourd'hui ou une date à venir.",
-  /** Spec §8. */
-  created: 'Événement créé avec succès !',
-  added: 'Événement ajouté',
-  found: 'Événement retrouvé',
-  createFailed: 'Erreur lors de la création de l’événement.',
-  networkError: 'Erreur réseau ou serveur non joignable.',
-  loadFailed: 'Erreur lors du chargement des données.',
-  listFailed: 'Erreur lors de la récupération des events.',
-  deleteFailed: "Erreur lors de la suppression de l'événement",
-  mustBeLoggedIn: "L'utilisateur doit être connecté",
-  deleted: 'Événement supprimé.',
-  closedNow: 'Les inscriptions à cet événement sont maintenant closes.',
-  /** Deleting an event would lose its participants and their check-ins: refused while it has some. */
-  hasParticipants: (name: string, count: number) =>
-    `Impossible de supprimer l'événement « ${name} » : ${count} participant${count > 1 ? 's y sont inscrits' : ' y est inscrit'}. Clôturez-le plutôt.`,
-  /** Registration through the share link. */
-  registrationClosed: 'Les inscriptions à cet événement sont closes.',
-  eventOver: 'Cet événement est terminé : les inscriptions sont closes.',
-  alreadyRegistered: 'Vous êtes déjà inscrit à cet événement avec cette adresse e-mail.',
-  /** One client registers a few people to one event per hour. */
-  clientLimit: "Trop d'inscriptions à cet événement depuis cet appareil. Réessayez dans une heure.",
-  /** One address receives at most a few registration mails a day (the link is public). */
-  recipientLimit:
-    "Cette adresse e-mail a reçu trop d'inscriptions aujourd'hui. Réessayez demain ou contactez l'organisateur.",
-  registered: 'Votre QRCode a été envoyé par e-mail, Merci',
-} as const;
+export const EVENT_MESSAGES = fr.event;
 
 /** HH:MM with the hour among the form's 01–23 and the minute 00–59 (spec §9). */
 export function isEventTime(value: string): boolean {
@@ -88,7 +48,7 @@ export function isEventTime(value: string): boolean {
   );
 }
 
-const badRequest = keyed(API_MESSAGES.badRequest, { key: 'badRequest' });
+const badRequest = keyed((m) => m.api.badRequest, { key: 'badRequest' });
 
 /**
  * POST /api/evenement/create (JSON). `company_id` is the company's id or slug
@@ -128,16 +88,16 @@ export const eventCreateSchema = z
     }),
   )
   .superRefine((v, ctx) => {
-    const fail = (path: EventField, message: string, key: string, field?: EventField) =>
-      ctx.addIssue({ code: 'custom', path: [path], message, params: { key, field } });
+    const fail = (path: EventField, say: Say, key: string, field?: EventField) =>
+      ctx.addIssue({ code: 'custom', path: [path], ...sayIssue(say, { key, field }) });
     for (const field of EVENT_REQUIRED_FIELDS) {
-      if (!v[field]) fail(field, EVENT_MESSAGES.required(field), 'required', field);
+      if (!v[field]) fail(field, (m) => m.event.required(field), 'required', field);
     }
     if (v.date_event && !isVisitDate(v.date_event)) {
-      fail('date_event', EVENT_MESSAGES.dateInvalid, 'dateInvalid');
+      fail('date_event', (m) => m.event.dateInvalid, 'dateInvalid');
     }
     if (v.time_event && !isEventTime(v.time_event)) {
-      fail('time_event', EVENT_MESSAGES.timeInvalid, 'timeInvalid');
+      fail('time_event', (m) => m.event.timeInvalid, 'timeInvalid');
     }
   });
 /** The JSON the creation form sends. */

@@ -3,6 +3,7 @@
  * gives when a dependency is out (issue 12). French is the product's voice.
  */
 import { z } from 'zod';
+import { fr } from '../messages/fr';
 
 /** A mail's state as staff see it; `retrying` is a pending mail that failed at least once. */
 export const MAIL_STATES = [
@@ -42,15 +43,7 @@ export type MailStatus = z.infer<typeof mailStatusSchema>;
 
 export const mailStatusListSchema = z.object({ data: z.array(mailStatusSchema) });
 
-export const MAIL_MESSAGES = {
-  resent: 'Le mail sera renvoyé dans un instant.',
-  nothingToResend: "Il n'y a aucun mail à renvoyer pour cette personne.",
-} as const;
+export const MAIL_MESSAGES = fr.mail;
 
 /** Answers when a dependency is out: the front desk reads them on the scanner. */
-export const AVAILABILITY_MESSAGES = {
-  databaseUnavailable:
-    'Service momentanément indisponible (base de données injoignable). Réessayez dans un instant.',
-  idempotencyKeyInvalid:
-    "L'en-tête Idempotency-Key doit faire de 8 à 100 caractères (lettres, chiffres, tirets).",
-} as const;
+export const AVAILABILITY_MESSAGES = fr.availability;

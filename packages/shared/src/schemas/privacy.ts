@@ -2,7 +2,8 @@
  * Privacy by default (issue 16): the audit log, retention per company, per-person rights.
  */
 import { z } from 'zod';
-import { TEXT_MAX, listQuerySchema } from './common';
+import { fr } from '../messages/fr';
+import { TEXT_MAX, listQuerySchema, said } from './common';
 
 /** Everything the audit log records. Labels live in the locale files (audit.actions.{action}). */
 export const AUDIT_ACTIONS = [
@@ -52,7 +53,7 @@ export const AUDIT_SUBJECTS = [
 ] as const;
 export type AuditSubject = (typeof AUDIT_SUBJECTS)[number];
 
-const auditInstant = z.iso.datetime({ offset: true, error: 'Date invalide.' });
+const auditInstant = z.iso.datetime({ offset: true, ...said((m) => m.validation.dateInvalid) });
 
 /** `GET /api/audit`: paged, searched (actor, action), filtered by actor, action and period. */
 export const auditQuerySchema = listQuerySchema.extend({
@@ -90,10 +91,16 @@ export const RETENTION_DEFAULTS = {
 
 const days = (max: number) =>
   z.coerce
-    .number({ error: 'Nombre de jours invalide.' })
-    .int({ error: 'Nombre de jours invalide.' })
-    .min(1, { error: 'Au moins 1 jour.' })
-    .max(max, { error: `Au plus ${max} jours.` });
+    .number(said((m) => m.privacy.daysInvalid))
+    .int(said((m) => m.privacy.daysInvalid))
+    .min(
+      1,
+      said((m) => m.privacy.daysTooFew),
+    )
+    .max(
+      max,
+      said((m) => m.privacy.daysTooMany(max)),
+    );
 
 /** The "Confidentialité" section of a company (admin and manager). */
 export const retentionSettingsSchema = z.object({
@@ -136,8 +143,4 @@ export const erasurePreviewSchema = z.object({
 });
 export type ErasurePreview = z.infer<typeof erasurePreviewSchema>;
 
-export const PRIVACY_MESSAGES = {
-  retentionSaved: 'Les paramètres de confidentialité ont été enregistrés.',
-  erased: 'Les données de cette personne ont été effacées.',
-  noticeRequired: 'Veuillez accepter la notice de confidentialité.',
-} as const;
+export const PRIVACY_MESSAGES = fr.privacy;

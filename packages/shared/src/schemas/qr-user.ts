@@ -7,41 +7,17 @@
  */
 import { z } from 'zod';
 import { QR_TYPES } from '../constants';
-import { EMAIL_PATTERN, PHONE_PATTERN, TEXT_MAX, atMost, keyed } from './common';
+import { fr } from '../messages/fr';
+import { EMAIL_PATTERN, PHONE_PATTERN, TEXT_MAX, atMost, keyed, said } from './common';
 
 export const QR_USER_KINDS = ['permanent', 'member'] as const;
 export type QrUserKind = (typeof QR_USER_KINDS)[number];
 
 /** Labels of the fields, as the required-field message names them. */
-export const QR_USER_FIELD_LABELS = {
-  firstname: 'Prénom',
-  lastname: 'Nom',
-  contact: 'Contact',
-  email: 'Email',
-  title: 'Titre',
-  company_id: 'Entreprise',
-  user_document: 'Document',
-  dateExp: "Date d'expiration",
-} as const;
+export const QR_USER_FIELD_LABELS = fr.qrUser.fields;
 export type QrUserField = keyof typeof QR_USER_FIELD_LABELS;
 
-export const QR_USER_MESSAGES = {
-  required: (field: QrUserField) => `Le champ "${QR_USER_FIELD_LABELS[field]}" est requis.`,
-  emailInvalid: 'Veuillez entrer une adresse e-mail valide.',
-  contactInvalid: 'Veuillez entrer un numéro de téléphone valide (8 à 15 chiffres).',
-  typeInvalid: 'Le seul type de QR code est « permanent ».',
-  dateInvalid: 'Date invalide',
-  /** A new code must work at least until the end of today, in the company's time zone. */
-  dateExpPast: "La date d'expiration est déjà passée : choisissez aujourd'hui ou un jour à venir.",
-  companyInvalid: "L'entreprise choisie n'existe pas.",
-  nothingToUpdate: 'La requête est mal formée.',
-  alreadyReplaced: 'Cette carte a déjà été remplacée par une nouvelle.',
-  /** Spec §8 QR creation / member card: success texts the screens show. */
-  qrCreated: 'QR Code créé avec succès.',
-  memberCreated: 'Carte créée avec succès.',
-  updated: 'Utilisateur QR mis à jour avec succès.',
-  reissued: 'Nouvelle carte émise : l’ancien code est désactivé.',
-} as const;
+export const QR_USER_MESSAGES = fr.qrUser;
 
 /** The upload of 'Créer un QRCode': pdf, doc, docx and images (checked by content on the server). */
 export const QR_USER_DOCUMENT_TYPES = [
@@ -72,9 +48,9 @@ export function digitsOnly(value: string): string {
 /** A QR-user form message with its locale key (`qrUsers:form.errors.<key>`). */
 const qrIssue = (
   key: 'emailInvalid' | 'contactInvalid' | 'typeInvalid' | 'dateInvalid' | 'companyInvalid',
-) => keyed(QR_USER_MESSAGES[key], { key });
+) => keyed((m) => m.qrUser[key], { key });
 const requiredIssue = (field: QrUserField) =>
-  keyed(QR_USER_MESSAGES.required(field), { key: 'required', field });
+  keyed((m) => m.qrUser.required(field), { key: 'required', field });
 
 const blankToUndefined = (value: unknown) =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
@@ -159,7 +135,10 @@ export const updateQrUserSchema = z
     dateExp: dateShape.nullable().optional(),
   })
   .strict()
-  .refine((body) => Object.keys(body).length > 0, QR_USER_MESSAGES.nothingToUpdate);
+  .refine(
+    (body) => Object.keys(body).length > 0,
+    said((m) => m.qrUser.nothingToUpdate),
+  );
 export type UpdateQrUserInput = z.infer<typeof updateQrUserSchema>;
 
 /** PUT /api/qrusermembre/{id}: a member card's fields (no expiry), each optional; at least one. */
@@ -172,7 +151,10 @@ export const updateMemberSchema = z
     title: text(TEXT_MAX.line).min(1).optional(),
   })
   .strict()
-  .refine((body) => Object.keys(body).length > 0, QR_USER_MESSAGES.nothingToUpdate);
+  .refine(
+    (body) => Object.keys(body).length > 0,
+    said((m) => m.qrUser.nothingToUpdate),
+  );
 export type UpdateMemberInput = z.infer<typeof updateMemberSchema>;
 
 /** Spec §5 Expiry form: the date is required. */

@@ -2,40 +2,25 @@
  * Visit requests (spec §3 "Visit request", §4 "Request", §7 requests calls).
  */
 import { z } from 'zod';
-import { API_MESSAGES } from '../messages';
-import { TEXT_MAX, atMost, formText, listQuerySchema } from './common';
+import { fr } from '../messages/fr';
+import { TEXT_MAX, atMost, formText, listQuerySchema, said } from './common';
+
+/** A malformed field of these calls: the screens never show it, the server says it. */
+const malformed = said((m) => m.api.badRequest);
 import { visitorCardSchema } from './visitor';
 
-export const REQUEST_MESSAGES = {
-  created: 'Demande créée avec succès.',
-  confirmed: 'Demande confirmée.',
-  alreadyRequested: 'Une demande existe déjà pour ce visiteur.',
-  visitorDeleted: 'Visiteur supprimé.',
-  hostUnknown: "Cet hôte n'est pas un membre de l'entreprise.",
-  declined: 'Demande annulée.',
-  alreadyDeclined: 'Cette demande a déjà été annulée.',
-  /** Annuler on a request a colleague (or the host, from the mail) confirmed first. */
-  alreadyConfirmed: 'Cette demande a déjà été confirmée.',
-  /** Annuler from the waiting screen: the visitor is told by e-mail (issue 15). */
-  declinedByStaff: 'Demande annulée. Le visiteur en est informé par e-mail.',
-} as const;
+export const REQUEST_MESSAGES = fr.request;
 
 /** What the host's decision link answers (issue 15). */
-export const DECISION_MESSAGES = {
-  invalid: "Ce lien n'est pas valide.",
-  expired: 'Ce lien a expiré : le jour du rendez-vous est passé.',
-  confirmed: 'Rendez-vous confirmé. Le visiteur reçoit son code par e-mail.',
-  declined: 'Rendez-vous annulé. Le visiteur en est informé par e-mail.',
-  alreadyDecided: 'Cette demande a déjà reçu une réponse.',
-} as const;
+export const DECISION_MESSAGES = fr.decision;
 
 /** POST /api/requests/create (spec §7: user_id, visitor_id, host, reason). */
 export const requestCreateSchema = z.object({
-  visitor_id: z.uuid({ error: API_MESSAGES.badRequest }),
+  visitor_id: z.uuid(malformed),
   host: z.string().max(TEXT_MAX.line).trim().optional().default(''),
   reason: z.string().max(TEXT_MAX.freeText).trim().optional().default(''),
   /** The host chosen in the company's staff search (issue 15); `host` stays the free-text fallback. */
-  host_user_id: z.uuid({ error: API_MESSAGES.badRequest }).nullish(),
+  host_user_id: z.uuid(malformed).nullish(),
   /** Accepted for the spec's payload shape; the host is `host_user_id` or the free-text `host`. */
   user_id: z.unknown().optional(),
 });
@@ -48,12 +33,8 @@ export const requestCreatedSchema = z.object({
 
 /** PUT /api/requests/update/{id}: Valider sends status and confirmed as 1 (spec §4). */
 export const requestUpdateSchema = z.object({
-  status: z.coerce
-    .number({ error: API_MESSAGES.badRequest })
-    .pipe(z.literal(1, { error: API_MESSAGES.badRequest })),
-  confirmed: z.union([z.literal(1), z.literal(true), z.literal('1')], {
-    error: API_MESSAGES.badRequest,
-  }),
+  status: z.coerce.number(malformed).pipe(z.literal(1, malformed)),
+  confirmed: z.union([z.literal(1), z.literal(true), z.literal('1')], malformed),
 });
 export type RequestUpdateInput = z.input<typeof requestUpdateSchema>;
 
@@ -69,7 +50,7 @@ export const hostSearchQuerySchema = z.object({
     .string()
     .max(...atMost(TEXT_MAX.name))
     .trim()
-    .min(2, { error: API_MESSAGES.badRequest }),
+    .min(2, malformed),
 });
 export const hostSearchResultSchema = z.object({
   data: z.array(z.object({ id: z.string(), name: z.string() })),
@@ -85,15 +66,15 @@ export const decisionQuerySchema = z.object({
   token: z
     .string()
     .max(...atMost(2000))
-    .min(1, { error: API_MESSAGES.badRequest }),
+    .min(1, malformed),
 });
 /** POST /api/requests/decision: the host's choice, with an optional reason for Annuler. */
 export const decisionBodySchema = z.object({
   token: z
     .string()
     .max(...atMost(2000))
-    .min(1, { error: API_MESSAGES.badRequest }),
-  decision: z.enum(['confirm', 'decline'], { error: API_MESSAGES.badRequest }),
+    .min(1, malformed),
+  decision: z.enum(['confirm', 'decline'], malformed),
   reason: formText(TEXT_MAX.freeText).optional(),
 });
 export type DecisionInput = z.input<typeof decisionBodySchema>;
@@ -127,17 +108,15 @@ export type DecisionView = z.infer<typeof decisionViewSchema>['data'];
 
 /** GET / PUT /api/me/mail-preferences: the signed-in person's mail language and arrival mails. */
 export const mailPreferencesSchema = z.object({
-  language: z.enum(['fr', 'en'], { error: API_MESSAGES.badRequest }),
-  arrival_mail: z.boolean({ error: API_MESSAGES.badRequest }),
+  language: z.enum(['fr', 'en'], malformed),
+  arrival_mail: z.boolean(malformed),
 });
 export type MailPreferences = z.infer<typeof mailPreferencesSchema>;
 export const mailPreferencesResponseSchema = z.object({
   message: z.string().optional(),
   data: mailPreferencesSchema,
 });
-export const MAIL_PREFERENCES_MESSAGES = {
-  saved: 'Préférences enregistrées.',
-} as const;
+export const MAIL_PREFERENCES_MESSAGES = fr.mailPreferences;
 
 /**
  * `?event=`: absent → meeting requests (not event registrations); an event's slug

@@ -3,7 +3,7 @@
  * each person safe or missing from their phones; ending it keeps the record.
  */
 import { z } from 'zod';
-import { TEXT_MAX, atMost, uuidSchema } from './common';
+import { TEXT_MAX, atMost, said, uuidSchema } from './common';
 import { PERSON_KINDS } from './on-site';
 
 /** A person's mark: not yet (`unknown`), safe, or missing. */
@@ -28,7 +28,10 @@ export const rollCallParamsSchema = z.object({ id: uuidSchema });
 export const rollCallMarkParamsSchema = z.object({ id: uuidSchema, personId: uuidSchema });
 
 export const rollCallMarkSchema = z.object({
-  status: z.enum(ROLL_CALL_STATUSES, { error: 'Statut inconnu.' }),
+  status: z.enum(
+    ROLL_CALL_STATUSES,
+    said((m) => m.rollCall.statusUnknown),
+  ),
 });
 export type RollCallMark = z.infer<typeof rollCallMarkSchema>;
 

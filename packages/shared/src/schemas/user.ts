@@ -4,49 +4,30 @@
  * routes read these same schemas and messages.
  */
 import { z } from 'zod';
+import { PASSWORD_MIN_LENGTH } from '../constants';
+import { fr } from '../messages/fr';
 import { ROLES } from '../roles';
-import { EMAIL_PATTERN, PHONE_PATTERN, SQL_INTEGER_MAX, TEXT_MAX, atMost, keyed } from './common';
+import {
+  EMAIL_PATTERN,
+  PHONE_PATTERN,
+  SQL_INTEGER_MAX,
+  TEXT_MAX,
+  atMost,
+  keyed,
+  sayIssue,
+} from './common';
 
 /** Labels of the fields, as the required-field message names them. */
-export const USER_FIELD_LABELS = {
-  name: 'Nom',
-  firstname: 'Prénoms',
-  email: 'Email',
-  password: 'Mot de passe',
-  title: 'Titre',
-  contact: 'Téléphone',
-  role: 'Rôle',
-  company_id: 'Entreprise',
-} as const;
+export const USER_FIELD_LABELS = fr.user.fields;
 export type UserField = keyof typeof USER_FIELD_LABELS;
 
-/** Every account's password, on creation and change (the server also refuses common ones). */
-export const PASSWORD_MIN_LENGTH = 12;
-
-export const USER_MESSAGES = {
-  required: (field: UserField) => `Le champ "${USER_FIELD_LABELS[field]}" est requis.`,
-  emailInvalid: 'Veuillez entrer une adresse e-mail valide.',
-  contactInvalid: 'Veuillez entrer un numéro de téléphone valide (8 à 15 chiffres).',
-  passwordTooShort: `Le mot de passe doit contenir au moins ${PASSWORD_MIN_LENGTH} caractères.`,
-  passwordWeak:
-    'Ce mot de passe est trop courant ou trop facile à deviner : choisissez-en un plus long, fait de mots sans rapport entre eux.',
-  companyInvalid: "L'entreprise choisie n'existe pas.",
-  roleInvalid: "Ce rôle n'existe pas.",
-  /** Spec §8 User creation, 409. */
-  emailTaken: 'Un compte avec cet email existe déjà pour cette entreprise.',
-  roleNotAssignable: "Vous n'avez pas la permission d'attribuer ce rôle.",
-  userProtected: "Vous n'avez pas la permission de modifier cet utilisateur.",
-  lastAdmin: 'Le dernier administrateur ne peut être ni supprimé, ni désactivé, ni rétrogradé.',
-  created: "L'utilisateur a été créé avec succès.",
-  updated: 'Utilisateur mis à jour avec succès.',
-  deleted: 'Utilisateur supprimé avec succès.',
-} as const;
+export const USER_MESSAGES = fr.user;
 
 /** A user-form message with its locale key (`users:form.errors.<key>`). */
-const userIssue = (key: Exclude<keyof typeof USER_MESSAGES, 'required'>) =>
-  keyed(USER_MESSAGES[key] as string, { key });
+const userIssue = (key: Exclude<keyof typeof USER_MESSAGES, 'required' | 'fields'>) =>
+  keyed((m) => m.user[key], { key });
 const requiredIssue = (field: UserField) =>
-  keyed(USER_MESSAGES.required(field), { key: 'required', field });
+  keyed((m) => m.user.required(field), { key: 'required', field });
 
 const blankToUndefined = (value: unknown) =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
@@ -74,7 +55,7 @@ const passwordShape = z
   .min(1, requiredIssue('password'))
   .min(
     PASSWORD_MIN_LENGTH,
-    keyed(USER_MESSAGES.passwordTooShort, { key: 'passwordTooShort', min: PASSWORD_MIN_LENGTH }),
+    keyed((m) => m.user.passwordTooShort, { key: 'passwordTooShort', min: PASSWORD_MIN_LENGTH }),
   );
 
 const userFields = {
@@ -162,23 +143,13 @@ export const userSchema = z.object({
 export type User = z.infer<typeof userSchema>;
 
 /** 'Mon compte' (issue 17): every signed-in person changes their own password. */
-export const ACCOUNT_FIELD_LABELS = {
-  current_password: 'Mot de passe actuel',
-  new_password: 'Nouveau mot de passe',
-  confirm_password: 'Confirmer le mot de passe',
-} as const;
+export const ACCOUNT_FIELD_LABELS = fr.account.fields;
 export type AccountField = keyof typeof ACCOUNT_FIELD_LABELS;
 
-export const ACCOUNT_MESSAGES = {
-  required: (field: AccountField) => `Le champ "${ACCOUNT_FIELD_LABELS[field]}" est requis.`,
-  passwordMismatch: 'Les deux mots de passe ne correspondent pas.',
-  passwordUnchanged: "Le nouveau mot de passe doit être différent de l'actuel.",
-  currentPasswordWrong: 'Le mot de passe actuel est incorrect.',
-  passwordChanged: 'Mot de passe modifié.',
-} as const;
+export const ACCOUNT_MESSAGES = fr.account;
 
 const accountRequired = (field: AccountField) =>
-  keyed(ACCOUNT_MESSAGES.required(field), { key: 'required', field });
+  keyed((m) => m.account.required(field), { key: 'required', field });
 
 const accountPassword = (field: AccountField) =>
   z
@@ -196,7 +167,7 @@ export const passwordChangeSchema = z
     current_password: accountPassword('current_password'),
     new_password: accountPassword('new_password').min(
       PASSWORD_MIN_LENGTH,
-      keyed(USER_MESSAGES.passwordTooShort, { key: 'passwordTooShort', min: PASSWORD_MIN_LENGTH }),
+      keyed((m) => m.user.passwordTooShort, { key: 'passwordTooShort', min: PASSWORD_MIN_LENGTH }),
     ),
     confirm_password: accountPassword('confirm_password'),
   })
@@ -205,15 +176,13 @@ export const passwordChangeSchema = z
       context.addIssue({
         code: 'custom',
         path: ['confirm_password'],
-        message: ACCOUNT_MESSAGES.passwordMismatch,
-        params: { key: 'passwordMismatch' },
+        ...sayIssue((m) => m.account.passwordMismatch, { key: 'passwordMismatch' }),
       });
     } else if (value.new_password === value.current_password) {
       context.addIssue({
         code: 'custom',
         path: ['new_password'],
-        message: ACCOUNT_MESSAGES.passwordUnchanged,
-        params: { key: 'passwordUnchanged' },
+        ...sayIssue((m) => m.account.passwordUnchanged, { key: 'passwordUnchanged' }),
       });
     }
   });

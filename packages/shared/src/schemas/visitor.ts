@@ -14,18 +14,13 @@
  */
 import { z } from 'zod';
 import { HOURS, ID_FILE_MAX_BYTES, MINUTES } from '../constants';
-import { fileTooLargeMessage, megabytes } from '../messages';
-import { EMAIL_PATTERN, TEXT_MAX, countryField, formText, isPhoneShaped } from './common';
+import type { Say } from '../messages/catalogue';
+import { fr } from '../messages/fr';
+import { megabytes } from '../messages/units';
+import { EMAIL_PATTERN, TEXT_MAX, countryField, formText, isPhoneShaped, sayIssue } from './common';
 
 /** The French labels of the required fields, as the messages name them. */
-export const VISITOR_FIELD_LABELS = {
-  firstname: 'Prénoms',
-  lastname: 'Nom',
-  id_number: "Numéro de pièce d'identité",
-  organisation_name: 'Employeur',
-  email: 'Email',
-  contact: 'Contact',
-} as const;
+export const VISITOR_FIELD_LABELS = fr.visitor.fields;
 
 /** Spec §5, in the spec's order. */
 export const VISITOR_REQUIRED_FIELDS = [
@@ -38,24 +33,7 @@ export const VISITOR_REQUIRED_FIELDS = [
 ] as const;
 export type VisitorRequiredField = (typeof VISITOR_REQUIRED_FIELDS)[number];
 
-export const VISITOR_MESSAGES = {
-  required: (label: string) => `Le champ "${label}" est requis.`,
-  emailInvalid: 'Veuillez entrer une adresse e-mail valide.',
-  phoneInvalid: 'Veuillez entrer un numéro de téléphone valide (8 à 15 chiffres).',
-  fileTooLarge: fileTooLargeMessage(ID_FILE_MAX_BYTES),
-  fileInvalid: 'Veuillez sélectionner un fichier valide',
-  dateMissing: 'Date non sélectionnée',
-  dateInvalid: 'Date invalide',
-  datePast: 'La date de la visite ne peut pas être dans le passé.',
-  hourMissing: "Veuillez sélectionner l'heure.",
-  minuteMissing: 'Veuillez sélectionner les minutes.',
-  tooLong: 'La requête est mal formée.',
-  /** Issue 16: the privacy notice must be accepted (the form and the server both check it). */
-  privacyRequired: 'Veuillez accepter la notice de confidentialité.',
-  /** Spec §8: the screens' success texts (the server answers them as `message`). */
-  visitorCreated: 'Visiteur créé avec succès.',
-  requestCreated: 'Demande créée avec succès.',
-} as const;
+export const VISITOR_MESSAGES = fr.visitor;
 
 /** Keys of `params.key` on the issues of this schema (the web's locale keys). */
 export type VisitorIssueKey =
@@ -89,7 +67,7 @@ export interface FileLike {
  * first: an overlong value is refused there, before any pattern reads it, with
  * the 'tooLong' key the screens translate.
  */
-const text = (max: number) => formText(max, VISITOR_MESSAGES.tooLong);
+const text = (max: number) => formText(max, (m) => m.visitor.tooLong);
 
 /** DD/MM/YYYY with slashes at positions 3 and 6 (spec §5), and a real calendar day. */
 export function isVisitDate(value: string): boolean {
@@ -149,48 +127,47 @@ export const visitorFormSchema = z
     const fail = (
       path: string,
       key: VisitorIssueKey,
-      message: string,
+      say: Say,
       field?: string,
       values: Record<string, number> = {},
     ) => {
-      ctx.addIssue({ code: 'custom', path: [path], message, params: { key, field, ...values } });
+      ctx.addIssue({ code: 'custom', path: [path], ...sayIssue(say, { key, field, ...values }) });
     };
     // 1. Required fields, in the spec's order.
     for (const field of VISITOR_REQUIRED_FIELDS) {
-      if (!v[field])
-        fail(field, 'required', VISITOR_MESSAGES.required(VISITOR_FIELD_LABELS[field]), field);
+      if (!v[field]) fail(field, 'required', (m) => m.visitor.required(field), field);
     }
     // 2. The identity document.
     const file = v.request_image as FileLike | undefined | null;
     if (!file || typeof file.size !== 'number' || file.size <= 0) {
-      fail('request_image', 'fileInvalid', VISITOR_MESSAGES.fileInvalid);
+      fail('request_image', 'fileInvalid', (m) => m.visitor.fileInvalid);
     } else if (file.size > ID_FILE_MAX_BYTES) {
-      fail('request_image', 'fileTooLarge', VISITOR_MESSAGES.fileTooLarge, undefined, {
+      fail('request_image', 'fileTooLarge', (m) => m.visitor.fileTooLarge, undefined, {
         mo: megabytes(ID_FILE_MAX_BYTES),
       });
     }
     // 3–4. Shapes of the e-mail and the phone number.
     if (v.email && !EMAIL_PATTERN.test(v.email)) {
-      fail('email', 'emailInvalid', VISITOR_MESSAGES.emailInvalid);
+      fail('email', 'emailInvalid', (m) => m.visitor.emailInvalid);
     }
     if (v.contact && !isPhoneShaped(v.contact)) {
-      fail('contact', 'phoneInvalid', VISITOR_MESSAGES.phoneInvalid);
+      fail('contact', 'phoneInvalid', (m) => m.visitor.phoneInvalid);
     }
     // 5. The date.
-    if (!v.request_date) fail('request_date', 'dateMissing', VISITOR_MESSAGES.dateMissing);
+    if (!v.request_date) fail('request_date', 'dateMissing', (m) => m.visitor.dateMissing);
     else if (!isVisitDate(v.request_date)) {
-      fail('request_date', 'dateInvalid', VISITOR_MESSAGES.dateInvalid);
+      fail('request_date', 'dateInvalid', (m) => m.visitor.dateInvalid);
     }
     // 6. Hour and minute: the placeholders HH and MM are errors.
     const [hour = '', minute = ''] = v.request_time.split(':');
     if (!(HOURS as readonly string[]).includes(hour)) {
-      fail('request_time', 'hourMissing', VISITOR_MESSAGES.hourMissing);
+      fail('request_time', 'hourMissing', (m) => m.visitor.hourMissing);
     } else if (!(MINUTES as readonly string[]).includes(minute) || v.request_time.length !== 5) {
-      fail('request_time', 'minuteMissing', VISITOR_MESSAGES.minuteMissing);
+      fail('request_time', 'minuteMissing', (m) => m.visitor.minuteMissing);
     }
     // 7. The privacy notice (issue 16).
     if (!v.privacy_accepted) {
-      fail('privacy_accepted', 'privacyRequired', VISITOR_MESSAGES.privacyRequired);
+      fail('privacy_accepted', 'privacyRequired', (m) => m.visitor.privacyRequired);
     }
   })
   .transform(({ request_image: _file, privacy_accepted: _accepted, ...rest }) => ({

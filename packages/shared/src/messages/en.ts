@@ -1,0 +1,349 @@
+/**
+ * The server's words in English: the same keys as fr.ts (the `Catalogue` type is
+ * made of the French one's, so a missing or extra key fails the type check).
+ * Where the spec's own wording was English, it is kept as written.
+ */
+import {
+  ARRIVAL_EARLY_MAX_MINUTES,
+  ID_FILE_MAX_BYTES,
+  PASSWORD_MIN_LENGTH,
+  UNDO_WINDOW_MINUTES,
+} from '../constants';
+import type { Catalogue } from './catalogue';
+import { megabytes } from './units';
+
+const fileTooLarge = (maxBytes: number) =>
+  `The file must not be larger than ${megabytes(maxBytes)} MB.`;
+const required = (label: string) => `The "${label}" field is required.`;
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+const visitorFields: Catalogue['visitor']['fields'] = {
+  firstname: 'First names',
+  lastname: 'Last name',
+  id_number: 'Identity document number',
+  organisation_name: 'Employer',
+  email: 'Email',
+  contact: 'Contact',
+};
+
+const companyFields: Catalogue['company']['fields'] = {
+  logo: 'Logo',
+  name: 'Name',
+  id_number: 'Identification number',
+  address: 'Address',
+  city: 'City',
+  state: 'Region / State',
+  country: 'Country',
+  zipcode: 'Postcode',
+  company_field: 'Business sector',
+  point_contact: 'Point of contact',
+  title: 'Title',
+  email: 'Email',
+  phone_number: 'Phone',
+  description: 'Description',
+  number_of_employee: 'Number of employees',
+};
+
+const eventFields: Catalogue['event']['fields'] = {
+  company_id: 'Company',
+  name: 'Name',
+  location: 'Place',
+  address_name: 'Address',
+  city: 'City',
+  country: 'Country',
+  state: 'Region / State',
+  zipcode: 'Postcode',
+  date_event: 'Date',
+  time_event: 'Time',
+};
+
+const userFields: Catalogue['user']['fields'] = {
+  name: 'Last name',
+  firstname: 'First names',
+  email: 'Email',
+  password: 'Password',
+  title: 'Title',
+  contact: 'Phone',
+  role: 'Role',
+  company_id: 'Company',
+};
+
+const accountFields: Catalogue['account']['fields'] = {
+  current_password: 'Current password',
+  new_password: 'New password',
+  confirm_password: 'Confirm password',
+};
+
+const qrUserFields: Catalogue['qrUser']['fields'] = {
+  firstname: 'First name',
+  lastname: 'Last name',
+  contact: 'Contact',
+  email: 'Email',
+  title: 'Title',
+  company_id: 'Company',
+  user_document: 'Document',
+  dateExp: 'Expiry date',
+};
+
+export const en: Catalogue = {
+  api: {
+    badRequest: 'The request is malformed.',
+    unauthenticated: 'You must be signed in.',
+    forbidden: 'You do not have permission.',
+    notFound: 'The requested resource does not exist.',
+    internal: 'An internal error occurred.',
+    tooManyRequests: 'Too many attempts. Try again in a minute.',
+    fileTooLargeMax: fileTooLarge,
+    fileTooLarge: fileTooLarge(ID_FILE_MAX_BYTES),
+    fileInvalid: 'Please select a valid file',
+    fileTypeRefused: 'This type of file is not accepted.',
+    loginSuccess: 'Signed in.',
+    badCredentials: 'Incorrect credentials.',
+    accountDisabled: 'Access denied.',
+    loggedOut: 'Signed out',
+  },
+  validation: {
+    tooLong: (max) => `This field must not be longer than ${max} characters.`,
+    tooBig: (max) => `The value must not be more than ${max}.`,
+    required: 'This field is required.',
+    tooShort: (min) => `This field must be at least ${min} characters long.`,
+    tooSmall: (min) => `The value must be at least ${min}.`,
+    idInvalid: 'Invalid identifier.',
+    emailInvalid: 'Please enter a valid email address.',
+    dateInvalid: 'Invalid date.',
+    formatInvalid: 'Invalid format.',
+    valueRefused: 'This value is not accepted.',
+    countryInvalid: 'Please choose a country from the list.',
+  },
+  login: {
+    emailRequired: 'The email address is required.',
+    emailInvalid: 'Please enter a valid email address.',
+    passwordRequired: 'The password is required.',
+    badCredentials: 'Incorrect credentials.',
+  },
+  visitor: {
+    fields: visitorFields,
+    required: (field) => required(visitorFields[field]),
+    emailInvalid: 'Please enter a valid email address.',
+    phoneInvalid: 'Please enter a valid phone number (8 to 15 digits).',
+    fileTooLarge: fileTooLarge(ID_FILE_MAX_BYTES),
+    fileInvalid: 'Please select a valid file',
+    dateMissing: 'Date not selected',
+    dateInvalid: 'Invalid Date',
+    datePast: 'The date of the visit cannot be in the past.',
+    hourMissing: 'Please select the hour.',
+    minuteMissing: 'Please select the minutes.',
+    tooLong: 'The request is malformed.',
+    privacyRequired: 'Please accept the privacy notice.',
+    visitorCreated: 'Visitor created successfully.',
+    requestCreated: 'Request created successfully.',
+  },
+  request: {
+    created: 'Request created successfully.',
+    confirmed: 'Request confirmed.',
+    alreadyRequested: 'A request already exists for this visitor.',
+    visitorDeleted: 'Visitor deleted.',
+    hostUnknown: 'This host is not a member of the company.',
+    declined: 'Request cancelled.',
+    alreadyDeclined: 'This request has already been cancelled.',
+    alreadyConfirmed: 'This request has already been confirmed.',
+    declinedByStaff: 'Request cancelled. The visitor is told by email.',
+  },
+  decision: {
+    invalid: 'This link is not valid.',
+    expired: 'This link has expired: the day of the meeting has passed.',
+    confirmed: 'Meeting confirmed. The visitor receives their code by email.',
+    declined: 'Meeting cancelled. The visitor is told by email.',
+    alreadyDecided: 'This request has already been answered.',
+  },
+  mailPreferences: {
+    saved: 'Preferences saved.',
+  },
+  company: {
+    fields: companyFields,
+    required: (field) => required(companyFields[field]),
+    emailInvalid: 'Please enter a valid email address.',
+    phoneInvalid: 'Please enter a valid phone number (8 to 15 digits).',
+    employeeRangeInvalid: 'Please choose a range for the number of employees.',
+    arrivalEarlyInvalid: `Early arrivals are counted in minutes, from 0 to ${ARRIVAL_EARLY_MAX_MINUTES}.`,
+    kioskEmailInvalid: 'Email presence is either on or off: “true” or “false”.',
+    dayEndInvalid: 'The end of the day is a time HH:MM, from 00:00 to 23:59.',
+    slugStable: "A company's slug does not change: its links and printed QR codes depend on it.",
+    defaultCompany: 'The default company cannot be deleted.',
+    created: 'Company created successfully.',
+    updated: 'Company updated successfully.',
+    deleted: 'Company deleted successfully.',
+    notEmpty: (name, holdings) =>
+      `The company “${name}” cannot be deleted: it still holds ${holdings.join(', ')}. Delete them first.`,
+    holdings: {
+      users: (n) => plural(n, 'user', 'users'),
+      visitors: (n) => plural(n, 'visitor', 'visitors'),
+      events: (n) => plural(n, 'event', 'events'),
+      qrUsers: (n) => plural(n, 'QR code or member card', 'QR codes or member cards'),
+      some: 'data',
+    },
+  },
+  event: {
+    fields: eventFields,
+    required: (field) => required(eventFields[field]),
+    dateInvalid: 'Invalid Date',
+    timeInvalid: 'Please choose a valid time (HH:MM).',
+    datePast: 'The date of the event has already passed: choose today or a date to come.',
+    created: 'Event created successfully!',
+    added: 'Event added',
+    found: 'Event found',
+    createFailed: 'Error creating the event.',
+    networkError: 'Network error or server unreachable.',
+    loadFailed: 'Error loading the data.',
+    listFailed: 'Error fetching the events.',
+    deleteFailed: 'Error deleting event',
+    mustBeLoggedIn: 'The user must be logged in',
+    deleted: 'Event deleted.',
+    closedNow: 'Registrations for this event are now closed.',
+    hasParticipants: (name, count) =>
+      `The event “${name}” cannot be deleted: ${count} participant${count > 1 ? 's are' : ' is'} registered. Close it instead.`,
+    registrationClosed: 'Registrations for this event are closed.',
+    eventOver: 'This event is over: registrations are closed.',
+    alreadyRegistered: 'You are already registered for this event with this email address.',
+    clientLimit: 'Too many registrations for this event from this device. Try again in an hour.',
+    recipientLimit:
+      'This email address has received too many registrations today. Try again tomorrow or contact the organiser.',
+    registered: 'Your QR code has been sent by email. Thank you',
+  },
+  user: {
+    fields: userFields,
+    required: (field) => required(userFields[field]),
+    emailInvalid: 'Please enter a valid email address.',
+    contactInvalid: 'Please enter a valid phone number (8 to 15 digits).',
+    passwordTooShort: `The password must be at least ${PASSWORD_MIN_LENGTH} characters long.`,
+    passwordWeak:
+      'This password is too common or too easy to guess: choose a longer one, made of unrelated words.',
+    companyInvalid: 'The chosen company does not exist.',
+    roleInvalid: 'This role does not exist.',
+    emailTaken: 'An account with this email already exists for this company.',
+    roleNotAssignable: 'You do not have permission to assign this role.',
+    userProtected: 'You do not have permission to change this user.',
+    lastAdmin: 'The last administrator can be neither deleted, nor deactivated, nor demoted.',
+    created: 'The user was created successfully.',
+    updated: 'User updated successfully.',
+    deleted: 'User deleted successfully.',
+  },
+  account: {
+    fields: accountFields,
+    required: (field) => required(accountFields[field]),
+    passwordMismatch: 'The two passwords do not match.',
+    passwordUnchanged: 'The new password must be different from the current one.',
+    currentPasswordWrong: 'The current password is incorrect.',
+    passwordChanged: 'Password changed.',
+  },
+  qrUser: {
+    fields: qrUserFields,
+    required: (field) => required(qrUserFields[field]),
+    emailInvalid: 'Please enter a valid email address.',
+    contactInvalid: 'Please enter a valid phone number (8 to 15 digits).',
+    typeInvalid: 'The only type of QR code is “permanent”.',
+    dateInvalid: 'Invalid Date',
+    dateExpPast: 'The expiry date has already passed: choose today or a day to come.',
+    companyInvalid: 'The chosen company does not exist.',
+    nothingToUpdate: 'The request is malformed.',
+    alreadyReplaced: 'This card has already been replaced by a new one.',
+    qrCreated: 'QR Code created successfully.',
+    memberCreated: 'Card created successfully.',
+    updated: 'QR User updated successfully.',
+    reissued: 'New card issued: the old code no longer works.',
+  },
+  check: {
+    checkedIn: (name) => `Arrival recorded: ${name}.`,
+    checkedOut: (name) => `Departure recorded: ${name}.`,
+    alreadyIn: (name, time) => `${name} already arrived at ${time}.`,
+    alreadyOut: (name, time) => `${name} already left at ${time}.`,
+    unknownCode: 'Unknown QR Code.',
+    notConfirmed: "This visitor's request is not confirmed yet.",
+    meetingDayOver: 'This QR Code is no longer valid: the date of the meeting has passed.',
+    eventOver: 'This QR Code is no longer valid: the event is over.',
+    meetingNotYet: (date) => `This QR Code is not valid yet: the meeting is planned on ${date}.`,
+    eventNotYet: (date) => `This QR Code is not valid yet: the event takes place on ${date}.`,
+    expired: (date) => `This QR Code expired on ${date}.`,
+    replaced: 'This QR Code has been replaced by a new card.',
+    unknownEmail: 'No QR Code of this company matches this email address.',
+    kioskEmailOff: 'Email presence is not turned on for this company.',
+  },
+  undo: {
+    reasonRequired: 'Say why this check is undone.',
+    tooLate: `This check can no longer be undone: it is more than ${UNDO_WINDOW_MINUTES} minutes old.`,
+    notLatest: "Only a person's latest check can be undone.",
+    alreadyUndone: 'This check is already undone.',
+    arrivalUndone: (name) => `Arrival undone: ${name}.`,
+    departureUndone: (name) => `Departure undone: ${name}.`,
+  },
+  mail: {
+    resent: 'The mail will be sent again in a moment.',
+    nothingToResend: 'There is no mail to send again for this person.',
+  },
+  availability: {
+    databaseUnavailable:
+      'Service temporarily unavailable (database unreachable). Try again in a moment.',
+    idempotencyKeyInvalid:
+      'The Idempotency-Key header must be 8 to 100 characters long (letters, digits, dashes).',
+  },
+  privacy: {
+    retentionSaved: 'The privacy settings have been saved.',
+    erased: "This person's data has been erased.",
+    noticeRequired: 'Please accept the privacy notice.',
+    daysInvalid: 'Invalid number of days.',
+    daysTooFew: 'At least 1 day.',
+    daysTooMany: (max) => `At most ${max} days.`,
+  },
+  rollCall: {
+    alreadyRunning: 'An evacuation roll call is already under way.',
+    ended: 'This evacuation roll call is over.',
+    statusUnknown: 'Unknown status.',
+  },
+  live: {
+    eventStreamOnly: 'This stream is read as text/event-stream.',
+    tooManyStreams: 'Too many open streams.',
+  },
+  csv: {
+    visitorLog: {
+      header: [
+        'First name',
+        'Last name',
+        'Email',
+        'Code',
+        'Company',
+        'Arrival',
+        'Departure',
+        'Arrival method',
+        'Departure method',
+        'Arrival recorded by',
+        'Departure recorded by',
+        'Undone',
+      ],
+      methods: {
+        scan: 'QR scan',
+        manual: 'Manual entry',
+        kiosk: 'Kiosk',
+        automatic: 'Automatic',
+      },
+      arrivalUndone: (by, reason) => `Arrival undone${by ? ` by ${by}` : ''}: ${reason}`,
+      departureUndone: (at, by, reason) =>
+        `Departure of ${at} undone${by ? ` by ${by}` : ''}: ${reason}`,
+    },
+    participants: {
+      header: [
+        'First name',
+        'Last name',
+        'Email',
+        'Contact',
+        'Employer',
+        'Registered',
+        'Arrival',
+        'Departure',
+      ],
+    },
+    audit: {
+      header: ['Date (UTC)', 'Company', 'Author', 'Action', 'Subject', 'Identifier', 'Detail'],
+      system: 'System',
+    },
+  },
+};

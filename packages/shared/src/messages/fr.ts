@@ -1,0 +1,384 @@
+/**
+ * The server's words in French: every message, toast, CSV header and fixed cell
+ * the server writes (spec §8's wording, with the spelling fixes CONTRIBUTING lists).
+ * The English catalogue (en.ts) has the same keys; code picks a message by key
+ * (`(m) => m.visitor.emailInvalid`), never by its French text.
+ */
+import {
+  ARRIVAL_EARLY_MAX_MINUTES,
+  ID_FILE_MAX_BYTES,
+  PASSWORD_MIN_LENGTH,
+  UNDO_WINDOW_MINUTES,
+} from '../constants';
+import { megabytes } from './units';
+
+const fileTooLarge = (maxBytes: number) =>
+  `La taille du fichier ne doit pas dépasser ${megabytes(maxBytes)} Mo.`;
+const required = (label: string) => `Le champ "${label}" est requis.`;
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+const visitorFields = {
+  firstname: 'Prénoms',
+  lastname: 'Nom',
+  id_number: "Numéro de pièce d'identité",
+  organisation_name: 'Employeur',
+  email: 'Email',
+  contact: 'Contact',
+} as const;
+
+const companyFields = {
+  logo: 'Logo',
+  name: 'Nom',
+  id_number: "Numéro d'identification",
+  address: 'Adresse',
+  city: 'Ville',
+  state: 'Région / État',
+  country: 'Pays',
+  zipcode: 'Code postal',
+  company_field: "Secteur d'activité",
+  point_contact: 'Point de contact',
+  title: 'Titre',
+  email: 'Email',
+  phone_number: 'Téléphone',
+  description: 'Description',
+  number_of_employee: "Nombre d'employés",
+} as const;
+
+const eventFields = {
+  company_id: 'Entreprise',
+  name: 'Nom',
+  location: 'Lieu',
+  address_name: 'Adresse',
+  city: 'Ville',
+  country: 'Pays',
+  state: 'Région / État',
+  zipcode: 'Code postal',
+  date_event: 'Date',
+  time_event: 'Heure',
+} as const;
+
+const userFields = {
+  name: 'Nom',
+  firstname: 'Prénoms',
+  email: 'Email',
+  password: 'Mot de passe',
+  title: 'Titre',
+  contact: 'Téléphone',
+  role: 'Rôle',
+  company_id: 'Entreprise',
+} as const;
+
+const accountFields = {
+  current_password: 'Mot de passe actuel',
+  new_password: 'Nouveau mot de passe',
+  confirm_password: 'Confirmer le mot de passe',
+} as const;
+
+const qrUserFields = {
+  firstname: 'Prénom',
+  lastname: 'Nom',
+  contact: 'Contact',
+  email: 'Email',
+  title: 'Titre',
+  company_id: 'Entreprise',
+  user_document: 'Document',
+  dateExp: "Date d'expiration",
+} as const;
+
+export const fr = {
+  /** The server's answers (spec §8). */
+  api: {
+    badRequest: 'La requête est mal formée.',
+    unauthenticated: 'Vous devez être authentifié.',
+    forbidden: "Vous n'avez pas la permission.",
+    notFound: "La ressource demandée n'existe pas.",
+    internal: 'Une erreur interne est survenue.',
+    tooManyRequests: 'Trop de tentatives. Réessayez dans une minute.',
+    /** An upload over `maxBytes`, the limit of the field it came in. */
+    fileTooLargeMax: fileTooLarge,
+    /** The identity document's limit (spec §9). */
+    fileTooLarge: fileTooLarge(ID_FILE_MAX_BYTES),
+    fileInvalid: 'Veuillez sélectionner un fichier valide',
+    fileTypeRefused: "Ce type de fichier n'est pas accepté.",
+    loginSuccess: 'Connexion réussie.',
+    badCredentials: 'Identifiants incorrects.',
+    accountDisabled: 'Accès refusé.',
+    loggedOut: 'Déconnecté',
+  },
+  /** zod's own checks, said in the product's words. */
+  validation: {
+    tooLong: (max: number) => `Ce champ ne doit pas dépasser ${max} caractères.`,
+    tooBig: (max: string) => `La valeur ne doit pas dépasser ${max}.`,
+    required: 'Ce champ est requis.',
+    tooShort: (min: string) => `Ce champ doit contenir au moins ${min} caractères.`,
+    tooSmall: (min: string) => `La valeur doit être au moins ${min}.`,
+    idInvalid: 'Identifiant invalide.',
+    emailInvalid: 'Veuillez entrer une adresse e-mail valide.',
+    dateInvalid: 'Date invalide.',
+    formatInvalid: 'Format invalide.',
+    valueRefused: "Cette valeur n'est pas acceptée.",
+    countryInvalid: 'Veuillez sélectionner un pays de la liste.',
+  },
+  login: {
+    emailRequired: "L'adresse email est requise.",
+    emailInvalid: 'Veuillez saisir une adresse email valide.',
+    passwordRequired: 'Le mot de passe est requis.',
+    badCredentials: 'Identifiants incorrects.',
+  },
+  visitor: {
+    fields: visitorFields,
+    required: (field: keyof typeof visitorFields) => required(visitorFields[field]),
+    emailInvalid: 'Veuillez entrer une adresse e-mail valide.',
+    phoneInvalid: 'Veuillez entrer un numéro de téléphone valide (8 à 15 chiffres).',
+    fileTooLarge: fileTooLarge(ID_FILE_MAX_BYTES),
+    fileInvalid: 'Veuillez sélectionner un fichier valide',
+    dateMissing: 'Date non sélectionnée',
+    dateInvalid: 'Date invalide',
+    datePast: 'La date de la visite ne peut pas être dans le passé.',
+    hourMissing: "Veuillez sélectionner l'heure.",
+    minuteMissing: 'Veuillez sélectionner les minutes.',
+    tooLong: 'La requête est mal formée.',
+    /** Issue 16: the privacy notice must be accepted (the form and the server both check it). */
+    privacyRequired: 'Veuillez accepter la notice de confidentialité.',
+    /** Spec §8: the screens' success texts (the server answers them as `message`). */
+    visitorCreated: 'Visiteur créé avec succès.',
+    requestCreated: 'Demande créée avec succès.',
+  },
+  request: {
+    created: 'Demande créée avec succès.',
+    confirmed: 'Demande confirmée.',
+    alreadyRequested: 'Une demande existe déjà pour ce visiteur.',
+    visitorDeleted: 'Visiteur supprimé.',
+    hostUnknown: "Cet hôte n'est pas un membre de l'entreprise.",
+    declined: 'Demande annulée.',
+    alreadyDeclined: 'Cette demande a déjà été annulée.',
+    /** Annuler on a request a colleague (or the host, from the mail) confirmed first. */
+    alreadyConfirmed: 'Cette demande a déjà été confirmée.',
+    /** Annuler from the waiting screen: the visitor is told by e-mail (issue 15). */
+    declinedByStaff: 'Demande annulée. Le visiteur en est informé par e-mail.',
+  },
+  /** What the host's decision link answers (issue 15). */
+  decision: {
+    invalid: "Ce lien n'est pas valide.",
+    expired: 'Ce lien a expiré : le jour du rendez-vous est passé.',
+    confirmed: 'Rendez-vous confirmé. Le visiteur reçoit son code par e-mail.',
+    declined: 'Rendez-vous annulé. Le visiteur en est informé par e-mail.',
+    alreadyDecided: 'Cette demande a déjà reçu une réponse.',
+  },
+  mailPreferences: {
+    saved: 'Préférences enregistrées.',
+  },
+  company: {
+    fields: companyFields,
+    required: (field: keyof typeof companyFields) => required(companyFields[field]),
+    emailInvalid: 'Veuillez entrer une adresse e-mail valide.',
+    phoneInvalid: 'Veuillez entrer un numéro de téléphone valide (8 à 15 chiffres).',
+    employeeRangeInvalid: "Veuillez choisir une tranche du nombre d'employés.",
+    arrivalEarlyInvalid: `Les arrivées anticipées se comptent en minutes, de 0 à ${ARRIVAL_EARLY_MAX_MINUTES}.`,
+    kioskEmailInvalid: 'La présence par e-mail est activée ou non : « true » ou « false ».',
+    dayEndInvalid: 'La fin de journée est une heure HH:MM, de 00:00 à 23:59.',
+    slugStable:
+      "Le slug d'une entreprise ne change pas : ses liens et ses QR codes imprimés en dépendent.",
+    defaultCompany: "L'entreprise par défaut ne peut pas être supprimée.",
+    /** Spec §8 company create and update. */
+    created: 'Entreprise créée avec succès.',
+    updated: 'Entreprise mise à jour avec succès.',
+    deleted: 'Entreprise supprimée avec succès.',
+    /** Deleting a company is refused while it still holds data: nothing is lost by accident. */
+    notEmpty: (name: string, holdings: string[]) =>
+      `Impossible de supprimer l'entreprise « ${name} » : elle contient encore ${holdings.join(', ')}. Supprimez-les d'abord.`,
+    /** What a company still holds, counted (the words `notEmpty` lists). */
+    holdings: {
+      users: (n: number) => plural(n, 'utilisateur', 'utilisateurs'),
+      visitors: (n: number) => plural(n, 'visiteur', 'visiteurs'),
+      events: (n: number) => plural(n, 'évènement', 'évènements'),
+      qrUsers: (n: number) => plural(n, 'QR code ou carte membre', 'QR codes ou cartes membres'),
+      /** When the count could not be told (a race with another delete). */
+      some: 'des données',
+    },
+  },
+  event: {
+    fields: eventFields,
+    required: (field: keyof typeof eventFields) => required(eventFields[field]),
+    /** Spec §5 visitor form's date message, for the same DD/MM/YYYY field. */
+    dateInvalid: 'Date invalide',
+    timeInvalid: 'Veuillez choisir une heure valide (HH:MM).',
+    datePast:
+      "La date de l'événement est déjà passée : choisissez aujourd'hui ou une date à venir.",
+    /** Spec §8. */
+    created: 'Événement créé avec succès !',
+    added: 'Événement ajouté',
+    found: 'Événement retrouvé',
+    createFailed: 'Erreur lors de la création de l’événement.',
+    networkError: 'Erreur réseau ou serveur non joignable.',
+    loadFailed: 'Erreur lors du chargement des données.',
+    listFailed: 'Erreur lors de la récupération des events.',
+    deleteFailed: "Erreur lors de la suppression de l'événement",
+    mustBeLoggedIn: "L'utilisateur doit être connecté",
+    deleted: 'Événement supprimé.',
+    closedNow: 'Les inscriptions à cet événement sont maintenant closes.',
+    /** Deleting an event would lose its participants and their check-ins: refused while it has some. */
+    hasParticipants: (name: string, count: number) =>
+      `Impossible de supprimer l'événement « ${name} » : ${count} participant${count > 1 ? 's y sont inscrits' : ' y est inscrit'}. Clôturez-le plutôt.`,
+    /** Registration through the share link. */
+    registrationClosed: 'Les inscriptions à cet événement sont closes.',
+    eventOver: 'Cet événement est terminé : les inscriptions sont closes.',
+    alreadyRegistered: 'Vous êtes déjà inscrit à cet événement avec cette adresse e-mail.',
+    /** One client registers a few people to one event per hour. */
+    clientLimit:
+      "Trop d'inscriptions à cet événement depuis cet appareil. Réessayez dans une heure.",
+    /** One address receives at most a few registration mails a day (the link is public). */
+    recipientLimit:
+      "Cette adresse e-mail a reçu trop d'inscriptions aujourd'hui. Réessayez demain ou contactez l'organisateur.",
+    registered: 'Votre QRCode a été envoyé par e-mail, Merci',
+  },
+  user: {
+    fields: userFields,
+    required: (field: keyof typeof userFields) => required(userFields[field]),
+    emailInvalid: 'Veuillez entrer une adresse e-mail valide.',
+    contactInvalid: 'Veuillez entrer un numéro de téléphone valide (8 à 15 chiffres).',
+    passwordTooShort: `Le mot de passe doit contenir au moins ${PASSWORD_MIN_LENGTH} caractères.`,
+    passwordWeak:
+      'Ce mot de passe est trop courant ou trop facile à deviner : choisissez-en un plus long, fait de mots sans rapport entre eux.',
+    companyInvalid: "L'entreprise choisie n'existe pas.",
+    roleInvalid: "Ce rôle n'existe pas.",
+    /** Spec §8 User creation, 409. */
+    emailTaken: 'Un compte avec cet email existe déjà pour cette entreprise.',
+    roleNotAssignable: "Vous n'avez pas la permission d'attribuer ce rôle.",
+    userProtected: "Vous n'avez pas la permission de modifier cet utilisateur.",
+    lastAdmin: 'Le dernier administrateur ne peut être ni supprimé, ni désactivé, ni rétrogradé.',
+    created: "L'utilisateur a été créé avec succès.",
+    updated: 'Utilisateur mis à jour avec succès.',
+    deleted: 'Utilisateur supprimé avec succès.',
+  },
+  account: {
+    fields: accountFields,
+    required: (field: keyof typeof accountFields) => required(accountFields[field]),
+    passwordMismatch: 'Les deux mots de passe ne correspondent pas.',
+    passwordUnchanged: "Le nouveau mot de passe doit être différent de l'actuel.",
+    currentPasswordWrong: 'Le mot de passe actuel est incorrect.',
+    passwordChanged: 'Mot de passe modifié.',
+  },
+  qrUser: {
+    fields: qrUserFields,
+    required: (field: keyof typeof qrUserFields) => required(qrUserFields[field]),
+    emailInvalid: 'Veuillez entrer une adresse e-mail valide.',
+    contactInvalid: 'Veuillez entrer un numéro de téléphone valide (8 à 15 chiffres).',
+    typeInvalid: 'Le seul type de QR code est « permanent ».',
+    dateInvalid: 'Date invalide',
+    /** A new code must work at least until the end of today, in the company's time zone. */
+    dateExpPast:
+      "La date d'expiration est déjà passée : choisissez aujourd'hui ou un jour à venir.",
+    companyInvalid: "L'entreprise choisie n'existe pas.",
+    nothingToUpdate: 'La requête est mal formée.',
+    alreadyReplaced: 'Cette carte a déjà été remplacée par une nouvelle.',
+    /** Spec §8 QR creation / member card: success texts the screens show. */
+    qrCreated: 'QR Code créé avec succès.',
+    memberCreated: 'Carte créée avec succès.',
+    updated: 'Utilisateur QR mis à jour avec succès.',
+    reissued: 'Nouvelle carte émise : l’ancien code est désactivé.',
+  },
+  check: {
+    checkedIn: (name: string) => `Arrivée enregistrée : ${name}.`,
+    checkedOut: (name: string) => `Départ enregistré : ${name}.`,
+    alreadyIn: (name: string, time: string) =>
+      `${name} est déjà enregistré(e) à l'arrivée à ${time}.`,
+    alreadyOut: (name: string, time: string) =>
+      `${name} est déjà enregistré(e) au départ à ${time}.`,
+    unknownCode: 'QR Code inconnu.',
+    notConfirmed: "La demande de ce visiteur n'est pas encore confirmée.",
+    meetingDayOver: "Ce QR Code n'est plus valable : la date du rendez-vous est passée.",
+    eventOver: "Ce QR Code n'est plus valable : l'événement est terminé.",
+    /** A code scanned before its day (in the company's time zone, less its early-arrival minutes). */
+    meetingNotYet: (date: string) =>
+      `Ce QR Code n'est pas encore valable : le rendez-vous est prévu le ${date}.`,
+    eventNotYet: (date: string) =>
+      `Ce QR Code n'est pas encore valable : l'événement a lieu le ${date}.`,
+    expired: (date: string) => `Ce QR Code a expiré le ${date}.`,
+    replaced: 'Ce QR Code a été remplacé par une nouvelle carte.',
+    unknownEmail: 'Aucun QR Code de cette entreprise ne correspond à cette adresse e-mail.',
+    /** The kiosk's e-mail presence is off unless the company turned it on (an e-mail is no secret). */
+    kioskEmailOff: "La présence par e-mail n'est pas activée pour cette entreprise.",
+  },
+  undo: {
+    reasonRequired: 'Indiquez pourquoi ce passage est annulé.',
+    tooLate: `Ce passage ne peut plus être annulé : il date de plus de ${UNDO_WINDOW_MINUTES} minutes.`,
+    notLatest: "Seul le dernier passage d'une personne peut être annulé.",
+    alreadyUndone: 'Ce passage est déjà annulé.',
+    arrivalUndone: (name: string) => `Arrivée annulée : ${name}.`,
+    departureUndone: (name: string) => `Départ annulé : ${name}.`,
+  },
+  mail: {
+    resent: 'Le mail sera renvoyé dans un instant.',
+    nothingToResend: "Il n'y a aucun mail à renvoyer pour cette personne.",
+  },
+  availability: {
+    databaseUnavailable:
+      'Service momentanément indisponible (base de données injoignable). Réessayez dans un instant.',
+    idempotencyKeyInvalid:
+      "L'en-tête Idempotency-Key doit faire de 8 à 100 caractères (lettres, chiffres, tirets).",
+  },
+  privacy: {
+    retentionSaved: 'Les paramètres de confidentialité ont été enregistrés.',
+    erased: 'Les données de cette personne ont été effacées.',
+    noticeRequired: 'Veuillez accepter la notice de confidentialité.',
+    daysInvalid: 'Nombre de jours invalide.',
+    daysTooFew: 'Au moins 1 jour.',
+    daysTooMany: (max: number) => `Au plus ${max} jours.`,
+  },
+  rollCall: {
+    alreadyRunning: "Un appel d'évacuation est déjà en cours.",
+    ended: "Cet appel d'évacuation est terminé.",
+    statusUnknown: 'Statut inconnu.',
+  },
+  live: {
+    eventStreamOnly: 'Ce flux se lit en text/event-stream.',
+    tooManyStreams: 'Trop de flux ouverts.',
+  },
+  /** The exports' headers and fixed cells (French Excel opens every language's file). */
+  csv: {
+    visitorLog: {
+      header: [
+        'Prénom',
+        'Nom',
+        'E-mail',
+        'Code',
+        'Entreprise',
+        'Arrivée',
+        'Départ',
+        "Mode d'arrivée",
+        'Mode de départ',
+        'Arrivée enregistrée par',
+        'Départ enregistré par',
+        'Annulation',
+      ],
+      methods: {
+        scan: 'Scan QR',
+        manual: 'Saisie manuelle',
+        kiosk: 'Borne',
+        automatic: 'Automatique',
+      },
+      /** An undone arrival: ' par {who}' when known, then ' : {why}'. */
+      arrivalUndone: (by: string | null, reason: string) =>
+        `Arrivée annulée${by ? ` par ${by}` : ''} : ${reason}`,
+      departureUndone: (at: string, by: string | null, reason: string) =>
+        `Départ du ${at} annulé${by ? ` par ${by}` : ''} : ${reason}`,
+    },
+    participants: {
+      header: [
+        'Prénom',
+        'Nom',
+        'E-mail',
+        'Contact',
+        'Employeur',
+        'Inscription',
+        'Arrivée',
+        'Départ',
+      ],
+    },
+    audit: {
+      header: ['Date (UTC)', 'Entreprise', 'Auteur', 'Action', 'Objet', 'Identifiant', 'Détail'],
+      system: 'Système',
+    },
+  },
+} as const;
