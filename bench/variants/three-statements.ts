@@ -124,7 +124,7 @@ export const threeStatementsRoute: FastifyPluginAsyncZod = async (app) => {
       // Statement 2: the holder and their latest check.
       const [h] = await prepared(app.db, 'bench3_visitor_holder', holderQuery).execute({ code });
       if (!h || (h.companyId !== who.companyId && !actsOnAllCompanies(who.role, 'checks.record')))
-        throw notFound(CHECK_MESSAGES.unknownCode);
+        throw notFound((m) => m.check.unknownCode);
       const now = new Date();
       const since = now.getTime() - app.config.repeatScanWindowMs;
       const name = `${h.firstname} ${h.lastname}`.trim();
@@ -163,19 +163,17 @@ export const threeStatementsRoute: FastifyPluginAsyncZod = async (app) => {
         return closed.length ? success('check_out') : repeat('check_out', now);
       }
       if (h.latestOut && h.latestOut.getTime() > since) return repeat('check_out', h.latestOut);
-      if (!h.confirmed) throw new HttpError(409, CHECK_MESSAGES.notConfirmed);
+      if (!h.confirmed) throw new HttpError(409, (m) => m.check.notConfirmed);
       const day = h.eventDate ?? h.requestDate ?? '';
       if (h.dayStartsAt && h.dayEndsAt) {
         const t = now.getTime();
         if (t >= h.dayEndsAt.getTime())
-          throw new HttpError(
-            409,
-            h.eventDate ? CHECK_MESSAGES.eventOver : CHECK_MESSAGES.meetingDayOver,
+          throw new HttpError(409, (m) =>
+            h.eventDate ? m.check.eventOver : m.check.meetingDayOver,
           );
         if (t < h.dayStartsAt.getTime() - h.earlyMinutes * 60_000)
-          throw new HttpError(
-            409,
-            (h.eventDate ? CHECK_MESSAGES.eventNotYet : CHECK_MESSAGES.meetingNotYet)(day),
+          throw new HttpError(409, (m) =>
+            (h.eventDate ? m.check.eventNotYet : m.check.meetingNotYet)(day),
           );
       }
       // Statement 3: the guarded check-in.

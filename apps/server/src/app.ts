@@ -22,11 +22,9 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import {
-  API_MESSAGES,
-  AVAILABILITY_MESSAGES,
   UPLOAD_MAX_BYTES,
-  fileTooLargeMessage,
   installProductMessages,
+  issueSay,
   mayPerform,
   type Action,
 } from '@sesame/shared';
@@ -39,6 +37,7 @@ import { isDatabaseUnavailable } from './db/availability';
 import type { Database } from './db/client';
 import { badRequest, forbidden, HttpError, unauthenticated } from './errors';
 import { containsNul, urlHasNul } from './input';
+import { readRequestLanguage, say } from './language';
 import { appLoggerOptions } from './log-redaction';
 import { LocalStorage, type FileStorage } from './files/storage';
 import { FileUrls } from './files/urls';
@@ -117,6 +116,7 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
     routerOptions: { maxParamLength: 200 },
   });
   installProductMessages();
+  readRequestLanguage(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -127,9 +127,9 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   await app.register(fastifyRateLimit, {
     global: false,
     allowList: config.rateLimits.allowList,
-    errorResponseBuilder: (_request, context) => ({
+    errorResponseBuilder: (request, context) => ({
       statusCode: 429,
-      message: API_MESSAGES.tooManyRequests,
+      message: say(request, (m) => m.api.tooManyRequests),
       retryAfterMs: context.ttl,
     }),
   });
@@ -217,33 +217,41 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   app.setErrorHandler((error, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
       const errors: Record<string, string> = {};
+      // Each issue in the request's language, by the catalogue key its check carries.
+      const text = (issue: (typeof error.validation)[number]) => {
+        const key = issueSay(issue);
+        return key ? say(request, key) : (issue.message ?? say(request, (m) => m.api.badRequest));
+      };
       for (const issue of error.validation) {
         const field = issue.instancePath.replace(/^\//, '').replace(/\//g, '.') || 'body';
-        errors[field] ??= issue.message ?? API_MESSAGES.badRequest;
+        errors[field] ??= text(issue);
       }
-      const first = error.validation[0]?.message;
-      return reply.code(400).send({ message: first ?? API_MESSAGES.badRequest, errors });
+      const first = error.validation[0];
+      return reply
+        .code(400)
+        .send({ message: first ? text(first) : say(request, (m) => m.api.badRequest), errors });
     }
     if (error instanceof HttpError) {
-      return reply
-        .code(error.statusCode)
-        .send(
-          error.errors
-            ? { message: error.message, errors: error.errors }
-            : { message: error.message },
-        );
+      const message = say(request, error.say);
+      if (!error.errors) return reply.code(error.statusCode).send({ message });
+      const errors = Object.fromEntries(
+        Object.entries(error.errors).map(([field, said]) => [field, say(request, said)]),
+      );
+      return reply.code(error.statusCode).send({ message, errors });
     }
     const status = (error as { statusCode?: number }).statusCode;
     if (status === 413 || (error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
       // The parser's own limit: the largest upload any field takes.
-      return reply.code(413).send({ message: fileTooLargeMessage(UPLOAD_MAX_BYTES) });
+      return reply
+        .code(413)
+        .send({ message: say(request, (m) => m.api.fileTooLargeMax(UPLOAD_MAX_BYTES)) });
     }
     if (status === 429) {
-      return reply.code(429).send({ message: API_MESSAGES.tooManyRequests });
+      return reply.code(429).send({ message: say(request, (m) => m.api.tooManyRequests) });
     }
     if (status && status >= 400 && status < 500) {
       // Malformed JSON, wrong content type, multipart errors: the client's fault, said plainly.
-      return reply.code(status).send({ message: API_MESSAGES.badRequest });
+      return reply.code(status).send({ message: say(request, (m) => m.api.badRequest) });
     }
     if (isDatabaseUnavailable(error)) {
       // The database is out (dropped connection, timeout): nothing was recorded; retry soon.
@@ -251,10 +259,10 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
       return reply
         .code(503)
         .header('retry-after', '2')
-        .send({ message: AVAILABILITY_MESSAGES.databaseUnavailable });
+        .send({ message: say(request, (m) => m.availability.databaseUnavailable) });
     }
     request.log.error({ err: error }, 'unhandled error');
-    return reply.code(500).send({ message: API_MESSAGES.internal });
+    return reply.code(500).send({ message: say(request, (m) => m.api.internal) });
   });
 
   await app.register(apiRoutes, { prefix: '/api' });
@@ -283,7 +291,7 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
       !webDist ||
       request.method !== 'GET'
     ) {
-      return reply.code(404).send({ message: API_MESSAGES.notFound });
+      return reply.code(404).send({ message: say(request, (m) => m.api.notFound) });
     }
     // Single-page app: every other GET is a screen of the web app.
     reply.header('cache-control', 'no-cache');

@@ -1,29 +1,30 @@
-import { API_MESSAGES } from '@sesame/shared';
+import { FRENCH_MESSAGES, type Say } from '@sesame/shared';
 
-/** A failure with an HTTP status and a message a person can read. */
+/**
+ * A failure with an HTTP status and a message a person can read. The message is
+ * a catalogue key (`(m) => m.visitor.emailInvalid`), said by the error handler in
+ * the request's language; the Error's own text is the French one, for the logs.
+ */
 export class HttpError extends Error {
   constructor(
     public readonly statusCode: number,
-    message: string,
-    public readonly errors?: Record<string, string>,
+    public readonly say: Say,
+    public readonly errors?: Record<string, Say>,
   ) {
-    super(message);
+    super(say(FRENCH_MESSAGES));
   }
 }
 
-export const badRequest = (
-  message: string = API_MESSAGES.badRequest,
-  errors?: Record<string, string>,
-) => new HttpError(400, message, errors);
-export const unauthenticated = (message: string = API_MESSAGES.unauthenticated) =>
-  new HttpError(401, message);
-export const forbidden = (message: string = API_MESSAGES.forbidden) => new HttpError(403, message);
-export const notFound = (message: string = API_MESSAGES.notFound) => new HttpError(404, message);
-export const conflict = (message: string) => new HttpError(409, message);
-export const payloadTooLarge = (message: string = API_MESSAGES.fileTooLarge) =>
-  new HttpError(413, message);
-export const unsupportedMediaType = (message: string = API_MESSAGES.fileTypeRefused) =>
-  new HttpError(415, message);
+export const badRequest = (say: Say = (m) => m.api.badRequest, errors?: Record<string, Say>) =>
+  new HttpError(400, say, errors);
+export const unauthenticated = (say: Say = (m) => m.api.unauthenticated) => new HttpError(401, say);
+export const forbidden = (say: Say = (m) => m.api.forbidden) => new HttpError(403, say);
+export const notFound = (say: Say = (m) => m.api.notFound) => new HttpError(404, say);
+export const conflict = (say: Say) => new HttpError(409, say);
+export const payloadTooLarge = (say: Say = (m) => m.api.fileTooLarge) => new HttpError(413, say);
+export const unsupportedMediaType = (say: Say = (m) => m.api.fileTypeRefused) =>
+  new HttpError(415, say);
+export const tooManyRequests = (say: Say = (m) => m.api.tooManyRequests) => new HttpError(429, say);
 
 /** PostgreSQL unique_violation, whichever driver raised it. */
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {

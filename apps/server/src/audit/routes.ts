@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { auditEntrySchema, auditQuerySchema, paginatedSchema } from '@sesame/shared';
+import { auditEntrySchema, auditQuerySchema, catalogue, paginatedSchema } from '@sesame/shared';
 import { companyScope, signedIn } from '../auth/authorize';
 import { csvField, EXPORT_MAX_ROWS } from '../checkins/csv';
 import { listMeta } from '../db/pagination';
@@ -20,16 +20,6 @@ function present(row: AuditRow) {
     detail: (row.detail as Record<string, unknown> | null) ?? null,
   };
 }
-
-const CSV_HEADER = [
-  'Date (UTC)',
-  'Entreprise',
-  'Auteur',
-  'Action',
-  'Objet',
-  'Identifiant',
-  'Détail',
-];
 
 /** The audit log (issue 16): read-only routes; no route updates or deletes an entry. */
 export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -98,11 +88,12 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
         EXPORT_MAX_ROWS,
         0,
       );
+      const words = catalogue(request.lang).csv.audit;
       const lines = rows.map((row) =>
         [
           row.at.toISOString(),
           row.companyName,
-          row.actorName ?? (row.actorUserId ? row.actorUserId : 'Système'),
+          row.actorName ?? (row.actorUserId ? row.actorUserId : words.system),
           row.action,
           row.subjectType,
           row.subjectId,
@@ -116,7 +107,7 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="journal-audit-${stamp}.csv"`)
         .header('cache-control', 'no-store')
-        .send(`\uFEFF${[CSV_HEADER.map(csvField).join(';'), ...lines].join('\r\n')}\r\n`);
+        .send(`\uFEFF${[words.header.map(csvField).join(';'), ...lines].join('\r\n')}\r\n`);
     },
   );
 };

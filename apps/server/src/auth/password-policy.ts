@@ -7,8 +7,11 @@
  */
 import { ZxcvbnFactory } from '@zxcvbn-ts/core';
 import { adjacencyGraphs, dictionary } from '@zxcvbn-ts/language-common';
-import { PASSWORD_MIN_LENGTH, USER_MESSAGES } from '@sesame/shared';
+import { PASSWORD_MIN_LENGTH } from '@sesame/shared';
 import { badRequest } from '../errors';
+
+/** Why a password is refused: a key of the catalogue's `user` messages. */
+export type PasswordProblem = 'passwordTooShort' | 'passwordWeak';
 
 /** zxcvbn's score 3: "safely unguessable", out of reach of an online attack and costly offline. */
 const MIN_SCORE = 3;
@@ -20,21 +23,21 @@ function strength(): ZxcvbnFactory {
 }
 
 /**
- * Null when the password may be used, else the product's message saying why.
+ * Null when the password may be used, else the key of the product's message saying why.
  * `personal` are the account's own words (e-mail, names), which never make a password.
  */
-export function passwordProblem(password: string, personal: string[] = []): string | null {
-  if (password.length < PASSWORD_MIN_LENGTH) return USER_MESSAGES.passwordTooShort;
+export function passwordProblem(password: string, personal: string[] = []): PasswordProblem | null {
+  if (password.length < PASSWORD_MIN_LENGTH) return 'passwordTooShort';
   const words = [...personal.flatMap((text) => text.toLowerCase().split(/[@.\s_-]/)), 'sesame'];
   const { score } = strength().check(
     password,
     words.filter((word) => word.length >= 3),
   );
-  return score >= MIN_SCORE ? null : USER_MESSAGES.passwordWeak;
+  return score >= MIN_SCORE ? null : 'passwordWeak';
 }
 
 /** 400 on the password field when `passwordProblem` finds one. */
 export function assertPasswordAcceptable(password: string, personal: string[] = []): void {
   const problem = passwordProblem(password, personal);
-  if (problem) throw badRequest(problem, { password: problem });
+  if (problem) throw badRequest((m) => m.user[problem], { password: (m) => m.user[problem] });
 }

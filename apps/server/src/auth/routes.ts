@@ -1,8 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  ACCOUNT_MESSAGES,
-  API_MESSAGES,
   loginResponseSchema,
   loginSchema,
   passwordChangeSchema,
@@ -12,6 +10,7 @@ import { requirePrincipal, signedIn } from './authorize';
 import { LoginThrottle } from './login-throttle';
 import { presentUserInfo } from './presenter';
 import { changeOwnPassword, signIn, signOut } from './service';
+import { say } from '../language';
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const limits = app.config.rateLimits;
@@ -38,6 +37,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         password: request.body.password,
         client: request.ip,
         throttled: !limits.allowList.includes(request.ip),
+        lang: request.lang,
       });
       request.log.info({ userId: signed.userId }, 'signed in');
       return { token: signed.token, expires_at: signed.expiresAt.toISOString() };
@@ -65,7 +65,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         throttled: !limits.allowList.includes(request.ip),
       });
       request.log.info({ userId: request.principal?.userId }, 'own password changed');
-      return { message: ACCOUNT_MESSAGES.passwordChanged };
+      return { message: say(request, (m) => m.account.passwordChanged) };
     },
   );
 
@@ -92,7 +92,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       await signOut(app.db, requirePrincipal(request.principal).sessionId);
-      return { message: API_MESSAGES.loggedOut };
+      return { message: say(request, (m) => m.api.loggedOut) };
     },
   );
 };

@@ -3,7 +3,7 @@
  * routes (routes.ts parses, calls these, presents).
  */
 import { eq, sql } from 'drizzle-orm';
-import { ACCOUNT_MESSAGES, API_MESSAGES } from '@sesame/shared';
+import type { Say, Language } from '@sesame/shared';
 import { audit } from '../audit/service';
 import type { Database } from '../db/client';
 import { sessions, users } from '../db/schema';
@@ -22,6 +22,8 @@ export interface SignInAttempt {
   client: string;
   /** False for an allow-listed client (the throttle is skipped). */
   throttled: boolean;
+  /** The language the person signs in with: their mails' too, unless they chose those. */
+  lang: Language;
 }
 
 export interface SignedIn {
@@ -36,7 +38,9 @@ export interface SignedIn {
  * against a decoy hash so timing tells nothing; a wrong password or a disabled
  * account is audited against that account (an unknown address names nobody, nothing
  * is kept). A success clears the throttle, opens a session and audits it, in one
- * transaction, and answers its signed token.
+ * transaction, and answers its signed token. It also sets the person's mail language
+ * to the one they signed in with (the interface's), unless they chose it on their
+ * mail preferences page: staff mails then read like the screens they use.
  */
 export async function signIn(
   db: Database,
@@ -46,7 +50,7 @@ export async function signIn(
 ): Promise<SignedIn> {
   const email = attempt.email.toLowerCase();
   if (attempt.throttled && !(await throttle.claim(db, email, attempt.client))) {
-    throw new HttpError(429, API_MESSAGES.tooManyRequests);
+    throw new HttpError(429, (m) => m.api.tooManyRequests);
   }
   const [user] = await db
     .select()
@@ -54,7 +58,7 @@ export async function signIn(
     .where(eq(sql`lower(${users.email})`, email))
     .limit(1);
   const valid = await verifyPassword(user?.passwordHash ?? (await decoyHash()), attempt.password);
-  if (!user) throw new HttpError(401, API_MESSAGES.badCredentials);
+  if (!user) throw new HttpError(401, (m) => m.api.badCredentials);
   if (!valid || !user.status) {
     await audit(db, {
       companyId: user.companyId,
@@ -64,8 +68,8 @@ export async function signIn(
       subjectId: user.id,
       detail: { reason: valid ? 'disabled' : 'password' },
     });
-    if (!valid) throw new HttpError(401, API_MESSAGES.badCredentials);
-    throw new HttpError(403, API_MESSAGES.accountDisabled);
+    if (!valid) throw new HttpError(401, (m) => m.api.badCredentials);
+    throw new HttpError(403, (m) => m.api.accountDisabled);
   }
   if (attempt.throttled) await throttle.succeeded(db, email, attempt.client);
 
@@ -76,6 +80,9 @@ export async function signIn(
       .values({ userId: user.id, expiresAt })
       .returning({ id: sessions.id });
     if (!opened) throw new Error('the session insert returned no row');
+    if (!user.languageChosen && user.language !== attempt.lang) {
+      await tx.update(users).set({ language: attempt.lang }).where(eq(users.id, user.id));
+    }
     await audit(tx, {
       companyId: user.companyId,
       actorUserId: user.id,
@@ -118,10 +125,13 @@ export async function changeOwnPassword(
   change: PasswordChangeRequest,
 ): Promise<void> {
   const problem = passwordProblem(change.next, [who.email, who.name, who.firstname]);
-  if (problem) throw badRequest(problem, { new_password: problem });
+  if (problem) {
+    const message: Say = (m) => m.user[problem];
+    throw badRequest(message, { new_password: message });
+  }
   const email = who.email.toLowerCase();
   if (change.throttled && !(await throttle.claim(db, email, change.client))) {
-    throw new HttpError(429, API_MESSAGES.tooManyRequests);
+    throw new HttpError(429, (m) => m.api.tooManyRequests);
   }
   const [account] = await db
     .select({ passwordHash: users.passwordHash })
@@ -129,7 +139,7 @@ export async function changeOwnPassword(
     .where(eq(users.id, who.userId))
     .limit(1);
   if (!account || !(await verifyPassword(account.passwordHash, change.current))) {
-    const wrong = ACCOUNT_MESSAGES.currentPasswordWrong;
+    const wrong: Say = (m) => m.account.currentPasswordWrong;
     throw badRequest(wrong, { current_password: wrong });
   }
   if (change.throttled) await throttle.succeeded(db, email, change.client);

@@ -1,35 +1,15 @@
 /**
  * The visitor log as CSV that French Excel opens cleanly: UTF-8 with a byte-order
  * mark (or accents come out garbled), semicolons (the comma is the decimal
- * separator there), CRLF line ends, dates in the company's time zone.
+ * separator there), CRLF line ends, dates in the company's time zone. The headers
+ * and fixed words are in the reader's language; the file's form is the same in
+ * every language, so French Excel opens an English export as well.
  */
-import { formatPerZone, type CheckMethod } from '@sesame/shared';
+import { catalogue, formatPerZone, type Catalogue, type Language } from '@sesame/shared';
 import type { VisitorLogEntry } from './logs';
 
 /** The most rows one export carries; a larger range is split by the person exporting. */
 export const EXPORT_MAX_ROWS = 50_000;
-
-const HEADER = [
-  'Prénom',
-  'Nom',
-  'E-mail',
-  'Code',
-  'Entreprise',
-  'Arrivée',
-  'Départ',
-  "Mode d'arrivée",
-  'Mode de départ',
-  'Arrivée enregistrée par',
-  'Départ enregistré par',
-  'Annulation',
-];
-
-const METHOD_LABELS: Record<CheckMethod, string> = {
-  scan: 'Scan QR',
-  manual: 'Saisie manuelle',
-  kiosk: 'Borne',
-  automatic: 'Automatique',
-};
 
 /**
  * One field: quoted when it holds a separator, a quote or a line break; a leading
@@ -54,7 +34,8 @@ export function localDateTime(at: Date | null, timeZone: string): string {
   return dateTimeFormat(timeZone).format(at).replace(',', '');
 }
 
-const HEADER_LINE = HEADER.map(csvField).join(';');
+type LogWords = Catalogue['csv']['visitorLog'];
+const headerLine = (words: LogWords) => words.header.map(csvField).join(';');
 
 /**
  * A whole CSV for French Excel from a header and its rows (each field through
@@ -69,8 +50,10 @@ export function frenchExcelCsv(
   return `\uFEFF${lines.join('\r\n')}\r\n`;
 }
 
-export function visitorLogCsv(rows: VisitorLogEntry[]): string {
-  return `\uFEFF${[HEADER_LINE, ...rows.map(csvLine)].join('\r\n')}\r\n`;
+export function visitorLogCsv(rows: VisitorLogEntry[], lang: Language): string {
+  const words = catalogue(lang).csv.visitorLog;
+  const lines = [headerLine(words), ...rows.map((row) => csvLine(row, words))];
+  return `\uFEFF${lines.join('\r\n')}\r\n`;
 }
 
 /**
@@ -79,12 +62,14 @@ export function visitorLogCsv(rows: VisitorLogEntry[]): string {
  */
 export async function* visitorLogCsvChunks(
   rows: AsyncIterable<VisitorLogEntry>,
+  lang: Language,
 ): AsyncGenerator<string> {
-  yield `\uFEFF${HEADER_LINE}\r\n`;
+  const words = catalogue(lang).csv.visitorLog;
+  yield `\uFEFF${headerLine(words)}\r\n`;
   let chunk = '';
   let count = 0;
   for await (const row of rows) {
-    chunk += `${csvLine(row)}\r\n`;
+    chunk += `${csvLine(row, words)}\r\n`;
     if (++count % 200 === 0) {
       yield chunk;
       chunk = '';
@@ -94,16 +79,18 @@ export async function* visitorLogCsvChunks(
 }
 
 /** An undo (issue 14): the undone arrival, or the departure undone, with who and why. */
-function undoText(row: VisitorLogEntry): string {
-  const whoWhy = (by: string | null, reason: string | null) =>
-    `${by ? ` par ${by}` : ''} : ${reason ?? ''}`;
-  if (row.undoneAt) return `Arrivée annulée${whoWhy(row.undoneBy, row.undoReason)}`;
+function undoText(row: VisitorLogEntry, words: LogWords): string {
+  if (row.undoneAt) return words.arrivalUndone(row.undoneBy, row.undoReason ?? '');
   if (row.outUndoneAt && row.undoneOutAt)
-    return `Départ du ${localDateTime(row.undoneOutAt, row.timezone)} annulé${whoWhy(row.outUndoneBy, row.outUndoReason)}`;
+    return words.departureUndone(
+      localDateTime(row.undoneOutAt, row.timezone),
+      row.outUndoneBy,
+      row.outUndoReason ?? '',
+    );
   return '';
 }
 
-function csvLine(row: VisitorLogEntry): string {
+function csvLine(row: VisitorLogEntry, words: LogWords): string {
   return [
     row.firstname,
     row.lastname,
@@ -112,11 +99,11 @@ function csvLine(row: VisitorLogEntry): string {
     row.companyName,
     localDateTime(row.checkInAt, row.timezone),
     localDateTime(row.checkOutAt, row.timezone),
-    METHOD_LABELS[row.checkInMethod],
-    row.checkOutMethod ? METHOD_LABELS[row.checkOutMethod] : '',
+    words.methods[row.checkInMethod],
+    row.checkOutMethod ? words.methods[row.checkOutMethod] : '',
     row.checkInBy,
     row.checkOutBy,
-    undoText(row),
+    undoText(row, words),
   ]
     .map(csvField)
     .join(';');

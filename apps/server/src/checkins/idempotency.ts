@@ -7,7 +7,6 @@
  */
 import { and, eq, lt } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { AVAILABILITY_MESSAGES } from '@sesame/shared';
 import type { Database, Db } from '../db/client';
 import { scanRequests } from '../db/schema';
 import { badRequest, unauthenticated } from '../errors';
@@ -21,8 +20,8 @@ export function idempotencyKey(request: FastifyRequest): string | undefined {
   const value = request.headers['idempotency-key'];
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || !KEY.test(value))
-    throw badRequest(AVAILABILITY_MESSAGES.idempotencyKeyInvalid, {
-      'idempotency-key': AVAILABILITY_MESSAGES.idempotencyKeyInvalid,
+    throw badRequest((m) => m.availability.idempotencyKeyInvalid, {
+      'idempotency-key': (m) => m.availability.idempotencyKeyInvalid,
     });
   return value;
 }

@@ -28,7 +28,6 @@ import type { Principal } from '../auth/principal';
 import { findCompany } from '../companies/service';
 import { companies, qrUsers, userChecks, visitorChecks, visitors } from '../db/schema';
 import { notFound, unauthenticated } from '../errors';
-import type { TokenClaims } from '../auth/tokens';
 import { Readable } from 'node:stream';
 import { visitorLogCsvChunks, EXPORT_MAX_ROWS } from './csv';
 import { idempotencyKey, oncePerKey } from './idempotency';
@@ -77,9 +76,10 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
   const codeLimit = { max: limits.codeLookupPerWindow, timeWindow: limits.windowMs };
   // The code checks verify the session inside their single statement (check-statement.ts).
   const checkConfig = { rateLimit: codeLimit, sessionCheckedByRoute: true };
-  const checkContext = (caller: TokenClaims | null, method: CheckMethod): CheckContext => {
+  const checkContext = (request: FastifyRequest, method: CheckMethod): CheckContext => {
+    const caller = request.claims;
     if (!caller) throw unauthenticated();
-    return { caller, method, repeatWindowMs: app.config.repeatScanWindowMs };
+    return { caller, method, repeatWindowMs: app.config.repeatScanWindowMs, lang: request.lang };
   };
   const codeMethod = (type: number | undefined) => (type === MANUAL_CHECK_TYPE ? 'manual' : 'scan');
 
@@ -98,7 +98,7 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       async (request) => {
-        const context = checkContext(request.claims, codeMethod(request.query.type));
+        const context = checkContext(request, codeMethod(request.query.type));
         const key = idempotencyKey(request);
         // A retried scan (Idempotency-Key) gets its first answer back, never a second toggle.
         const result = key
@@ -141,7 +141,7 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const context = checkContext(request.claims, 'kiosk');
+      const context = checkContext(request, 'kiosk');
       // The photo's link is bound to the scanning staff member's session (files/urls.ts).
       const viewer = { sessionId: context.caller.sid };
       const photoUrl = (fileId: string | null) => app.fileUrls.signed(fileId, viewer);
@@ -178,7 +178,7 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
         'checks.record',
         request.params.checkId,
       );
-      const result = await undoCheck(app.db, record, who.userId, request.body.reason);
+      const result = await undoCheck(app.db, record, who.userId, request.body.reason, request.lang);
       request.log.info({ undone: result.undone }, 'check undone');
       return result;
     },
@@ -385,7 +385,7 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="liste-check-in-${stamp}.csv"`)
         .header('cache-control', 'no-store')
-        .send(Readable.from(visitorLogCsvChunks(all())));
+        .send(Readable.from(visitorLogCsvChunks(all(), request.lang)));
     },
   );
 

@@ -8,13 +8,16 @@
  * holder straight back out.
  */
 import {
-  CHECK_MESSAGES,
+  DEFAULT_LANGUAGE,
   formatPerZone,
+  sayIn,
   formatUidn,
   normalizeUidn,
   type CheckMethod,
   type CheckResult,
   type KioskCheckResult,
+  type Language,
+  type Say,
 } from '@sesame/shared';
 import type { TokenClaims } from '../auth/tokens';
 import type { Database } from '../db/client';
@@ -38,6 +41,8 @@ export interface CheckContext {
   now?: Date;
   /** Check-out only, by a role of the on-site list (issue 14): see CheckValues.closeOnly. */
   closeOnly?: boolean;
+  /** The request's language, the answer's message's (French, the default, when not said). */
+  lang?: Language;
 }
 
 type Toggled = Omit<CheckResult, 'redirectUrl'>;
@@ -63,23 +68,24 @@ const clockFormat = formatPerZone('fr-FR', { hour: '2-digit', minute: '2-digit' 
 const timeOfDay = (at: Date, timeZone: string) => clockFormat(timeZone).format(at);
 
 /** A refusal a person can act on: the code is known but may not be checked in (or out) now. */
-function refusalMessage(outcome: CheckOutcome): string {
-  switch (outcome.refusal) {
+function refusalMessage(outcome: CheckOutcome): Say {
+  const refusal = outcome.refusal;
+  switch (refusal) {
     case 'expired': {
-      const [y, m, d] = dayOf(
+      const [year, month, day] = dayOf(
         found(outcome.dateExp, "an expired code's end"),
         found(outcome.timezone, "the holder's time zone"),
       ).split('-');
-      return CHECK_MESSAGES.expired(`${d}/${m}/${y}`);
+      return (m) => m.check.expired(`${day}/${month}/${year}`);
     }
     case 'meetingNotYet':
     case 'eventNotYet':
-      return CHECK_MESSAGES[outcome.refusal](outcome.day!);
+      return (m) => m.check[refusal](outcome.day!);
     case 'notConfirmed':
     case 'eventOver':
     case 'meetingDayOver':
     case 'replaced':
-      return CHECK_MESSAGES[outcome.refusal];
+      return (m) => m.check[refusal];
     default:
       throw new Error(`refused without a reason: ${String(outcome.refusal)}`);
   }
@@ -89,7 +95,7 @@ function refusalMessage(outcome: CheckOutcome): string {
  * The statement's answer as the response: who may not call (401, 403), an unknown
  * code or another company's (404, alike), a refusal (409), or what was done.
  */
-function toResult(outcome: CheckOutcome, now: Date, unknown: string): Toggled {
+function toResult(outcome: CheckOutcome, lang: Language, now: Date, unknown: Say): Toggled {
   if (!outcome.authenticated) throw unauthenticated();
   if (!outcome.mayRecord) throw forbidden();
   if (!outcome.holderId || !outcome.decision) throw notFound(unknown);
@@ -102,18 +108,20 @@ function toResult(outcome: CheckOutcome, now: Date, unknown: string): Toggled {
     status: 'repeat',
     action,
     at: at.toISOString(),
-    message:
+    message: sayIn(lang, (m) =>
       action === 'check_in'
-        ? CHECK_MESSAGES.alreadyIn(name, timeOfDay(at, timezone))
-        : CHECK_MESSAGES.alreadyOut(name, timeOfDay(at, timezone)),
+        ? m.check.alreadyIn(name, timeOfDay(at, timezone))
+        : m.check.alreadyOut(name, timeOfDay(at, timezone)),
+    ),
     person,
   });
   const success = (action: Toggled['action']): Toggled => ({
     status: 'success',
     action,
     at: now.toISOString(),
-    message:
-      action === 'check_in' ? CHECK_MESSAGES.checkedIn(name) : CHECK_MESSAGES.checkedOut(name),
+    message: sayIn(lang, (m) =>
+      action === 'check_in' ? m.check.checkedIn(name) : m.check.checkedOut(name),
+    ),
     person,
   });
 
@@ -158,7 +166,12 @@ async function checkCode(
   const code = storedUidn(uidn);
   const values = checkValues(ctx);
   const outcome = await statement(db, { ...values, code });
-  const result = toResult(outcome, values.now, CHECK_MESSAGES.unknownCode);
+  const result = toResult(
+    outcome,
+    ctx.lang ?? DEFAULT_LANGUAGE,
+    values.now,
+    (m) => m.check.unknownCode,
+  );
   return withRedirect(result, pages, code);
 }
 
@@ -194,8 +207,13 @@ export async function checkByEmail(
     email: email.trim().toLowerCase(),
   });
   if (outcome.authenticated && outcome.mayRecord && !outcome.kioskEmailEnabled)
-    throw new HttpError(409, CHECK_MESSAGES.kioskEmailOff);
-  const result = toResult(outcome, values.now, CHECK_MESSAGES.unknownEmail);
+    throw new HttpError(409, (m) => m.check.kioskEmailOff);
+  const result = toResult(
+    outcome,
+    ctx.lang ?? DEFAULT_LANGUAGE,
+    values.now,
+    (m) => m.check.unknownEmail,
+  );
   const uidn = found(outcome.uidn, "the member's code");
   return {
     ...withRedirect(result, USER_PAGES, uidn),
@@ -219,5 +237,10 @@ export async function checkOutFromList(
   const context: CheckContext = { ...ctx, method: 'manual', closeOnly: true };
   const values = checkValues(context);
   const outcome = await statement(db, { ...values, code: uidn });
-  return toResult(outcome, values.now, CHECK_MESSAGES.unknownCode);
+  return toResult(
+    outcome,
+    context.lang ?? DEFAULT_LANGUAGE,
+    values.now,
+    (m) => m.check.unknownCode,
+  );
 }

@@ -9,7 +9,7 @@
  * undo makes one of them fail with a 409 rather than both half-apply; one audit entry.
  */
 import { sql } from 'drizzle-orm';
-import { UNDO_MESSAGES, UNDO_WINDOW_MINUTES, type CheckUndoResult } from '@sesame/shared';
+import { UNDO_WINDOW_MINUTES, sayIn, type CheckUndoResult, type Language } from '@sesame/shared';
 import { audit } from '../audit/service';
 import type { Db } from '../db/client';
 import { conflict, isUniqueViolation } from '../errors';
@@ -72,13 +72,14 @@ export async function undoCheck(
   target: UndoTarget,
   userId: string,
   reason: string,
+  lang: Language,
   now: Date = new Date(),
 ): Promise<CheckUndoResult> {
-  if (target.undoneAt) throw conflict(UNDO_MESSAGES.alreadyUndone);
+  if (target.undoneAt) throw conflict((m) => m.undo.alreadyUndone);
   const { checks, person } = tables[target.table];
   const undone = target.checkOutAt ? 'departure' : 'arrival';
   const madeAt = target.checkOutAt ?? target.checkInAt;
-  if (now.getTime() - madeAt.getTime() > windowMs) throw conflict(UNDO_MESSAGES.tooLate);
+  if (now.getTime() - madeAt.getTime() > windowMs) throw conflict((m) => m.undo.tooLate);
   const at = now.toISOString();
   try {
     return await db.transaction(async (tx) => {
@@ -88,7 +89,7 @@ export async function undoCheck(
         sql`select id from ${checks} where ${person} = ${target.personId} and undone_at is null
              order by check_in_at desc, id desc limit 1`,
       );
-      if (latest?.id !== target.id) throw conflict(UNDO_MESSAGES.notLatest);
+      if (latest?.id !== target.id) throw conflict((m) => m.undo.notLatest);
       const written = await rows<{ id: string }>(
         tx,
         undone === 'arrival'
@@ -105,7 +106,7 @@ export async function undoCheck(
                 returning id`,
       );
       // Changed since it was read (a scan closed or reopened it): nothing undone.
-      if (written.length === 0) throw conflict(UNDO_MESSAGES.notLatest);
+      if (written.length === 0) throw conflict((m) => m.undo.notLatest);
       await audit(tx, {
         companyId: target.companyId,
         actorUserId: userId,
@@ -116,15 +117,16 @@ export async function undoCheck(
       });
       return {
         undone,
-        message:
+        message: sayIn(lang, (m) =>
           undone === 'arrival'
-            ? UNDO_MESSAGES.arrivalUndone(target.name)
-            : UNDO_MESSAGES.departureUndone(target.name),
+            ? m.undo.arrivalUndone(target.name)
+            : m.undo.departureUndone(target.name),
+        ),
       };
     });
   } catch (error) {
     // A departure undone while the person already holds another open check.
-    if (isUniqueViolation(error)) throw conflict(UNDO_MESSAGES.notLatest);
+    if (isUniqueViolation(error)) throw conflict((m) => m.undo.notLatest);
     throw error;
   }
 }

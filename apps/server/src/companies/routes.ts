@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  COMPANY_MESSAGES,
   LOGO_MAX_BYTES,
   companyCreateSchema,
   companyInlineUpdateSchema,
@@ -12,6 +11,7 @@ import {
   companyUpdateSchema,
   listQuerySchema,
   paginatedSchema,
+  type Catalogue,
 } from '@sesame/shared';
 import { companyItself, loadAuthorized, signedIn } from '../auth/authorize';
 import type { Principal } from '../auth/principal';
@@ -30,6 +30,7 @@ import {
   updateCompany,
   type CompanyWork,
 } from './service';
+import { say } from '../language';
 
 const publicCompanySchema = companyListItemSchema
   .pick({
@@ -190,14 +191,15 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
       const input = parseFields(
         companyCreateSchema,
         body.fields,
-        body.files.logo ? {} : { logo: COMPANY_MESSAGES.required('logo') },
+        body.files.logo ? {} : { logo: (m: Catalogue) => m.company.required('logo') },
       );
       const logo = checkFile(body.files.logo, ALLOWED.logo, LOGO_MAX_BYTES);
       const companyId = await createCompany(work(who), input, logo, app.config.timezone);
       request.log.info({ companyId, by: who.userId }, 'company created');
-      return reply
-        .code(201)
-        .send({ message: COMPANY_MESSAGES.created, data: await presentStored(companyId) });
+      return reply.code(201).send({
+        message: say(request, (m) => m.company.created),
+        data: await presentStored(companyId),
+      });
     },
   );
 
@@ -230,7 +232,10 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
         companyValues(input),
         optionalLogo(body.files.logo),
       );
-      return { message: COMPANY_MESSAGES.updated, data: await presentStored(company.id) };
+      return {
+        message: say(request, (m) => m.company.updated),
+        data: await presentStored(company.id),
+      };
     },
   );
 
@@ -258,7 +263,7 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
       const body = await readMultipart(request, LOGO_MAX_BYTES);
       const input = parseFields(companyInlineUpdateSchema, body.fields);
       if (input.slug && input.slug.toLowerCase() !== company.slug.toLowerCase()) {
-        throw badRequest(COMPANY_MESSAGES.slugStable, { slug: COMPANY_MESSAGES.slugStable });
+        throw badRequest((m) => m.company.slugStable, { slug: (m) => m.company.slugStable });
       }
       await updateCompany(
         work(who),
@@ -266,7 +271,10 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
         { name: input.name, description: input.description },
         optionalLogo(body.files.logo),
       );
-      return { message: COMPANY_MESSAGES.updated, data: await presentStored(company.id) };
+      return {
+        message: say(request, (m) => m.company.updated),
+        data: await presentStored(company.id),
+      };
     },
   );
 
@@ -291,11 +299,11 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
         companyItself,
       );
       if (company.slug.toLowerCase() === app.config.defaultCompanySlug.toLowerCase()) {
-        throw conflict(COMPANY_MESSAGES.defaultCompany);
+        throw conflict((m) => m.company.defaultCompany);
       }
       await deleteCompany(work(who), company);
       request.log.info({ companyId: company.id, by: who.userId }, 'company deleted');
-      return { message: COMPANY_MESSAGES.deleted };
+      return { message: say(request, (m) => m.company.deleted) };
     },
   );
 };

@@ -1,11 +1,11 @@
 import { and, asc, eq, isNull, like, or, sql, type SQL } from 'drizzle-orm';
 import {
-  COMPANY_MESSAGES,
   isReservedSlug,
   slugify,
   type CompanyCreate,
   type CompanyUpdate,
   type ListQuery,
+  type Say,
 } from '@sesame/shared';
 import { audit } from '../audit/service';
 import type { Database, Db } from '../db/client';
@@ -162,18 +162,18 @@ export async function replaceLogo(
   return old?.storedName ?? null;
 }
 
-/** What a company still holds that a delete would lose (in the spec's words, pluralised). */
-export async function companyHoldings(db: Db, companyId: string): Promise<string[]> {
+/** What a company still holds that a delete would lose, counted, in the reader's words. */
+export async function companyHoldings(db: Db, companyId: string): Promise<Say[]> {
   const counted = [
-    [users, 'utilisateur', 'utilisateurs'],
-    [visitors, 'visiteur', 'visiteurs'],
-    [events, 'évènement', 'évènements'],
-    [qrUsers, 'QR code ou carte membre', 'QR codes ou cartes membres'],
+    [users, 'users'],
+    [visitors, 'visitors'],
+    [events, 'events'],
+    [qrUsers, 'qrUsers'],
   ] as const;
-  const holdings: string[] = [];
-  for (const [table, one, many] of counted) {
+  const holdings: Say[] = [];
+  for (const [table, kind] of counted) {
     const n = await countRows(db, table, eq(table.companyId, companyId));
-    if (n > 0) holdings.push(`${n} ${n === 1 ? one : many}`);
+    if (n > 0) holdings.push((m) => m.company.holdings[kind](n));
   }
   return holdings;
 }
@@ -297,7 +297,13 @@ export async function deleteCompany(
   const removed = await work.db
     .transaction(async (tx) => {
       const holdings = await companyHoldings(tx, company.id);
-      if (holdings.length) throw conflict(COMPANY_MESSAGES.notEmpty(company.name, holdings));
+      if (holdings.length)
+        throw conflict((m) =>
+          m.company.notEmpty(
+            company.name,
+            holdings.map((holding) => holding(m)),
+          ),
+        );
       const stored = await deleteEmptyCompany(tx, company.id);
       // The entry outlives the company (no foreign key); the deleting admin's company keeps it too.
       await audit(tx, {
@@ -311,7 +317,7 @@ export async function deleteCompany(
     })
     .catch((error: unknown) => {
       if (isForeignKeyViolation(error)) {
-        throw conflict(COMPANY_MESSAGES.notEmpty(company.name, ['des données']));
+        throw conflict((m) => m.company.notEmpty(company.name, [m.company.holdings.some]));
       }
       throw error;
     });

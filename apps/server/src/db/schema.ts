@@ -97,8 +97,14 @@ export const users = pgTable(
       .default(sql`ARRAY['ROLE_USER']::text[]`),
     status: boolean('status').notNull().default(true),
     departmentId: integer('department_id'),
-    /** The language of the mails this person receives (host request, arrival): 'fr' or 'en'. */
+    /**
+     * The language of the mails this person receives (host request, arrival): 'fr' or
+     * 'en'. Each sign-in sets it to the interface's language, unless the person chose
+     * it on their mail preferences page (`languageChosen`).
+     */
     language: text('language').notNull().default('fr'),
+    /** The mail language was chosen on the preferences page: a sign-in no longer changes it. */
+    languageChosen: boolean('language_chosen').notNull().default(false),
     /** Whether this person, as a host, is mailed when their visitor checks in (issue 15). */
     arrivalMail: boolean('arrival_mail').notNull().default(true),
     createdAt: createdAt(),

@@ -2,25 +2,15 @@
  * An event's participants as a CSV for French Excel (issue 17: 'Liste Participants'
  * exported), one line per registration in the order they came: who, how to reach
  * them, when they registered, their first arrival and last departure at the door
- * (undone checks left out), in the event's company's time zone.
+ * (undone checks left out), in the event's company's time zone; headers in the
+ * reader's language.
  */
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
-import { slugify } from '@sesame/shared';
+import { catalogue, slugify, type Language } from '@sesame/shared';
 import { EXPORT_MAX_ROWS, frenchExcelCsv, localDateTime } from '../checkins/csv';
 import type { Db } from '../db/client';
 import { visitorChecks, visitors } from '../db/schema';
 import type { EventRow } from './service';
-
-export const PARTICIPANTS_CSV_HEADER = [
-  'Prénom',
-  'Nom',
-  'E-mail',
-  'Contact',
-  'Employeur',
-  'Inscription',
-  'Arrivée',
-  'Départ',
-] as const;
 
 const kept = and(eq(visitorChecks.visitorId, visitors.id), isNull(visitorChecks.undoneAt));
 const firstArrival = sql<
@@ -34,7 +24,7 @@ const instant = (value: Date | string | null) =>
   value === null ? null : value instanceof Date ? value : new Date(value);
 
 /** The CSV of an event's participants (at most EXPORT_MAX_ROWS of them). */
-export async function participantsCsv(db: Db, event: EventRow): Promise<string> {
+export async function participantsCsv(db: Db, event: EventRow, lang: Language): Promise<string> {
   const rows = await db
     .select({
       firstname: visitors.firstname,
@@ -52,7 +42,7 @@ export async function participantsCsv(db: Db, event: EventRow): Promise<string> 
     .limit(EXPORT_MAX_ROWS);
   const zone = event.company.timezone;
   return frenchExcelCsv(
-    PARTICIPANTS_CSV_HEADER,
+    catalogue(lang).csv.participants.header,
     rows.map((row) => [
       row.firstname,
       row.lastname,

@@ -11,15 +11,14 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
-  EVENT_MESSAGES,
   ID_FILE_MAX_BYTES,
   firstVisitorIssue,
   visitorFormSchema,
-  visitorIssueMap,
   type VisitorCreateInput,
 } from '@sesame/shared';
 import { findCompany } from '../companies/service';
 import type { Db } from '../db/client';
+import { issueMessage, issueMessages } from '../language';
 import { badRequest, conflict, HttpError, notFound, payloadTooLarge } from '../errors';
 import { ALLOWED } from '../files/detect';
 import { checkFile, withStoredFileCleanup, type MultipartBody } from '../files/uploads';
@@ -68,7 +67,7 @@ export function registrationDesk(app: FastifyInstance): RegistrationDesk {
       eventOf.set(request, event.id);
       const counted = await limit(request);
       if (!counted.isAllowed && counted.isExceeded) {
-        throw new HttpError(429, EVENT_MESSAGES.clientLimit);
+        throw new HttpError(429, (m) => m.event.clientLimit);
       }
       const state = eventState(event, event.company.timezone);
       if (state !== 'open') throw refusal(state);
@@ -76,6 +75,8 @@ export function registrationDesk(app: FastifyInstance): RegistrationDesk {
 
       const upload = body.files.request_image;
       const parsed = visitorFormSchema.safeParse({
+        // The visitor's mails follow the form's language, else the one they called in.
+        language: request.lang,
         ...body.fields,
         // The place, date and time are the event's whatever is sent; no host, no reason.
         company_id: event.companyId,
@@ -94,8 +95,9 @@ export function registrationDesk(app: FastifyInstance): RegistrationDesk {
       });
       if (!parsed.success) {
         const first = firstVisitorIssue(parsed.error);
-        if (first.key === 'fileTooLarge') throw payloadTooLarge(first.message);
-        throw badRequest(first.message, visitorIssueMap(parsed.error));
+        const message = issueMessage(parsed.error.issues[0] ?? {});
+        if (first.key === 'fileTooLarge') throw payloadTooLarge(message);
+        throw badRequest(message, issueMessages(parsed.error.issues));
       }
       const document = checkFile(upload, ALLOWED.identityDocument, ID_FILE_MAX_BYTES);
 
@@ -120,9 +122,9 @@ export function registrationDesk(app: FastifyInstance): RegistrationDesk {
         case 'gone':
           throw notFound();
         case 'duplicate':
-          throw conflict(EVENT_MESSAGES.alreadyRegistered);
+          throw conflict((m) => m.event.alreadyRegistered);
         case 'recipientLimit':
-          throw new HttpError(429, EVENT_MESSAGES.recipientLimit);
+          throw new HttpError(429, (m) => m.event.recipientLimit);
         default:
           throw refusal(outcome.kind);
       }
@@ -134,7 +136,7 @@ export function registrationDesk(app: FastifyInstance): RegistrationDesk {
 
 function refusal(state: 'closed' | 'over'): HttpError {
   return conflict(
-    state === 'closed' ? EVENT_MESSAGES.registrationClosed : EVENT_MESSAGES.eventOver,
+    state === 'closed' ? (m) => m.event.registrationClosed : (m) => m.event.eventOver,
   );
 }
 

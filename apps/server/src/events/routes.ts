@@ -1,8 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  API_MESSAGES,
-  EVENT_MESSAGES,
   ID_FILE_MAX_BYTES,
   eventAttendanceListSchema,
   eventAttendanceQuerySchema,
@@ -16,6 +14,7 @@ import {
   paginatedSchema,
   publicEventEnvelopeSchema,
   type ListQuery,
+  said,
 } from '@sesame/shared';
 import {
   companyForNewRecord,
@@ -50,8 +49,9 @@ import {
   listEventVisitorLogs,
 } from './service';
 import { found } from '../db/rows';
+import { say } from '../language';
 
-const idParams = z.object({ id: z.uuid({ error: API_MESSAGES.badRequest }) });
+const idParams = z.object({ id: z.uuid(said((m) => m.api.badRequest)) });
 const slugParam = z.string().min(1).max(100);
 
 /** A company's event by the two segments of its share link (company slug or id, event slug). */
@@ -98,9 +98,10 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
         { eventId: event.id, companyId: company.id, by: who.userId },
         'event created',
       );
-      return reply
-        .code(201)
-        .send({ message: EVENT_MESSAGES.created, data: presentEvent(event, publicUrl) });
+      return reply.code(201).send({
+        message: say(request, (m) => m.event.created),
+        data: presentEvent(event, publicUrl),
+      });
     },
   );
 
@@ -172,7 +173,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
         'events.list',
         request.params.id,
       );
-      return { message: EVENT_MESSAGES.found, data: presentEvent(event, publicUrl) };
+      return { message: say(request, (m) => m.event.found), data: presentEvent(event, publicUrl) };
     },
   );
 
@@ -196,7 +197,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
         'events.list',
         request.params,
       );
-      return { message: EVENT_MESSAGES.found, data: presentEvent(event, publicUrl) };
+      return { message: say(request, (m) => m.event.found), data: presentEvent(event, publicUrl) };
     },
   );
 
@@ -221,7 +222,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
         'events.list',
         request.params.id,
       );
-      const csv = await participantsCsv(app.db, event);
+      const csv = await participantsCsv(app.db, event, request.lang);
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${participantsFileName(event)}"`)
@@ -251,15 +252,15 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
         request.params.id,
       );
       if (event.participantCount > 0) {
-        throw conflict(EVENT_MESSAGES.hasParticipants(event.name, event.participantCount));
+        throw conflict((m) => m.event.hasParticipants(event.name, event.participantCount));
       }
       const deleted = await deleteEventIfEmpty(app.db, event, who.userId);
       if (!deleted) {
         const now = await findEvent(app.db, event.id);
-        throw conflict(EVENT_MESSAGES.hasParticipants(event.name, now?.participantCount ?? 1));
+        throw conflict((m) => m.event.hasParticipants(event.name, now?.participantCount ?? 1));
       }
       request.log.info({ eventId: event.id, by: who.userId }, 'event deleted');
-      return { message: EVENT_MESSAGES.deleted };
+      return { message: say(request, (m) => m.event.deleted) };
     },
   );
 
@@ -288,7 +289,10 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
         request.log.info({ eventId: event.id, by: who.userId }, 'event closed');
       }
       const row = found(await findEvent(app.db, event.id), 'the event just closed');
-      return { message: EVENT_MESSAGES.closedNow, data: presentEvent(row, publicUrl) };
+      return {
+        message: say(request, (m) => m.event.closedNow),
+        data: presentEvent(row, publicUrl),
+      };
     },
   );
 
@@ -313,7 +317,10 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const event = await eventBySlugs(request.params.company, request.params.event);
       const state = eventState(event, event.company.timezone);
-      return { message: EVENT_MESSAGES.found, data: presentPublicEvent(event, state, publicUrl) };
+      return {
+        message: say(request, (m) => m.event.found),
+        data: presentPublicEvent(event, state, publicUrl),
+      };
     },
   );
 
@@ -331,7 +338,10 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
           file: z
             .string()
             .max(120)
-            .regex(/^[A-Za-z0-9-]+\.png$/, { error: API_MESSAGES.badRequest }),
+            .regex(
+              /^[A-Za-z0-9-]+\.png$/,
+              said((m) => m.api.badRequest),
+            ),
         }),
       },
     },
@@ -373,7 +383,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
         readMultipart(request, ID_FILE_MAX_BYTES),
       );
       return reply.code(201).send({
-        message: EVENT_MESSAGES.registered,
+        message: say(request, (m) => m.event.registered),
         data: {
           visitor_id: visitor.id,
           request_id: requestId,

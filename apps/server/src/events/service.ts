@@ -18,7 +18,6 @@ import {
   type SQL,
 } from 'drizzle-orm';
 import {
-  EVENT_MESSAGES,
   slugify,
   type EventAttendanceQuery,
   type EventCreate,
@@ -219,7 +218,7 @@ export async function createEvent(
 ): Promise<EventRow> {
   const { company, createdBy } = context;
   if (isEventDayOver(input.date_event, company.timezone)) {
-    throw badRequest(EVENT_MESSAGES.datePast, { date_event: EVENT_MESSAGES.datePast });
+    throw badRequest((m) => m.event.datePast, { date_event: (m) => m.event.datePast });
   }
   const startsAt = eventStartsAt(input.date_event, input.time_event, company.timezone);
   for (let attempt = 1; ; attempt++) {

@@ -3,8 +3,9 @@
  * reading every upload route uses (companies, QR cards and member cards).
  */
 import type { z } from 'zod';
-import { API_MESSAGES } from '@sesame/shared';
+import type { Say } from '@sesame/shared';
 import { badRequest } from '../errors';
+import { issueMessages } from '../language';
 
 /**
  * 400 with the first message and an `errors` map by field, like the JSON routes.
@@ -13,17 +14,12 @@ import { badRequest } from '../errors';
 export function parseFields<T extends z.ZodType>(
   schema: T,
   fields: Record<string, string>,
-  extra: Record<string, string> = {},
+  extra: Record<string, Say> = {},
 ): z.output<T> {
   const result = schema.safeParse(fields);
-  const errors: Record<string, string> = { ...extra };
-  if (!result.success) {
-    for (const issue of result.error.issues) {
-      errors[issue.path.join('.') || 'body'] ??= issue.message;
-    }
-  }
+  const errors = issueMessages(result.success ? [] : result.error.issues, extra);
   const first = Object.values(errors)[0];
   if (first !== undefined) throw badRequest(first, errors);
-  if (!result.success) throw badRequest(API_MESSAGES.badRequest);
+  if (!result.success) throw badRequest((m) => m.api.badRequest);
   return result.data;
 }

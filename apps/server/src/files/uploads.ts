@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { API_MESSAGES, fileTooLargeMessage, UPLOAD_MAX_BYTES } from '@sesame/shared';
+import { UPLOAD_MAX_BYTES, type Say } from '@sesame/shared';
 import type { Db } from '../db/client';
 import { files } from '../db/schema';
 import { badRequest, HttpError, payloadTooLarge, unsupportedMediaType } from '../errors';
@@ -38,7 +38,7 @@ export async function readMultipart(
     for await (const part of request.parts()) {
       if (part.type === 'file') {
         const bytes = await part.toBuffer();
-        if (part.file.truncated) throw payloadTooLarge(fileTooLargeMessage(fileLimit));
+        if (part.file.truncated) throw payloadTooLarge((m) => m.api.fileTooLargeMax(fileLimit));
         body.files[part.fieldname] = { field: part.fieldname, filename: part.filename, bytes };
       } else if (part.valueTruncated || part.fieldnameTruncated) {
         // A field longer than the parser keeps is longer than any field allows.
@@ -51,7 +51,7 @@ export async function readMultipart(
     if (error instanceof HttpError) throw error;
     if (typeof error === 'object' && error !== null && 'code' in error) {
       if (error.code === 'FST_REQ_FILE_TOO_LARGE')
-        throw payloadTooLarge(fileTooLargeMessage(fileLimit));
+        throw payloadTooLarge((m) => m.api.fileTooLargeMax(fileLimit));
     }
     // Everything else the parser throws is a malformed body (no boundary, a cut part,
     // too many fields): the client's fault, said plainly, never a 500.
@@ -72,11 +72,11 @@ export function checkFile(
   file: UploadedFile | undefined,
   allowed: readonly MediaType[],
   maxBytes: number,
-  tooLargeMessage: string = fileTooLargeMessage(maxBytes),
+  tooLargeMessage: Say = (m) => m.api.fileTooLargeMax(maxBytes),
 ): CheckedFile {
   if (!file || file.bytes.length === 0)
-    throw badRequest(API_MESSAGES.fileInvalid, {
-      [file?.field ?? 'file']: API_MESSAGES.fileInvalid,
+    throw badRequest((m) => m.api.fileInvalid, {
+      [file?.field ?? 'file']: (m) => m.api.fileInvalid,
     });
   if (file.bytes.length > maxBytes) throw payloadTooLarge(tooLargeMessage);
   const mediaType = detectMediaType(file.bytes);

@@ -7,7 +7,6 @@ import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  MAIL_MESSAGES,
   type Action,
   formatUidn,
   mailStatusListSchema,
@@ -20,6 +19,7 @@ import type { Db } from '../db/client';
 import { visitors } from '../db/schema';
 import { conflict, notFound } from '../errors';
 import { presentMail, resendVisitorMail, visitorMails } from './status';
+import { say } from '../language';
 
 const params = z.object({ id: z.uuid({ error: "L'identifiant du visiteur est invalide." }) });
 
@@ -101,8 +101,8 @@ export const mailRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const visitor = await visitorFor(request, request.params.id, true);
       const row = await app.db.transaction((tx) => resendVisitorMail(tx, visitor));
-      if (!row) throw conflict(MAIL_MESSAGES.nothingToResend);
-      return { message: MAIL_MESSAGES.resent, data: presentMail(row) };
+      if (!row) throw conflict((m) => m.mail.nothingToResend);
+      return { message: say(request, (m) => m.mail.resent), data: presentMail(row) };
     },
   );
 };

@@ -150,6 +150,7 @@ export const onSiteRoutes: FastifyPluginAsyncZod = async (app) => {
       const result = await checkOutFromList(app.db, record.table, record.uidn, {
         caller: request.claims,
         repeatWindowMs: app.config.repeatScanWindowMs,
+        lang: request.lang,
       });
       request.log.info({ action: result.action, status: result.status }, 'checked out from list');
       return result;
@@ -178,9 +179,9 @@ export const onSiteRoutes: FastifyPluginAsyncZod = async (app) => {
         : undefined;
       // A client that cannot read a stream is told so (after the company check: 404 first).
       if (!request.headers.accept?.includes('text/event-stream'))
-        throw new HttpError(406, 'Ce flux se lit en text/event-stream.');
+        throw new HttpError(406, (m) => m.live.eventStreamOnly);
       const open = perSession.get(who.sessionId) ?? 0;
-      if (open >= LIVE_STREAMS_PER_SESSION) throw new HttpError(429, 'Trop de flux ouverts.');
+      if (open >= LIVE_STREAMS_PER_SESSION) throw new HttpError(429, (m) => m.live.tooManyStreams);
 
       const raw = reply.raw;
       const send = (message: LiveMessage) => {

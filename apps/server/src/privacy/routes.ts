@@ -2,7 +2,6 @@ import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  PRIVACY_MESSAGES,
   TEXT_MAX,
   defaultPrivacyNotice,
   erasurePreviewSchema,
@@ -15,6 +14,7 @@ import { findCompany, type CompanyRow } from '../companies/service';
 import { companies } from '../db/schema';
 import { notFound } from '../errors';
 import { erasePerson, erasurePreview, exportPerson, findPerson, type PersonKind } from './rights';
+import { say } from '../language';
 
 function settingsOf(company: CompanyRow) {
   const days = {
@@ -116,7 +116,7 @@ export const privacyRoutes: FastifyPluginAsyncZod = async (app) => {
         if (!fresh) throw notFound();
         return fresh;
       });
-      return { message: PRIVACY_MESSAGES.retentionSaved, data: settingsOf(updated) };
+      return { message: say(request, (m) => m.privacy.retentionSaved), data: settingsOf(updated) };
     },
   );
 
@@ -234,7 +234,7 @@ export const privacyRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       await Promise.all(erased.storedNames.map((name) => app.storage.remove(name)));
       request.log.info({ ...erased.counts }, 'person erased');
-      return { message: PRIVACY_MESSAGES.erased };
+      return { message: say(request, (m) => m.privacy.erased) };
     },
   );
 };

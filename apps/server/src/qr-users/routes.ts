@@ -8,18 +8,18 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { audit } from '../audit/service';
 import {
-  API_MESSAGES,
   createMemberFieldsSchema,
   createQrUserFieldsSchema,
   listQuerySchema,
   memberListItemSchema,
   paginatedSchema,
-  QR_USER_MESSAGES,
   qrUserCardSchema,
   updateMemberSchema,
   updateQrUserSchema,
   UPLOAD_MAX_BYTES,
   type QrUserKind,
+  type Say,
+  said,
 } from '@sesame/shared';
 import {
   companyForNewRecord,
@@ -49,11 +49,12 @@ import {
   updateQrUser,
   type QrUserRow,
 } from './service';
+import { say } from '../language';
 
 const BOTH: readonly QrUserKind[] = ['permanent', 'member'];
 const MEMBER: readonly QrUserKind[] = ['member'];
 
-const idParams = z.object({ id: z.uuid({ error: API_MESSAGES.badRequest }) });
+const idParams = z.object({ id: z.uuid(said((m) => m.api.badRequest)) });
 const cardAnswer = z.object({ message: z.string().optional(), data: qrUserCardSchema });
 const companyOfList = z.object({
   id: z.string(),
@@ -65,7 +66,7 @@ const companyOfList = z.object({
 function requireDocument(body: MultipartBody) {
   const file = body.files.user_document;
   if (!file || file.bytes.length === 0) {
-    const message = QR_USER_MESSAGES.required('user_document');
+    const message: Say = (m) => m.qrUser.required('user_document');
     throw badRequest(message, { user_document: message });
   }
   return file;
@@ -153,7 +154,10 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const row = await createCard(request, 'permanent');
-      return { message: QR_USER_MESSAGES.qrCreated, data: await presentQrUser(row, ctx(request)) };
+      return {
+        message: say(request, (m) => m.qrUser.qrCreated),
+        data: await presentQrUser(row, ctx(request)),
+      };
     },
   );
 
@@ -172,7 +176,7 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const row = await createCard(request, 'member');
       return reply.code(201).send({
-        message: QR_USER_MESSAGES.memberCreated,
+        message: say(request, (m) => m.qrUser.memberCreated),
         data: await presentQrUser(row, ctx(request)),
       });
     },
@@ -212,7 +216,7 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
       authorizeCard(request.principal, UPDATE, row);
       const updated = await updateQrUser(app.db, row, request.body);
       return {
-        message: QR_USER_MESSAGES.updated,
+        message: say(request, (m) => m.qrUser.updated),
         data: await presentQrUser(updated, ctx(request)),
       };
     },
@@ -248,7 +252,7 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       request.log.info({ qrUserId: row.id, replacedBy: fresh.id }, 'card re-issued');
       return reply.code(201).send({
-        message: QR_USER_MESSAGES.reissued,
+        message: say(request, (m) => m.qrUser.reissued),
         data: await presentQrUser(fresh, ctx(request)),
       });
     },
@@ -328,7 +332,7 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
       authorizeCard(request.principal, UPDATE, row);
       const updated = await updateQrUser(app.db, row, request.body);
       return {
-        message: QR_USER_MESSAGES.updated,
+        message: say(request, (m) => m.qrUser.updated),
         data: await presentQrUser(updated, ctx(request)),
       };
     },

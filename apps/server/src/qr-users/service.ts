@@ -5,13 +5,7 @@
  */
 import { and, asc, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import {
-  formatUidn,
-  isUidnShaped,
-  QR_USER_MESSAGES,
-  type ListQuery,
-  type QrUserKind,
-} from '@sesame/shared';
+import { formatUidn, isUidnShaped, type ListQuery, type QrUserKind } from '@sesame/shared';
 import type { Db } from '../db/client';
 import { newId, newUidn } from '../db/ids';
 import { countRows, fullNames, likeAny } from '../db/pagination';
@@ -130,7 +124,7 @@ export async function createQrUser(
   // A code born expired would be refused at the door on its first scan.
   const dateExp = input.dateExp ? endOfDay(input.dateExp, company.timezone) : null;
   if (dateExp && dateExp.getTime() < Date.now()) {
-    throw badRequest(QR_USER_MESSAGES.dateExpPast, { dateExp: QR_USER_MESSAGES.dateExpPast });
+    throw badRequest((m) => m.qrUser.dateExpPast, { dateExp: (m) => m.qrUser.dateExpPast });
   }
   const id = newId();
   const file = await storeFile(tx, storage, document, {
@@ -193,7 +187,7 @@ export async function reissueQrUser(tx: Db, row: QrUserRow, by: string): Promise
     .from(qrUsers)
     .where(eq(qrUsers.id, row.id))
     .for('update');
-  if (!current || current.revokedAt) throw conflict(QR_USER_MESSAGES.alreadyReplaced);
+  if (!current || current.revokedAt) throw conflict((m) => m.qrUser.alreadyReplaced);
   const id = newId();
   await tx.insert(qrUsers).values({
     id,

@@ -10,16 +10,15 @@ import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  DECISION_MESSAGES,
   type DecisionView,
   decisionBodySchema,
   decisionQuerySchema,
   decisionViewSchema,
   hostSearchQuerySchema,
   hostSearchResultSchema,
-  MAIL_PREFERENCES_MESSAGES,
   mailPreferencesResponseSchema,
   mailPreferencesSchema,
+  type Say,
 } from '@sesame/shared';
 import { signedIn } from '../auth/authorize';
 import { findCompany } from '../companies/service';
@@ -29,8 +28,9 @@ import { HttpError, notFound } from '../errors';
 import { findStaffReader } from '../mail/sources';
 import { DecisionTokens } from './decision-token';
 import { decideRequest, searchHosts } from './host-loop';
+import { say } from '../language';
 
-const gone = (message: string) => new HttpError(410, message);
+const gone = (message: Say) => new HttpError(410, message);
 
 async function decisionView(
   db: Db,
@@ -130,15 +130,15 @@ export const hostLoopRoutes: FastifyPluginAsyncZod = async (app) => {
     const claims = tokens.verify(token);
     if (!claims.ok)
       throw claims.reason === 'expired'
-        ? gone(DECISION_MESSAGES.expired)
-        : notFound(DECISION_MESSAGES.invalid);
+        ? gone((m) => m.decision.expired)
+        : notFound((m) => m.decision.invalid);
     const [request] = await app.db
       .select({ companyId: visitRequests.companyId })
       .from(visitRequests)
       .where(eq(visitRequests.id, claims.requestId))
       .limit(1);
     const reader = request && (await findStaffReader(app.db, claims.userId, request.companyId));
-    if (!reader) throw notFound(DECISION_MESSAGES.invalid);
+    if (!reader) throw notFound((m) => m.decision.invalid);
     return claims;
   }
 
@@ -183,9 +183,16 @@ export const hostLoopRoutes: FastifyPluginAsyncZod = async (app) => {
       const who = signedIn(request);
       await app.db
         .update(users)
-        .set({ language: request.body.language, arrivalMail: request.body.arrival_mail })
+        .set({
+          language: request.body.language,
+          languageChosen: true,
+          arrivalMail: request.body.arrival_mail,
+        })
         .where(eq(users.id, who.userId));
-      return { message: MAIL_PREFERENCES_MESSAGES.saved, data: await preferencesOf(who.userId) };
+      return {
+        message: say(request, (m) => m.mailPreferences.saved),
+        data: await preferencesOf(who.userId),
+      };
     },
   );
 
@@ -216,7 +223,7 @@ export const hostLoopRoutes: FastifyPluginAsyncZod = async (app) => {
         claims.expiresAt,
         logo,
       );
-      if (!view) throw notFound(DECISION_MESSAGES.invalid);
+      if (!view) throw notFound((m) => m.decision.invalid);
       reply.header('cache-control', 'no-store');
       return { data: view };
     },
@@ -247,7 +254,7 @@ export const hostLoopRoutes: FastifyPluginAsyncZod = async (app) => {
           reason: decision === 'decline' ? reason : null,
         }),
       );
-      if (!result) throw notFound(DECISION_MESSAGES.invalid);
+      if (!result) throw notFound((m) => m.decision.invalid);
       const view = await decisionView(
         app.db,
         claims.requestId,
@@ -255,17 +262,21 @@ export const hostLoopRoutes: FastifyPluginAsyncZod = async (app) => {
         claims.expiresAt,
         logo,
       );
-      if (!view) throw notFound(DECISION_MESSAGES.invalid);
+      if (!view) throw notFound((m) => m.decision.invalid);
       reply.header('cache-control', 'no-store');
       if (result.outcome === 'already') {
-        return reply.code(409).send({ message: DECISION_MESSAGES.alreadyDecided, data: view });
+        return reply
+          .code(409)
+          .send({ message: say(request, (m) => m.decision.alreadyDecided), data: view });
       }
       request.log.info(
         { requestId: claims.requestId, by: claims.userId, decision },
         'request decided from the host mail',
       );
       return {
-        message: decision === 'confirm' ? DECISION_MESSAGES.confirmed : DECISION_MESSAGES.declined,
+        message: say(request, (m) =>
+          decision === 'confirm' ? m.decision.confirmed : m.decision.declined,
+        ),
         data: view,
       };
     },

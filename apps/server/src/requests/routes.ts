@@ -3,9 +3,6 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  API_MESSAGES,
-  REQUEST_MESSAGES,
-  VISITOR_MESSAGES,
   actsOnAllCompanies,
   isPastVisitDate,
   isVisitDate,
@@ -20,6 +17,7 @@ import {
   requestDeclineSchema,
   requestUpdateSchema,
   type RequestListQuery,
+  said,
 } from '@sesame/shared';
 import { audit } from '../audit/service';
 import { companyItself, companyScope, loadAuthorized, signedIn } from '../auth/authorize';
@@ -40,8 +38,9 @@ import {
   listRequests,
   visitorHasRequest,
 } from './service';
+import { say } from '../language';
 
-const idParams = z.object({ id: z.uuid({ error: API_MESSAGES.badRequest }) });
+const idParams = z.object({ id: z.uuid(said((m) => m.api.badRequest)) });
 
 /**
  * An event's participants are seen by whoever sees the event list (spec §6 events
@@ -108,17 +107,17 @@ export const requestRoutes: FastifyPluginAsyncZod = async (app) => {
           isVisitDate(date) &&
           isPastVisitDate(date, dayOf(new Date(), visitor.timezone))
         ) {
-          throw badRequest(VISITOR_MESSAGES.datePast, { request_date: VISITOR_MESSAGES.datePast });
+          throw badRequest((m) => m.visitor.datePast, { request_date: (m) => m.visitor.datePast });
         }
         if (await visitorHasRequest(tx, visitor.id))
-          throw conflict(REQUEST_MESSAGES.alreadyRequested);
+          throw conflict((m) => m.request.alreadyRequested);
         // A host chosen in the search must be an active member of the visitor's company.
         const hostUser =
           host_user_id && !visitor.eventId
             ? await findHost(tx, visitor.companyId, host_user_id)
             : null;
         if (host_user_id && !visitor.eventId && !hostUser)
-          throw badRequest(REQUEST_MESSAGES.hostUnknown, { host: REQUEST_MESSAGES.hostUnknown });
+          throw badRequest((m) => m.request.hostUnknown, { host: (m) => m.request.hostUnknown });
         const created = await createVisitRequest(tx, {
           companyId: visitor.companyId,
           visitorId: visitor.id,
@@ -130,7 +129,9 @@ export const requestRoutes: FastifyPluginAsyncZod = async (app) => {
         return created;
       });
       request.log.info({ requestId: created.id, companyId: created.companyId }, 'request created');
-      return reply.code(201).send({ message: REQUEST_MESSAGES.created, data: { id: created.id } });
+      return reply
+        .code(201)
+        .send({ message: say(request, (m) => m.request.created), data: { id: created.id } });
     },
   );
 
@@ -234,8 +235,11 @@ export const requestRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       const source = await findCardSource(app.db, { requestId: visitRequest.id });
       if (!source) throw notFound();
-      if (source.request?.confirmed === false) throw conflict(REQUEST_MESSAGES.alreadyDeclined);
-      return { message: REQUEST_MESSAGES.confirmed, data: await presentVisitorCard(source, ctx) };
+      if (source.request?.confirmed === false) throw conflict((m) => m.request.alreadyDeclined);
+      return {
+        message: say(request, (m) => m.request.confirmed),
+        data: await presentVisitorCard(source, ctx),
+      };
     },
   );
 
@@ -273,12 +277,12 @@ export const requestRoutes: FastifyPluginAsyncZod = async (app) => {
       if (result.outcome === 'already') {
         throw conflict(
           result.request.confirmed
-            ? REQUEST_MESSAGES.alreadyConfirmed
-            : REQUEST_MESSAGES.alreadyDeclined,
+            ? (m) => m.request.alreadyConfirmed
+            : (m) => m.request.alreadyDeclined,
         );
       }
       request.log.info({ requestId: visitRequest.id, by: who.userId }, 'request declined');
-      return { message: REQUEST_MESSAGES.declinedByStaff };
+      return { message: say(request, (m) => m.request.declinedByStaff) };
     },
   );
 

@@ -13,6 +13,7 @@ import {
   rollCallMarkSchema,
   rollCallParamsSchema,
   rollCallStartSchema,
+  type Say,
 } from '@sesame/shared';
 import type { FastifyRequest } from 'fastify';
 import { companyItself, loadAuthorized, signedIn } from '../auth/authorize';
@@ -30,7 +31,7 @@ import {
 } from './service';
 
 const ACTION = 'rollCall.run' as const;
-const ENDED = "Cet appel d'évacuation est terminé.";
+const ENDED: Say = (m) => m.rollCall.ended;
 
 export const rollCallRoutes: FastifyPluginAsyncZod = async (app) => {
   /** The company `company` names (404 when out of reach), else the caller's own. */
@@ -64,7 +65,7 @@ export const rollCallRoutes: FastifyPluginAsyncZod = async (app) => {
       const who = signedIn(request);
       const companyId = await companyOf(request, request.body.company);
       const started = await startRollCall(app.db, companyId, who.userId);
-      if (!started) throw conflict("Un appel d'évacuation est déjà en cours.");
+      if (!started) throw conflict((m) => m.rollCall.alreadyRunning);
       reply.code(201);
       return answer(started.id);
     },

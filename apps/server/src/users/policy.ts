@@ -2,13 +2,13 @@
  * Who may give which role to whom (spec §6 "Creating users: roles assignable by
  * creator"), read from the shared matrix, applied on creation and on every update.
  */
-import { USER_MESSAGES, activeRole, canAssignRole, isRole, type Role } from '@sesame/shared';
+import { activeRole, canAssignRole, isRole, type Role } from '@sesame/shared';
 import type { Principal } from '../auth/principal';
 import { forbidden } from '../errors';
 
 /** 403 unless the signed-in role may give `role` (spec §6). */
 export function assertMayAssign(who: Principal, role: Role): void {
-  if (!canAssignRole(who.role, role)) throw forbidden(USER_MESSAGES.roleNotAssignable);
+  if (!canAssignRole(who.role, role)) throw forbidden((m) => m.user.roleNotAssignable);
 }
 
 /**
@@ -21,7 +21,7 @@ export function assertMayEdit(who: Principal, target: { id: string; roles: strin
   if (target.id === who.userId) return;
   const held = target.roles.filter(isRole);
   if (!held.every((role) => canAssignRole(who.role, role))) {
-    throw forbidden(USER_MESSAGES.userProtected);
+    throw forbidden((m) => m.user.userProtected);
   }
 }
 
@@ -38,7 +38,7 @@ export function assertRoleChange(
   const current = activeRole(target.roles);
   if (current === newRole) return false;
   if (!canAssignRole(who.role, current) || !canAssignRole(who.role, newRole)) {
-    throw forbidden(USER_MESSAGES.roleNotAssignable);
+    throw forbidden((m) => m.user.roleNotAssignable);
   }
   return true;
 }

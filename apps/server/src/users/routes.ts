@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   USER_LIST_RULES,
-  USER_MESSAGES,
   activeRole,
   listQuerySchema,
   paginatedSchema,
@@ -25,6 +24,7 @@ import {
   updateUser,
   type UserListFilter,
 } from './service';
+import { say } from '../language';
 
 const idParams = z.object({ id: z.uuid() });
 const messageSchema = z.object({ message: z.string() });
@@ -57,7 +57,9 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       const who = signedIn(request);
       const row = await createUser(app.db, who, request.body);
       request.log.info({ userId: row.id, role: request.body.role }, 'user created');
-      return reply.code(201).send({ message: USER_MESSAGES.created, data: presentUser(row) });
+      return reply
+        .code(201)
+        .send({ message: say(request, (m) => m.user.created), data: presentUser(row) });
     },
   );
 
@@ -157,7 +159,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         { userId: row.id, by: who.userId, role: activeRole(row.roles) },
         'user updated',
       );
-      return { message: USER_MESSAGES.updated, data: presentUser(row) };
+      return { message: say(request, (m) => m.user.updated), data: presentUser(row) };
     },
   );
 
@@ -182,7 +184,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       );
       await deleteUser(app.db, who, target);
       request.log.info({ userId: request.params.id }, 'user deleted');
-      return { message: USER_MESSAGES.deleted };
+      return { message: say(request, (m) => m.user.deleted) };
     },
   );
 };

@@ -1,6 +1,5 @@
 import { and, desc, eq, ne, not, sql, type SQL } from 'drizzle-orm';
 import {
-  USER_MESSAGES,
   activeRole,
   mayChooseCompany,
   type ListQuery,
@@ -127,13 +126,13 @@ export async function revokeSessions(db: Db, userId: string, keepSessionId?: str
 async function companyOrBadRequest(db: Db, companyId: string) {
   const company = await findCompany(db, companyId);
   if (!company) {
-    throw badRequest(USER_MESSAGES.companyInvalid, { company_id: USER_MESSAGES.companyInvalid });
+    throw badRequest((m) => m.user.companyInvalid, { company_id: (m) => m.user.companyInvalid });
   }
   return company;
 }
 
 function duplicateEmail(error: unknown): never {
-  if (isUniqueViolation(error, 'users_email_key')) throw conflict(USER_MESSAGES.emailTaken);
+  if (isUniqueViolation(error, 'users_email_key')) throw conflict((m) => m.user.emailTaken);
   throw error;
 }
 
@@ -153,7 +152,7 @@ export async function createUser(db: Database, who: Principal, body: UserCreate)
   assertMayAssign(who, body.role);
   const companyId = companyForNewRecord(who, 'users.create', body.company_id);
   if (companyId !== who.companyId) await companyOrBadRequest(db, companyId);
-  if (await emailTaken(db, body.email)) throw conflict(USER_MESSAGES.emailTaken);
+  if (await emailTaken(db, body.email)) throw conflict((m) => m.user.emailTaken);
   assertPasswordAcceptable(body.password, [body.email, body.name, body.firstname]);
   const passwordHash = await hashPassword(body.password);
   return db.transaction(async (tx) => {
@@ -225,9 +224,9 @@ export async function updateUser(
     const roles = roleChanges ? [body.role] : target.roles;
     const staysAdmin = isActiveAdmin({ roles, status: body.status });
     if (isActiveAdmin(target) && !staysAdmin && (await otherActiveAdmins(tx, target.id)) === 0) {
-      throw conflict(USER_MESSAGES.lastAdmin);
+      throw conflict((m) => m.user.lastAdmin);
     }
-    if (await emailTaken(tx, body.email, target.id)) throw conflict(USER_MESSAGES.emailTaken);
+    if (await emailTaken(tx, body.email, target.id)) throw conflict((m) => m.user.emailTaken);
     await tx
       .update(users)
       .set({
@@ -269,7 +268,7 @@ export async function updateUser(
 export async function deleteUser(db: Database, who: Principal, target: UserRow): Promise<void> {
   await db.transaction(async (tx) => {
     if (isActiveAdmin(target) && (await otherActiveAdmins(tx, target.id)) === 0) {
-      throw conflict(USER_MESSAGES.lastAdmin);
+      throw conflict((m) => m.user.lastAdmin);
     }
     await tx.delete(users).where(eq(users.id, target.id));
     await audit(tx, {

@@ -1,11 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  API_MESSAGES,
-  EVENT_MESSAGES,
   ID_FILE_MAX_BYTES,
-  REQUEST_MESSAGES,
-  VISITOR_MESSAGES,
   firstVisitorIssue,
   isPastVisitDate,
   isUidnShaped,
@@ -13,7 +9,7 @@ import {
   visitorCreatedOrRegisteredSchema,
   visitorFormEventSchema,
   visitorFormSchema,
-  visitorIssueMap,
+  said,
 } from '@sesame/shared';
 import { audit } from '../audit/service';
 import { loadAuthorized } from '../auth/authorize';
@@ -26,6 +22,7 @@ import { dayOf } from '../time-zones';
 import { findCardSource, isConfirmed, presentVisitorCard } from './card';
 import { createVisitor, deleteVisitor, findVisitor } from './service';
 import { presentCreatedVisitor } from './presenter';
+import { issueMessage, issueMessages, say } from '../language';
 
 export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
   const limits = app.config.rateLimits;
@@ -58,14 +55,14 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const body = await readMultipart(request, ID_FILE_MAX_BYTES);
       const named = visitorFormEventSchema.safeParse(body.fields);
-      if (!named.success) throw badRequest(named.error.issues[0]?.message);
+      if (!named.success) throw badRequest(issueMessage(named.error.issues[0] ?? {}));
       if (named.data.evenements_id) {
         const { evenements_id, company_id } = named.data;
         const event = await findEventOfForm(app.db, evenements_id, company_id);
         if (!event) throw notFound();
         const { visitor, requestId } = await registrationDesk(app).register(request, event, body);
         return {
-          message: EVENT_MESSAGES.registered,
+          message: say(request, (m) => m.event.registered),
           data: {
             ...presentCreatedVisitor(visitor, event.company),
             event: { id: event.id, name: event.name, slug: event.slug },
@@ -75,13 +72,16 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       const upload = body.files.request_image;
       const parsed = visitorFormSchema.safeParse({
+        // The visitor's mails follow the form's language, else the one they called in.
+        language: request.lang,
         ...body.fields,
         request_image: upload ? { size: upload.bytes.length } : undefined,
       });
       if (!parsed.success) {
         const first = firstVisitorIssue(parsed.error);
-        if (first.key === 'fileTooLarge') throw payloadTooLarge(first.message);
-        throw badRequest(first.message, visitorIssueMap(parsed.error));
+        const message = issueMessage(parsed.error.issues[0] ?? {});
+        if (first.key === 'fileTooLarge') throw payloadTooLarge(message);
+        throw badRequest(message, issueMessages(parsed.error.issues));
       }
       const fields = parsed.data;
       if (!fields.company_id) throw badRequest();
@@ -89,7 +89,7 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!company) throw notFound();
       // A meeting in the past: judged in the company's time zone, today allowed.
       if (isPastVisitDate(fields.request_date, dayOf(new Date(), company.timezone))) {
-        throw badRequest(VISITOR_MESSAGES.datePast, { request_date: VISITOR_MESSAGES.datePast });
+        throw badRequest((m) => m.visitor.datePast, { request_date: (m) => m.visitor.datePast });
       }
       const document = checkFile(upload, ALLOWED.identityDocument, ID_FILE_MAX_BYTES);
 
@@ -100,7 +100,7 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
       );
       request.log.info({ visitorId: visitor.id, companyId: company.id }, 'visitor created');
       return {
-        message: VISITOR_MESSAGES.visitorCreated,
+        message: say(request, (m) => m.visitor.visitorCreated),
         data: presentCreatedVisitor(visitor, company),
       };
     },
@@ -113,7 +113,7 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['visitors'],
         summary: 'Deletes a visitor with their requests, checks and identity document.',
-        params: z.object({ id: z.uuid({ error: API_MESSAGES.badRequest }) }),
+        params: z.object({ id: z.uuid(said((m) => m.api.badRequest)) }),
         response: { 200: z.object({ message: z.string() }) },
       },
     },
@@ -137,7 +137,7 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       await Promise.all(storedNames.map((name) => app.storage.remove(name)));
       request.log.info({ visitorId: visitor.id }, 'visitor deleted');
-      return { message: REQUEST_MESSAGES.visitorDeleted };
+      return { message: say(request, (m) => m.request.visitorDeleted) };
     },
   );
 

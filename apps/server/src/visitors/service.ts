@@ -7,7 +7,7 @@
  * registration in one call (visitor + confirmed request + the code mail).
  */
 import { and, eq } from 'drizzle-orm';
-import { EVENT_DEFAULT_REASON, VISITOR_MESSAGES, type VisitorCreateInput } from '@sesame/shared';
+import { EVENT_DEFAULT_REASON, type VisitorCreateInput } from '@sesame/shared';
 import { toE164 } from '@sesame/shared/phone';
 import type { Db } from '../db/client';
 import { newUidn } from '../db/ids';
@@ -55,7 +55,7 @@ export async function createVisitor(
   // The form checked the shape; the number itself is read here, into E.164 ('+225…').
   const contact = toE164(fields.contact);
   if (!contact) {
-    throw badRequest(VISITOR_MESSAGES.phoneInvalid, { contact: VISITOR_MESSAGES.phoneInvalid });
+    throw badRequest((m) => m.visitor.phoneInvalid, { contact: (m) => m.visitor.phoneInvalid });
   }
   // The meeting's day as instants in the company's zone, written with the visitor.
   let day = input.day ?? null;

@@ -8,7 +8,7 @@ import { Button, Group, Paper, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
-import { PRIVACY_MESSAGES, mayPerform, type ErasurePreview } from '@sesame/shared';
+import { mayPerform, type ErasurePreview } from '@sesame/shared';
 import { api, serverMessageOf } from '../lib/api-client';
 import { useAuth } from '../lib/auth';
 import { downloadFile } from '../lib/download';
@@ -62,9 +62,9 @@ export function PersonRights(props: {
       onConfirm: () => {
         setBusy('erase');
         api
-          .post(`${base}/erase`)
-          .then(() => {
-            notifications.show({ color: 'teal', message: PRIVACY_MESSAGES.erased });
+          .post<{ message: string }>(`${base}/erase`)
+          .then((answer) => {
+            notifications.show({ color: 'teal', message: answer.message });
             props.onErased();
           })
           .catch((error: unknown) =>

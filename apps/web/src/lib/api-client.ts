@@ -1,13 +1,15 @@
 /**
- * The one HTTP client of the web app. It sends the bearer token, parses JSON
+ * The one HTTP client of the web app. It sends the bearer token and the
+ * interface's language (the server answers in it), parses JSON
  * and throws a typed ApiError; it has no UI side effects (toasts and redirects
  * happen once, in the query cache and the screens).
  */
+import { languageHeader } from './language';
 import { getToken } from './session';
 
 export class ApiError extends Error {
   /**
-   * The server's own `message` (French, spec §8), to show as it is; undefined when
+   * The server's own `message` (in the interface's language), to show as it is; undefined when
    * the server sent none (unreachable, or a body that was not ours).
    */
   public readonly serverMessage: string | undefined;
@@ -37,7 +39,11 @@ async function request<T>(
   body?: Body,
   extraHeaders: Record<string, string> = {},
 ): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders };
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    ...languageHeader(),
+    ...extraHeaders,
+  };
   const token = getToken();
   if (token) headers.authorization = `Bearer ${token}`;
   let payload: BodyInit | undefined;

@@ -3,10 +3,12 @@
  * with the bearer token as a blob, then handed to the browser under the server's name.
  */
 import { ApiError } from './api-client';
+import { languageHeader } from './language';
 import { getToken } from './session';
 
 export async function downloadFile(path: string, fallbackName: string): Promise<void> {
-  const headers: Record<string, string> = {};
+  // The CSV's headers come back in the interface's language.
+  const headers: Record<string, string> = { ...languageHeader() };
   const token = getToken();
   if (token) headers.authorization = `Bearer ${token}`;
   let response: Response;

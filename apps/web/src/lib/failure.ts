@@ -2,11 +2,16 @@
  * A failed call as a staff screen reports it (spec §8): the screen's sentence for
  * the status, and the server's own words when they add to it.
  */
-import { API_MESSAGES } from '@sesame/shared';
+import { allCatalogues } from '@sesame/shared';
 import { ApiError } from './api-client';
 import type { Translate } from './schema-errors';
 
-const GENERIC = new Set<string>(Object.values(API_MESSAGES));
+/** The server's generic sentences, in every language it answers in. */
+const GENERIC = new Set<string>(
+  allCatalogues().flatMap(([, words]) =>
+    Object.values(words.api).filter((text): text is string => typeof text === 'string'),
+  ),
+);
 
 /** The server's message when it says more than the status's generic sentence. */
 export function specificMessage(error: unknown): string | undefined {

@@ -8,6 +8,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { liveEventSchema, type LiveEvent } from '@sesame/shared';
+import { languageHeader } from './language';
 import { getToken } from './session';
 
 export type LiveStatus = 'connecting' | 'live' | 'offline';
@@ -75,6 +76,7 @@ export function useLiveFeed(options: LiveOptions): LiveStatus {
           const response = await fetch(`/api/live${query}`, {
             headers: {
               accept: 'text/event-stream',
+              ...languageHeader(),
               ...(token ? { authorization: `Bearer ${token}` } : {}),
             },
             signal: abort.signal,

@@ -7,7 +7,7 @@ import { Alert, Button, NumberInput, Paper, Stack, Text, Textarea, Title } from 
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { PRIVACY_MESSAGES, retentionSettingsSchema, type RetentionSettings } from '@sesame/shared';
+import { retentionSettingsSchema, type RetentionSettings } from '@sesame/shared';
 import { QueryState } from '../../../components/QueryState';
 import { api, serverMessageOf } from '../../../lib/api-client';
 import { useSchemaForm } from '../../../lib/use-schema-form';
@@ -38,7 +38,7 @@ function PrivacyForm({ companyId, initial }: { companyId: string; initial: Setti
       api.put<{ message: string; data: Settings }>(`/company/${companyId}/privacy`, body),
     onSuccess: (answer) => {
       client.setQueryData(['company-privacy', companyId], answer.data);
-      notifications.show({ color: 'green', message: PRIVACY_MESSAGES.retentionSaved });
+      notifications.show({ color: 'green', message: answer.message });
     },
     onError: (error) =>
       notifications.show({

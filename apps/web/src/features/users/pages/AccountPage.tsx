@@ -19,25 +19,13 @@ import {
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
-import {
-  ACCOUNT_MESSAGES,
-  PASSWORD_MIN_LENGTH,
-  USER_MESSAGES,
-  passwordChangeSchema,
-} from '@sesame/shared';
+import { PASSWORD_MIN_LENGTH, passwordChangeSchema } from '@sesame/shared';
 import { FeedbackAlert, type Feedback } from '../../../components/FeedbackAlert';
 import { PageTitle } from '../../../components/PageTitle';
 import { ApiError } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
 import { useSchemaForm } from '../../../lib/use-schema-form';
 import { useChangePassword } from '../api/users';
-
-/** The server's field messages this screen words itself (compared to the shared constants). */
-const SERVER_MESSAGE_KEYS: Readonly<Record<string, string>> = {
-  [ACCOUNT_MESSAGES.currentPasswordWrong]: 'account.errors.currentPasswordWrong',
-  [USER_MESSAGES.passwordWeak]: 'account.errors.passwordWeak',
-  [USER_MESSAGES.passwordTooShort]: 'account.errors.passwordTooShort',
-};
 
 const EMPTY = { current_password: '', new_password: '', confirm_password: '' };
 
@@ -102,13 +90,9 @@ function PasswordForm() {
       setFeedback({ color: 'red', title: t('account.tooMany') });
       return {};
     }
-    const fieldErrors: Record<string, string> = {};
-    if (error instanceof ApiError) {
-      for (const [field, message] of Object.entries(error.errors ?? {})) {
-        const key = SERVER_MESSAGE_KEYS[message];
-        fieldErrors[field] = key ? t(key, { min: PASSWORD_MIN_LENGTH }) : message;
-      }
-    }
+    // The server words its field messages in the interface's language (Accept-Language).
+    const fieldErrors: Record<string, string> =
+      error instanceof ApiError ? { ...error.errors } : {};
     const first = Object.values(fieldErrors)[0];
     setFeedback({
       color: 'red',
