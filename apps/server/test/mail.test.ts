@@ -4,15 +4,13 @@
  */
 import { execFile } from 'node:child_process';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { eq, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { simpleParser, type ParsedMail } from 'mailparser';
+import { simpleParser } from 'mailparser';
 import pino from 'pino';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBackgroundWork } from '../src/background';
 import { mailOutbox } from '../src/db/schema';
@@ -25,6 +23,7 @@ import { as, multipart, tokenFor, useTestApp } from './helpers/app';
 import { testDatabaseKind } from './helpers/db';
 import { buildEvent, buildRequest, buildTenant, buildVisitor } from './helpers/factories';
 import { until } from './helpers/poll';
+import { freePort, startSmtp, type TestSmtp } from './helpers/smtp';
 
 const run = promisify(execFile);
 
@@ -33,46 +32,6 @@ async function decodeQr(png: Buffer): Promise<string> {
   await writeFile(file, png);
   const { stdout } = await run('sh', ['-c', `zbarimg --raw -q '${file}' 2>/dev/null`]);
   return stdout.trim();
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-interface TestSmtp {
-  url: string;
-  messages: ParsedMail[];
-  stop(): Promise<void>;
-}
-
-async function startSmtp(port: number): Promise<TestSmtp> {
-  const messages: ParsedMail[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, _session, callback) {
-      simpleParser(stream)
-        .then((mail) => {
-          messages.push(mail);
-          callback();
-        })
-        .catch((error: Error) => callback(error));
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    messages,
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
 }
 
 function captureLog(): { log: FastifyBaseLogger; lines: string[] } {
