@@ -76,6 +76,19 @@ describe('the form layer: a failed parse → each field’s message', () => {
     expect(fieldErrors([issue], issueText(t)).errors).toEqual({ x: 'Le serveur dit non.' });
   });
 
+  it('says an issue the screen has no key for in the interface’s language, from the catalogue', () => {
+    const english = fieldErrors(
+      issues(loginSchema.safeParse({ username: '', password: 'x' })),
+      issueText(t, { errors: 'errors' }, 'en'),
+    );
+    expect(english.errors.username).toBe('The email address is required.');
+    const french = fieldErrors(
+      issues(loginSchema.safeParse({ username: '', password: 'x' })),
+      issueText(t, { errors: 'errors' }, 'fr'),
+    );
+    expect(french.errors.username).toBe("L'adresse email est requise.");
+  });
+
   it('moves an issue to the field that shows it', () => {
     const result = eventCreateSchema.safeParse({
       company_id: 'demo',

@@ -3,7 +3,7 @@
  * message under each field, in the screen's language. No React, no DOM, so the
  * web's unit tests run it as it is (apps/web/test).
  */
-import { issueParams } from '@sesame/shared';
+import { DEFAULT_LANGUAGE, issueParams, issueSay, sayIn, type Language } from '@sesame/shared';
 
 /** What the form layer reads of a zod issue. */
 export interface FormIssue {
@@ -23,19 +23,26 @@ export interface MessageKeys {
 
 /**
  * An issue in the screen's language: the locale key the shared schema gave it,
- * with the named field's label and the numbers it quotes; an issue without a key
- * (the server's own words) is shown as it is.
+ * with the named field's label and the numbers it quotes; an issue without a
+ * screen key reads as the server would say it in `lang` (the shared catalogue's),
+ * else as it is.
  */
-export function issueText(t: Translate, keys: MessageKeys = {}): (issue: FormIssue) => string {
+export function issueText(
+  t: Translate,
+  keys: MessageKeys = {},
+  lang: Language = DEFAULT_LANGUAGE,
+): (issue: FormIssue) => string {
   const { errors = 'form.errors', fields = 'fields' } = keys;
   return (issue) => {
+    const said = issueSay(issue);
+    const own = said ? sayIn(lang, said) : issue.message;
     const params = issueParams(issue);
-    if (!params) return issue.message;
+    if (!params) return own;
     // The screen's wording first, then the app's (a text too long reads the same everywhere).
     return t([`${errors}.${params.key}`, `common:validation.${params.key}`], {
       ...params,
       label: params.field ? t(`${fields}.${params.field}`) : '',
-      defaultValue: issue.message,
+      defaultValue: own,
     });
   };
 }

@@ -22,6 +22,7 @@ import {
   type FormIssue,
   type MessageKeys,
 } from './schema-errors';
+import { interfaceLanguage } from './language';
 
 /** What the hook needs of a zod schema. */
 export interface SafeParser<Output> {
@@ -91,7 +92,11 @@ export function useSchemaForm<Values extends object, Output>(
     const parsed = schema.safeParse(options.toInput ? options.toInput(values) : values);
     const fromSchema = parsed.success
       ? { errors: {}, first: undefined }
-      : fieldErrors(parsed.error.issues, issueText(t, options.keys), options.fieldOf);
+      : fieldErrors(
+          parsed.error.issues,
+          issueText(t, options.keys, interfaceLanguage()),
+          options.fieldOf,
+        );
     return { parsed, ...mergeFieldErrors(fromSchema, options.check?.(values) ?? {}) };
   };
 
