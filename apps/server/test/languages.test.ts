@@ -17,13 +17,14 @@ import {
   VISITOR_MESSAGES,
 } from '@sesame/shared';
 import { visitorLogCsv } from '../src/checkins/csv';
+import { DEFAULT_RATE_LIMITS } from '../src/config';
 import type { VisitorLogEntry } from '../src/checkins/logs';
 import { users } from '../src/db/schema';
 import { requestLanguage } from '../src/language';
 import { smtpTransport } from '../src/mail/transport';
 import { MailWorker } from '../src/mail/worker';
 import { qrPng } from '../src/qr/qr';
-import { as, multipart, tokenFor, useTestApp } from './helpers/app';
+import { as, multipart, startTestApp, tokenFor, useTestApp } from './helpers/app';
 import { testDatabaseKind } from './helpers/db';
 import { buildEvent, buildTenant, buildUser } from './helpers/factories';
 import { freePort, startSmtp, type TestSmtp } from './helpers/smtp';
@@ -185,6 +186,29 @@ describe(`server messages in the reader's language (${testDatabaseKind})`, () =>
       });
       expect(unknownEvent.statusCode).toBe(404);
       expect(unknownEvent.json().message).toBe(ENGLISH_MESSAGES.api.notFound);
+    });
+
+    it('the rate limit’s 429 in the reader’s language', async () => {
+      const limited = await startTestApp({
+        rateLimits: { ...DEFAULT_RATE_LIMITS, publicFormPerWindow: 1 },
+      });
+      try {
+        const body = multipart({ firstname: '' });
+        const post = (headers: Record<string, string>) =>
+          limited.app.inject({
+            method: 'POST',
+            url: '/api/visitor/create',
+            payload: body.payload,
+            headers: { ...body.headers, ...headers },
+          });
+        expect((await post(EN)).statusCode).toBe(400);
+        const english = await post(EN);
+        expect(english.statusCode).toBe(429);
+        expect(english.json().message).toBe('Too many attempts. Try again in a minute.');
+        expect((await post({})).json().message).toBe(API_MESSAGES.tooManyRequests);
+      } finally {
+        await limited.close();
+      }
     });
 
     it('an upload too large says the limit from the constant, in the reader’s language', async () => {
