@@ -36,9 +36,7 @@ export function requestLanguage(header: string | string[] | undefined): Language
     })
     .filter((w) => Number.isFinite(w.weight) && w.weight > 0)
     .sort((a, b) => b.weight - a.weight || a.order - b.order);
-  return (
-    (wanted.find((w) => isLanguage(w.primary))?.primary as Language | undefined) ?? DEFAULT_LANGUAGE
-  );
+  return wanted.map((w) => w.primary).find(isLanguage) ?? DEFAULT_LANGUAGE;
 }
 
 /** Reads each request's language once, before anything (the rate limit included) answers it. */

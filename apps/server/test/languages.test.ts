@@ -126,7 +126,7 @@ describe(`server messages in the reader's language (${testDatabaseKind})`, () =>
         message: ENGLISH_MESSAGES.login.emailRequired,
         errors: { username: ENGLISH_MESSAGES.login.emailRequired },
       });
-      expect(english.json().message).toBe('The email address is required.');
+      expect(english.json().message).toBe('The e-mail address is required.');
       const french = await login();
       expect(french.json().message).toBe(LOGIN_MESSAGES.emailRequired);
       expect((await login({ 'accept-language': 'de' })).json().message).toBe(
@@ -227,7 +227,7 @@ describe(`server messages in the reader's language (${testDatabaseKind})`, () =>
       expect(res.json().message).toBe('The "First names" field is required.');
       expect(res.json().errors).toMatchObject({
         firstname: 'The "First names" field is required.',
-        email: 'Please enter a valid email address.',
+        email: 'Please enter a valid e-mail address.',
       });
     });
   });
@@ -251,7 +251,7 @@ describe(`server messages in the reader's language (${testDatabaseKind})`, () =>
           headers,
           payload: { language: 'fr', arrival_mail: true },
         });
-      expect((await save(EN)).json().message).toBe('Preferences saved.');
+      expect((await save(EN)).json().message).toBe('Settings saved.');
       expect((await save({})).json().message).toBe(MAIL_PREFERENCES_MESSAGES.saved);
     });
   });
@@ -323,7 +323,7 @@ describe(`server messages in the reader's language (${testDatabaseKind})`, () =>
       };
       const [, english] = visitorLogCsv([entry], 'en').split('\r\n');
       expect(english).toBe(
-        'Awa;Koné;awa@example.com;ABCD-EFGH-JKMN;Acme;10/01/2030 09:30;;Manual entry;;Desk;;Arrival undone by Chief: Wrong person',
+        'Awa;Koné;awa@example.com;ABCD-EFGH-JKMN;Acme;10/01/2030 09:30;;Typed code;;Desk;;Arrival undone by Chief: Wrong person',
       );
       const [, french] = visitorLogCsv([entry], 'fr').split('\r\n');
       expect(french).toBe(

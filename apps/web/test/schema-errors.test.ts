@@ -81,7 +81,7 @@ describe('the form layer: a failed parse → each field’s message', () => {
       issues(loginSchema.safeParse({ username: '', password: 'x' })),
       issueText(t, { errors: 'errors' }, 'en'),
     );
-    expect(english.errors.username).toBe('The email address is required.');
+    expect(english.errors.username).toBe('The e-mail address is required.');
     const french = fieldErrors(
       issues(loginSchema.safeParse({ username: '', password: 'x' })),
       issueText(t, { errors: 'errors' }, 'fr'),
