@@ -24,7 +24,6 @@ export const conflict = (say: Say) => new HttpError(409, say);
 export const payloadTooLarge = (say: Say = (m) => m.api.fileTooLarge) => new HttpError(413, say);
 export const unsupportedMediaType = (say: Say = (m) => m.api.fileTypeRefused) =>
   new HttpError(415, say);
-export const tooManyRequests = (say: Say = (m) => m.api.tooManyRequests) => new HttpError(429, say);
 
 /** PostgreSQL unique_violation, whichever driver raised it. */
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {
