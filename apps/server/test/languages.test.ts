@@ -282,12 +282,16 @@ describe(`server messages in the reader's language (${testDatabaseKind})`, () =>
           url: '/api/visitorlog/export?from=2030-01-10T00:00:00Z&to=2030-01-11T00:00:00Z',
           headers,
         });
-      expect((await log(EN)).body.slice(1).split('\r\n')[0]).toBe(
+      const englishLog = await log(EN);
+      expect(englishLog.body.slice(1).split('\r\n')[0]).toBe(
         ENGLISH_MESSAGES.csv.visitorLog.header.join(';'),
       );
-      expect((await log({})).body.slice(1).split('\r\n')[0]).toBe(
+      expect(englishLog.headers['content-disposition']).toMatch(/filename="check-in-list-/);
+      const frenchLog = await log({});
+      expect(frenchLog.body.slice(1).split('\r\n')[0]).toBe(
         FRENCH_MESSAGES.csv.visitorLog.header.join(';'),
       );
+      expect(frenchLog.headers['content-disposition']).toMatch(/filename="liste-check-in-/);
     });
 
     it('the fixed words of the visitor log’s cells too (how, undone)', () => {

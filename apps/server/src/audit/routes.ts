@@ -105,7 +105,7 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
       const stamp = new Date().toISOString().slice(0, 10);
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="journal-audit-${stamp}.csv"`)
+        .header('content-disposition', `attachment; filename="${words.fileName}-${stamp}.csv"`)
         .header('cache-control', 'no-store')
         .send(`\uFEFF${[words.header.map(csvField).join(';'), ...lines].join('\r\n')}\r\n`);
     },

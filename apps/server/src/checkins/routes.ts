@@ -22,6 +22,7 @@ import {
   type Action,
   type CheckLogQuery,
   type CheckMethod,
+  catalogue,
 } from '@sesame/shared';
 import { companyItself, companyScope, loadAuthorized, signedIn } from '../auth/authorize';
 import type { Principal } from '../auth/principal';
@@ -383,7 +384,10 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
       const stamp = new Date().toISOString().slice(0, 10);
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="liste-check-in-${stamp}.csv"`)
+        .header(
+          'content-disposition',
+          `attachment; filename="${catalogue(request.lang).csv.visitorLog.fileName}-${stamp}.csv"`,
+        )
         .header('cache-control', 'no-store')
         .send(Readable.from(visitorLogCsvChunks(all(), request.lang)));
     },

@@ -57,6 +57,10 @@ export async function participantsCsv(db: Db, event: EventRow, lang: Language): 
 }
 
 /** 'participants-forum-numerique-2030.csv': the event's slug names the file. */
-export function participantsFileName(event: Pick<EventRow, 'slug' | 'name'>): string {
-  return `participants-${slugify(event.slug) || slugify(event.name) || 'evenement'}.csv`;
+export function participantsFileName(
+  event: Pick<EventRow, 'slug' | 'name'>,
+  lang: Language,
+): string {
+  const unnamed = catalogue(lang).csv.participants.unnamedEvent;
+  return `participants-${slugify(event.slug) || slugify(event.name) || unnamed}.csv`;
 }

@@ -225,7 +225,10 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       const csv = await participantsCsv(app.db, event, request.lang);
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${participantsFileName(event)}"`)
+        .header(
+          'content-disposition',
+          `attachment; filename="${participantsFileName(event, request.lang)}"`,
+        )
         .header('cache-control', 'no-store')
         .send(csv);
     },

@@ -305,6 +305,7 @@ export const en: Catalogue = {
   },
   csv: {
     visitorLog: {
+      fileName: 'check-in-list',
       header: [
         'First name',
         'Last name',
@@ -330,6 +331,7 @@ export const en: Catalogue = {
         `Departure of ${at} undone${by ? ` by ${by}` : ''}: ${reason}`,
     },
     participants: {
+      unnamedEvent: 'event',
       header: [
         'First name',
         'Last name',
@@ -342,6 +344,7 @@ export const en: Catalogue = {
       ],
     },
     audit: {
+      fileName: 'audit-log',
       header: ['Date (UTC)', 'Company', 'Actor', 'Action', 'Subject', 'Identifier', 'Detail'],
       system: 'System',
     },

@@ -338,6 +338,8 @@ export const fr = {
   /** The exports' headers and fixed cells (French Excel opens every language's file). */
   csv: {
     visitorLog: {
+      /** The downloaded file's name, before its date. */
+      fileName: 'liste-check-in',
       header: [
         'Prénom',
         'Nom',
@@ -365,6 +367,8 @@ export const fr = {
         `Départ du ${at} annulé${by ? ` par ${by}` : ''} : ${reason}`,
     },
     participants: {
+      /** The file is named by the event's slug; this when it has none. */
+      unnamedEvent: 'evenement',
       header: [
         'Prénom',
         'Nom',
@@ -377,6 +381,7 @@ export const fr = {
       ],
     },
     audit: {
+      fileName: 'journal-audit',
       header: ['Date (UTC)', 'Entreprise', 'Auteur', 'Action', 'Objet', 'Identifiant', 'Détail'],
       system: 'Système',
     },
