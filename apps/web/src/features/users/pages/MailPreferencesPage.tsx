@@ -81,6 +81,9 @@ function PreferencesForm({ initial }: { initial: MailPreferences }) {
               { value: 'en', label: 'English' },
             ]}
           />
+          <Text size="xs" c="dimmed">
+            {t('preferences.languageHint')}
+          </Text>
         </Stack>
         <Switch
           label={t('preferences.arrivalMail')}
