@@ -34,10 +34,25 @@ export const queryClient = new QueryClient({
 });
 
 export function Providers({ children }: { children: ReactNode }) {
-  // The close buttons' name follows the language.
+  // The icon buttons' names follow the language.
   const { t } = useTranslation();
-  const closeLabel = t('close');
-  const theme = useMemo(() => sesameTheme(closeLabel), [closeLabel]);
+  const close = t('close');
+  const clear = t('clear');
+  const togglePassword = t('togglePassword');
+  const first = t('pageControls.first');
+  const previous = t('pageControls.previous');
+  const next = t('pageControls.next');
+  const last = t('pageControls.last');
+  const theme = useMemo(
+    () =>
+      sesameTheme({
+        close,
+        clear,
+        togglePassword,
+        pageControls: { first, previous, next, last },
+      }),
+    [close, clear, togglePassword, first, previous, next, last],
+  );
   return (
     <MantineProvider
       theme={theme}

@@ -1,10 +1,16 @@
 import {
+  colorsTuple,
   createTheme,
+  DEFAULT_THEME,
+  InputClearButton,
   Modal,
   Notification,
+  Pagination,
+  PasswordInput,
   type CSSVariablesResolver,
   type MantineColorsTuple,
 } from '@mantine/core';
+import { readablePalette } from './contrast';
 
 // A deep indigo: shade 7 (#3f51c6) on white is 6.2:1, above WCAG AA for all text.
 const sesame: MantineColorsTuple = [
@@ -31,19 +37,44 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
   light: {
     '--mantine-color-dimmed': '#5c636a',
     '--mantine-color-placeholder': '#666d75',
+    // A field's error message: Mantine's red.6 is 3.3:1 on white.
+    '--mantine-color-error': 'var(--mantine-color-red-8)',
   },
   dark: {},
 });
 
 /**
- * The theme. `closeLabel` names the close button of toasts and dialogs (Mantine's has no
- * name: axe's button-name), in the person's language.
+ * Mantine's palettes with their text shades darkened where they fall under 4.5:1 (app/contrast:
+ * green, teal, orange, yellow, red…), so every `color=` of every component stays readable.
  */
-export function sesameTheme(closeLabel: string) {
+const readableColors: Record<string, MantineColorsTuple> = Object.fromEntries(
+  Object.entries(DEFAULT_THEME.colors).map(([name, shades]) => [
+    name,
+    colorsTuple(readablePalette(shades)),
+  ]),
+);
+
+/** Names, in the person's language, for Mantine's buttons that show only an icon. */
+export interface ControlLabels {
+  /** Toasts' and dialogs' close button. */
+  close: string;
+  /** A clearable field's clear button. */
+  clear: string;
+  /** A password field's show/hide button. */
+  togglePassword: string;
+  /** A pagination's arrows. */
+  pageControls: Record<'first' | 'previous' | 'next' | 'last', string>;
+}
+
+/**
+ * The theme. Mantine's icon buttons have no name in the person's language (axe's button-name):
+ * `labels` names them.
+ */
+export function sesameTheme(labels: ControlLabels) {
   return createTheme({
     primaryColor: 'sesame',
     primaryShade: 7,
-    colors: { sesame },
+    colors: { ...readableColors, sesame },
     fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
     defaultRadius: 'md',
     headings: { fontWeight: '700' },
@@ -52,10 +83,25 @@ export function sesameTheme(closeLabel: string) {
     focusRing: 'auto',
     components: {
       Notification: Notification.extend({
-        defaultProps: { closeButtonProps: { 'aria-label': closeLabel } },
+        defaultProps: { closeButtonProps: { 'aria-label': labels.close } },
       }),
       Modal: Modal.extend({
-        defaultProps: { closeButtonProps: { 'aria-label': closeLabel } },
+        defaultProps: { closeButtonProps: { 'aria-label': labels.close } },
+      }),
+      InputClearButton: InputClearButton.extend({
+        defaultProps: { 'aria-label': labels.clear },
+      }),
+      Pagination: Pagination.extend({
+        defaultProps: {
+          getControlProps: (control) => ({ 'aria-label': labels.pageControls[control] }),
+        },
+      }),
+      // Reachable with the keyboard (Mantine leaves it out of the tab order), named.
+      PasswordInput: PasswordInput.extend({
+        defaultProps: {
+          visibilityToggleFocusable: true,
+          visibilityToggleButtonProps: { 'aria-label': labels.togglePassword },
+        },
       }),
     },
   });

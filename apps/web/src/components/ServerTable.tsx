@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { Group, Pagination, ScrollArea, TextInput } from '@mantine/core';
+import { Group, Pagination, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +7,7 @@ import { PAGE_SIZE } from '@sesame/shared';
 import type { Paginated } from '../lib/api-client';
 import { QueryState } from './QueryState';
 import { RowsTable, type Column } from './RowsTable';
+import { TableScroll } from './TableScroll';
 
 export type { Column } from './RowsTable';
 
@@ -20,6 +21,8 @@ export interface ServerTableProps<T> {
   /** Shown instead of the server's error text when loading fails. */
   errorMessage?: ReactNode;
   searchable?: boolean;
+  /** The table's name for assistive technology (its scrolling region's); 'Liste' by default. */
+  label?: string;
   perPage?: number;
 }
 
@@ -64,7 +67,7 @@ export function ServerTable<T>(props: ServerTableProps<T>) {
         empty={props.emptyMessage}
       >
         {(answer) => (
-          <ScrollArea>
+          <TableScroll label={props.label ?? t('table.label')}>
             <RowsTable
               columns={props.columns}
               rows={answer.data}
@@ -72,7 +75,7 @@ export function ServerTable<T>(props: ServerTableProps<T>) {
               offset={offset}
               miw={600}
             />
-          </ScrollArea>
+          </TableScroll>
         )}
       </QueryState>
       {pages > 1 && (

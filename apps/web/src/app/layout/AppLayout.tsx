@@ -105,18 +105,23 @@ function Navbar() {
             <Menu position="bottom-end" shadow="md" withinPortal>
               <Menu.Target>
                 <UnstyledButton
-                  aria-label={t('nav.userMenu', { name: user.firstname || user.name })}
+                  // The initials and the name shown, then what it opens (WCAG 2.5.3: a
+                  // voice user names the button by what they see).
+                  aria-label={t('nav.userMenu', {
+                    initials: initials(user),
+                    name: user.firstname || user.name,
+                  })}
                   data-testid="user-menu"
                   className={classes.userMenu}
                 >
                   <Group gap={6} wrap="nowrap">
                     <Avatar size={28} radius="xl" color="sesame" variant="light" aria-hidden="true">
                       {initials(user)}
-                    </Avatar>
+                    </Avatar>{' '}
                     {/* A phone's navbar has room for the initials only. */}
                     <Text span size="xs" fw={600} maw={120} truncate visibleFrom="sm">
                       {user.firstname || user.name}
-                    </Text>
+                    </Text>{' '}
                     <Text span size="xs" c="dimmed" aria-hidden="true" visibleFrom="sm">
                       ▾
                     </Text>

@@ -9,7 +9,6 @@ import {
   Container,
   Group,
   Pagination,
-  ScrollArea,
   Select,
   Table,
   Text,
@@ -21,6 +20,7 @@ import { useTranslation } from 'react-i18next';
 import { AUDIT_ACTIONS, actsOnAllCompanies, type AuditAction } from '@sesame/shared';
 import { PageTitle } from '../../../components/PageTitle';
 import { QueryState } from '../../../components/QueryState';
+import { TableScroll } from '../../../components/TableScroll';
 import { serverMessageOf } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
 import { formatDateTime } from '../../../lib/format';
@@ -132,7 +132,7 @@ export default function AuditPage() {
         empty={t('audit.empty')}
       >
         {(answer) => (
-          <ScrollArea>
+          <TableScroll label={t('audit.title')}>
             <Table striped verticalSpacing="sm" miw={760} data-testid="audit-table">
               <Table.Thead>
                 <Table.Tr>
@@ -175,7 +175,7 @@ export default function AuditPage() {
                 ))}
               </Table.Tbody>
             </Table>
-          </ScrollArea>
+          </TableScroll>
         )}
       </QueryState>
       {total > PER_PAGE && (

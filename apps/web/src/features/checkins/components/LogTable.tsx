@@ -1,10 +1,11 @@
 import type { ReactNode } from 'react';
-import { Box, Group, Pagination, Paper, ScrollArea, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Box, Group, Pagination, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { QueryState } from '../../../components/QueryState';
 import { RowsTable, type Column } from '../../../components/RowsTable';
+import { TableScroll } from '../../../components/TableScroll';
 import type { LogPage } from '../api/logs';
 
 /**
@@ -113,7 +114,7 @@ export function LogTable<T>(props: LogTableProps<T>) {
           ))}
         </Stack>
       ) : (
-        <ScrollArea type="auto" offsetScrollbars>
+        <TableScroll type="auto" offsetScrollbars label={props.label}>
           <RowsTable
             columns={props.columns}
             rows={rows}
@@ -124,7 +125,7 @@ export function LogTable<T>(props: LogTableProps<T>) {
             aria-busy={query.isPlaceholderData || undefined}
             style={refreshing}
           />
-        </ScrollArea>
+        </TableScroll>
       )}
       {pages > 1 && (
         <Group justify="center" mt="md">
