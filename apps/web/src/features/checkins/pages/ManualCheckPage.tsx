@@ -51,20 +51,24 @@ export default function ManualCheckPage() {
     <Container size="xs" py="xl">
       <PageTitle ta="center">{t('manual.title')}</PageTitle>
       <Paper withBorder radius="md" p="lg">
-        {done ? (
-          <Stack align="center" gap="md">
-            <Alert color="teal" role="status" w="100%" title={t('manual.done')}>
+        {/* A live region always in the page (issue 18): assistive technology says the result
+            when it appears (a region added with its text is not reliably announced). */}
+        <div role="status" aria-live="polite" data-testid="manual-check-result">
+          {done && (
+            <Alert color="teal" w="100%" title={t('manual.done')}>
               {done.message}
             </Alert>
-            <Group justify="center">
-              <Button component={Link} to={`/${domain}`}>
-                {t('manual.home')}
-              </Button>
-              <Button variant="default" onClick={again}>
-                {t('manual.another')}
-              </Button>
-            </Group>
-          </Stack>
+          )}
+        </div>
+        {done ? (
+          <Group justify="center" mt="md">
+            <Button component={Link} to={`/${domain}`}>
+              {t('manual.home')}
+            </Button>
+            <Button variant="default" onClick={again}>
+              {t('manual.another')}
+            </Button>
+          </Group>
         ) : (
           <form onSubmit={submit} noValidate>
             <Stack gap="md">

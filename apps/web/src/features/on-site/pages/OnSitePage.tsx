@@ -2,7 +2,7 @@
  * Who is on site now, and who is expected today (issue 14): live on every open
  * screen, usable on a phone (cards, large buttons), paged on the server.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   Avatar,
   Badge,
@@ -17,6 +17,7 @@ import {
   Text,
   TextInput,
   UnstyledButton,
+  VisuallyHidden,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
@@ -43,6 +44,7 @@ import { useLiveFeed, useThrottledInvalidate } from '../../../lib/live';
 import { expectedQueryOptions, onSiteKeys, onSiteQueryOptions, useCheckOut } from '../api/on-site';
 import { latestRollCallOptions, rollCallKeys, useStartRollCall } from '../api/roll-call';
 import { LiveBadge } from '../components/LiveBadge';
+import { presenceChanges, type PresentPerson } from '../lib/presence-changes';
 
 const PER_PAGE = 24;
 const KIND_COLORS: Record<PersonKind, string> = {
@@ -180,6 +182,35 @@ function ExpectedCard({ row, showCompany }: { row: ExpectedRow; showCompany: boo
   );
 }
 
+/**
+ * The sentence the live region says when the list changes for the same search and page (a live
+ * arrival or departure, not the guard's own filtering): who arrived, who left, how many are in.
+ */
+function usePresenceAnnouncement(
+  rows: readonly PresentPerson[] | undefined,
+  inside: number | undefined,
+  listKey: string,
+): string {
+  const { t } = useTranslation('onSite');
+  const [announcement, setAnnouncement] = useState('');
+  const previous = useRef<{ key: string; rows: readonly PresentPerson[]; inside?: number }>(null);
+  useEffect(() => {
+    if (!rows) return;
+    const before = previous.current;
+    previous.current = { key: listKey, rows, inside };
+    if (!before || before.key !== listKey) return;
+    const { arrived, left } = presenceChanges(before.rows, rows);
+    if (arrived.length === 0 && left.length === 0 && before.inside === inside) return;
+    const parts = [
+      arrived.length > 0 ? t('announce.arrived', { names: arrived.join(', ') }) : '',
+      left.length > 0 ? t('announce.left', { names: left.join(', ') }) : '',
+      inside === undefined ? '' : t('announce.inside', { count: inside }),
+    ];
+    setAnnouncement(parts.filter(Boolean).join(' '));
+  }, [rows, inside, listKey, t]);
+  return announcement;
+}
+
 export default function OnSitePage() {
   const { t } = useTranslation('onSite');
   const { role } = useAuth();
@@ -257,6 +288,13 @@ export default function OnSitePage() {
 
   const counts = present.data?.meta.counts;
   const inside = counts ? Object.values(counts).reduce((a, b) => a + b, 0) : undefined;
+  // The rows shown for this search, kind and page (a previous page's, still shown while the next
+  // loads, are not news).
+  const announcement = usePresenceAnnouncement(
+    present.isPlaceholderData ? undefined : present.data?.data,
+    inside,
+    JSON.stringify(params),
+  );
   const presentPages = Math.max(1, Math.ceil((present.data?.meta.total ?? 0) / PER_PAGE));
   const expectedPages = Math.max(1, Math.ceil((expected.data?.meta.total ?? 0) / PER_PAGE));
 
@@ -266,6 +304,10 @@ export default function OnSitePage() {
         <PageTitle mb={0}>{t('title')}</PageTitle>
         <LiveBadge status={status} />
       </Group>
+      {/* Always in the page, so assistive technology hears each change of its text. */}
+      <VisuallyHidden role="status" aria-live="polite" data-testid="on-site-announcement">
+        {announcement}
+      </VisuallyHidden>
 
       {mayRollCall &&
         (rollCallOpen ? (
