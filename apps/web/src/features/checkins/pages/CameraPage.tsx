@@ -202,7 +202,7 @@ export default function CameraPage() {
           />
         </Paper>
         <canvas ref={canvasRef} width={SCANNER.width} height={SCANNER.height} hidden />
-        <div aria-live="polite">
+        <div aria-live="polite" data-testid="scan-result">
           {feedback ? (
             <Group align="center" wrap="nowrap" gap="md">
               {person && (
