@@ -50,7 +50,12 @@ interface Route {
   path: string;
   /** The path (and search) the page ends on, when it is not `path`. */
   endsOn?: RegExp;
+  /** 'Page introuvable' is what this route shows (any other route showing it is a failure). */
+  notFound?: true;
 }
+
+/** NotFoundPage's heading, in both languages: a route meant to show a screen must not show it. */
+const NOT_FOUND = /^(Page introuvable|Page not found)$/;
 
 const password = 'A11y-Password-2026';
 const STAFF: Partial<Record<Role, StaffMember>> = {
@@ -234,7 +239,7 @@ function publicRoutes(r: Records): Route[] {
     { path: `/demo/show-event-qrcode/${r.eventSlug}` },
     // A staff page signed out: the request page itself (spec §2).
     { path: '/demo/menu', endsOn: /^\/demo\/(menu|request-meeting)$/ },
-    { path: '/demo/no-such-page' },
+    { path: '/demo/no-such-page', notFound: true },
   ];
 }
 
@@ -308,6 +313,8 @@ async function scanRoutes(page: Page, routes: Route[], label: string): Promise<F
     const url = new URL(page.url());
     if (!route.endsOn)
       expect(`${url.pathname}${url.search}`, `${where} moved away`).toBe(route.path);
+    const heading = (await page.locator('main h1').first().textContent())?.trim() ?? '';
+    expect(NOT_FOUND.test(heading), `${where} shows '${heading}'`).toBe(!!route.notFound);
     findings.push(...(await axeFindings(page, where)));
   }
   return findings;
