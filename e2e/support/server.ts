@@ -5,9 +5,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '../../apps/server/test/helpers/smtp';
+
+export { freePort };
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 /** The compiled server that `npm start` runs (`npm run build` writes it). */
@@ -24,17 +26,6 @@ export interface RunningServer {
   /** Everything the server printed, for assertions and failure reports. */
   output: () => string;
   stop: () => Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {

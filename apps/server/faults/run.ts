@@ -12,7 +12,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm, utimes } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -21,6 +20,7 @@ import { openPostgres, type DatabaseHandle } from '../src/db/client';
 import { files, mailOutbox, visitorChecks } from '../src/db/schema';
 import { enqueueVisitorCodeMail } from '../src/mail/outbox';
 import { TEST_PASSWORD, buildRequest, buildTenant, buildVisitor } from '../test/helpers/factories';
+import { freePort } from '../test/helpers/smtp';
 import { FaultySmtp } from './smtp';
 import { TcpProxy } from './tcp-proxy';
 
@@ -77,17 +77,6 @@ function printTable() {
 // ── Processes and HTTP ───────────────────────────────────────────────────────
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface Server {
   name: string;

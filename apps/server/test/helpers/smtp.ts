@@ -1,11 +1,12 @@
 /**
- * A real SMTP server for the mail tests (smtp-server on a free local port), each
- * message parsed with mailparser as a mail client would read it.
+ * The test SMTP server of every suite (server mail tests, browser journeys): smtp-server on a
+ * local port, each message parsed with mailparser as a mail client would read it.
  */
 import net from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
+/** A port nothing listens on now (the OS picks it). */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -19,11 +20,18 @@ export async function freePort(): Promise<number> {
 
 export interface TestSmtp {
   url: string;
+  port: number;
   messages: ParsedMail[];
+  /** The first mail that matches, polled until `timeoutMs` (no fixed wait). */
+  waitForMessage(
+    predicate?: (mail: ParsedMail) => boolean,
+    timeoutMs?: number,
+  ): Promise<ParsedMail>;
   stop(): Promise<void>;
 }
 
-export async function startSmtp(port: number): Promise<TestSmtp> {
+/** Starts on `port`, or on a free one. */
+export async function startSmtp(port?: number): Promise<TestSmtp> {
   const messages: ParsedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -38,10 +46,22 @@ export async function startSmtp(port: number): Promise<TestSmtp> {
         .catch((error: Error) => callback(error));
     },
   });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const listenPort = port ?? (await freePort());
+  await new Promise<void>((resolve) => server.listen(listenPort, '127.0.0.1', resolve));
   return {
-    url: `smtp://127.0.0.1:${port}`,
+    url: `smtp://127.0.0.1:${listenPort}`,
+    port: listenPort,
     messages,
+    async waitForMessage(predicate = () => true, timeoutMs = 20_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = messages.find(predicate);
+        if (found) return found;
+        if (Date.now() > deadline)
+          throw new Error(`no matching mail within ${timeoutMs} ms (${messages.length} received)`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    },
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
