@@ -532,7 +532,7 @@ describe('accessibility (issue 18): WCAG 2.2 AA on every route', () => {
     expect(outOfReadingOrder(form)).toEqual([]);
 
     // Filled and sent without the mouse: the document's button opens the file chooser on
-    // Space, a select takes the typed option, the checkbox Space, the form Enter.
+    // Enter, a select takes the typed option, the checkbox Space, the form Enter.
     await page.goto('/demo/meeting');
     await settled(page, 'the visitor form');
     await tabTo(page, 'Prénoms', 10);
@@ -542,9 +542,10 @@ describe('accessibility (issue 18): WCAG 2.2 AA on every route', () => {
     await tabTo(page, "Numéro de pièce d'identité");
     await page.keyboard.type('CI-2030-0419');
     await tabTo(page, "Pièce d'identité");
+    // Enter clicks a button on the key's press (Space on its release).
     const [chooser] = await Promise.all([
-      page.waitForEvent('filechooser'),
-      page.keyboard.press('Space'),
+      page.waitForEvent('filechooser', { timeout: 10_000 }),
+      page.keyboard.press('Enter'),
     ]);
     await chooser.setFiles({ name: 'piece.png', mimeType: 'image/png', buffer: ID_PNG });
     await tabTo(page, 'Employeur');
