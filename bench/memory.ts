@@ -1,14 +1,21 @@
 /**
- * Idle server memory: RSS of a started server after it settles, on the embedded
- * PGlite and on PostgreSQL (a database the benchmark creates and drops). The process
- * measured is the one `npm start` execs into: `node` on the compiled server
- * (apps/server/dist/main.js), which this benchmark builds first.
- * Budgets (ARCHITECTURE §9): under 200 MB on PGlite, under 150 MB on PostgreSQL.
+ * `npm run bench -- memory` (ARCHITECTURE §9, issue 19): the memory of exactly the processes
+ * `npm start` runs — the launcher (`node --import tsx tools/start.ts`, which stays to pass on
+ * signals and the exit code) and the compiled server it starts — on the embedded PGlite and on
+ * PostgreSQL (a database this benchmark creates and drops).
+ *
+ * For each database: a first start on a new data folder (it creates and migrates the database),
+ * then a restart on that folder, idle, then after a burst of requests (signed-in list pages and
+ * public pages). RSS is read from /proc after the process has settled. npm's own CLI process,
+ * which waits for the script, is printed apart: it is npm's, not Sésame's.
+ * Budgets (ARCHITECTURE §9): under 200 MB on PGlite, under 150 MB on PostgreSQL, after a restart.
  */
-import { execFileSync } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
-import { ROOT, startServer } from '../e2e/support/server';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, freePort, ROOT } from '../e2e/support/server';
 
 const BUDGET_MB = { PGlite: 200, PostgreSQL: 150 };
 const SERVER_URL =
@@ -16,21 +23,170 @@ const SERVER_URL =
   process.env.TEST_DATABASE_URL ??
   'postgres://postgres@127.0.0.1:5432/postgres';
 const DATABASE = 'sesame_bench_memory';
+const BURST = Number(process.env.BENCH_MEMORY_BURST ?? 2000);
+const SETTLE_MS = 5000;
 
-async function rssMb(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return kb / 1024;
+interface Proc {
+  pid: number;
+  ppid: number;
+  rssMb: number;
+  command: string;
 }
 
-async function idleRss(env: Record<string, string>): Promise<number> {
-  const server = await startServer(env);
+async function processes(): Promise<Proc[]> {
+  const all: Proc[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const status = await readFile(`/proc/${entry}/status`, 'utf8');
+      const cmdline = (await readFile(`/proc/${entry}/cmdline`, 'utf8')).replace(/\0/g, ' ').trim();
+      all.push({
+        pid: Number(entry),
+        ppid: Number(/PPid:\s+(\d+)/.exec(status)?.[1] ?? 0),
+        rssMb: Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024,
+        command: cmdline,
+      });
+    } catch {
+      // The process ended while it was read.
+    }
+  }
+  return all;
+}
+
+/** `root` and every process below it. */
+async function tree(root: number): Promise<Proc[]> {
+  const all = await processes();
+  const found = all.filter((p) => p.pid === root);
+  for (let i = 0; i < found.length; i++) {
+    found.push(...all.filter((p) => p.ppid === found[i]!.pid));
+  }
+  return found;
+}
+
+/** What the tree holds, as npm's CLI, the launcher and the server. */
+async function measure(npmPid: number) {
+  const procs = await tree(npmPid);
+  const launcher = procs.find((p) => p.command.includes('tools/start.ts'));
+  const server = procs.find((p) => p.command.includes('dist/main.js'));
+  const npm = procs.find((p) => p.pid === npmPid);
+  const mb = (p: Proc | undefined) => p?.rssMb ?? Number.NaN;
+  return {
+    npm: mb(npm),
+    launcher: mb(launcher),
+    server: mb(server),
+    app: mb(launcher) + mb(server),
+  };
+}
+
+interface Started {
+  child: ChildProcess;
+  url: string;
+  stop(): Promise<void>;
+}
+
+async function npmStart(dataDir: string, env: Record<string, string>): Promise<Started> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn('npm', ['start'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      PUBLIC_URL: url,
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      ADMIN_EMAIL,
+      ADMIN_PASSWORD,
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const deadline = Date.now() + 300_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`npm start ended:\n${output}`);
+    const ok = await fetch(`${url}/api/health`)
+      .then((res) => res.ok)
+      .catch(() => false);
+    if (ok) break;
+    if (Date.now() > deadline) throw new Error(`not serving after 300 s:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    child,
+    url,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+
+/** Signed-in list pages and public pages, eight at a time: what a desk's morning asks. */
+async function burst(url: string): Promise<void> {
+  const login = await fetch(`${url}/api/login_check`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
+  });
+  const { token } = (await login.json()) as { token: string };
+  const auth = { authorization: `Bearer ${token}` };
+  const calls = [
+    () => fetch(`${url}/api/company/demo`),
+    () => fetch(`${url}/`),
+    () => fetch(`${url}/api/requests/list`, { headers: auth }),
+    () => fetch(`${url}/api/visitorlog`, { headers: auth }),
+    () => fetch(`${url}/api/on-site`, { headers: auth }),
+    () => fetch(`${url}/api/user/list`, { headers: auth }),
+  ];
+  let next = 0;
+  const worker = async () => {
+    while (next < BURST) {
+      const call = calls[next++ % calls.length]!;
+      await (await call()).arrayBuffer();
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+}
+
+const fmt = (mb: number) => `${mb.toFixed(0)} MB`;
+
+async function database(label: keyof typeof BUDGET_MB, env: Record<string, string>) {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sesame-bench-memory-'));
   try {
-    for (let i = 0; i < 20; i++) await fetch(`${server.url}/api/health`);
-    await new Promise((r) => setTimeout(r, 5000));
-    return await rssMb(server.pid);
+    const first = await npmStart(dataDir, env);
+    await settle();
+    const atFirst = await measure(first.child.pid!);
+    await first.stop();
+
+    const again = await npmStart(dataDir, env);
+    await settle();
+    const idle = await measure(again.child.pid!);
+    await burst(again.url);
+    await settle();
+    const busy = await measure(again.child.pid!);
+    await again.stop();
+
+    const budget = BUDGET_MB[label];
+    const line = (name: string, m: Awaited<ReturnType<typeof measure>>) =>
+      `  ${name.padEnd(30)} server ${fmt(m.server).padStart(7)} + launcher ${fmt(m.launcher).padStart(6)} = ${fmt(m.app).padStart(7)}   (npm's CLI ${fmt(m.npm)})`;
+    console.log(`${label}:`);
+    console.log(line('first start (new database)', atFirst));
+    console.log(line('restart, idle', idle));
+    console.log(line(`restart, after ${BURST} requests`, busy));
+    const worst = Math.max(idle.app, busy.app);
+    console.log(
+      `  after a restart, the app's processes: ${fmt(worst)} at most — budget ${budget} MB: ${worst < budget ? 'ok' : 'OVER'}; the server alone ${fmt(Math.max(idle.server, busy.server))}`,
+    );
   } finally {
-    await server.stop();
+    await rm(dataDir, { recursive: true, force: true });
   }
 }
 
@@ -44,20 +200,13 @@ async function onServer(sql: string): Promise<void> {
   }
 }
 
-function report(database: keyof typeof BUDGET_MB, mb: number): void {
-  const budget = BUDGET_MB[database];
-  console.log(
-    `idle RSS (${database}, after start + 20 requests + 5 s): ${mb.toFixed(1)} MB — budget ${budget} MB: ${mb < budget ? 'ok' : 'OVER'}`,
-  );
-}
-
 export async function run(): Promise<void> {
-  // What `npm start` runs: the server compiled from this tree (the web app must be built too).
-  execFileSync('npm', ['run', 'build', '--silent', '-w', '@sesame/server'], {
+  // `npm start` builds what is out of date; built here first so no start below builds.
+  execFileSync('npm', ['run', 'build', '--silent'], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  report('PGlite', await idleRss({}));
+  await database('PGlite', {});
   try {
     await onServer(`drop database if exists ${DATABASE} with (force)`);
     await onServer(`create database ${DATABASE}`);
@@ -68,7 +217,7 @@ export async function run(): Promise<void> {
   try {
     const url = new URL(SERVER_URL);
     url.pathname = `/${DATABASE}`;
-    report('PostgreSQL', await idleRss({ DATABASE_URL: url.toString() }));
+    await database('PostgreSQL', { DATABASE_URL: url.toString() });
   } finally {
     await onServer(`drop database if exists ${DATABASE} with (force)`);
   }
