@@ -1,8 +1,9 @@
 /**
  * `npm run bench -- memory` (ARCHITECTURE §9, issue 19): the memory of exactly the processes
- * `npm start` runs — the launcher (`node --import tsx tools/start.ts`, which stays to pass on
- * signals and the exit code) and the compiled server it starts — on the embedded PGlite and on
- * PostgreSQL (a database this benchmark creates and drops).
+ * `npm start` leaves running below npm's own — the compiled server, and any launcher still
+ * alive beside it (`tools/start.ts` checks and builds, then ends: the script execs the server
+ * in its place, so none is expected) — on the embedded PGlite and on PostgreSQL (a database
+ * this benchmark creates and drops).
  *
  * For each database: a first start on a new data folder (it creates and migrates the database),
  * then a restart on that folder, idle, then after a burst of requests (signed-in list pages and
@@ -69,12 +70,12 @@ async function measure(npmPid: number) {
   const launcher = procs.find((p) => p.command.includes('tools/start.ts'));
   const server = procs.find((p) => p.command.includes('dist/main.js'));
   const npm = procs.find((p) => p.pid === npmPid);
-  const mb = (p: Proc | undefined) => p?.rssMb ?? Number.NaN;
+  if (!server) throw new Error(`no server process below npm start: ${JSON.stringify(procs)}`);
   return {
-    npm: mb(npm),
-    launcher: mb(launcher),
-    server: mb(server),
-    app: mb(launcher) + mb(server),
+    npm: npm?.rssMb ?? Number.NaN,
+    launcher: launcher?.rssMb ?? 0,
+    server: server.rssMb,
+    app: (launcher?.rssMb ?? 0) + server.rssMb,
   };
 }
 

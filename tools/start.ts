@@ -1,8 +1,9 @@
 /**
- * `npm start`: checks what can be checked before anything slow, builds only what is
- * out of date with its sources (tools/build-stamp.ts), then runs the compiled server
- * (`node apps/server/dist/main.js`) with this terminal, passes it the stop signals,
- * and ends with its exit code.
+ * `npm start`, first half: checks what can be checked before anything slow, builds only
+ * what is out of date with its sources (tools/build-stamp.ts), and ends. The "start"
+ * script then execs the compiled server (`node apps/server/dist/main.js`) in its place:
+ * npm's own process passes it the stop signals and ends with its exit code, and nothing
+ * of this launcher (Node and tsx, about 70 MB) stays in memory beside the server.
  *
  * - A wrong setting is said in sentences before any build (the server says the same
  *   sentences on a start without a build: one function, apps/server/src/config.ts).
@@ -124,27 +125,6 @@ async function buildIfNeeded(): Promise<boolean> {
   return true;
 }
 
-/** Runs the compiled server in this terminal; resolves when it ends. */
-function runServer(): Promise<void> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--enable-source-maps', SERVER_MAIN], {
-      stdio: 'inherit',
-      env: process.env,
-    });
-    // The server drains on SIGTERM and SIGINT; this process waits for it.
-    const forward = (signal: NodeJS.Signals) => child.kill(signal);
-    for (const signal of STOP_SIGNALS) process.on(signal, forward);
-    child.once('exit', (code, signal) => {
-      for (const name of STOP_SIGNALS) process.off(name, forward);
-      if (signal) {
-        // End the way the server ended, so whoever started `npm start` sees the same.
-        process.kill(process.pid, signal);
-      } else process.exitCode = code ?? 1;
-      resolve();
-    });
-  });
-}
-
 async function main(): Promise<void> {
   const problem = nodeVersionProblem() ?? formerDataProblem(process.env);
   if (problem) {
@@ -159,7 +139,7 @@ async function main(): Promise<void> {
   say(
     `data folder ${process.env.DATA_DIR?.trim() ? resolvePathSetting(process.env.DATA_DIR.trim()) : DEFAULT_DATA_DIR}`,
   );
-  await runServer();
+  // The "start" script runs the server next, when this ends with 0.
 }
 
 await main();
