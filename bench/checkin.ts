@@ -2,7 +2,9 @@
  * `npm run bench -- checkin` (ARCHITECTURE §9), on PostgreSQL:
  *  1. the code check (GET /api/get-qr-data/{uidn}) under 64 concurrent connections,
  *     against a bare Fastify route doing the same single-row write, in one run,
- *     with 100,000 confirmed visitors: both throughputs, the ratio, p50 and p99.
+ *     with 100,000 confirmed visitors: both throughputs, the ratio, p50 and p99;
+ *     then open-loop, at half the bare route's measured maximum, both again, alternating:
+ *     p50 and p99 counted from when each request was due (open-loop.ts).
  *     Both are warmed up first (unmeasured); then they alternate over ROUNDS rounds,
  *     so that a slow moment of the shared machine does not fall on one side only.
  *     A third side, served by the same process, is the design the single statement
@@ -10,13 +12,20 @@
  *     trips), measured alike so that the statement's cost in code is justified by figures;
  *  2. a page of the visitor log (GET /api/visitorlog) at 10,000, 100,000 and
  *     1,000,000 log rows: p95 of a first page, a deep page and a date range.
- * Budgets: ratio ≥ 0.70 and p99 < 25 ms; log pages p95 < 50 ms, flat as rows grow.
+ *     The log pages start from an empty log: the code check's rounds above wrote
+ *     hundreds of thousands of checks, and "10,000 rows" measured after them was not that.
+ * Budgets: ratio ≥ 0.90; open-loop p99 ≤ 1.5 × the bare route's at the same rate; log
+ * pages p95 < 50 ms, flat as rows grow.
+ *
+ * BENCH_CPU_PROF=dir profiles both servers during the code-check part only (the
+ * three-statement side is left out then, so the app's profile is the code check's) and
+ * prints where their CPU went (profile.ts).
  *
  * BENCH_DATABASE_URL (else TEST_DATABASE_URL, else the local server) names the
  * PostgreSQL server; the benchmark creates and drops its own database there.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -24,6 +33,8 @@ import pg from 'pg';
 import { dayBounds } from '../apps/server/src/events/time';
 import { freePort } from '../e2e/support/server';
 import { cpuDuring } from './cpu';
+import { openLoop, type OpenLoopResult } from './open-loop';
+import { printProfile } from './profile';
 import { THREE_STATEMENTS_PATH } from './variants/three-statements';
 
 const SERVER_URL =
@@ -35,6 +46,11 @@ const VISITORS = 100_000;
 const CONNECTIONS = 64;
 const ROUNDS = 4;
 const DURATION_S = 8;
+const RATIO_BUDGET = 0.9;
+const LATENCY_BUDGET = 1.5;
+const OPEN_LOOP_ROUNDS = 2;
+const OPEN_LOOP_S = 10;
+const PROFILE_DIR = process.env.BENCH_CPU_PROF;
 /**
  * Unmeasured load on each side first: a server just started compiles its hot path,
  * opens its pool's connections, and each new PostgreSQL backend fills its catalog
@@ -81,13 +97,11 @@ interface Child {
 async function serve(mode: 'app' | 'bare', env: Record<string, string> = {}): Promise<Child> {
   const port = await freePort();
   const child: ChildProcess = fork(path.join(import.meta.dirname, 'serve.ts'), {
-    // BENCH_CPU_PROF=dir writes a V8 CPU profile of each server there (open it in Chrome's DevTools).
+    // BENCH_CPU_PROF=dir writes a V8 CPU profile of each server there (also readable in Chrome's DevTools).
     execArgv: [
       '--import',
       'tsx',
-      ...(process.env.BENCH_CPU_PROF
-        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
-        : []),
+      ...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []),
     ],
     env: {
       ...process.env,
@@ -283,10 +297,11 @@ export async function run(): Promise<void> {
     console.log(`seeding ${VISITORS.toLocaleString('en')} confirmed visitors…`);
     const codes = shuffled(await seed(dbClient));
     const deskToken = await login(app.url, RECEPTIONIST);
-    const adminToken = await login(app.url, ADMIN);
+    let adminToken = await login(app.url, ADMIN);
 
     // ── 1. The code check against the bare route, alternating ────────────
     bare = await serve('bare');
+    const bareServerPid = bare.pid;
     console.log(
       `\ncode check, ${CONNECTIONS} connections, ${WARMUP_S} s warm-up then ${ROUNDS} × ${DURATION_S} s each, alternating (PostgreSQL, this machine):`,
     );
@@ -294,14 +309,22 @@ export async function run(): Promise<void> {
     const checkPaths = codes.map((code) => `/api/get-qr-data/${code}`);
     const threePaths = codes.map((code) => `${THREE_STATEMENTS_PATH}/${code}`);
     // Each side in turn, the one that starts a round rotating, so none always follows another.
+    // When profiling, the app serves the code check alone, so its profile is the code check's.
+    const withThree = !PROFILE_DIR;
     const sides = [
       () => load(bare!, null, barePaths),
       () => load(app!, deskToken, checkPaths),
-      () => load(app!, deskToken, threePaths),
+      ...(withThree ? [() => load(app!, deskToken, threePaths)] : []),
     ];
     await load(bare, null, barePaths, WARMUP_S);
     await load(app, deskToken, checkPaths, WARMUP_S);
-    await load(app, deskToken, threePaths, WARMUP_S);
+    if (withThree) await load(app, deskToken, threePaths, WARMUP_S);
+    // The warm-up wrote tens of thousands of checks, half of them still open, into a table
+    // analysed empty: until autovacuum comes round (a minute, on its own schedule) the
+    // planner believes the open-checks index holds a handful of rows and walks all of it
+    // to close one check (10–15 ms each at 60,000 open). A desk's database has statistics
+    // that match its table; so does this one from here on (cached plans are re-planned).
+    await dbClient.query('analyze visitor_checks');
     const bareRounds: Round[] = [];
     const checkRounds: Round[] = [];
     const threeRounds: Round[] = [];
@@ -311,44 +334,111 @@ export async function run(): Promise<void> {
         const side = (round - 1 + k) % sides.length;
         results[side] = await sides[side]!();
       }
-      const [b, c, t] = results as [Round, Round, Round];
+      const [b, c, t] = results as [Round, Round, Round | undefined];
       bareRounds.push(b);
       checkRounds.push(c);
-      threeRounds.push(t);
+      if (t) threeRounds.push(t);
       console.log(
-        `  round ${round}: bare ${b.rps.toFixed(0)} req/s, code check ${c.rps.toFixed(0)} req/s (ratio ${(c.rps / b.rps).toFixed(2)}), three statements ${t.rps.toFixed(0)} req/s (ratio ${(t.rps / b.rps).toFixed(2)})`,
+        `  round ${round}: bare ${b.rps.toFixed(0)} req/s, code check ${c.rps.toFixed(0)} req/s (ratio ${(c.rps / b.rps).toFixed(2)})` +
+          (t
+            ? `, three statements ${t.rps.toFixed(0)} req/s (ratio ${(t.rps / b.rps).toFixed(2)})`
+            : ''),
       );
     }
-    await bare.stop();
-    bare = null;
     const baseline = pooled(bareRounds);
     const check = pooled(checkRounds);
-    const three = pooled(threeRounds);
     const row = (name: string, r: typeof check) =>
       `  ${name.padEnd(34)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${String(r.p50).padStart(3)} ms   p99 ${String(r.p99).padStart(4)} ms   non-2xx ${r.non2xx}   errors ${r.errors}`;
-    console.log(row('bare Fastify route (1 INSERT)', baseline));
-    console.log(row('GET /api/get-qr-data/{uidn}', check));
-    console.log(row('variant: three statements', three));
     const cpuRow = (name: string, r: typeof check) =>
       `  ${name.padEnd(34)} server ${r.cpu.server.toFixed(0).padStart(4)} µs   PostgreSQL ${r.cpu.postgres.toFixed(0).padStart(4)} µs   load generator ${r.cpu.load.toFixed(0).padStart(4)} µs`;
+    const three = threeRounds.length ? pooled(threeRounds) : null;
+    console.log(row('bare Fastify route (1 INSERT)', baseline));
+    console.log(row('GET /api/get-qr-data/{uidn}', check));
+    if (three) console.log(row('variant: three statements', three));
     console.log('  CPU per request:');
     console.log(cpuRow('bare Fastify route (1 INSERT)', baseline));
     console.log(cpuRow('GET /api/get-qr-data/{uidn}', check));
-    console.log(cpuRow('variant: three statements', three));
+    if (three) console.log(cpuRow('variant: three statements', three));
     const ratio = check.rps / baseline.rps;
     const ratios = checkRounds.map((c, k) => c.rps / bareRounds[k]!.rps);
     console.log(
-      `  ratio ${ratio.toFixed(2)}, rounds ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)} (budget ≥ 0.70: ${ratio >= 0.7 ? 'ok' : 'UNDER'}), p99 ${check.p99} ms (budget < 25 ms: ${check.p99 < 25 ? 'ok' : 'OVER'})`,
+      `  ratio ${ratio.toFixed(2)} beside the bare route's own ${baseline.rps.toFixed(0)} req/s, rounds ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)} (budget ≥ ${RATIO_BUDGET}: ${ratio >= RATIO_BUDGET ? 'ok' : 'UNDER'})`,
     );
-    const threeRatios = threeRounds.map((t, k) => t.rps / bareRounds[k]!.rps);
-    const gains = checkRounds.map((c, k) => c.rps / threeRounds[k]!.rps);
+    if (three) {
+      const threeRatios = threeRounds.map((t, k) => t.rps / bareRounds[k]!.rps);
+      const gains = checkRounds.map((c, k) => c.rps / threeRounds[k]!.rps);
+      console.log(
+        `  three statements: ratio ${(three.rps / baseline.rps).toFixed(2)}, rounds ${Math.min(...threeRatios).toFixed(2)}–${Math.max(...threeRatios).toFixed(2)}; single statement ÷ three statements ${(check.rps / three.rps).toFixed(2)}, rounds ${Math.min(...gains).toFixed(2)}–${Math.max(...gains).toFixed(2)}`,
+      );
+    }
+
+    // ── 1b. Open loop at half the bare route's maximum ───────────────────
+    const rate = Math.max(1, Math.round(baseline.rps / 2));
     console.log(
-      `  three statements: ratio ${(three.rps / baseline.rps).toFixed(2)}, rounds ${Math.min(...threeRatios).toFixed(2)}–${Math.max(...threeRatios).toFixed(2)}; single statement ÷ three statements ${(check.rps / three.rps).toFixed(2)}, rounds ${Math.min(...gains).toFixed(2)}–${Math.max(...gains).toFixed(2)}`,
+      `\nopen loop at ${rate} req/s (half the bare route's ${baseline.rps.toFixed(0)}), ${OPEN_LOOP_ROUNDS} × ${OPEN_LOOP_S} s each, alternating:`,
     );
+    const bareOpen: OpenLoopResult[] = [];
+    const checkOpen: OpenLoopResult[] = [];
+    for (let round = 1; round <= OPEN_LOOP_ROUNDS; round++) {
+      const order = round % 2 ? ['bare', 'check'] : ['check', 'bare'];
+      for (const side of order) {
+        const result =
+          side === 'bare'
+            ? await openLoop({ url: bare.url, paths: barePaths, rate, durationS: OPEN_LOOP_S })
+            : await openLoop({
+                url: app.url,
+                paths: checkPaths,
+                rate,
+                durationS: OPEN_LOOP_S,
+                token: deskToken,
+              });
+        (side === 'bare' ? bareOpen : checkOpen).push(result);
+      }
+    }
+    const openRow = (name: string, results: OpenLoopResult[]) => {
+      const worst = (pick: (r: OpenLoopResult) => number) => Math.max(...results.map(pick));
+      const failed = results.reduce((n, r) => n + r.failed, 0);
+      console.log(
+        `  ${name.padEnd(34)} p50 ${worst((r) => r.p50)
+          .toFixed(1)
+          .padStart(6)} ms   p99 ${worst((r) => r.p99)
+          .toFixed(1)
+          .padStart(6)} ms   max ${worst((r) => r.max)
+          .toFixed(0)
+          .padStart(5)} ms   failed ${failed}`,
+      );
+      return worst((r) => r.p99);
+    };
+    const bareP99 = openRow('bare Fastify route (1 INSERT)', bareOpen);
+    const checkP99 = openRow('GET /api/get-qr-data/{uidn}', checkOpen);
+    const latencyRatio = checkP99 / bareP99;
+    console.log(
+      `  p99 ${latencyRatio.toFixed(2)} × the bare route's (rounds' worst p99; budget ≤ ${LATENCY_BUDGET}: ${latencyRatio <= LATENCY_BUDGET ? 'ok' : 'OVER'})`,
+    );
+    await bare.stop();
+    bare = null;
+    if (PROFILE_DIR) {
+      // The app's profile is written when it ends: a fresh app serves the log pages.
+      const appPid = app.pid;
+      await app.stop();
+      app = await serve('app', { DATA_DIR: dataDir, REPEAT_SCAN_WINDOW_SECONDS: '0' });
+      adminToken = await login(app.url, ADMIN);
+      console.log('\nwhere the CPU went (self time, idle left out):');
+      const files = await readdir(PROFILE_DIR);
+      for (const [label, pid] of [
+        ['bare Fastify route', bareServerPid],
+        ['Sésame (code check)', appPid],
+      ] as const) {
+        const file = files.find((f) => f.includes(`.${pid}.`) && f.endsWith('.cpuprofile'));
+        if (file) await printProfile(label, path.join(PROFILE_DIR, file));
+      }
+    }
 
     // ── 2. Visitor log pages as the log grows ──────────────────────────────
     console.log(`\nvisitor log page (GET /api/visitorlog, admin, p95 of ${LOG_SAMPLES} calls):`);
     console.log('  rows         first page   page 50   one day range   search');
+    // From an empty log: the rounds above wrote their own checks, by the hundred thousand.
+    await dbClient.query('truncate visitor_checks cascade');
     const day = new Date(Date.now() - 3 * 86_400_000);
     const from = new Date(day.setUTCHours(0, 0, 0, 0)).toISOString();
     const to = new Date(day.getTime() + 86_400_000).toISOString();

@@ -9,7 +9,8 @@
  * then a restart on that folder, idle, then after a burst of requests (signed-in list pages and
  * public pages). RSS is read from /proc after the process has settled. npm's own CLI process,
  * which waits for the script, is printed apart: it is npm's, not Sésame's.
- * Budgets (ARCHITECTURE §9): under 200 MB on PGlite, under 150 MB on PostgreSQL, after a restart.
+ * Budgets (ARCHITECTURE §9): idle, under 200 MB on PGlite, under 150 MB on PostgreSQL, after a
+ * restart; the figure after the burst is printed beside it, not judged.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -17,6 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, freePort, ROOT } from '../e2e/support/server';
+import { cpuDuring } from './cpu';
 
 const BUDGET_MB = { PGlite: 200, PostgreSQL: 150 };
 const SERVER_URL =
@@ -170,7 +172,11 @@ async function database(label: keyof typeof BUDGET_MB, env: Record<string, strin
     const again = await npmStart(dataDir, env);
     await settle();
     const idle = await measure(again.child.pid!);
-    await burst(again.url);
+    const server = (await tree(again.child.pid!)).find((p) => p.command.includes('dist/main.js'));
+    const startedBurst = performance.now();
+    const { cpu } = await cpuDuring(server!.pid, () => burst(again.url));
+    const burstMs = performance.now() - startedBurst;
+    const loadAverage = (await readFile('/proc/loadavg', 'utf8')).split(' ')[0];
     await settle();
     const busy = await measure(again.child.pid!);
     await again.stop();
@@ -182,9 +188,14 @@ async function database(label: keyof typeof BUDGET_MB, env: Record<string, strin
     console.log(line('first start (new database)', atFirst));
     console.log(line('restart, idle', idle));
     console.log(line(`restart, after ${BURST} requests`, busy));
-    const worst = Math.max(idle.app, busy.app);
+    // CPU per request beside the memory: the node flags (package.json "start") and the
+    // embedded database's settings trade one for the other (issue 19).
     console.log(
-      `  after a restart, the app's processes: ${fmt(worst)} at most — budget ${budget} MB: ${worst < budget ? 'ok' : 'OVER'}; the server alone ${fmt(Math.max(idle.server, busy.server))}`,
+      `  CPU per request during the burst: server ${(cpu.serverMs / BURST).toFixed(2)} ms${label === 'PostgreSQL' ? `, PostgreSQL ${(cpu.postgresMs / BURST).toFixed(2)} ms` : ''} (${(burstMs / BURST).toFixed(2)} ms wall per request, 8 at a time; load ${loadAverage})`,
+    );
+    // The budget is idle memory (ARCHITECTURE §9); after the burst is printed to show the growth.
+    console.log(
+      `  idle after a restart, the app's processes: ${fmt(idle.app)} — budget ${budget} MB: ${idle.app < budget ? 'ok' : 'OVER'}; after the burst ${fmt(busy.app)}`,
     );
   } finally {
     await rm(dataDir, { recursive: true, force: true });

@@ -20,6 +20,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { readEvents } from '../apps/server/test/helpers/sse';
 import { freePort } from '../e2e/support/server';
 
 const SERVER_URL =
@@ -140,32 +141,14 @@ async function openScreen(url: string, token: string): Promise<Screen> {
   const received = new Map<string, number[]>();
   let ready!: () => void;
   const isReady = new Promise<void>((r) => (ready = r));
-  void (async () => {
-    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = '';
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        buffer += value;
-        let cut;
-        while ((cut = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          const type = /^event: (.*)$/m.exec(block)?.[1];
-          if (type === 'ready') ready();
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (type !== 'presence' || !data) continue;
-          const event = JSON.parse(data) as { person_id: string };
-          const times = received.get(event.person_id) ?? [];
-          times.push(performance.now());
-          received.set(event.person_id, times);
-        }
-      }
-    } catch {
-      // closed
-    }
-  })();
+  void readEvents(res, (type, data) => {
+    if (type === 'ready') ready();
+    if (type !== 'presence' || !data) return;
+    const event = JSON.parse(data) as { person_id: string };
+    const times = received.get(event.person_id) ?? [];
+    times.push(performance.now());
+    received.set(event.person_id, times);
+  });
   await isReady;
   return { received, close: () => abort.abort() };
 }

@@ -7,6 +7,7 @@ export {};
 const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   checkin: () => import('./checkin'),
   size: () => import('./size'),
+  lighthouse: () => import('./lighthouse'),
   memory: () => import('./memory'),
   exports: () => import('./exports'),
   purge: () => import('./purge'),

@@ -40,7 +40,8 @@ import { fakeCameraFlags, videoOf } from './support/camera';
 import { within } from './support/poll';
 import { apiToken, type RunningServer, type StaffMember } from './support/server';
 import { useSesame } from './support/sesame';
-import { createConfirmedVisitor, ID_PNG, todayForForm } from './support/visitors';
+import { createOpenEvent } from './support/events';
+import { createConfirmedVisitor, filePendingRequest, ID_PNG } from './support/visitors';
 
 type Lang = 'fr' | 'en';
 const LANGS: Lang[] = ['fr', 'en'];
@@ -108,31 +109,7 @@ async function createRecords(server: RunningServer): Promise<Records> {
   expect(arrival.status, await arrival.clone().text()).toBe(200);
 
   // A request still pending: the waiting page and the host's Valider link from the mail.
-  const form = new FormData();
-  const fields = {
-    company_id: 'demo',
-    firstname: 'Koffi',
-    lastname: 'Nguessan',
-    email: 'koffi.nguessan@example.com',
-    id_number: 'CI-445566',
-    organisation_name: 'Acme CI',
-    contact: '0707070708',
-    request_date: todayForForm(),
-    request_time: '15:30',
-    privacy_accepted: '1',
-  };
-  for (const [key, value] of Object.entries(fields)) form.set(key, value);
-  form.set('request_image', new Blob([ID_PNG], { type: 'image/png' }), 'id.png');
-  const visitor = await fetch(`${server.url}/api/visitor/create`, { method: 'POST', body: form });
-  expect(visitor.status, await visitor.clone().text()).toBe(200);
-  const visitorId = ((await visitor.json()) as { data: { visitor_id: string } }).data.visitor_id;
-  const request = await fetch(`${server.url}/api/requests/create`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ visitor_id: visitorId, host: 'M. Diallo', reason: 'Livraison' }),
-  });
-  expect(request.status, await request.clone().text()).toBe(201);
-  const pendingRequestId = ((await request.json()) as { data: { id: string } }).data.id;
+  const { requestId: pendingRequestId } = await filePendingRequest(server);
   // Without SMTP_URL the server writes each mail as a file; the front desk's holds the link.
   const mailDir = path.join(server.dataDir, 'mail');
   let decisionLink = '';
@@ -151,24 +128,8 @@ async function createRecords(server: RunningServer): Promise<Records> {
   );
 
   // An event with its registration link.
-  const day = new Date(Date.now() + 30 * 86_400_000);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  const event = await fetch(`${server.url}/api/evenement/create`, {
-    method: 'POST',
-    headers: { ...auth, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      company_id: 'demo',
-      name: 'Forum des partenaires',
-      location: 'Salle Ivoire',
-      address_name: 'Boulevard Lagunaire',
-      city: 'Abidjan',
-      country: "Côte d'Ivoire",
-      date_event: `${pad(day.getUTCDate())}/${pad(day.getUTCMonth() + 1)}/${day.getUTCFullYear()}`,
-      time_event: '10:00',
-    }),
-  });
-  expect(event.status, await event.clone().text()).toBe(201);
-  const eventSlug = ((await event.json()) as { data: { slug: string } }).data.slug;
+  const { slug: eventSlug } = await createOpenEvent(server, admin);
+  const nextYear = new Date().getUTCFullYear() + 1;
 
   // A permanent QR code and a member card.
   const card = (kind: 'permanent' | 'member', email: string) => {
@@ -180,7 +141,7 @@ async function createRecords(server: RunningServer): Promise<Records> {
       contact: '0102030405',
       title: 'Consultante',
       type: 'permanent',
-      dateExp: `${day.getUTCFullYear() + 1}-12-31`,
+      dateExp: `${nextYear}-12-31`,
       company_id: demo.data.id,
     }))
       body.set(key, value);
@@ -472,14 +433,22 @@ describe('accessibility (issue 18): WCAG 2.2 AA on every route', () => {
     expect(findings, report(findings)).toEqual([]);
   }, 300_000);
 
-  it('the keyboard alone signs in, in reading order, each stop showing its focus', async () => {
-    const page = await freshPage(DESKTOP);
-    await page.goto('/sign-in');
-    await settled(page, 'the login');
-    const stops = await tabThrough(page, 30);
+  /**
+   * Tabs through `address` (at most `max` stops) from its start: fails on a stop without a
+   * focus indicator, and answers the stops inside main, in the order Tab reached them.
+   */
+  const stopsInMain = async (page: Page, address: string, what: string, max: number) => {
+    await page.goto(address);
+    await settled(page, what);
+    const stops = await tabThrough(page, max);
     const unringed = stops.filter((stop) => !stop.indicator);
     expect(unringed.map((stop) => `${stop.name}: ${stop.style}`)).toEqual([]);
-    const form = stops.filter((stop) => stop.inMain);
+    return stops.filter((stop) => stop.inMain);
+  };
+
+  it('the keyboard alone signs in, in reading order, each stop showing its focus', async () => {
+    const page = await freshPage(DESKTOP);
+    const form = await stopsInMain(page, '/sign-in', 'the login', 30);
     expect(
       inOrder(form, [
         'Adresse e-mail',
@@ -504,12 +473,7 @@ describe('accessibility (issue 18): WCAG 2.2 AA on every route', () => {
 
   it('the keyboard alone fills and sends the visitor form, in reading order, each stop showing its focus', async () => {
     const page = await freshPage(DESKTOP);
-    await page.goto('/demo/meeting');
-    await settled(page, 'the visitor form');
-    const stops = await tabThrough(page, 60);
-    const unringed = stops.filter((stop) => !stop.indicator);
-    expect(unringed.map((stop) => `${stop.name}: ${stop.style}`)).toEqual([]);
-    const form = stops.filter((stop) => stop.inMain);
+    const form = await stopsInMain(page, '/demo/meeting', 'the visitor form', 60);
     const order = [
       'Prénoms',
       'Nom',

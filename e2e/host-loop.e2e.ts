@@ -15,7 +15,7 @@ import { newContext, PHONE, screenshot, signIn, field } from './support/browser'
 import { decodeQr } from './support/qr';
 import { apiToken } from './support/server';
 import { useSesame } from './support/sesame';
-import { ID_PNG } from './support/visitors';
+import { fileRequest, fillMeetingIdentity } from './support/visitors';
 
 const DESK = { email: 'accueil@demo.test', password: 'Accueil-Password-123' };
 const HOST = { email: 'moussa.diallo@demo.test', password: 'Diallo-Password-123' };
@@ -70,17 +70,7 @@ describe('host loop in Chromium', () => {
     await visitor.goto('/demo/meeting');
     await visitor.getByRole('heading', { name: 'Demande de rendez-vous' }).waitFor();
     await field(visitor, 'Prénoms').fill('Awa');
-    await field(visitor, 'Nom').fill('Koné');
-    await field(visitor, "Numéro de pièce d'identité").fill('CI-2030-0042');
-    await visitor.locator('input[type="file"]').setInputFiles({
-      name: 'piece-identite.png',
-      mimeType: 'image/png',
-      buffer: ID_PNG,
-    });
-    await field(visitor, 'Adresse').fill('Rue des Jardins 12');
-    await field(visitor, 'Ville').fill('Abidjan');
-    await field(visitor, 'Pays').selectOption('Côte d’Ivoire');
-    await field(visitor, 'Employeur').fill('Acme CI');
+    await fillMeetingIdentity(visitor);
     // "Nom de l'hôte" searches the company's staff: names only.
     await visitor.getByRole('combobox', { name: "Nom de l'hôte" }).fill('diallo');
     await visitor.getByRole('option', { name: 'Moussa Diallo' }).click();
@@ -192,40 +182,27 @@ describe('host loop in Chromium', () => {
     expect(search.data).toEqual([{ id: expect.any(String), name: 'Moussa Diallo' }]);
 
     const visitorEmail = 'john.smith@example.com';
-    const form = new FormData();
-    const fields = {
-      company_id: 'demo',
-      firstname: 'John',
-      lastname: 'Smith',
-      id_number: 'UK-123456',
-      organisation_name: 'Globex Ltd',
-      email: visitorEmail,
-      contact: '0707070707',
-      request_date: '26/12/2030',
-      request_time: '14:00',
-      // Issue 16: the privacy notice accepted.
-      privacy_accepted: '1',
-      language: 'en',
-    };
-    for (const [key, value] of Object.entries(fields)) form.set(key, value);
-    form.set('request_image', new Blob([ID_PNG], { type: 'image/png' }), 'id.png');
-    const created = await fetch(`${sesame.server.url}/api/visitor/create`, {
-      method: 'POST',
-      body: form,
-    });
-    expect(created.status).toBe(200);
-    const visitorId = ((await created.json()) as { data: { visitor_id: string } }).data.visitor_id;
-    const filed = await fetch(`${sesame.server.url}/api/requests/create`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        visitor_id: visitorId,
+    const { requestId } = await fileRequest(
+      sesame.server,
+      {
+        company_id: 'demo',
+        firstname: 'John',
+        lastname: 'Smith',
+        id_number: 'UK-123456',
+        organisation_name: 'Globex Ltd',
+        email: visitorEmail,
+        contact: '0707070707',
+        request_date: '26/12/2030',
+        request_time: '14:00',
+        // Issue 16: the privacy notice accepted.
+        privacy_accepted: '1',
+        language: 'en',
+      },
+      {
         host_user_id: search.data[0]!.id,
         reason: 'Contract review',
-      }),
-    });
-    expect(filed.status).toBe(201);
-    const requestId = ((await filed.json()) as { data: { id: string } }).data.id;
+      },
+    );
 
     const hostMail = await sesame.smtp.waitForMessage(
       (m) => to(m).includes(HOST.email) && (m.text?.includes('John Smith') ?? false),
@@ -270,34 +247,22 @@ describe('host loop in Chromium', () => {
   });
 
   it('the front desk presses Annuler on the waiting screen; the visitor’s page and mail say so', async () => {
-    const form = new FormData();
-    const fields = {
-      company_id: 'demo',
-      firstname: 'Fatou',
-      lastname: 'Camara',
-      id_number: 'CI-445566',
-      organisation_name: 'Sifca',
-      email: 'fatou.camara@example.com',
-      contact: '0707070707',
-      request_date: '27/12/2030',
-      request_time: '11:00',
-      privacy_accepted: '1',
-    };
-    for (const [key, value] of Object.entries(fields)) form.set(key, value);
-    form.set('request_image', new Blob([ID_PNG], { type: 'image/png' }), 'id.png');
-    const created = await fetch(`${sesame.server.url}/api/visitor/create`, {
-      method: 'POST',
-      body: form,
-    });
-    expect(created.status).toBe(200);
-    const visitorId = ((await created.json()) as { data: { visitor_id: string } }).data.visitor_id;
-    const filed = await fetch(`${sesame.server.url}/api/requests/create`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ visitor_id: visitorId, host: 'Mme Koné', reason: 'Livraison' }),
-    });
-    expect(filed.status).toBe(201);
-    const requestId = ((await filed.json()) as { data: { id: string } }).data.id;
+    const { requestId } = await fileRequest(
+      sesame.server,
+      {
+        company_id: 'demo',
+        firstname: 'Fatou',
+        lastname: 'Camara',
+        id_number: 'CI-445566',
+        organisation_name: 'Sifca',
+        email: 'fatou.camara@example.com',
+        contact: '0707070707',
+        request_date: '27/12/2030',
+        request_time: '11:00',
+        privacy_accepted: '1',
+      },
+      { host: 'Mme Koné', reason: 'Livraison' },
+    );
 
     const context = await newContext(sesame.browser, sesame.server.url);
     const page = await context.newPage();

@@ -385,6 +385,12 @@ describe('every screen in French and in English (issue 18)', () => {
   let records: Records;
   let cat: Catalogues;
   const seen: Seen[] = [];
+  /** Walks `screens`, keeps what each showed (for the titles' test), fails on a leftover. */
+  const walkScreens = async (page: Page, screens: Screen[]) => {
+    const result = await walk(page, screens, cat);
+    seen.push(...result.seen);
+    expect(result.findings).toEqual([]);
+  };
 
   beforeAll(async () => {
     records = await createRecords(sesame.server);
@@ -397,81 +403,69 @@ describe('every screen in French and in English (issue 18)', () => {
   it('the public screens, signed out', async () => {
     const { eventSlug, requestId, uidn } = records;
     const page = await sesame.page();
-    const result = await walk(
-      page,
-      [
-        { path: '/', screen: 'login' },
-        { path: '/sign-in', screen: 'login' },
-        { path: '/demo', screen: 'home' },
-        { path: '/demo/request-meeting', screen: 'request-meeting' },
-        { path: `/demo/request-meeting/${requestId}`, screen: 'request-waiting' },
-        { path: '/demo/meeting', screen: 'visitor-form' },
-        { path: `/company/demo/event/${eventSlug}`, screen: 'join-event' },
-        { path: `/demo/waiting-validation/${requestId}`, screen: 'waiting-validation' },
-        { path: `/demo/qr-code/${requestId}`, screen: 'request-summary' },
-        { path: '/company/demo/host-decision', screen: 'host-decision' },
-        { path: `/company/demo/meeting-request-qr/${uidn}`, screen: 'meeting-card' },
-        { path: `/demo/show-event-qrcode/${eventSlug}`, screen: 'event-poster' },
-        { path: '/demo/show-company-qrcode/demo', screen: 'company-qr' },
-        { path: '/demo/create-company', screen: 'create-company' },
-        { path: `/success-checkout/${uidn}`, screen: 'thanks' },
-        { path: `/success-user-checkin/${uidn}`, screen: 'thanks' },
-        { path: `/success-user-checkout/${uidn}`, screen: 'thanks' },
-        { path: '/demo/no-such-page', screen: 'not-found' },
-        // Signed out, the Menu sends a visitor to the request page; a scan, to the login.
-        { path: '/demo/menu' },
-        { path: `/scan/${uidn}` },
-      ],
-      cat,
-    );
-    seen.push(...result.seen);
-    expect(result.findings).toEqual([]);
+    await walkScreens(page, [
+      { path: '/', screen: 'login' },
+      { path: '/sign-in', screen: 'login' },
+      { path: '/demo', screen: 'home' },
+      { path: '/demo/request-meeting', screen: 'request-meeting' },
+      { path: `/demo/request-meeting/${requestId}`, screen: 'request-waiting' },
+      { path: '/demo/meeting', screen: 'visitor-form' },
+      { path: `/company/demo/event/${eventSlug}`, screen: 'join-event' },
+      { path: `/demo/waiting-validation/${requestId}`, screen: 'waiting-validation' },
+      { path: `/demo/qr-code/${requestId}`, screen: 'request-summary' },
+      { path: '/company/demo/host-decision', screen: 'host-decision' },
+      { path: `/company/demo/meeting-request-qr/${uidn}`, screen: 'meeting-card' },
+      { path: `/demo/show-event-qrcode/${eventSlug}`, screen: 'event-poster' },
+      { path: '/demo/show-company-qrcode/demo', screen: 'company-qr' },
+      { path: '/demo/create-company', screen: 'create-company' },
+      { path: `/success-checkout/${uidn}`, screen: 'thanks' },
+      { path: `/success-user-checkin/${uidn}`, screen: 'thanks' },
+      { path: `/success-user-checkout/${uidn}`, screen: 'thanks' },
+      { path: '/demo/no-such-page', screen: 'not-found' },
+      // Signed out, the Menu sends a visitor to the request page; a scan, to the login.
+      { path: '/demo/menu' },
+      { path: `/scan/${uidn}` },
+    ]);
   });
 
   it('the staff screens, as the admin', async () => {
     const { adminId, eventSlug, scanUidn, qrUserId, qrUidn, uidn } = records;
     const page = await sesame.signedIn(sesame.server.adminEmail, sesame.server.adminPassword);
-    const result = await walk(
-      page,
-      [
-        { path: '/demo/menu', screen: 'menu' },
-        { path: '/demo/create-user', screen: 'create-user' },
-        { path: '/demo/list-users', screen: 'user-list' },
-        { path: '/demo/mon-compte', screen: 'account' },
-        { path: '/demo/my-mail-settings', screen: 'mail-settings' },
-        { path: `/demo/edit-user/${adminId}`, screen: 'edit-user' },
-        { path: '/demo/list-qrcode', screen: 'request-list' },
-        { path: '/demo/manual-check', screen: 'manual-check' },
-        { path: '/demo/camera', screen: 'camera' },
-        { path: '/demo/display-logs', screen: 'visitor-log' },
-        { path: '/demo/user-check-ins', screen: 'user-attendance' },
-        { path: '/user-check-in-out', screen: 'user-log' },
-        { path: '/demo/create-event', screen: 'create-event' },
-        { path: '/demo/list-events', screen: 'event-list' },
-        { path: `/demo/list-qrcode-events/${eventSlug}`, screen: 'event' },
-        { path: '/demo/event-attendences', screen: 'event-attendance' },
-        { path: '/demo/create-company', screen: 'create-company' },
-        { path: '/demo/edit-company/demo', screen: 'edit-company' },
-        { path: '/demo/company-list', screen: 'company-list' },
-        { path: '/company/demo', screen: 'employees' },
-        { path: '/company/demo/members', screen: 'members' },
-        { path: '/demo/create-qr', screen: 'create-qr' },
-        { path: '/demo/create-membre-qr', screen: 'create-member' },
-        { path: '/demo/qr-code-list', screen: 'qr-list' },
-        { path: `/qr-details?id=${qrUserId}`, screen: 'qr-details' },
-        { path: `/demo/disable-user-qrcode/${qrUserId}`, screen: 'qr-expiry' },
-        { path: '/demo/on-site', screen: 'on-site' },
-        { path: '/demo/on-site/roll-call', screen: 'roll-call' },
-        { path: '/demo/audit', screen: 'audit' },
-        { path: `/success-checkin/${uidn}`, screen: 'thanks' },
-        // A scan checks the code in, then says so on the thank-you page.
-        { path: `/scan/${scanUidn}` },
-        { path: `/scan-user-qrcode/${qrUidn}` },
-      ],
-      cat,
-    );
-    seen.push(...result.seen);
-    expect(result.findings).toEqual([]);
+    await walkScreens(page, [
+      { path: '/demo/menu', screen: 'menu' },
+      { path: '/demo/create-user', screen: 'create-user' },
+      { path: '/demo/list-users', screen: 'user-list' },
+      { path: '/demo/mon-compte', screen: 'account' },
+      { path: '/demo/my-mail-settings', screen: 'mail-settings' },
+      { path: `/demo/edit-user/${adminId}`, screen: 'edit-user' },
+      { path: '/demo/list-qrcode', screen: 'request-list' },
+      { path: '/demo/manual-check', screen: 'manual-check' },
+      { path: '/demo/camera', screen: 'camera' },
+      { path: '/demo/display-logs', screen: 'visitor-log' },
+      { path: '/demo/user-check-ins', screen: 'user-attendance' },
+      { path: '/user-check-in-out', screen: 'user-log' },
+      { path: '/demo/create-event', screen: 'create-event' },
+      { path: '/demo/list-events', screen: 'event-list' },
+      { path: `/demo/list-qrcode-events/${eventSlug}`, screen: 'event' },
+      { path: '/demo/event-attendences', screen: 'event-attendance' },
+      { path: '/demo/create-company', screen: 'create-company' },
+      { path: '/demo/edit-company/demo', screen: 'edit-company' },
+      { path: '/demo/company-list', screen: 'company-list' },
+      { path: '/company/demo', screen: 'employees' },
+      { path: '/company/demo/members', screen: 'members' },
+      { path: '/demo/create-qr', screen: 'create-qr' },
+      { path: '/demo/create-membre-qr', screen: 'create-member' },
+      { path: '/demo/qr-code-list', screen: 'qr-list' },
+      { path: `/qr-details?id=${qrUserId}`, screen: 'qr-details' },
+      { path: `/demo/disable-user-qrcode/${qrUserId}`, screen: 'qr-expiry' },
+      { path: '/demo/on-site', screen: 'on-site' },
+      { path: '/demo/on-site/roll-call', screen: 'roll-call' },
+      { path: '/demo/audit', screen: 'audit' },
+      { path: `/success-checkin/${uidn}`, screen: 'thanks' },
+      // A scan checks the code in, then says so on the thank-you page.
+      { path: `/scan/${scanUidn}` },
+      { path: `/scan-user-qrcode/${qrUidn}` },
+    ]);
   });
 
   it('answers on English screens: a refused login, a code checked by hand, forms sent empty', async () => {

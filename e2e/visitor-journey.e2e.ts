@@ -11,7 +11,7 @@ import { newContext, PHONE, screenshot, signIn, field } from './support/browser'
 import { waitForMailSent } from './support/mail';
 import { decodeQr } from './support/qr';
 import { useSesame } from './support/sesame';
-import { ID_PNG } from './support/visitors';
+import { fillMeetingIdentity } from './support/visitors';
 
 const RECEPTIONIST = { email: 'accueil@demo.test', password: 'Accueil-Password-123' };
 const VISITOR_EMAIL = 'awa.kone@example.com';
@@ -59,17 +59,7 @@ describe('visitor journey in Chromium', () => {
     expect(await field(visitor, 'Heure').locator('option[value="00"]').count()).toBe(1);
 
     // Everything but the first names and the e-mail: the first missing field is named.
-    await field(visitor, 'Nom').fill('Koné');
-    await field(visitor, "Numéro de pièce d'identité").fill('CI-2030-0042');
-    await visitor.locator('input[type="file"]').setInputFiles({
-      name: 'piece-identite.png',
-      mimeType: 'image/png',
-      buffer: ID_PNG,
-    });
-    await field(visitor, 'Adresse').fill('Rue des Jardins 12');
-    await field(visitor, 'Ville').fill('Abidjan');
-    await field(visitor, 'Pays').selectOption('Côte d’Ivoire');
-    await field(visitor, 'Employeur').fill('Acme CI');
+    await fillMeetingIdentity(visitor);
     // A search among the company's staff (issue 15); nobody matches, the text is kept.
     await visitor.getByRole('combobox', { name: "Nom de l'hôte" }).fill('M. Diallo');
     await field(visitor, 'Motif de la visite').fill('Entretien');

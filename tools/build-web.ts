@@ -20,7 +20,10 @@ export async function buildWeb(): Promise<void> {
     build: (config: Record<string, unknown>) => Promise<unknown>;
   };
   await vite.build({ root: WEB, logLevel: 'warn', build: { reportCompressedSize: false } });
-  await import(pathToFileURL(path.join(WEB, 'scripts/precompress.ts')).href);
+  const { precompress } = (await import(
+    pathToFileURL(path.join(WEB, 'scripts/precompress.ts')).href
+  )) as typeof import('../apps/web/scripts/precompress');
+  await precompress();
   await writeStamp('web', source);
 }
 

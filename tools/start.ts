@@ -5,6 +5,12 @@
  * npm's own process passes it the stop signals and ends with its exit code, and nothing
  * of this launcher (Node and tsx, about 70 MB) stays in memory beside the server.
  *
+ * - The server runs with two V8 flags (issue 19, `npm run bench -- memory`): `--max-semi-space-size=4`
+ *   (a 4 MB young generation instead of up to 16 MB: about 20 MB less, no CPU per request
+ *   measured) and `--liftoff-only` (the embedded PGlite's 9 MB WebAssembly stays compiled by
+ *   V8's baseline compiler, Liftoff, and is never recompiled by TurboFan: about 50–90 MB less,
+ *   at the CPU per request printed by the benchmark; no effect on PostgreSQL, where no
+ *   WebAssembly runs).
  * - A wrong setting is said in sentences before any build (the server says the same
  *   sentences on a start without a build: one function, apps/server/src/config.ts).
  * - It runs from the root package's "start" script itself, not through `npm run … -w`:

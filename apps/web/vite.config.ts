@@ -7,6 +7,9 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // dist/.vite/manifest.json: the server names a public page's chunks in its index.html
+    // (modulepreload), so they load beside the entry rather than after it (issue 19).
+    manifest: true,
     chunkSizeWarningLimit: 900,
   },
 });

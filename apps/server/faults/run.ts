@@ -10,7 +10,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm, utimes } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,8 +32,17 @@ const MAIN = path.resolve(import.meta.dirname, '../src/main.ts');
  * machine; from source only when it was not built.
  */
 const COMPILED_MAIN = path.resolve(import.meta.dirname, '../dist/main.js');
+/** Node's flags from the root `start` script itself, so the two cannot drift apart. */
+function startScriptFlags(): string[] {
+  const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
+  const flags = /exec node (.*) apps\/server\/dist\/main\.js/.exec(manifest.scripts.start)?.[1];
+  if (!flags) throw new Error('package.json: the start script no longer execs the compiled server');
+  return flags.split(' ').filter(Boolean);
+}
 const SERVER_COMMAND = existsSync(COMPILED_MAIN)
-  ? [process.execPath, '--enable-source-maps', COMPILED_MAIN]
+  ? [process.execPath, ...startScriptFlags(), COMPILED_MAIN]
   : [process.execPath, '--import', 'tsx', MAIN];
 const BASE_URL =
   process.env.FAULTS_DATABASE_URL ??

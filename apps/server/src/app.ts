@@ -43,6 +43,7 @@ import { LocalStorage, type FileStorage } from './files/storage';
 import { FileUrls } from './files/urls';
 import { apiRoutes } from './routes';
 import { addSecurityHeaders } from './security-headers';
+import { encodeFor, WebIndex } from './web-index';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -269,7 +270,9 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
 
   const webDist = config.webDist;
   const indexHtml = webDist ? path.join(webDist, 'index.html') : undefined;
+  let webIndex: WebIndex | undefined;
   if (webDist && indexHtml && existsSync(indexHtml)) {
+    webIndex = new WebIndex(webDist, config.defaultCompanySlug);
     await app.register(fastifyStatic, {
       root: webDist,
       preCompressed: true,
@@ -295,7 +298,13 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
     }
     // Single-page app: every other GET is a screen of the web app.
     reply.header('cache-control', 'no-cache');
-    return reply.sendFile('index.html', webDist);
+    // A public page names its chunks and first API reads, to load them beside the entry.
+    const page = webIndex?.page(request.url.split('?')[0]!);
+    if (!page?.tailored) return reply.sendFile('index.html', webDist);
+    const { body, encoding } = encodeFor(page.html, request.headers['accept-encoding']);
+    reply.header('content-type', 'text/html; charset=utf-8').header('vary', 'accept-encoding');
+    if (encoding) reply.header('content-encoding', encoding);
+    return reply.send(body);
   });
 
   return app;

@@ -14,7 +14,13 @@ import { qrPng } from '../src/qr/qr';
 import { wallClock } from '../src/time-zones';
 import { callAs, multipart, useTestApp } from './helpers/app';
 import { testDatabaseKind } from './helpers/db';
-import { buildEvent, buildRequest, buildTenant, buildVisitor } from './helpers/factories';
+import {
+  buildEvent,
+  buildRequest,
+  buildTenant,
+  buildVisitor,
+  visitorFormFields,
+} from './helpers/factories';
 
 /** DD/MM/YYYY of the day `days` from today (Abidjan, the factories' zone). */
 function dayFromToday(days: number): string {
@@ -53,20 +59,9 @@ describe(`event registration through either call, and the event page (${testData
   const call = callAs(ctx);
 
   const form = (fields: Record<string, string>) =>
-    multipart(
-      {
-        firstname: 'Awa',
-        lastname: 'Koné',
-        id_number: 'CI-0042',
-        organisation_name: 'Acme',
-        email: `guest-${Math.random().toString(16).slice(2)}@example.com`,
-        contact: '0701020304',
-        language: 'fr',
-        privacy_accepted: '1',
-        ...fields,
-      },
-      { request_image: { filename: 'id.png', contentType: 'image/png', bytes: png } },
-    );
+    multipart(visitorFormFields({ language: 'fr', ...fields }), {
+      request_image: { filename: 'id.png', contentType: 'image/png', bytes: png },
+    });
 
   /** The spec's JoinEvent call: the visitor form with evenements_id. */
   const viaVisitorForm = (fields: Record<string, string>, remoteAddress: string) =>

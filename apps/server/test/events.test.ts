@@ -27,7 +27,13 @@ import { wallClock, zonedToUtc } from '../src/time-zones';
 import { qrPng } from '../src/qr/qr';
 import { callAs, multipart, startTestApp, useTestApp } from './helpers/app';
 import { testDatabaseKind } from './helpers/db';
-import { buildCompany, buildEvent, buildTenant, buildVisitor } from './helpers/factories';
+import {
+  buildCompany,
+  buildEvent,
+  buildTenant,
+  buildVisitor,
+  visitorFormFields,
+} from './helpers/factories';
 
 const run = promisify(execFile);
 const UNKNOWN_ID = '0190f0f0-0000-7000-8000-000000000000';
@@ -128,17 +134,7 @@ describe(`events (${testDatabaseKind})`, () => {
     },
   ) =>
     multipart(
-      {
-        firstname: 'Awa',
-        lastname: 'Koné',
-        id_number: 'CI-0042',
-        organisation_name: 'Acme',
-        email: `guest-${Math.random().toString(16).slice(2)}@example.com`,
-        contact: '0701020304',
-        language: 'fr',
-        privacy_accepted: '1',
-        ...overrides,
-      },
+      visitorFormFields({ language: 'fr', ...overrides }),
       file ? { request_image: file } : {},
     );
 

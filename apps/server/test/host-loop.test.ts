@@ -20,7 +20,7 @@ import { queueReminders } from '../src/requests/host-loop';
 import { dayOf } from '../src/time-zones';
 import { as, multipart, tokenFor, useTestApp } from './helpers/app';
 import { testDatabaseKind } from './helpers/db';
-import { buildTenant, buildUser } from './helpers/factories';
+import { buildTenant, buildUser, visitorFormFields } from './helpers/factories';
 
 type Sent = SendMailOptions & { outboxId: string };
 
@@ -70,20 +70,14 @@ describe(`host loop (${testDatabaseKind})`, () => {
       method: 'POST',
       url: '/api/visitor/create',
       ...multipart(
-        {
+        visitorFormFields({
           company_id: companySlug,
-          firstname: 'Awa',
-          lastname: 'Koné',
-          id_number: 'CI-0042',
           organisation_name: 'Globex',
           email,
-          contact: '0701020304',
           request_date: '24/11/2030',
           request_time: '10:30',
-          // Issue 16: the privacy notice accepted.
-          privacy_accepted: '1',
           ...overrides,
-        },
+        }),
         { request_image: { filename: 'id.png', contentType: 'image/png', bytes: png } },
       ),
     });

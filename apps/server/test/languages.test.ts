@@ -26,7 +26,7 @@ import { MailWorker } from '../src/mail/worker';
 import { qrPng } from '../src/qr/qr';
 import { as, multipart, startTestApp, tokenFor, useTestApp } from './helpers/app';
 import { testDatabaseKind } from './helpers/db';
-import { buildEvent, buildTenant, buildUser } from './helpers/factories';
+import { buildEvent, buildTenant, buildUser, visitorFormFields } from './helpers/factories';
 import { freePort, startSmtp, type TestSmtp } from './helpers/smtp';
 
 const EN = { 'accept-language': 'en-GB,en;q=0.9,fr;q=0.8' };
@@ -81,19 +81,14 @@ describe(`server messages in the reader's language (${testDatabaseKind})`, () =>
   ) {
     const email = `visitor-${Math.random().toString(16).slice(2, 10)}@example.com`;
     const body = multipart(
-      {
+      visitorFormFields({
         company_id: acme.company.slug,
-        firstname: 'Awa',
-        lastname: 'Koné',
-        id_number: 'CI-0042',
         organisation_name: 'Globex',
         email,
-        contact: '0701020304',
         request_date: '24/11/2030',
         request_time: '10:30',
-        privacy_accepted: '1',
         ...fields,
-      },
+      }),
       {
         request_image: {
           filename: 'id.png',

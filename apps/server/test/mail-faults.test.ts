@@ -17,7 +17,7 @@ import { smtpTransport } from '../src/mail/transport';
 import { MailWorker, permanentRefusal, type MailRetryOptions } from '../src/mail/worker';
 import { as, tokenFor, useTestApp } from './helpers/app';
 import { testDatabaseKind } from './helpers/db';
-import { buildEvent, buildRequest, buildTenant, buildVisitor } from './helpers/factories';
+import { buildEvent, buildTenant, buildVisitor, queueCodeMail } from './helpers/factories';
 import { until } from './helpers/poll';
 
 const silent = pino({
@@ -64,15 +64,7 @@ describe(`mail faults (${testDatabaseKind})`, () => {
       { baseDelayMs: 60_000, maxDelayMs: 60_000, ...options },
     );
 
-  async function queued(email: string) {
-    const visitor = await buildVisitor(ctx.db, { company: acme.company, email });
-    await buildRequest(ctx.db, { company: acme.company, visitor, status: 1, confirmed: true });
-    const id = await enqueueVisitorCodeMail(ctx.db, {
-      companyId: acme.company.id,
-      visitorId: visitor.id,
-    });
-    return { visitor, id };
-  }
+  const queued = (email: string) => queueCodeMail(ctx.db, acme.company, email);
   const row = async (id: string) =>
     (await ctx.db.select().from(mailOutbox).where(eq(mailOutbox.id, id)))[0]!;
   /** The back-off is a minute: make the mail due now instead of waiting for it. */

@@ -14,14 +14,13 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBackgroundWork } from '../src/background';
 import { mailOutbox } from '../src/db/schema';
-import { enqueueVisitorCodeMail } from '../src/mail/outbox';
 import { fileTransport, smtpTransport } from '../src/mail/transport';
 import { MailWorker, retryDelayMs } from '../src/mail/worker';
 import { qrPng } from '../src/qr/qr';
 import { createConfirmedEventRegistration } from '../src/visitors/service';
 import { as, multipart, tokenFor, useTestApp } from './helpers/app';
 import { testDatabaseKind } from './helpers/db';
-import { buildEvent, buildRequest, buildTenant, buildVisitor } from './helpers/factories';
+import { buildEvent, buildTenant, queueCodeMail } from './helpers/factories';
 import { until } from './helpers/poll';
 import { freePort, startSmtp, type TestSmtp } from './helpers/smtp';
 
@@ -211,12 +210,7 @@ describe(`visitor code mail (${testDatabaseKind})`, () => {
   });
 
   it('gives up after the last attempt (status failed)', async () => {
-    const visitor = await buildVisitor(ctx.db, {
-      company: acme.company,
-      email: 'never@example.com',
-    });
-    await buildRequest(ctx.db, { company: acme.company, visitor, status: 1, confirmed: true });
-    await enqueueVisitorCodeMail(ctx.db, { companyId: acme.company.id, visitorId: visitor.id });
+    await queueCodeMail(ctx.db, acme.company, 'never@example.com');
     const dead = `smtp://127.0.0.1:${await freePort()}`;
     const worker = workerFor(dead, { baseDelayMs: 1, maxDelayMs: 1, maxAttempts: 2 });
     await worker.drain();
@@ -233,12 +227,7 @@ describe(`visitor code mail (${testDatabaseKind})`, () => {
   });
 
   it('takes back a row whose worker died while sending, once its lease has run out', async () => {
-    const visitor = await buildVisitor(ctx.db, {
-      company: acme.company,
-      email: 'lease@example.com',
-    });
-    await buildRequest(ctx.db, { company: acme.company, visitor, status: 1, confirmed: true });
-    await enqueueVisitorCodeMail(ctx.db, { companyId: acme.company.id, visitorId: visitor.id });
+    await queueCodeMail(ctx.db, acme.company, 'lease@example.com');
     const crashed = workerFor(smtp.url, { leaseMs: 200 });
     const claimed = await crashed.claim();
     expect(claimed.map((r) => r.toAddress)).toEqual(['lease@example.com']);
@@ -253,12 +242,7 @@ describe(`visitor code mail (${testDatabaseKind})`, () => {
   });
 
   it('cancels the mail of a visitor deleted before it went out', async () => {
-    const visitor = await buildVisitor(ctx.db, {
-      company: acme.company,
-      email: 'gone@example.com',
-    });
-    await buildRequest(ctx.db, { company: acme.company, visitor, status: 1, confirmed: true });
-    await enqueueVisitorCodeMail(ctx.db, { companyId: acme.company.id, visitorId: visitor.id });
+    const { visitor } = await queueCodeMail(ctx.db, acme.company, 'gone@example.com');
     const token = await tokenFor(ctx.app, acme.staff.ROLE_ADMIN.email);
     const del = await as(
       ctx.app,
@@ -330,12 +314,7 @@ describe(`visitor code mail (${testDatabaseKind})`, () => {
   });
 
   it('without SMTP_URL, writes an .eml file under DATA_DIR/mail and logs where', async () => {
-    const visitor = await buildVisitor(ctx.db, {
-      company: acme.company,
-      email: 'file@example.com',
-    });
-    await buildRequest(ctx.db, { company: acme.company, visitor, status: 1, confirmed: true });
-    await enqueueVisitorCodeMail(ctx.db, { companyId: acme.company.id, visitorId: visitor.id });
+    const { visitor } = await queueCodeMail(ctx.db, acme.company, 'file@example.com');
     const folder = path.join(ctx.config.dataDir, 'mail');
     const { log, lines } = captureLog();
     const worker = new MailWorker({
@@ -356,9 +335,7 @@ describe(`visitor code mail (${testDatabaseKind})`, () => {
   });
 
   it('runs as background work: the job registered in background.ts sends queued mail', async () => {
-    const visitor = await buildVisitor(ctx.db, { company: acme.company, email: 'job@example.com' });
-    await buildRequest(ctx.db, { company: acme.company, visitor, status: 1, confirmed: true });
-    await enqueueVisitorCodeMail(ctx.db, { companyId: acme.company.id, visitorId: visitor.id });
+    await queueCodeMail(ctx.db, acme.company, 'job@example.com');
     const folder = path.join(ctx.config.dataDir, 'mail');
     const before = (await readdir(folder).catch(() => [])).length;
     const stop = startBackgroundWork(ctx.app);

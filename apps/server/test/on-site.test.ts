@@ -24,6 +24,7 @@ import { openPostgres, type DatabaseHandle } from '../src/db/client';
 import { userChecks, visitorChecks } from '../src/db/schema';
 import { as, tokenFor, useTestApp } from './helpers/app';
 import { testDatabaseKind } from './helpers/db';
+import { readEvents } from './helpers/sse';
 import {
   buildCompany,
   buildEvent,
@@ -331,30 +332,12 @@ async function openStream(base: string, token: string, query = ''): Promise<Stre
   const waiters = new Set<() => void>();
   let ready!: () => void;
   const isReady = new Promise<void>((resolve) => (ready = resolve));
-  void (async () => {
-    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = '';
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        buffer += value;
-        let cut;
-        while ((cut = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          const type = /^event: (.*)$/m.exec(block)?.[1];
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (type === 'ready') ready();
-          else if (type === 'resync') resyncs += 1;
-          else if (type && data && type !== 'resync') seen.push(JSON.parse(data) as LiveEvent);
-          for (const wake of waiters) wake();
-        }
-      }
-    } catch {
-      // aborted
-    }
-  })();
+  void readEvents(res, (type, data) => {
+    if (type === 'ready') ready();
+    else if (type === 'resync') resyncs += 1;
+    else if (type && data) seen.push(JSON.parse(data) as LiveEvent);
+    for (const wake of waiters) wake();
+  });
   await isReady;
   return {
     seen,

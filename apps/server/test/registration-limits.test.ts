@@ -11,7 +11,13 @@ import { storeFile } from '../src/files/uploads';
 import { qrPng } from '../src/qr/qr';
 import { purgeUnfiledVisitors } from '../src/visitors/purge';
 import { multipart, useTestApp } from './helpers/app';
-import { buildCompany, buildEvent, buildRequest, buildVisitor } from './helpers/factories';
+import {
+  buildCompany,
+  buildEvent,
+  buildRequest,
+  buildVisitor,
+  visitorFormFields,
+} from './helpers/factories';
 
 const png = await qrPng('identity');
 const today = () => {
@@ -21,18 +27,9 @@ const today = () => {
 };
 
 const registration = (email: string) =>
-  multipart(
-    {
-      firstname: 'Awa',
-      lastname: 'Koné',
-      id_number: 'CI-0042',
-      organisation_name: 'Acme',
-      email,
-      contact: '0701020304',
-      privacy_accepted: '1',
-    },
-    { request_image: { filename: 'id.png', contentType: 'image/png', bytes: png } },
-  );
+  multipart(visitorFormFields({ email }), {
+    request_image: { filename: 'id.png', contentType: 'image/png', bytes: png },
+  });
 
 describe('event registration is no mail relay', () => {
   const ctx = useTestApp();

@@ -8,7 +8,13 @@ import { dayOf } from '../src/time-zones';
 import { createConfirmedEventRegistration } from '../src/visitors/service';
 import { callAs, multipart, useTestApp } from './helpers/app';
 import { testDatabaseKind } from './helpers/db';
-import { buildEvent, buildRequest, buildTenant, buildVisitor } from './helpers/factories';
+import {
+  buildEvent,
+  buildRequest,
+  buildTenant,
+  buildVisitor,
+  visitorFormFields,
+} from './helpers/factories';
 
 const UNKNOWN_ID = '0190f0f0-0000-7000-8000-000000000000';
 
@@ -34,20 +40,13 @@ describe(`visit requests (${testDatabaseKind})`, () => {
       method: 'POST',
       url: '/api/visitor/create',
       ...multipart(
-        {
+        visitorFormFields({
           company_id: companySlug,
-          firstname: 'Awa',
-          lastname: 'Koné',
-          id_number: 'CI-0042',
-          organisation_name: 'Acme',
           email: 'awa@example.com',
-          contact: '0701020304',
           request_date: '24/11/2030',
           request_time: '10:30',
-          // Issue 16: the privacy notice accepted.
-          privacy_accepted: '1',
           ...overrides,
-        },
+        }),
         { request_image: { filename: 'id.png', contentType: 'image/png', bytes: png } },
       ),
     });

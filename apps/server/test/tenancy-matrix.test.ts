@@ -29,6 +29,7 @@ import {
   buildTenant,
   buildUser,
   buildVisitor,
+  companyFormFields,
 } from './helpers/factories';
 
 type Company = Awaited<ReturnType<typeof buildCompany>>;
@@ -260,20 +261,10 @@ const PROBES: Record<Action, (ctx: ProbeContext) => Promise<Probe>> = {
       method: 'POST',
       url: '/api/company',
       ...multipart(
-        {
+        companyFormFields({
           name: `Probe ${Math.random().toString(36).slice(2)}`,
-          id_number: 'RC-1',
-          address: '1 rue',
-          city: 'Abidjan',
-          state: 'Lagunes',
-          country: 'CI',
-          zipcode: '00225',
-          company_field: 'Services',
-          point_contact: 'Awa',
-          title: 'DG',
           email: 'contact@probe.example',
-          phone_number: '0102030405',
-        },
+        }),
         { logo: { filename: 'logo.png', contentType: 'image/png', bytes: png } },
       ),
     },

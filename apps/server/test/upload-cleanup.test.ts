@@ -14,7 +14,13 @@ import { DEFAULT_RATE_LIMITS } from '../src/config';
 import { qrPng } from '../src/qr/qr';
 import { as, multipart, tokenFor, useTestApp } from './helpers/app';
 import { testDatabaseKind } from './helpers/db';
-import { buildCompany, buildEvent, buildTenant } from './helpers/factories';
+import {
+  buildCompany,
+  buildEvent,
+  buildTenant,
+  companyFormFields,
+  visitorFormFields,
+} from './helpers/factories';
 
 type Upload = { filename: string; contentType: string; bytes: Buffer };
 
@@ -64,30 +70,9 @@ describe(`every upload cleans up after a failure (${testDatabaseKind})`, () => {
 
   const image = (): Upload => ({ filename: 'a.png', contentType: 'image/png', bytes: png });
 
-  const companyFields = (name: string) => ({
-    name,
-    id_number: 'RC-1',
-    address: '1 rue',
-    city: 'Abidjan',
-    state: 'Lagunes',
-    country: 'CI',
-    zipcode: '00225',
-    company_field: 'Services',
-    point_contact: 'Awa',
-    title: 'DG',
-    email: 'contact@upload.example',
-    phone_number: '0102030405',
-  });
-  const visitorFields = () => ({
-    firstname: 'Awa',
-    lastname: 'Koné',
-    id_number: 'CI-0042',
-    organisation_name: 'Acme',
-    email: `guest-${Math.random().toString(16).slice(2)}@example.com`,
-    contact: '0701020304',
-    language: 'fr',
-    privacy_accepted: '1',
-  });
+  const companyFields = (name: string) =>
+    companyFormFields({ name, email: 'contact@upload.example' });
+  const visitorFields = () => visitorFormFields({ language: 'fr' });
 
   /** Each upload: a valid request, and the same one with a field that fails validation. */
   const uploads: Record<string, (valid: boolean) => Promise<InjectOptions> | InjectOptions> = {

@@ -338,23 +338,29 @@ describe(`users (${testDatabaseKind})`, () => {
       status: user.status,
       ...overrides,
     });
+    /** PUT /api/user/{id}: `user`'s own fields sent back, with `overrides`, as `token`. */
+    const edit = (
+      token: string | null,
+      user: typeof users.$inferSelect,
+      overrides: Record<string, unknown> = {},
+    ) => call(token, 'PUT', `/api/user/${user.id}`, editForm(user, overrides));
 
     it('answers 401, 400, 403, 404 in the ladder', async () => {
       const target = await buildUser(ctx.db, { company: acme.company, role: 'ROLE_EMPLOYEE' });
       const url = `/api/user/${target.id}`;
-      expect((await call(null, 'PUT', url, editForm(target))).statusCode).toBe(401);
+      expect((await edit(null, target)).statusCode).toBe(401);
       expect((await call(null, 'GET', url)).statusCode).toBe(401);
-      const bad = await call(tokens.ROLE_SESAME, 'PUT', url, editForm(target, { email: 'x' }));
+      const bad = await edit(tokens.ROLE_SESAME, target, { email: 'x' });
       expect(bad.statusCode).toBe(400);
       expect(bad.json().message).toBe('Veuillez entrer une adresse e-mail valide.');
       for (const role of ['ROLE_MANAGER', 'ROLE_SUPERVISOR', 'ROLE_EMPLOYEE'] as const) {
-        expect((await call(tokens[role], 'PUT', url, editForm(target))).statusCode).toBe(403);
+        expect((await edit(tokens[role], target)).statusCode).toBe(403);
         expect((await call(tokens[role], 'GET', url)).statusCode).toBe(403);
       }
       // The super admin of another company: that company's user does not exist for them.
       const other = `/api/user/${globex.staff.ROLE_EMPLOYEE.id}`;
       const globexSa = await tokenFor(ctx.app, globex.staff.ROLE_SUPER_ADMIN.email);
-      expect((await call(globexSa, 'PUT', url, editForm(target))).statusCode).toBe(404);
+      expect((await edit(globexSa, target)).statusCode).toBe(404);
       expect((await call(tokens.ROLE_SUPER_ADMIN, 'GET', other)).statusCode).toBe(404);
       const missing = '/api/user/018f0000-0000-7000-8000-000000000000';
       expect((await call(tokens.ROLE_ADMIN, 'GET', missing)).statusCode).toBe(404);
@@ -368,24 +374,17 @@ describe(`users (${testDatabaseKind})`, () => {
       expect(loaded.statusCode).toBe(200);
       expect(loaded.json().data).toMatchObject({ id: target.id, email: target.email });
 
-      const renamed = await call(
-        tokens.ROLE_SESAME,
-        'PUT',
-        url,
-        editForm(target, { name: 'Nouveau nom', title: 'Chef de poste' }),
-      );
+      const renamed = await edit(tokens.ROLE_SESAME, target, {
+        name: 'Nouveau nom',
+        title: 'Chef de poste',
+      });
       expect(renamed.statusCode).toBe(200);
       expect(renamed.json().message).toBe('Utilisateur mis à jour avec succès.');
       expect(renamed.json().data).toMatchObject({ name: 'Nouveau nom', title: 'Chef de poste' });
       const targetToken = await tokenFor(ctx.app, target.email, TEST_PASSWORD);
 
       const newPassword = 'Un-nouveau-mot-de-passe';
-      const changed = await call(
-        tokens.ROLE_SESAME,
-        'PUT',
-        url,
-        editForm(target, { password: newPassword }),
-      );
+      const changed = await edit(tokens.ROLE_SESAME, target, { password: newPassword });
       expect(changed.statusCode).toBe(200);
       await expect(tokenFor(ctx.app, target.email, TEST_PASSWORD)).rejects.toThrow(/401/);
       expect((await tokenFor(ctx.app, target.email, newPassword)).length).toBeGreaterThan(10);
@@ -401,21 +400,14 @@ describe(`users (${testDatabaseKind})`, () => {
         title: null,
         contact: null,
       });
-      const url = `/api/user/${target.id}`;
-      const saved = await call(
-        tokens.ROLE_ADMIN,
-        'PUT',
-        url,
-        editForm(target, { title: '', contact: '  ', name: 'Sans titre' }),
-      );
+      const saved = await edit(tokens.ROLE_ADMIN, target, {
+        title: '',
+        contact: '  ',
+        name: 'Sans titre',
+      });
       expect(saved.statusCode, saved.body).toBe(200);
       expect(saved.json().data).toMatchObject({ name: 'Sans titre', title: null, contact: null });
-      const badPhone = await call(
-        tokens.ROLE_ADMIN,
-        'PUT',
-        url,
-        editForm(target, { contact: '12' }),
-      );
+      const badPhone = await edit(tokens.ROLE_ADMIN, target, { contact: '12' });
       expect(badPhone.statusCode).toBe(400);
       expect(badPhone.json().message).toBe(
         'Veuillez entrer un numéro de téléphone valide (8 à 15 chiffres).',
@@ -424,24 +416,13 @@ describe(`users (${testDatabaseKind})`, () => {
 
     it("a new password set by an editor is audited and ends the user's sessions; a weak one is refused", async () => {
       const target = await buildUser(ctx.db, { company: acme.company, role: 'ROLE_EMPLOYEE' });
-      const url = `/api/user/${target.id}`;
       const targetToken = await tokenFor(ctx.app, target.email);
-      const weak = await call(
-        tokens.ROLE_ADMIN,
-        'PUT',
-        url,
-        editForm(target, { password: 'motdepasse12' }),
-      );
+      const weak = await edit(tokens.ROLE_ADMIN, target, { password: 'motdepasse12' });
       expect(weak.statusCode).toBe(400);
       expect(weak.json().errors).toHaveProperty('password');
       expect((await call(targetToken, 'GET', '/api/user/info')).statusCode).toBe(200);
 
-      const set = await call(
-        tokens.ROLE_ADMIN,
-        'PUT',
-        url,
-        editForm(target, { password: 'Lagune-Ebrie-Tambour-93' }),
-      );
+      const set = await edit(tokens.ROLE_ADMIN, target, { password: 'Lagune-Ebrie-Tambour-93' });
       expect(set.statusCode).toBe(200);
       expect((await call(targetToken, 'GET', '/api/user/info')).statusCode).toBe(401);
       const entries = await ctx.db
@@ -460,11 +441,10 @@ describe(`users (${testDatabaseKind})`, () => {
 
     it('disabling an account ends its sessions: enabling it again brings no old token back', async () => {
       const target = await buildUser(ctx.db, { company: acme.company, role: 'ROLE_EMPLOYEE' });
-      const url = `/api/user/${target.id}`;
       const targetToken = await tokenFor(ctx.app, target.email);
-      const off = await call(tokens.ROLE_ADMIN, 'PUT', url, editForm(target, { status: false }));
+      const off = await edit(tokens.ROLE_ADMIN, target, { status: false });
       expect(off.statusCode).toBe(200);
-      const on = await call(tokens.ROLE_ADMIN, 'PUT', url, editForm(target, { status: true }));
+      const on = await edit(tokens.ROLE_ADMIN, target, { status: true });
       expect(on.statusCode).toBe(200);
       expect((await call(targetToken, 'GET', '/api/user/info')).statusCode).toBe(401);
       expect((await tokenFor(ctx.app, target.email)).length).toBeGreaterThan(10);
@@ -472,41 +452,20 @@ describe(`users (${testDatabaseKind})`, () => {
 
     it('changes a role only along spec §6: both the old and the new role must be assignable', async () => {
       const target = await buildUser(ctx.db, { company: acme.company, role: 'ROLE_EMPLOYEE' });
-      const url = `/api/user/${target.id}`;
-      const up = await call(
-        tokens.ROLE_SESAME,
-        'PUT',
-        url,
-        editForm(target, { role: 'ROLE_SUPERVISOR' }),
-      );
+      const up = await edit(tokens.ROLE_SESAME, target, { role: 'ROLE_SUPERVISOR' });
       expect(up.statusCode).toBe(200);
       expect(up.json().data.roles).toEqual(['ROLE_SUPERVISOR']);
-      const tooHigh = await call(
-        tokens.ROLE_SESAME,
-        'PUT',
-        url,
-        editForm(target, { role: 'ROLE_MANAGER' }),
-      );
+      const tooHigh = await edit(tokens.ROLE_SESAME, target, { role: 'ROLE_MANAGER' });
       expect(tooHigh.statusCode).toBe(403);
       expect(tooHigh.json().message).toBe("Vous n'avez pas la permission d'attribuer ce rôle.");
       // The super admin may assign no role at all (spec §6), so changes none.
-      const sa = await call(
-        tokens.ROLE_SUPER_ADMIN,
-        'PUT',
-        url,
-        editForm(target, { role: 'ROLE_EMPLOYEE' }),
-      );
+      const sa = await edit(tokens.ROLE_SUPER_ADMIN, target, { role: 'ROLE_EMPLOYEE' });
       expect(sa.statusCode).toBe(403);
     });
 
     it('keeps accounts above the editor out of reach (an admin, a manager)', async () => {
       for (const target of [acme.staff.ROLE_ADMIN, acme.staff.ROLE_MANAGER]) {
-        const res = await call(
-          tokens.ROLE_SESAME,
-          'PUT',
-          `/api/user/${target.id}`,
-          editForm(target, { password: 'Prise-de-controle-1' }),
-        );
+        const res = await edit(tokens.ROLE_SESAME, target, { password: 'Prise-de-controle-1' });
         expect(res.statusCode).toBe(403);
         expect(res.json().message).toBe(
           "Vous n'avez pas la permission de modifier cet utilisateur.",
@@ -524,21 +483,11 @@ describe(`users (${testDatabaseKind})`, () => {
       for (const role of ['ROLE_SESAME', 'ROLE_SUPER_ADMIN'] as const) {
         const me = acme.staff[role];
         for (const target of ['ROLE_ADMIN', 'ROLE_MANAGER'] as const) {
-          const res = await call(
-            tokens[role],
-            'PUT',
-            `/api/user/${me.id}`,
-            editForm(me, { role: target }),
-          );
+          const res = await edit(tokens[role], me, { role: target });
           expect(res.statusCode).toBe(403);
         }
         // Their own details, without a role change, they may edit.
-        const res = await call(
-          tokens[role],
-          'PUT',
-          `/api/user/${me.id}`,
-          editForm(me, { title: 'Mon titre' }),
-        );
+        const res = await edit(tokens[role], me, { title: 'Mon titre' });
         expect(res.statusCode).toBe(200);
       }
       const [row] = await ctx.db
@@ -550,30 +499,19 @@ describe(`users (${testDatabaseKind})`, () => {
 
     it('moves a user to another company only for ROLE_ADMIN and ROLE_SESAME', async () => {
       const target = await buildUser(ctx.db, { company: acme.company, role: 'ROLE_EMPLOYEE' });
-      const sa = await call(
-        tokens.ROLE_SUPER_ADMIN,
-        'PUT',
-        `/api/user/${acme.staff.ROLE_SUPER_ADMIN.id}`,
-        editForm(acme.staff.ROLE_SUPER_ADMIN, { company_id: globex.company.id }),
-      );
+      const sa = await edit(tokens.ROLE_SUPER_ADMIN, acme.staff.ROLE_SUPER_ADMIN, {
+        company_id: globex.company.id,
+      });
       expect(sa.json().data.company_id).toBe(acme.company.id);
-      const sc = await call(
-        tokens.ROLE_SESAME,
-        'PUT',
-        `/api/user/${target.id}`,
-        editForm(target, { company_id: globex.company.id }),
-      );
+      const sc = await edit(tokens.ROLE_SESAME, target, { company_id: globex.company.id });
       expect(sc.json().data.company_id).toBe(globex.company.id);
     });
 
     it('answers 409 when the new e-mail is taken', async () => {
       const target = await buildUser(ctx.db, { company: acme.company, role: 'ROLE_EMPLOYEE' });
-      const res = await call(
-        tokens.ROLE_ADMIN,
-        'PUT',
-        `/api/user/${target.id}`,
-        editForm(target, { email: acme.staff.ROLE_MANAGER.email.toUpperCase() }),
-      );
+      const res = await edit(tokens.ROLE_ADMIN, target, {
+        email: acme.staff.ROLE_MANAGER.email.toUpperCase(),
+      });
       expect(res.statusCode).toBe(409);
       expect(res.json().message).toBe(
         'Un compte avec cet email existe déjà pour cette entreprise.',

@@ -40,7 +40,7 @@ import {
   visitorSearchText,
   visitors,
 } from '../db/schema';
-import { likeAny } from '../db/pagination';
+import { likeAny, offsetOf } from '../db/pagination';
 import { qrUserSearch } from '../qr-users/service';
 
 const checkInUser = aliasedTable(users, 'check_in_user');
@@ -128,6 +128,16 @@ export interface UndoEntry {
   outUndoReason: string | null;
 }
 
+/** A log entry's check: what `checkFields` selects, in every log. */
+export interface CheckEntry extends UndoEntry {
+  checkInAt: Date;
+  checkOutAt: Date | null;
+  checkInMethod: CheckMethod;
+  checkOutMethod: CheckMethod | null;
+  checkInBy: string | null;
+  checkOutBy: string | null;
+}
+
 // ── Visitor log ('Liste Check in') ────────────────────────────────────────────
 
 /**
@@ -164,7 +174,7 @@ function visitorLogWhere(
   );
 }
 
-export interface VisitorLogEntry extends UndoEntry {
+export interface VisitorLogEntry extends CheckEntry {
   id: string;
   visitorId: string;
   uidn: string;
@@ -177,12 +187,6 @@ export interface VisitorLogEntry extends UndoEntry {
   companySlug: string;
   timezone: string;
   createdAt: Date;
-  checkInAt: Date;
-  checkOutAt: Date | null;
-  checkInMethod: CheckMethod;
-  checkOutMethod: CheckMethod | null;
-  checkInBy: string | null;
-  checkOutBy: string | null;
 }
 
 function selectVisitorLog(db: Db) {
@@ -220,7 +224,7 @@ export async function listVisitorLog(
     .where(where)
     .orderBy(desc(visitorChecks.checkInAt), desc(visitorChecks.id))
     .limit(query.per_page)
-    .offset((query.page - 1) * query.per_page);
+    .offset(offsetOf(query));
   return { rows, ...(await cappedCount(db, visitorChecks, where)) };
 }
 
@@ -269,7 +273,7 @@ export async function* streamVisitorLog(
 
 // ── QR users' and members' checks ─────────────────────────────────────────────
 
-export interface UserLogEntry extends UndoEntry {
+export interface UserLogEntry extends CheckEntry {
   id: string;
   userId: string;
   uidn: string;
@@ -279,12 +283,6 @@ export interface UserLogEntry extends UndoEntry {
   email: string | null;
   companyName: string;
   companySlug: string;
-  checkInAt: Date;
-  checkOutAt: Date | null;
-  checkInMethod: CheckMethod;
-  checkOutMethod: CheckMethod | null;
-  checkInBy: string | null;
-  checkOutBy: string | null;
 }
 
 /** The flat log of QR users' and members' checks, newest first. */
@@ -328,7 +326,7 @@ export async function listUserLog(
     .where(where)
     .orderBy(desc(userChecks.checkInAt), desc(userChecks.id))
     .limit(query.per_page)
-    .offset((query.page - 1) * query.per_page);
+    .offset(offsetOf(query));
   return { rows, ...(await cappedCount(db, userChecks, where)) };
 }
 
@@ -382,7 +380,7 @@ export async function listUserAttendance(
     .where(where)
     .orderBy(sql`lower(${qrUsers.lastname})`, sql`lower(${qrUsers.firstname})`, qrUsers.id)
     .limit(query.per_page)
-    .offset((query.page - 1) * query.per_page);
+    .offset(offsetOf(query));
   const [{ total } = { total: 0 }] = await db
     .select({ total: sql<number>`count(*)::int` })
     .from(qrUsers)

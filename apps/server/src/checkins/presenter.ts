@@ -5,7 +5,7 @@
  */
 import type { CheckUndoFields, UserCheckRow, UserLogRow, VisitorLogRow } from '@sesame/shared';
 import type { FileSigner } from '../files/urls';
-import type { AttendanceEntry, UndoEntry, UserLogEntry, VisitorLogEntry } from './logs';
+import type { AttendanceEntry, CheckEntry, UndoEntry, UserLogEntry, VisitorLogEntry } from './logs';
 
 const iso = (at: Date | null) => at?.toISOString() ?? null;
 const fullName = (first: string | null, last: string | null) =>
@@ -31,6 +31,19 @@ export function presentUndo(row: UndoEntry): CheckUndoFields {
   };
 }
 
+/** When, how and by whom a log entry's check was recorded, and its undos. */
+function presentCheck(row: CheckEntry) {
+  return {
+    check_in_time: row.checkInAt.toISOString(),
+    check_out_time: iso(row.checkOutAt),
+    check_in_method: row.checkInMethod,
+    check_out_method: row.checkOutMethod,
+    check_in_by: row.checkInBy,
+    check_out_by: row.checkOutBy,
+    ...presentUndo(row),
+  };
+}
+
 export function presentVisitorLog(row: VisitorLogEntry, fileUrls: FileSigner): VisitorLogRow {
   return {
     id: row.id,
@@ -43,13 +56,7 @@ export function presentVisitorLog(row: VisitorLogEntry, fileUrls: FileSigner): V
     image_type: row.imageType,
     company: { name: row.companyName, slug: row.companySlug },
     created_at: row.createdAt.toISOString(),
-    check_in_time: row.checkInAt.toISOString(),
-    check_out_time: iso(row.checkOutAt),
-    check_in_method: row.checkInMethod,
-    check_out_method: row.checkOutMethod,
-    check_in_by: row.checkInBy,
-    check_out_by: row.checkOutBy,
-    ...presentUndo(row),
+    ...presentCheck(row),
   };
 }
 
@@ -62,13 +69,7 @@ export function presentUserLog(row: UserLogEntry): UserLogRow {
     user_name: fullName(row.firstname, row.lastname),
     user_email: row.email,
     company: { name: row.companyName, slug: row.companySlug },
-    check_in_time: row.checkInAt.toISOString(),
-    check_out_time: iso(row.checkOutAt),
-    check_in_method: row.checkInMethod,
-    check_out_method: row.checkOutMethod,
-    check_in_by: row.checkInBy,
-    check_out_by: row.checkOutBy,
-    ...presentUndo(row),
+    ...presentCheck(row),
   };
 }
 

@@ -24,6 +24,7 @@ import {
   type CheckMethod,
   catalogue,
 } from '@sesame/shared';
+import { listAnswer } from '../db/pagination';
 import { companyItself, companyScope, loadAuthorized, signedIn } from '../auth/authorize';
 import type { Principal } from '../auth/principal';
 import { findCompany } from '../companies/service';
@@ -304,15 +305,12 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
   ) => {
     const page = await listVisitorLog(app.db, query, companyId);
     const fileUrls = app.fileUrls.for(viewer);
-    return {
-      data: page.rows.map((row) => presentVisitorLog(row, fileUrls)),
-      meta: {
-        page: query.page,
-        per_page: query.per_page,
-        total: page.total,
-        total_capped: page.totalCapped,
-      },
-    };
+    return listAnswer(
+      query,
+      page.total,
+      page.rows.map((row) => presentVisitorLog(row, fileUrls)),
+      { total_capped: page.totalCapped },
+    );
   };
 
   /** The company of a `{company}` segment or `?company=`, reachable by the caller for `action`. */
@@ -407,15 +405,9 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const who = signedIn(request);
       const page = await listUserLog(app.db, request.query, companyScope(who, 'userChecks.list'));
-      return {
-        data: page.rows.map(presentUserLog),
-        meta: {
-          page: request.query.page,
-          per_page: request.query.per_page,
-          total: page.total,
-          total_capped: page.totalCapped,
-        },
-      };
+      return listAnswer(request.query, page.total, page.rows.map(presentUserLog), {
+        total_capped: page.totalCapped,
+      });
     },
   );
 
@@ -439,15 +431,12 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
         request.query,
         companyScope(who, 'userChecks.list'),
       );
-      return {
-        data: page.rows.map((row) => presentAttendance(row, app.fileUrls.for(who))),
-        meta: {
-          page: request.query.page,
-          per_page: request.query.per_page,
-          total: page.total,
-          total_capped: false,
-        },
-      };
+      return listAnswer(
+        request.query,
+        page.total,
+        page.rows.map((row) => presentAttendance(row, app.fileUrls.for(who))),
+        { total_capped: false },
+      );
     },
   );
 };

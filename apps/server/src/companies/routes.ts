@@ -1,6 +1,8 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  COMPANY_PUBLIC_FIELDS,
   LOGO_MAX_BYTES,
   companyCreateSchema,
   companyInlineUpdateSchema,
@@ -13,13 +15,15 @@ import {
   paginatedSchema,
   type Catalogue,
 } from '@sesame/shared';
-import { companyItself, loadAuthorized, signedIn } from '../auth/authorize';
+import { listMeta } from '../db/pagination';
+import { signedIn } from '../auth/authorize';
 import type { Principal } from '../auth/principal';
 import { badRequest, conflict, notFound } from '../errors';
 import { ALLOWED } from '../files/detect';
 import { parseFields } from '../files/fields';
 import { checkFile, readMultipart, type UploadedFile } from '../files/uploads';
 import { qrPng, qrTargets } from '../qr/qr';
+import { loadCompany } from './load';
 import { presentCompany, presentListedCompany, presentPublicCompany } from './presenter';
 import {
   companyValues,
@@ -28,20 +32,15 @@ import {
   findCompany,
   listCompanies,
   updateCompany,
+  type CompanyChanges,
+  type CompanyRow,
   type CompanyWork,
 } from './service';
 import { say } from '../language';
 
+/** A company's public fields, with its time zone (its public pages show its times). */
 const publicCompanySchema = companyListItemSchema
-  .pick({
-    id: true,
-    name: true,
-    slug: true,
-    logo: true,
-    logo_url: true,
-    link: true,
-    qrcode_url: true,
-  })
+  .pick(COMPANY_PUBLIC_FIELDS)
   .extend({ timezone: z.string() });
 
 export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -106,7 +105,7 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
           ? presentCompany(row, ctx)
           : presentListedCompany(row, ctx),
       ),
-      meta: { page: request.query.page, per_page: request.query.per_page, total },
+      meta: listMeta(request.query, total),
     };
   };
 
@@ -173,6 +172,28 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
     actorUserId: who.userId,
   });
 
+  /**
+   * Both edit forms (the full one, and the list's inline one): the company authorized,
+   * the multipart read, the form's changes saved with the logo if a new one came.
+   */
+  async function updateFromForm(
+    request: FastifyRequest<{ Params: { id: string } }>,
+    changesOf: (fields: Record<string, string>, company: CompanyRow) => CompanyChanges,
+  ) {
+    const { who, record: company } = await loadCompany(
+      request,
+      'companies.update',
+      request.params.id,
+    );
+    const body = await readMultipart(request, LOGO_MAX_BYTES);
+    const changes = changesOf(body.fields, company);
+    await updateCompany(work(who), company.id, changes, optionalLogo(body.files.logo));
+    return {
+      message: say(request, (m) => m.company.updated),
+      data: await presentStored(company.id),
+    };
+  }
+
   app.post(
     '/company',
     {
@@ -216,27 +237,8 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: companyEnvelope },
       },
     },
-    async (request) => {
-      const { who, record: company } = await loadAuthorized(
-        request,
-        findCompany,
-        'companies.update',
-        request.params.id,
-        companyItself,
-      );
-      const body = await readMultipart(request, LOGO_MAX_BYTES);
-      const input = parseFields(companyUpdateSchema, body.fields);
-      await updateCompany(
-        work(who),
-        company.id,
-        companyValues(input),
-        optionalLogo(body.files.logo),
-      );
-      return {
-        message: say(request, (m) => m.company.updated),
-        data: await presentStored(company.id),
-      };
-    },
+    async (request) =>
+      updateFromForm(request, (fields) => companyValues(parseFields(companyUpdateSchema, fields))),
   );
 
   app.put(
@@ -252,30 +254,14 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: companyEnvelope },
       },
     },
-    async (request) => {
-      const { who, record: company } = await loadAuthorized(
-        request,
-        findCompany,
-        'companies.update',
-        request.params.id,
-        companyItself,
-      );
-      const body = await readMultipart(request, LOGO_MAX_BYTES);
-      const input = parseFields(companyInlineUpdateSchema, body.fields);
-      if (input.slug && input.slug.toLowerCase() !== company.slug.toLowerCase()) {
-        throw badRequest((m) => m.company.slugStable, { slug: (m) => m.company.slugStable });
-      }
-      await updateCompany(
-        work(who),
-        company.id,
-        { name: input.name, description: input.description },
-        optionalLogo(body.files.logo),
-      );
-      return {
-        message: say(request, (m) => m.company.updated),
-        data: await presentStored(company.id),
-      };
-    },
+    async (request) =>
+      updateFromForm(request, (fields, company) => {
+        const input = parseFields(companyInlineUpdateSchema, fields);
+        if (input.slug && input.slug.toLowerCase() !== company.slug.toLowerCase()) {
+          throw badRequest((m) => m.company.slugStable, { slug: (m) => m.company.slugStable });
+        }
+        return { name: input.name, description: input.description };
+      }),
   );
 
   app.delete(
@@ -291,12 +277,10 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { who, record: company } = await loadAuthorized(
+      const { who, record: company } = await loadCompany(
         request,
-        findCompany,
         'companies.delete',
         request.params.id,
-        companyItself,
       );
       if (company.slug.toLowerCase() === app.config.defaultCompanySlug.toLowerCase()) {
         throw conflict((m) => m.company.defaultCompany);

@@ -17,6 +17,16 @@ export function listMeta(query: ListQuery, total: number): ListMeta {
   return { page: query.page, per_page: query.per_page, total };
 }
 
+/** A list's answer: its rows, and `meta` (page, per_page, total, then what the list adds). */
+export function listAnswer<T, E extends object = object>(
+  query: ListQuery,
+  total: number,
+  data: T[],
+  extra: E = {} as E,
+): { data: T[]; meta: ListMeta & E } {
+  return { data, meta: { ...listMeta(query, total), ...extra } };
+}
+
 /** A person's full name in both orders ('Awa Koné', 'Koné Awa'), for a search to match either. */
 export function fullNames(first: SQL | AnyPgColumn, last: SQL | AnyPgColumn): SQL[] {
   return [sql`${first} || ' ' || ${last}`, sql`${last} || ' ' || ${first}`];

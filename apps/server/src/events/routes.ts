@@ -16,15 +16,11 @@ import {
   type ListQuery,
   said,
 } from '@sesame/shared';
-import {
-  companyForNewRecord,
-  companyItself,
-  companyScope,
-  loadAuthorized,
-  signedIn,
-} from '../auth/authorize';
+import { listMeta } from '../db/pagination';
+import { companyForNewRecord, companyScope, loadAuthorized, signedIn } from '../auth/authorize';
 import { EXPORT_MAX_ROWS } from '../checkins/csv';
 import { findCompany } from '../companies/service';
+import { loadCompany } from '../companies/load';
 import type { Db } from '../db/client';
 import { conflict, notFound } from '../errors';
 import { readMultipart } from '../files/uploads';
@@ -109,7 +105,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
     const { rows, total } = await listEvents(app.db, query, companyId);
     return {
       data: rows.map((row) => presentEvent(row, publicUrl)),
-      meta: { page: query.page, per_page: query.per_page, total },
+      meta: listMeta(query, total),
     };
   };
 
@@ -144,13 +140,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { record: company } = await loadAuthorized(
-        request,
-        findCompany,
-        'events.list',
-        request.params.company,
-        companyItself,
-      );
+      const { record: company } = await loadCompany(request, 'events.list', request.params.company);
       return listAnswer(request.query, company.id);
     },
   );
@@ -417,20 +407,12 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const who = signedIn(request);
       const companyId = request.query.company
-        ? (
-            await loadAuthorized(
-              request,
-              findCompany,
-              'eventAttendance.list',
-              request.query.company,
-              companyItself,
-            )
-          ).record.id
+        ? (await loadCompany(request, 'eventAttendance.list', request.query.company)).record.id
         : companyScope(who, 'eventAttendance.list');
       const { rows, total } = await listAttendance(app.db, request.query, companyId);
       return {
         data: presentAttendance(rows, app.fileUrls.for(who)),
-        meta: { page: request.query.page, per_page: request.query.per_page, total },
+        meta: listMeta(request.query, total),
       };
     },
   );
@@ -450,12 +432,10 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { record: company } = await loadAuthorized(
+      const { record: company } = await loadCompany(
         request,
-        findCompany,
         'visitorLogs.list',
         request.params.domain,
-        companyItself,
       );
       const page = await listEventVisitorLogs(app.db, request.query, company.id);
       if (!page) throw notFound();
@@ -463,7 +443,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
         data: page.rows.map((row) =>
           presentEventVisitorLog(row, app.fileUrls.for(request.principal)),
         ),
-        meta: { page: request.query.page, per_page: request.query.per_page, total: page.total },
+        meta: listMeta(request.query, page.total),
       };
     },
   );

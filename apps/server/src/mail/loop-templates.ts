@@ -152,13 +152,52 @@ function meetingRows(source: LoopMailSource, lang: Language, withVisitor: boolea
   ];
 }
 
+/** One piece of a mail's body, said once for both parts: its HTML and its plain-text lines. */
+interface Block {
+  html: string;
+  text: string[];
+}
+
+/** A paragraph. */
+const para = (line: string): Block => ({ html: paragraphs([line]), text: [line] });
+
+/** A small grey paragraph (a note under the body). */
+const note = (line: string): Block => ({
+  html: `<p style="margin:0 0 12px;color:#555;font-size:13px">${escapeHtml(line)}</p>`,
+  text: [line],
+});
+
+/** The meeting's details: a table, and a '- label: value' line each. */
+const details = (rows: Row[], lang: Language): Block => ({
+  html: detailsHtml(rows),
+  text: detailsText(rows, lang),
+});
+
+/** Buttons side by side; in the text, one 'label: url' line each. */
+const buttons = (
+  lang: Language,
+  ...links: [label: string, url: string, color?: string][]
+): Block => ({
+  html: `<p style="margin:0 0 12px">${links.map(([label, url, color]) => buttonHtml(label, url, color)).join('')}</p>`,
+  text: links.map(([label, url]) => `${label}${COLON[lang]}${url}`),
+});
+
+/**
+ * The whole mail. `body` is its paragraphs in order, each a group of blocks: the HTML is
+ * every block's, one after the other; the text puts a blank line between two groups.
+ */
 function mail(
   lang: Language,
   subject: string,
   company: MailCompany,
-  html: string,
-  text: string[],
+  body: Block[][],
 ): RenderedMail {
+  const blocks = body.flat();
+  const html = blocks.map((block) => block.html).join('');
+  const text = body.flatMap((group, i) => [
+    ...(i > 0 ? [''] : []),
+    ...group.flatMap((block) => block.text),
+  ]);
   return { subject, ...frame({ lang, subject, company, html, text }) };
 }
 
@@ -174,31 +213,16 @@ export function renderHostRequestMail(
   const intro = reader.isHost
     ? t.hostIntro(visitor, source.visitor.organisationName)
     : t.deskIntro(visitor, source.visitor.organisationName, source.request.host);
-  const rows = meetingRows(source, lang, true);
-  const subject = t.hostSubject(visitor);
-  return mail(
-    lang,
-    subject,
-    source.company,
-    paragraphs([t.hello(reader.firstname), intro]) +
-      detailsHtml(rows) +
-      paragraphs([t.hostAsk]) +
-      `<p style="margin:0 0 12px">${buttonHtml(t.confirm, links.confirm, '#2b7a0b')}${buttonHtml(t.decline, links.decline, '#b42318')}</p>` +
-      `<p style="margin:0 0 12px;color:#555;font-size:13px">${escapeHtml(t.hostNote)}</p>`,
+  return mail(lang, t.hostSubject(visitor), source.company, [
+    [para(t.hello(reader.firstname))],
+    [para(intro)],
+    [details(meetingRows(source, lang, true), lang)],
     [
-      t.hello(reader.firstname),
-      '',
-      intro,
-      '',
-      ...detailsText(rows, lang),
-      '',
-      t.hostAsk,
-      `${t.confirm}${COLON[lang]}${links.confirm}`,
-      `${t.decline}${COLON[lang]}${links.decline}`,
-      '',
-      t.hostNote,
+      para(t.hostAsk),
+      buttons(lang, [t.confirm, links.confirm, '#2b7a0b'], [t.decline, links.decline, '#b42318']),
     ],
-  );
+    [note(t.hostNote)],
+  ]);
 }
 
 /** To the visitor, when the request is filed: its details and where to follow it. */
@@ -208,60 +232,40 @@ export function renderVisitorAckMail(
   followUrl: string,
 ): RenderedMail {
   const t = L[lang];
-  const rows = meetingRows(source, lang, false);
-  const subject = t.ackSubject(source.company.name);
-  const hello = t.hello(fullName(source.visitor));
-  const intro = t.ackIntro(source.company.name);
-  const wait = t.ackWait(source.request.host);
-  return mail(
-    lang,
-    subject,
-    source.company,
-    paragraphs([hello, intro]) +
-      detailsHtml(rows) +
-      paragraphs([wait]) +
-      `<p style="margin:0 0 12px">${buttonHtml(t.follow, followUrl)}</p>`,
-    [
-      hello,
-      '',
-      intro,
-      '',
-      ...detailsText(rows, lang),
-      '',
-      wait,
-      '',
-      `${t.follow}${COLON[lang]}${followUrl}`,
-    ],
-  );
+  return mail(lang, t.ackSubject(source.company.name), source.company, [
+    [para(t.hello(fullName(source.visitor)))],
+    [para(t.ackIntro(source.company.name))],
+    [details(meetingRows(source, lang, false), lang)],
+    [para(t.ackWait(source.request.host))],
+    [buttons(lang, [t.follow, followUrl])],
+  ]);
 }
 
 /** To the visitor, when the host pressed Annuler (with their reason, if any). */
 export function renderVisitorDeclinedMail(source: LoopMailSource, lang: Language): RenderedMail {
   const t = L[lang];
-  const subject = t.declinedSubject(source.company.name);
-  const hello = t.hello(fullName(source.visitor));
   const intro = t.declinedIntro(
     source.company.name,
     longDate(source.visitor.requestDate, LOCALE[lang]),
     source.visitor.requestTime,
   );
   const reason = source.request.declineReason;
-  return mail(
-    lang,
-    subject,
-    source.company,
-    paragraphs([hello, intro]) +
-      (reason ? detailsHtml([[t.declinedReason, reason]]) : '') +
-      paragraphs([t.declinedAgain]),
-    [
-      hello,
-      '',
-      intro,
-      ...(reason ? ['', `${t.declinedReason}${COLON[lang]}${reason}`] : []),
-      '',
-      t.declinedAgain,
-    ],
-  );
+  return mail(lang, t.declinedSubject(source.company.name), source.company, [
+    [para(t.hello(fullName(source.visitor)))],
+    [para(intro)],
+    // The reason: a one-row table in HTML, 'label: reason' (no dash) in the text.
+    ...(reason
+      ? [
+          [
+            {
+              html: detailsHtml([[t.declinedReason, reason]]),
+              text: [`${t.declinedReason}${COLON[lang]}${reason}`],
+            },
+          ],
+        ]
+      : []),
+    [para(t.declinedAgain)],
+  ]);
 }
 
 /** To the visitor, the day before a meeting confirmed more than a day ahead. */
@@ -271,34 +275,20 @@ export function renderVisitorReminderMail(
   cardUrl: string,
 ): RenderedMail {
   const t = L[lang];
-  const rows = meetingRows(source, lang, false);
   const uidn = formatUidn(source.visitor.uidn);
-  const subject = t.reminderSubject(source.company.name);
-  const hello = t.hello(fullName(source.visitor));
-  const intro = t.reminderIntro(source.company.name);
-  return mail(
-    lang,
-    subject,
-    source.company,
-    paragraphs([hello, intro]) +
-      detailsHtml(rows) +
+  const code: Block = {
+    html:
       `<p style="margin:0 0 4px">${escapeHtml(t.code)}</p>` +
-      `<p style="font-size:24px;letter-spacing:2px;font-family:monospace;margin:0 0 12px"><strong>${escapeHtml(uidn)}</strong></p>` +
-      paragraphs([t.reminderShow]) +
-      `<p style="margin:0 0 12px">${buttonHtml(t.card, cardUrl)}</p>`,
-    [
-      hello,
-      '',
-      intro,
-      '',
-      ...detailsText(rows, lang),
-      '',
-      `${t.code}${COLON[lang]}${uidn}`,
-      t.reminderShow,
-      '',
-      `${t.card}${COLON[lang]}${cardUrl}`,
-    ],
-  );
+      `<p style="font-size:24px;letter-spacing:2px;font-family:monospace;margin:0 0 12px"><strong>${escapeHtml(uidn)}</strong></p>`,
+    text: [`${t.code}${COLON[lang]}${uidn}`],
+  };
+  return mail(lang, t.reminderSubject(source.company.name), source.company, [
+    [para(t.hello(fullName(source.visitor)))],
+    [para(t.reminderIntro(source.company.name))],
+    [details(meetingRows(source, lang, false), lang)],
+    [code, para(t.reminderShow)],
+    [buttons(lang, [t.card, cardUrl])],
+  ]);
 }
 
 /** To the host, at their visitor's check-in ("{visiteur} est arrivé(e) à l'accueil à 09:14"). */
@@ -309,15 +299,9 @@ export function renderHostArrivalMail(
 ): RenderedMail {
   const t = L[reader.lang];
   const visitor = fullName(source.visitor);
-  const subject = t.arrivalSubject(visitor);
-  const hello = t.hello(reader.firstname);
-  const intro = t.arrivalIntro(visitor, arrivedAt);
-  return mail(
-    reader.lang,
-    subject,
-    source.company,
-    paragraphs([hello, intro]) +
-      `<p style="margin:0 0 12px;color:#555;font-size:13px">${escapeHtml(t.arrivalOff)}</p>`,
-    [hello, '', intro, '', t.arrivalOff],
-  );
+  return mail(reader.lang, t.arrivalSubject(visitor), source.company, [
+    [para(t.hello(reader.firstname))],
+    [para(t.arrivalIntro(visitor, arrivedAt))],
+    [note(t.arrivalOff)],
+  ]);
 }

@@ -94,6 +94,18 @@ interface OnSiteDbRow extends PersonDbRow {
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 
+/** Who a row of either list is, as both lists send it (kind first, as the schemas say). */
+const personFields = <K>(row: PersonDbRow & { kind: K }) => ({
+  person_id: row.person_id,
+  kind: row.kind,
+  firstname: row.firstname,
+  lastname: row.lastname,
+  organisation: row.organisation,
+  company: { id: row.company_id, name: row.company_name, slug: row.company_slug },
+  host: row.host,
+  event: row.event,
+});
+
 async function rows<T>(db: Db, query: SQL): Promise<T[]> {
   const result = await db.execute(query);
   return (result as unknown as { rows: T[] }).rows;
@@ -162,14 +174,7 @@ export async function listOnSite(
     counts,
     rows: pageRows.map((row) => ({
       check_id: row.check_id,
-      person_id: row.person_id,
-      kind: row.kind,
-      firstname: row.firstname,
-      lastname: row.lastname,
-      organisation: row.organisation,
-      company: { id: row.company_id, name: row.company_name, slug: row.company_slug },
-      host: row.host,
-      event: row.event,
+      ...personFields(row),
       check_in_time: iso(row.check_in_at),
       check_in_method: row.check_in_method,
       photo: files.signed(row.photo_id),
@@ -238,14 +243,7 @@ export async function listExpected(
   return {
     total: Number(counted[0]?.n ?? 0),
     rows: page.map((row) => ({
-      person_id: row.person_id,
-      kind: row.kind,
-      firstname: row.firstname,
-      lastname: row.lastname,
-      organisation: row.organisation,
-      company: { id: row.company_id, name: row.company_name, slug: row.company_slug },
-      host: row.host,
-      event: row.event,
+      ...personFields(row),
       time: row.time,
     })),
   };

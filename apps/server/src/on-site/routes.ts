@@ -21,6 +21,7 @@ import {
   type Action,
   type LiveEvent,
 } from '@sesame/shared';
+import { listAnswer } from '../db/pagination';
 import type { FastifyRequest } from 'fastify';
 import { companyItself, companyScope, loadAuthorized, signedIn } from '../auth/authorize';
 import type { Principal } from '../auth/principal';
@@ -91,15 +92,7 @@ export const onSiteRoutes: FastifyPluginAsyncZod = async (app) => {
       const who = signedIn(request);
       const companyId = await scopeOf(request, 'onSite.list', request.query.company);
       const page = await listOnSite(app.db, request.query, companyId, app.fileUrls.for(who));
-      return {
-        data: page.rows,
-        meta: {
-          page: request.query.page,
-          per_page: request.query.per_page,
-          total: page.total,
-          counts: page.counts,
-        },
-      };
+      return listAnswer(request.query, page.total, page.rows, { counts: page.counts });
     },
   );
 
@@ -119,10 +112,7 @@ export const onSiteRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const companyId = await scopeOf(request, 'onSite.list', request.query.company);
       const page = await listExpected(app.db, request.query, companyId);
-      return {
-        data: page.rows,
-        meta: { page: request.query.page, per_page: request.query.per_page, total: page.total },
-      };
+      return listAnswer(request.query, page.total, page.rows);
     },
   );
 

@@ -11,7 +11,7 @@
  * Everything goes in short batches (no long lock while scans go on), stored files after
  * their rows. What was purged is logged and audited as counts, never as names.
  */
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Database, Db } from '../db/client';
 import type { FileStorage } from '../files/storage';
 import { audit } from '../audit/service';
@@ -47,22 +47,20 @@ const LAST_VISIT = sql.raw(`greatest(
   coalesce((select max(k.check_in_at) from visitor_checks k where k.visitor_id = v.id), v.created_at)
 )`);
 
-/** One batch of identity documents past their company's period: rows, then the bytes. */
-async function purgeDocumentsBatch(db: Database, storage: FileStorage): Promise<number> {
+/**
+ * One batch of documents whose holders are `due` (`id`, `file_id`, locked): `clear`
+ * unlinks them, the file rows go in the same statement, then the bytes. A removal
+ * that fails leaves bytes no row names (the orphan sweep's), never a row naming none.
+ */
+async function purgeFilesBatch(
+  db: Database,
+  storage: FileStorage,
+  due: SQL,
+  clear: SQL,
+): Promise<number> {
   const names = await db.transaction(async (tx) => {
     const result = await tx.execute(sql`
-      with due as (
-        select v.id, v.request_image_id as file_id
-        from visitors v
-        join companies c on c.id = v.company_id
-        left join events e on e.id = v.event_id
-        where v.request_image_id is not null
-          and ${LAST_VISIT} < now() - make_interval(days => c.retention_documents_days)
-        limit ${BATCH}
-        for update of v skip locked
-      ), cleared as (
-        update visitors set request_image_id = null where id in (select id from due) returning id
-      )
+      with due as (${due}), cleared as (${clear})
       delete from files where id in (select file_id from due) returning stored_name`);
     return rowsOf<{ stored_name: string }>(result).map((row) => row.stored_name);
   });
@@ -70,30 +68,41 @@ async function purgeDocumentsBatch(db: Database, storage: FileStorage): Promise<
   return names.length;
 }
 
+/** One batch of identity documents past their company's period: rows, then the bytes. */
+function purgeDocumentsBatch(db: Database, storage: FileStorage): Promise<number> {
+  return purgeFilesBatch(
+    db,
+    storage,
+    sql`select v.id, v.request_image_id as file_id
+        from visitors v
+        join companies c on c.id = v.company_id
+        left join events e on e.id = v.event_id
+        where v.request_image_id is not null
+          and ${LAST_VISIT} < now() - make_interval(days => c.retention_documents_days)
+        limit ${BATCH}
+        for update of v skip locked`,
+    sql`update visitors set request_image_id = null where id in (select id from due) returning id`,
+  );
+}
+
 /**
  * One batch of card holders' documents and photos past their company's period, counted
  * from the day the card stopped being valid (re-issued, or expired); a card still valid,
  * or a member card without an end, keeps its photo.
  */
-async function purgeCardDocumentsBatch(db: Database, storage: FileStorage): Promise<number> {
-  const names = await db.transaction(async (tx) => {
-    const result = await tx.execute(sql`
-      with due as (
-        select q.id, q.document_id as file_id
+function purgeCardDocumentsBatch(db: Database, storage: FileStorage): Promise<number> {
+  return purgeFilesBatch(
+    db,
+    storage,
+    sql`select q.id, q.document_id as file_id
         from qr_users q
         join companies c on c.id = q.company_id
         where q.document_id is not null
           and coalesce(q.revoked_at, q.date_exp) < now() - make_interval(days => c.retention_documents_days)
         limit ${BATCH}
-        for update of q skip locked
-      ), cleared as (
-        update qr_users set document_id = null where id in (select id from due) returning id
-      )
-      delete from files where id in (select file_id from due) returning stored_name`);
-    return rowsOf<{ stored_name: string }>(result).map((row) => row.stored_name);
-  });
-  await Promise.all(names.map((name) => storage.remove(name).catch(() => undefined)));
-  return names.length;
+        for update of q skip locked`,
+    sql`update qr_users set document_id = null where id in (select id from due) returning id`,
+  );
 }
 
 /** The personal fields of visitors, blanked; what stays says nothing about who they were. */

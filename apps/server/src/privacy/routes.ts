@@ -11,6 +11,7 @@ import {
 import { audit } from '../audit/service';
 import { companyItself, loadAuthorized } from '../auth/authorize';
 import { findCompany, type CompanyRow } from '../companies/service';
+import { loadCompany } from '../companies/load';
 import { companies } from '../db/schema';
 import { notFound } from '../errors';
 import { erasePerson, erasurePreview, exportPerson, findPerson, type PersonKind } from './rights';
@@ -52,13 +53,7 @@ export const privacyRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { record } = await loadAuthorized(
-        request,
-        findCompany,
-        'privacy.settings',
-        request.params.id,
-        companyItself,
-      );
+      const { record } = await loadCompany(request, 'privacy.settings', request.params.id);
       return { data: settingsOf(record) };
     },
   );

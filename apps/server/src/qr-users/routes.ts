@@ -21,15 +21,10 @@ import {
   type Say,
   said,
 } from '@sesame/shared';
-import {
-  companyForNewRecord,
-  companyItself,
-  companyScope,
-  loadAuthorized,
-  signedIn,
-} from '../auth/authorize';
+import { listMeta } from '../db/pagination';
+import { companyForNewRecord, companyScope, signedIn } from '../auth/authorize';
 import type { Principal } from '../auth/principal';
-import { findCompany } from '../companies/service';
+import { loadCompany } from '../companies/load';
 import { badRequest, notFound } from '../errors';
 import { ALLOWED } from '../files/detect';
 import { parseFields } from '../files/fields';
@@ -285,7 +280,7 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
         });
         return {
           data: await Promise.all(rows.map((row) => presentQrUser(row, ctx(request)))),
-          meta: { page: request.query.page, per_page: request.query.per_page, total },
+          meta: listMeta(request.query, total),
         };
       },
     );
@@ -361,13 +356,7 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { record: company } = await loadAuthorized(
-        request,
-        findCompany,
-        'members.list',
-        request.params.slug,
-        companyItself,
-      );
+      const { record: company } = await loadCompany(request, 'members.list', request.params.slug);
       const { rows, total } = await listQrUsers(app.db, request.query, {
         kind: 'member',
         companyId: company.id,
@@ -375,7 +364,7 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       return {
         data: await Promise.all(rows.map((row) => presentMember(row, ctx(request)))),
-        meta: { page: request.query.page, per_page: request.query.per_page, total },
+        meta: listMeta(request.query, total),
         company: {
           id: company.id,
           name: company.name,

@@ -142,6 +142,26 @@ export const hostLoopRoutes: FastifyPluginAsyncZod = async (app) => {
     return claims;
   }
 
+  /**
+   * The request as the link's host sees it, never cached (the page changes once decided);
+   * 404 when it is gone.
+   */
+  async function shownDecision(
+    claims: Awaited<ReturnType<typeof checked>>,
+    reply: { header: (name: string, value: string) => unknown },
+  ) {
+    const view = await decisionView(
+      app.db,
+      claims.requestId,
+      claims.userId,
+      claims.expiresAt,
+      logo,
+    );
+    if (!view) throw notFound((m) => m.decision.invalid);
+    reply.header('cache-control', 'no-store');
+    return view;
+  }
+
   /** The signed-in person's own mail settings: any role, their own row only. */
   const preferencesOf = async (userId: string) => {
     const [row] = await app.db
@@ -216,15 +236,7 @@ export const hostLoopRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const claims = await checked(request.query.token);
-      const view = await decisionView(
-        app.db,
-        claims.requestId,
-        claims.userId,
-        claims.expiresAt,
-        logo,
-      );
-      if (!view) throw notFound((m) => m.decision.invalid);
-      reply.header('cache-control', 'no-store');
+      const view = await shownDecision(claims, reply);
       return { data: view };
     },
   );
@@ -255,15 +267,7 @@ export const hostLoopRoutes: FastifyPluginAsyncZod = async (app) => {
         }),
       );
       if (!result) throw notFound((m) => m.decision.invalid);
-      const view = await decisionView(
-        app.db,
-        claims.requestId,
-        claims.userId,
-        claims.expiresAt,
-        logo,
-      );
-      if (!view) throw notFound((m) => m.decision.invalid);
-      reply.header('cache-control', 'no-store');
+      const view = await shownDecision(claims, reply);
       if (result.outcome === 'already') {
         return reply
           .code(409)

@@ -19,10 +19,11 @@ import {
   type RequestListQuery,
   said,
 } from '@sesame/shared';
+import { listMeta } from '../db/pagination';
 import { audit } from '../audit/service';
-import { companyItself, companyScope, loadAuthorized, signedIn } from '../auth/authorize';
+import { companyScope, loadAuthorized, signedIn } from '../auth/authorize';
 import type { Principal } from '../auth/principal';
-import { findCompany } from '../companies/service';
+import { loadCompany } from '../companies/load';
 import { companies, visitors } from '../db/schema';
 import { badRequest, conflict, notFound } from '../errors';
 import { dayOf } from '../time-zones';
@@ -145,7 +146,7 @@ export const requestRoutes: FastifyPluginAsyncZod = async (app) => {
     const fileUrls = app.fileUrls.for(viewer);
     return {
       data: page.rows.map((row) => presentRequestRow(row, fileUrls)),
-      meta: { page: query.page, per_page: query.per_page, total: page.total },
+      meta: listMeta(query, page.total),
     };
   };
 
@@ -185,12 +186,10 @@ export const requestRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { who, record: company } = await loadAuthorized(
+      const { who, record: company } = await loadCompany(
         request,
-        findCompany,
         listAction(request.query),
         request.params.company,
-        companyItself,
       );
       return listResponse(request.query, company.id, who);
     },

@@ -10,9 +10,9 @@ import {
   userUpdateSchema,
   type ListQuery,
 } from '@sesame/shared';
-import { companyItself, companyScope, loadAuthorized, signedIn } from '../auth/authorize';
+import { companyScope, loadAuthorized, signedIn } from '../auth/authorize';
 import type { Principal } from '../auth/principal';
-import { findCompany } from '../companies/service';
+import { loadCompany } from '../companies/load';
 import { listMeta } from '../db/pagination';
 import { assertMayEdit } from './policy';
 import { presentUser } from './presenter';
@@ -100,12 +100,10 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { who, record: company } = await loadAuthorized(
+      const { who, record: company } = await loadCompany(
         request,
-        findCompany,
         'employees.list',
         request.params.company,
-        companyItself,
       );
       return list(who, request.query, company.id);
     },

@@ -10,6 +10,7 @@ import type { Db } from '../../src/db/client';
 import { newUidn } from '../../src/db/ids';
 import { companies, events, qrUsers, users, visitRequests, visitors } from '../../src/db/schema';
 import { dayBounds } from '../../src/events/time';
+import { enqueueVisitorCodeMail } from '../../src/mail/outbox';
 
 export const TEST_PASSWORD = 'Test-Password-123';
 let passwordHash: Promise<string> | undefined;
@@ -106,6 +107,14 @@ export async function buildRequest(
   return row!;
 }
 
+/** A visitor of `company` at `email`, their request confirmed, and their code mail queued. */
+export async function queueCodeMail(db: Db, company: { id: string }, email: string) {
+  const visitor = await buildVisitor(db, { company, email });
+  await buildRequest(db, { company, visitor, status: 1, confirmed: true });
+  const id = await enqueueVisitorCodeMail(db, { companyId: company.id, visitorId: visitor.id });
+  return { visitor, id };
+}
+
 export async function buildEvent(
   db: Db,
   options: { company: { id: string } } & Partial<typeof events.$inferInsert>,
@@ -171,4 +180,42 @@ export async function buildTenant(db: Db) {
   const staff = {} as Record<Role, typeof users.$inferSelect>;
   for (const role of roles) staff[role] = await buildUser(db, { company, role });
   return { company, staff };
+}
+
+/** The company form's fields, valid (its logo apart); `overrides` name it or change a field. */
+export function companyFormFields(
+  overrides: { name: string } & Record<string, string>,
+): Record<string, string> {
+  return {
+    id_number: 'RC-1',
+    address: '1 rue',
+    city: 'Abidjan',
+    state: 'Lagunes',
+    country: 'CI',
+    zipcode: '00225',
+    company_field: 'Services',
+    point_contact: 'Awa',
+    title: 'DG',
+    email: 'contact@company.example',
+    phone_number: '0102030405',
+    ...overrides,
+  };
+}
+
+/**
+ * The visitor form's fields about the person, valid, with a fresh e-mail and the
+ * privacy notice accepted: what every test that sends the form starts from.
+ * `overrides` add the rest (company, day, language) or change a field.
+ */
+export function visitorFormFields(overrides: Record<string, string> = {}): Record<string, string> {
+  return {
+    firstname: 'Awa',
+    lastname: 'Koné',
+    id_number: 'CI-0042',
+    organisation_name: 'Acme',
+    email: `guest-${Math.random().toString(16).slice(2)}@example.com`,
+    contact: '0701020304',
+    privacy_accepted: '1',
+    ...overrides,
+  };
 }

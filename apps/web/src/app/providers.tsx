@@ -1,7 +1,6 @@
-import { useMemo, type ReactNode } from 'react';
+import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
 import { MantineProvider } from '@mantine/core';
-import { ModalsProvider } from '@mantine/modals';
-import { Notifications } from '@mantine/notifications';
+import { notificationsStore, useNotifications } from '@mantine/notifications';
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../lib/api-client';
@@ -33,6 +32,32 @@ export const queryClient = new QueryClient({
   },
 });
 
+const TOASTS = { position: 'top-center', containerWidth: 420 } as const;
+
+// Toasts made before their container is on screen go where it will put them.
+notificationsStore.setState({ ...notificationsStore.getState(), defaultPosition: TOASTS.position });
+
+const NotificationsContainer = lazy(() => import('./toasts-container'));
+
+/**
+ * The toasts' container (and its transitions, portal, ...) loads with the first toast:
+ * `notifications.show()` only writes to Mantine's store, which the container reads once it
+ * is there, so no toast is lost and a page that never shows one never loads it.
+ */
+function Toasts() {
+  const { notifications, queue } = useNotifications();
+  const [needed, setNeeded] = useState(false);
+  const any = notifications.length > 0 || queue.length > 0;
+  // Once there, it stays: the last toast's closing transition plays.
+  if (any && !needed) setNeeded(true);
+  if (!any && !needed) return null;
+  return (
+    <Suspense fallback={null}>
+      <NotificationsContainer {...TOASTS} />
+    </Suspense>
+  );
+}
+
 export function Providers({ children }: { children: ReactNode }) {
   // The icon buttons' names follow the language.
   const { t } = useTranslation();
@@ -59,10 +84,8 @@ export function Providers({ children }: { children: ReactNode }) {
       cssVariablesResolver={cssVariablesResolver}
       defaultColorScheme="light"
     >
-      <Notifications position="top-center" containerWidth={420} />
-      <QueryClientProvider client={queryClient}>
-        <ModalsProvider>{children}</ModalsProvider>
-      </QueryClientProvider>
+      <Toasts />
+      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
     </MantineProvider>
   );
 }

@@ -3,10 +3,11 @@
  * them under the layout. React Router ranks static segments (sign-in, company,
  * scan, ...) above the dynamic company slug, so `/{domain}` never shadows them.
  */
+import { lazy, Suspense } from 'react';
 import { Outlet, type RouteObject } from 'react-router';
 import { NotFoundPage } from '../components/NotFoundPage';
 import { RootErrorPage, RouteErrorPage } from '../components/RouteErrorPage';
-import { AuthProvider } from '../lib/auth';
+import { AuthProvider, useAuth } from '../lib/auth';
 import { AppLayout } from './layout/AppLayout';
 import { sluglessRoutes } from './slugless-routes';
 import { authRoutes } from '../features/auth/routes';
@@ -23,9 +24,26 @@ import { qrUserRoutes } from '../features/qr-users/routes';
 import { onSiteRoutes } from '../features/on-site/routes';
 import { auditRoutes } from '../features/audit/routes';
 
+const ModalsProvider = lazy(() => import('./staff-modals'));
+
+/**
+ * The confirmation modals (`modals.openConfirmModal`) are staff screens' only: their
+ * provider, which listens for them, loads once someone is signed in, never on a public page.
+ */
+function StaffModals() {
+  const { isAuthenticated } = useAuth();
+  if (!isAuthenticated) return null;
+  return (
+    <Suspense fallback={null}>
+      <ModalsProvider />
+    </Suspense>
+  );
+}
+
 function Root() {
   return (
     <AuthProvider>
+      <StaffModals />
       <Outlet />
     </AuthProvider>
   );

@@ -3,12 +3,12 @@ import {
   createTheme,
   DEFAULT_THEME,
   InputClearButton,
-  Modal,
-  Notification,
-  Pagination,
   PasswordInput,
   type CSSVariablesResolver,
   type MantineColorsTuple,
+  type ModalProps,
+  type NotificationProps,
+  type PaginationProps,
 } from '@mantine/core';
 import { readablePalette } from './contrast';
 
@@ -81,21 +81,28 @@ export function sesameTheme(labels: ControlLabels) {
     // The focus ring shows for the keyboard (:focus-visible), never hidden (app/a11y.css
     // gives fields one too).
     focusRing: 'auto',
+    // `X.extend(…)` only types its argument, and would bring X's code into the first bundle:
+    // the components a public page does not show (toasts, dialogs, paginations) are typed
+    // with `satisfies` instead, and load with the screens that use them.
     components: {
-      Notification: Notification.extend({
-        defaultProps: { closeButtonProps: { 'aria-label': labels.close } },
-      }),
-      Modal: Modal.extend({
-        defaultProps: { closeButtonProps: { 'aria-label': labels.close } },
-      }),
+      Notification: {
+        defaultProps: {
+          closeButtonProps: { 'aria-label': labels.close },
+        } satisfies Partial<NotificationProps>,
+      },
+      Modal: {
+        defaultProps: {
+          closeButtonProps: { 'aria-label': labels.close },
+        } satisfies Partial<ModalProps>,
+      },
       InputClearButton: InputClearButton.extend({
         defaultProps: { 'aria-label': labels.clear },
       }),
-      Pagination: Pagination.extend({
+      Pagination: {
         defaultProps: {
           getControlProps: (control) => ({ 'aria-label': labels.pageControls[control] }),
-        },
-      }),
+        } satisfies Partial<PaginationProps>,
+      },
       // Reachable with the keyboard (Mantine leaves it out of the tab order), named.
       PasswordInput: PasswordInput.extend({
         defaultProps: {

@@ -1,8 +1,9 @@
-import { useState } from 'react';
-import { ActionIcon, Popover, TextInput, type TextInputProps } from '@mantine/core';
-import { DatePicker } from '@mantine/dates';
-import 'dayjs/locale/fr';
+import { lazy, Suspense, useState } from 'react';
+import { ActionIcon, Loader, Popover, TextInput, type TextInputProps } from '@mantine/core';
 import { maskDate } from '../lib/date-mask';
+
+// The calendar loads when it is first opened (a phone needs it only then).
+const DatePicker = lazy(() => import('./DateFieldCalendar'));
 
 /** 'YYYY-MM-DD' (the calendar) ↔ 'DD/MM/YYYY' (the field, spec §5). */
 const fromIso = (iso: string) => iso.slice(0, 10).split('-').reverse().join('/');
@@ -65,16 +66,18 @@ export function DateField({
               </ActionIcon>
             </Popover.Target>
             <Popover.Dropdown>
-              <DatePicker
-                locale={language.startsWith('en') ? 'en' : 'fr'}
-                value={iso}
-                defaultDate={iso ?? minDate}
-                minDate={minDate}
-                onChange={(picked) => {
-                  if (picked) onChange(fromIso(picked));
-                  setOpen(false);
-                }}
-              />
+              <Suspense fallback={<Loader size="sm" m="md" aria-label={calendarLabel} />}>
+                <DatePicker
+                  locale={language.startsWith('en') ? 'en' : 'fr'}
+                  value={iso}
+                  defaultDate={iso ?? minDate}
+                  minDate={minDate}
+                  onChange={(picked) => {
+                    if (picked) onChange(fromIso(picked));
+                    setOpen(false);
+                  }}
+                />
+              </Suspense>
             </Popover.Dropdown>
           </Popover>
         )

@@ -1,9 +1,11 @@
-import { useState } from 'react';
-import { Image, Modal, Text, UnstyledButton } from '@mantine/core';
+import { lazy, Suspense, useState } from 'react';
+import { Image, Text, UnstyledButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { IMAGE_SIZES } from '@sesame/shared';
 
-/** A thumbnail that opens the full-size image in a modal. */
+const ImageModalDialog = lazy(() => import('./ImageModalDialog'));
+
+/** A thumbnail that opens the full-size image in a modal (whose code loads on the first click). */
 export function ImageModal({
   src,
   alt,
@@ -15,6 +17,8 @@ export function ImageModal({
 }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
+  // Once opened, the dialog stays mounted: its closing transition plays.
+  const [wanted, setWanted] = useState(false);
   if (!src)
     return (
       <Text c="dimmed" size="sm">
@@ -31,19 +35,26 @@ export function ImageModal({
   }
   return (
     <>
-      <UnstyledButton onClick={() => setOpen(true)} aria-label={t('enlargeImage', { name: alt })}>
+      <UnstyledButton
+        onClick={() => {
+          setWanted(true);
+          setOpen(true);
+        }}
+        aria-label={t('enlargeImage', { name: alt })}
+      >
         <Image src={src} alt={alt} w={size} h={size} fit="cover" radius="sm" />
       </UnstyledButton>
-      <Modal
-        opened={open}
-        onClose={() => setOpen(false)}
-        title={alt}
-        size="auto"
-        centered
-        closeButtonProps={{ 'aria-label': t('close') }}
-      >
-        <Image src={src} alt={alt} maw="90vw" mah="80vh" fit="contain" />
-      </Modal>
+      {wanted && (
+        <Suspense fallback={null}>
+          <ImageModalDialog
+            src={src}
+            alt={alt}
+            opened={open}
+            onClose={() => setOpen(false)}
+            closeLabel={t('close')}
+          />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -1,7 +1,9 @@
 /** The pieces every staff list page shares around its ServerTable. */
-import { Button, Group } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { Button, Container, Group } from '@mantine/core';
 import { Link } from 'react-router';
 import { PageTitle } from './PageTitle';
+import { ServerTable, type ServerTableProps } from './ServerTable';
 
 /** The list's title, with its create button when the role may create. */
 export function ListHeader(props: { title: string; create?: { to: string; label: string } }) {
@@ -29,5 +31,28 @@ export function DeleteRowButton(props: { label: string; ariaLabel: string; onDel
     >
       {props.label}
     </Button>
+  );
+}
+
+/**
+ * A staff list page: its header, then the server-paged, searchable table. `children`
+ * stand between the two (the company list's inline edit form).
+ */
+export function ListPage<T>({
+  title,
+  create,
+  children,
+  ...table
+}: ServerTableProps<T> & {
+  title: string;
+  create?: { to: string; label: string };
+  children?: ReactNode;
+}) {
+  return (
+    <Container size="xl" py="lg">
+      <ListHeader title={title} create={create} />
+      {children}
+      <ServerTable {...table} searchable />
+    </Container>
   );
 }

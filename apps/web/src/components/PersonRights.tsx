@@ -4,14 +4,14 @@
  * after a confirmation that names what will go.
  */
 import { useState } from 'react';
-import { Button, Group, Paper, Text, Title } from '@mantine/core';
-import { modals } from '@mantine/modals';
+import { Button, Group, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { mayPerform, type ErasurePreview } from '@sesame/shared';
 import { api, serverMessageOf } from '../lib/api-client';
 import { useAuth } from '../lib/auth';
 import { downloadFile } from '../lib/download';
+import { TitledSection } from './TitledSection';
 
 export function PersonRights(props: {
   kind: 'visitor' | 'qr_user';
@@ -54,6 +54,8 @@ export function PersonRights(props: {
       return;
     }
     setBusy(null);
+    // Its events only; the provider that shows the dialog is mounted for staff (app/routes).
+    const { modals } = await import('../app/staff-modals');
     modals.openConfirmModal({
       title: t('rights.confirmTitle', { name: preview.name }),
       children: <Text size="sm">{t('rights.confirmBody', { ...preview })}</Text>,
@@ -79,17 +81,7 @@ export function PersonRights(props: {
   };
 
   return (
-    <Paper
-      withBorder
-      p="md"
-      radius="md"
-      w="100%"
-      component="section"
-      aria-labelledby="rights-title"
-    >
-      <Title order={2} size="h4" mb="sm" id="rights-title">
-        {t('rights.title')}
-      </Title>
+    <TitledSection id="rights-title" title={t('rights.title')} titleSize="h4" w="100%">
       <Group gap="sm">
         <Button variant="light" loading={busy === 'export'} onClick={() => void exportData()}>
           {t('rights.export')}
@@ -103,6 +95,6 @@ export function PersonRights(props: {
           {t('rights.erase')}
         </Button>
       </Group>
-    </Paper>
+    </TitledSection>
   );
 }

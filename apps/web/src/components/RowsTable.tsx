@@ -1,6 +1,7 @@
 /** A page of rows as a table: one header per column, one cell per column and row. */
 import type { ReactNode } from 'react';
 import { Table, type TableProps } from '@mantine/core';
+import '@mantine/core/styles/Table.css';
 
 export interface Column<T> {
   key: string;

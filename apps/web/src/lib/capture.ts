@@ -1,7 +1,9 @@
-/** Captures of on-screen cards (visitor card, posters, member cards) as PNG downloads. */
-import { toPng } from 'html-to-image';
-
+/**
+ * Captures of on-screen cards (visitor card, posters, member cards) as PNG downloads.
+ * html-to-image loads with the first capture, not with the page that offers one.
+ */
 export async function nodeToPngDataUrl(node: HTMLElement): Promise<string> {
+  const { toPng } = await import('html-to-image');
   return toPng(node, { pixelRatio: 2, cacheBust: false, backgroundColor: '#ffffff' });
 }
 

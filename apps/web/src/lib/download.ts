@@ -4,6 +4,7 @@
  */
 import { ApiError } from './api-client';
 import { languageHeader } from './language';
+import { saveBlob } from './save-blob';
 import { getToken } from './session';
 
 export async function downloadFile(path: string, fallbackName: string): Promise<void> {
@@ -27,13 +28,5 @@ export async function downloadFile(path: string, fallbackName: string): Promise<
   const blob = await response.blob();
   const disposition = response.headers.get('content-disposition') ?? '';
   const name = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? fallbackName;
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  link.hidden = true;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveBlob(blob, name);
 }

@@ -15,6 +15,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useForm, type UseFormReturnType } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
+import { installProductMessages } from '@sesame/shared';
 import {
   fieldErrors,
   issueText,
@@ -24,12 +25,24 @@ import {
 } from './schema-errors';
 import { interfaceLanguage } from './language';
 
+// The shared schemas speak the product's words on this side too, never zod's defaults:
+// installed by the module that parses with them, before its first parse (zod reads the
+// setting when it reports an issue, not when a schema is made).
+installProductMessages();
+
 /** What the hook needs of a zod schema. */
 export interface SafeParser<Output> {
   safeParse(
     input: unknown,
   ): { success: true; data: Output } | { success: false; error: { issues: readonly FormIssue[] } };
 }
+
+/**
+ * The schema, or how to load it: a public form whose page must stay light (the login)
+ * loads its schema, and zod with it, when the person starts typing, or at the latest on
+ * submit (which then waits for it, the button showing it is busy).
+ */
+export type SchemaSource<Output> = SafeParser<Output> | (() => Promise<SafeParser<Output>>);
 
 export interface SchemaFormOptions<Values extends object, Output> {
   initialValues: Values;
@@ -67,18 +80,36 @@ export interface SchemaForm<Values extends object> {
 }
 
 export function useSchemaForm<Values extends object, Output>(
-  schema: SafeParser<Output>,
+  source: SchemaSource<Output>,
   options: SchemaFormOptions<Values, Output>,
 ): SchemaForm<Values> {
   const { t } = useTranslation(options.ns);
   const [summary, setSummary] = useState<string | null>(null);
   /** Set and read in the same event: a second click before React renders again is seen. */
   const running = useRef(false);
+  /** The loaded schema, when `source` loads it. */
+  const loaded = useRef<SafeParser<Output> | undefined>(undefined);
+  const loading = useRef<Promise<SafeParser<Output>> | undefined>(undefined);
+  const schemaNow = () => (typeof source === 'function' ? loaded.current : source);
+  const loadSchema = () => {
+    if (typeof source !== 'function') return Promise.resolve(source);
+    loading.current ??= source().then(
+      (schema) => (loaded.current = schema),
+      (error: unknown) => {
+        loading.current = undefined; // another try on the next submit
+        throw error;
+      },
+    );
+    return loading.current;
+  };
   const form = useForm<Values>({
     mode: 'controlled',
     initialValues: options.initialValues,
     clearInputErrorOnChange: true,
-    onValuesChange: () => setSummary(null),
+    onValuesChange: () => {
+      setSummary(null);
+      if (!schemaNow()) loadSchema().catch(() => undefined);
+    },
   });
 
   const showErrors = (errors: Record<string, string>, banner?: string | null) => {
@@ -88,7 +119,7 @@ export function useSchemaForm<Values extends object, Output>(
     if (first) form.getInputNode(first)?.focus();
   };
 
-  const check = (values: Values) => {
+  const check = (schema: SafeParser<Output>, values: Values) => {
     const parsed = schema.safeParse(options.toInput ? options.toInput(values) : values);
     const fromSchema = parsed.success
       ? { errors: {}, first: undefined }
@@ -101,7 +132,15 @@ export function useSchemaForm<Values extends object, Output>(
   };
 
   const validateField = (field: string, values: Values = form.getValues()) => {
-    const message = check(values).errors[field];
+    const schema = schemaNow();
+    if (!schema) {
+      loadSchema().then(
+        () => validateField(field, values),
+        () => undefined,
+      );
+      return;
+    }
+    const message = check(schema, values).errors[field];
     if (message) form.setFieldError(field, message);
     else form.clearFieldError(field);
   };
@@ -109,8 +148,25 @@ export function useSchemaForm<Values extends object, Output>(
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
     if (running.current) return;
+    const schema = schemaNow();
+    if (!schema) {
+      // The schema is still on its way: the submit waits for it, busy meanwhile.
+      running.current = true;
+      form.setSubmitting(true);
+      loadSchema()
+        .finally(() => {
+          running.current = false;
+          form.setSubmitting(false);
+        })
+        // Its code could not be loaded (offline, an update): the banner says to reload.
+        .then(
+          () => submit(),
+          () => setSummary(t('common:routeError.text')),
+        );
+      return;
+    }
     const values = form.getValues();
-    const { parsed, errors, first } = check(values);
+    const { parsed, errors, first } = check(schema, values);
     if (first || !parsed.success) {
       form.setErrors(errors);
       setSummary(first ? (errors[first] ?? null) : null);

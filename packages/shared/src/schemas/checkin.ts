@@ -130,6 +130,17 @@ const undoFields = {
 };
 export type CheckUndoFields = z.infer<z.ZodObject<typeof undoFields>>;
 
+/** When, how and by whom a check was recorded, and its undos: the same in every flat log. */
+const checkFields = {
+  check_in_time: z.string(),
+  check_out_time: z.string().nullable(),
+  check_in_method: z.enum(CHECK_METHODS),
+  check_out_method: z.enum(CHECK_METHODS).nullable(),
+  check_in_by: z.string().nullable(),
+  check_out_by: z.string().nullable(),
+  ...undoFields,
+};
+
 /** Spec §3 "Visitor log", plus how and by whom each check was recorded. */
 export const visitorLogRowSchema = z.object({
   id: z.string(),
@@ -142,13 +153,7 @@ export const visitorLogRowSchema = z.object({
   image_type: z.string().nullable(),
   company: z.object({ name: z.string(), slug: z.string() }),
   created_at: z.string(),
-  check_in_time: z.string(),
-  check_out_time: z.string().nullable(),
-  check_in_method: z.enum(CHECK_METHODS),
-  check_out_method: z.enum(CHECK_METHODS).nullable(),
-  check_in_by: z.string().nullable(),
-  check_out_by: z.string().nullable(),
-  ...undoFields,
+  ...checkFields,
 });
 export type VisitorLogRow = z.infer<typeof visitorLogRowSchema>;
 
@@ -161,13 +166,7 @@ export const userLogRowSchema = z.object({
   user_name: z.string(),
   user_email: z.string().nullable(),
   company: z.object({ name: z.string(), slug: z.string() }),
-  check_in_time: z.string(),
-  check_out_time: z.string().nullable(),
-  check_in_method: z.enum(CHECK_METHODS),
-  check_out_method: z.enum(CHECK_METHODS).nullable(),
-  check_in_by: z.string().nullable(),
-  check_out_by: z.string().nullable(),
-  ...undoFields,
+  ...checkFields,
 });
 export type UserLogRow = z.infer<typeof userLogRowSchema>;
 

@@ -136,7 +136,7 @@ export const companySchema = z.object({
 export type Company = z.infer<typeof companySchema>;
 
 /** The fields anyone who may list companies sees of every company (ARCHITECTURE §6). */
-const COMPANY_PUBLIC_FIELDS = {
+export const COMPANY_PUBLIC_FIELDS = {
   id: true,
   name: true,
   slug: true,

@@ -13,7 +13,7 @@ import type { Say } from '../messages/catalogue';
 import {
   SQL_INTEGER_MAX,
   TEXT_MAX,
-  atMost,
+  slugOrIdFilter,
   countryField,
   formText,
   keyed,
@@ -231,12 +231,7 @@ export type EventRegistered = z.infer<typeof eventRegisteredSchema>;
 
 /** `?company=` narrows admin's attendance list to one company (the page's domain). */
 export const eventAttendanceQuerySchema = listQuerySchema.extend({
-  company: z
-    .string()
-    .max(...atMost(TEXT_MAX.slug))
-    .trim()
-    .min(1)
-    .optional(),
+  company: slugOrIdFilter,
 });
 export type EventAttendanceQuery = z.infer<typeof eventAttendanceQuerySchema>;
 
@@ -277,12 +272,7 @@ export const eventAttendanceListSchema = z.object({
 
 /** `?event=` narrows the check-in log to one event (slug or id). */
 export const eventVisitorLogQuerySchema = listQuerySchema.extend({
-  event: z
-    .string()
-    .max(...atMost(TEXT_MAX.slug))
-    .trim()
-    .min(1)
-    .optional(),
+  event: slugOrIdFilter,
 });
 export type EventVisitorLogQuery = z.infer<typeof eventVisitorLogQuerySchema>;
 

@@ -3,7 +3,7 @@
  * both screens (and the request list) current (issue 14).
  */
 import { z } from 'zod';
-import { TEXT_MAX, atMost, listQuerySchema, uuidSchema } from './common';
+import { listQuerySchema, slugOrIdFilter, uuidSchema } from './common';
 
 /** Every kind of person who can be inside: a visitor, an event guest, a permanent QR user, a member. */
 export const PERSON_KINDS = ['visitor', 'event_guest', 'qr_user', 'member'] as const;
@@ -11,12 +11,7 @@ export type PersonKind = (typeof PERSON_KINDS)[number];
 
 /** `?company=` (a slug or id) narrows the list of a role that sees every company. */
 export const onSiteQuerySchema = listQuerySchema.extend({
-  company: z
-    .string()
-    .max(...atMost(TEXT_MAX.slug))
-    .trim()
-    .min(1)
-    .optional(),
+  company: slugOrIdFilter,
   kind: z.enum(PERSON_KINDS).optional(),
 });
 export type OnSiteQuery = z.infer<typeof onSiteQuerySchema>;
@@ -117,10 +112,5 @@ export const liveEventSchema = z.discriminatedUnion('type', [
 export type LiveEvent = z.infer<typeof liveEventSchema>;
 
 export const liveQuerySchema = z.object({
-  company: z
-    .string()
-    .max(...atMost(TEXT_MAX.slug))
-    .trim()
-    .min(1)
-    .optional(),
+  company: slugOrIdFilter,
 });

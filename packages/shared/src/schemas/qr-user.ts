@@ -121,38 +121,37 @@ export const createMemberFieldsSchema = z.object({
 });
 export type CreateMemberFields = z.infer<typeof createMemberFieldsSchema>;
 
+/** The fields a QR user and a member card both change, each optional. */
+const cardUpdateFields = {
+  firstname: text().min(1).optional(),
+  lastname: text().min(1).optional(),
+  contact: contactShape.optional(),
+  email: emailShape.optional(),
+  title: text(TEXT_MAX.line).min(1).optional(),
+};
+
+/** An update that names no field is refused rather than answered as a success. */
+const hasAField = (body: object) => Object.keys(body).length > 0;
+
 /**
  * PUT /api/qruser/{id}: the QR user's fields, each optional; at least one.
  * dateExp null removes the expiry. The expiry screen sends dateExp alone.
  */
 export const updateQrUserSchema = z
-  .object({
-    firstname: text().min(1).optional(),
-    lastname: text().min(1).optional(),
-    contact: contactShape.optional(),
-    email: emailShape.optional(),
-    title: text(TEXT_MAX.line).min(1).optional(),
-    dateExp: dateShape.nullable().optional(),
-  })
+  .object({ ...cardUpdateFields, dateExp: dateShape.nullable().optional() })
   .strict()
   .refine(
-    (body) => Object.keys(body).length > 0,
+    hasAField,
     said((m) => m.qrUser.nothingToUpdate),
   );
 export type UpdateQrUserInput = z.infer<typeof updateQrUserSchema>;
 
 /** PUT /api/qrusermembre/{id}: a member card's fields (no expiry), each optional; at least one. */
 export const updateMemberSchema = z
-  .object({
-    firstname: text().min(1).optional(),
-    lastname: text().min(1).optional(),
-    contact: contactShape.optional(),
-    email: emailShape.optional(),
-    title: text(TEXT_MAX.line).min(1).optional(),
-  })
+  .object(cardUpdateFields)
   .strict()
   .refine(
-    (body) => Object.keys(body).length > 0,
+    hasAField,
     said((m) => m.qrUser.nothingToUpdate),
   );
 export type UpdateMemberInput = z.infer<typeof updateMemberSchema>;

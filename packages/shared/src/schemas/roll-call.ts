@@ -3,25 +3,18 @@
  * each person safe or missing from their phones; ending it keeps the record.
  */
 import { z } from 'zod';
-import { TEXT_MAX, atMost, said, uuidSchema } from './common';
+import { said, slugOrIdFilter, uuidSchema } from './common';
 import { PERSON_KINDS } from './on-site';
 
 /** A person's mark: not yet (`unknown`), safe, or missing. */
 export const ROLL_CALL_STATUSES = ['unknown', 'safe', 'missing'] as const;
 export type RollCallStatus = (typeof ROLL_CALL_STATUSES)[number];
 
-const companyField = z
-  .string()
-  .max(...atMost(TEXT_MAX.slug))
-  .trim()
-  .min(1)
-  .optional();
-
 /** `company`: a slug or id (roles that act on every company); the caller's own otherwise. */
-export const rollCallStartSchema = z.object({ company: companyField });
+export const rollCallStartSchema = z.object({ company: slugOrIdFilter });
 export type RollCallStart = z.infer<typeof rollCallStartSchema>;
 
-export const rollCallLatestQuerySchema = z.object({ company: companyField });
+export const rollCallLatestQuerySchema = z.object({ company: slugOrIdFilter });
 
 export const rollCallParamsSchema = z.object({ id: uuidSchema });
 

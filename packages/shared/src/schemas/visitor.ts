@@ -15,52 +15,19 @@
 import { z } from 'zod';
 import { HOURS, ID_FILE_MAX_BYTES, MINUTES } from '../constants';
 import type { Say } from '../messages/catalogue';
-import { fr } from '../messages/fr';
 import { megabytes } from '../messages/units';
 import { EMAIL_PATTERN, TEXT_MAX, countryField, formText, isPhoneShaped, sayIssue } from './common';
 
-/** The French labels of the required fields, as the messages name them. */
-export const VISITOR_FIELD_LABELS = fr.visitor.fields;
+import {
+  VISITOR_LANGUAGES,
+  VISITOR_MESSAGES,
+  VISITOR_REQUIRED_FIELDS,
+  isVisitDate,
+  type FileLike,
+  type VisitorIssueKey,
+} from './visitor-fields';
 
-/** Spec §5, in the spec's order. */
-export const VISITOR_REQUIRED_FIELDS = [
-  'firstname',
-  'lastname',
-  'id_number',
-  'organisation_name',
-  'email',
-  'contact',
-] as const;
-export type VisitorRequiredField = (typeof VISITOR_REQUIRED_FIELDS)[number];
-
-export const VISITOR_MESSAGES = fr.visitor;
-
-/** Keys of `params.key` on the issues of this schema (the web's locale keys). */
-export type VisitorIssueKey =
-  | 'required'
-  | 'emailInvalid'
-  | 'phoneInvalid'
-  | 'fileTooLarge'
-  | 'fileInvalid'
-  | 'dateMissing'
-  | 'dateInvalid'
-  | 'datePast'
-  | 'hourMissing'
-  | 'minuteMissing'
-  | 'privacyRequired'
-  | 'tooLong';
-
-/** The select placeholders (spec §5: they are flagged as errors). */
-export const HOUR_PLACEHOLDER = 'HH';
-export const MINUTE_PLACEHOLDER = 'MM';
-
-export const VISITOR_LANGUAGES = ['fr', 'en'] as const;
-export type VisitorLanguage = (typeof VISITOR_LANGUAGES)[number];
-
-/** What the schema needs to know of the picked file: a browser File, or the server's upload. */
-export interface FileLike {
-  size: number;
-}
+export * from './visitor-fields';
 
 /**
  * A field as trimmed text (the form and multipart both send strings), bounded
@@ -68,25 +35,6 @@ export interface FileLike {
  * the 'tooLong' key the screens translate.
  */
 const text = (max: number) => formText(max, (m) => m.visitor.tooLong);
-
-/** DD/MM/YYYY with slashes at positions 3 and 6 (spec §5), and a real calendar day. */
-export function isVisitDate(value: string): boolean {
-  if (value.length !== 10 || value[2] !== '/' || value[5] !== '/') return false;
-  const [dd, mm, yyyy] = value.split('/').map(Number) as [number, number, number];
-  if (![dd, mm, yyyy].every(Number.isInteger)) return false;
-  if (mm < 1 || mm > 12 || dd < 1 || yyyy < 1900) return false;
-  return dd <= new Date(Date.UTC(yyyy, mm, 0)).getUTCDate();
-}
-
-/**
- * Whether a visit date (DD/MM/YYYY, shape checked) falls before `today`, the
- * company's current day as YYYY-MM-DD (its time zone decides; today itself is allowed).
- * The schema cannot know the company's zone: the form and the server ask this beside it.
- */
-export function isPastVisitDate(value: string, today: string): boolean {
-  const [dd, mm, yyyy] = value.split('/');
-  return `${yyyy}-${mm}-${dd}` < today;
-}
 
 export const visitorFormSchema = z
   .object({

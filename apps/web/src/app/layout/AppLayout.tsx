@@ -1,8 +1,7 @@
-import { Suspense, useEffect, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import {
   Alert,
   Anchor,
-  Avatar,
   Box,
   Button,
   Center,
@@ -10,10 +9,8 @@ import {
   Group,
   Image,
   Loader,
-  Menu,
   SegmentedControl,
   Text,
-  UnstyledButton,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
@@ -34,11 +31,7 @@ import {
 import { RecordCompanyProvider, useShownCompany } from '../../lib/shown-company';
 import classes from './AppLayout.module.css';
 
-/** 'Sésame Admin' → 'SA': the account menu's face on a phone. */
-function initials(user: { firstname: string; name: string }): string {
-  const letters = [user.firstname, user.name].map((word) => word.trim().charAt(0)).join('');
-  return letters.toUpperCase() || '?';
-}
+const UserMenu = lazy(() => import('./UserMenu'));
 
 function Navbar() {
   const { t, i18n } = useTranslation();
@@ -101,46 +94,11 @@ function Navbar() {
             aria-label={t('nav.language')}
           />
           {isAuthenticated && user && ownSlug && (
-            // The signed-in person's own pages (issues 15, 17), on every screen size.
-            <Menu position="bottom-end" shadow="md" withinPortal>
-              <Menu.Target>
-                <UnstyledButton
-                  // The initials and the name shown, then what it opens (WCAG 2.5.3: a
-                  // voice user names the button by what they see).
-                  aria-label={t('nav.userMenu', {
-                    initials: initials(user),
-                    name: user.firstname || user.name,
-                  })}
-                  data-testid="user-menu"
-                  className={classes.userMenu}
-                >
-                  <Group gap={6} wrap="nowrap">
-                    <Avatar size={28} radius="xl" color="sesame" variant="light" aria-hidden="true">
-                      {initials(user)}
-                    </Avatar>{' '}
-                    {/* A phone's navbar has room for the initials only. */}
-                    <Text span size="xs" fw={600} maw={120} truncate visibleFrom="sm">
-                      {user.firstname || user.name}
-                    </Text>{' '}
-                    <Text span size="xs" c="dimmed" aria-hidden="true" visibleFrom="sm">
-                      ▾
-                    </Text>
-                  </Group>
-                </UnstyledButton>
-              </Menu.Target>
-              <Menu.Dropdown>
-                <Menu.Item component={Link} to={`/${ownSlug}/mon-compte`}>
-                  {t('nav.account')}
-                </Menu.Item>
-                <Menu.Item
-                  component={Link}
-                  to={`/${ownSlug}/my-mail-settings`}
-                  data-testid="mail-settings-link"
-                >
-                  {t('hostLoop:preferences.title')}
-                </Menu.Item>
-              </Menu.Dropdown>
-            </Menu>
+            // The signed-in person's own pages (issues 15, 17), on every screen size; its code
+            // (Menu, its floating positioning) loads with a session, never on a public page.
+            <Suspense fallback={null}>
+              <UserMenu user={user} ownSlug={ownSlug} />
+            </Suspense>
           )}
           {isAuthenticated ? (
             <Button size="xs" variant="default" onClick={() => void logout()}>
@@ -186,16 +144,20 @@ function CompanyGate({ children }: { children: ReactNode }) {
  * the language included.
  */
 function DocumentTitle() {
-  const { t } = useTranslation();
   const matches = useMatches();
   const override = usePageTitleOverrideKey();
+  const key = override ?? routeTitleKey(matches);
+  // A staff page's namespace may still be on its way (lib/i18n): the title waits for it
+  // rather than show its key. Outside the page's Suspense, so it does not suspend.
+  const { t, ready } = useTranslation(key?.includes(':') ? key.split(':')[0] : 'common', {
+    useSuspense: false,
+  });
   const { slug } = useShownCompany();
   const company = useCompany(slug);
-  const key = override ?? routeTitleKey(matches);
   const title = formatPageTitle({ page: key ? t(key) : null, company: company.data?.name });
   useEffect(() => {
-    document.title = title;
-  }, [title]);
+    if (ready) document.title = title;
+  }, [title, ready]);
   return null;
 }
 

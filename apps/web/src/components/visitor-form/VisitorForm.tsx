@@ -17,6 +17,7 @@
  *   submit delay. Throwing from it is fine: the caller shows its own message.
  * - `submitting`: the caller's request is in flight (the button shows it).
  */
+import { startTransition, useEffect, useState } from 'react';
 import {
   Button,
   FileInput,
@@ -40,7 +41,6 @@ import {
   MINUTES,
   MINUTE_PLACEHOLDER,
   SUBMIT_DELAY_MS,
-  visitorFormSchema,
 } from '@sesame/shared';
 import { useCountryOptions } from '../CountrySelect';
 import { DEFAULT_TIMEZONE, todayIn } from '../../lib/format';
@@ -48,6 +48,9 @@ import { useSchemaForm } from '../../lib/use-schema-form';
 import { DateField } from '../DateField';
 import { HostField } from './HostField';
 import { PrivacyNotice } from './PrivacyNotice';
+
+// A public form: its schema (and zod) comes as the visitor types, at the latest on submit.
+const loadVisitorSchema = () => import('./visitor-schema').then((m) => m.visitorFormSchema);
 
 export interface VisitorFormEvent {
   name: string;
@@ -160,7 +163,7 @@ export function VisitorForm({
   const { t, i18n } = useTranslation('visitors');
   const language = i18n.language?.startsWith('en') ? 'en' : 'fr';
 
-  const { form, submit, summary, validateField } = useSchemaForm(visitorFormSchema, {
+  const { form, submit, summary, validateField } = useSchemaForm(loadVisitorSchema, {
     ns: 'visitors',
     keys: { errors: 'form.errors', fields: 'form.fields' },
     initialValues: { ...EMPTY, ...(event ? valuesFromEvent(event) : {}) },
@@ -196,7 +199,26 @@ export function VisitorForm({
   });
   const busy = form.submitting || submitting;
   const values = form.values;
-  const countries = useCountryOptions(values.country);
+  // The country list (~250 options) is not part of the form's first render, which it made
+  // much longer on a phone (issue 19): it is built once the browser is idle after it, in a
+  // transition (React renders it in slices, no long task), or at once when the form is
+  // used first — a focus in any of its fields (keyboard, autofill) or a touch on the list.
+  // Until then the list holds the placeholder and the current value: the field looks the same.
+  const [allCountries, setAllCountries] = useState(false);
+  const wantCountries = () => {
+    if (!allCountries) setAllCountries(true);
+  };
+  useEffect(() => {
+    if (allCountries) return;
+    const build = () => startTransition(() => setAllCountries(true));
+    if (typeof window.requestIdleCallback === 'function') {
+      const id = window.requestIdleCallback(build, { timeout: 3000 });
+      return () => window.cancelIdleCallback(id);
+    }
+    const id = window.setTimeout(build, 1000);
+    return () => window.clearTimeout(id);
+  }, [allCountries]);
+  const countries = useCountryOptions(values.country, allCountries);
 
   /** The hour and the minute are checked as one time. */
   const setTime = (field: 'hour' | 'minute') => (ev: React.ChangeEvent<HTMLSelectElement>) => {
@@ -229,6 +251,8 @@ export function VisitorForm({
         onSubmit={busy ? (e) => e.preventDefault() : submit}
         noValidate
         aria-labelledby={event ? labelledBy : 'visitor-form-title'}
+        onFocus={wantCountries}
+        onPointerDown={wantCountries}
       >
         <Stack gap="md">
           {!event && (

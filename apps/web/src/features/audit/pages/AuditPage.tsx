@@ -25,6 +25,7 @@ import { serverMessageOf } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
 import { formatDateTime } from '../../../lib/format';
 import { downloadAuditCsv, useAuditActors, useAuditLog, type AuditFilters } from '../api/audit';
+import '@mantine/core/styles/Code.css';
 
 const PER_PAGE = 25;
 

@@ -13,12 +13,14 @@ import {
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { loginSchema } from '@sesame/shared';
 import { ApiError } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
 import { safeReturnPath } from '../../../lib/return-path';
 import { useDelayedNavigate } from '../../../lib/use-delayed-navigate';
 import { useSchemaForm } from '../../../lib/use-schema-form';
+
+// The login is in the first bundle: its schema (and zod) comes when the person types.
+const loadLoginSchema = () => import('../login-schema').then((m) => m.loginSchema);
 
 /** Spec §8 Login: the message for each status. */
 function loginErrorMessage(
@@ -57,7 +59,7 @@ export default function LoginPage() {
   // What the server answered (the field messages are the form's own).
   const [formError, setFormError] = useState<string | null>(null);
   const navigateLater = useDelayedNavigate();
-  const { form, submit } = useSchemaForm(loginSchema, {
+  const { form, submit } = useSchemaForm(loadLoginSchema, {
     ns: 'auth',
     keys: { errors: 'errors' },
     initialValues: { username: '', password: '' },

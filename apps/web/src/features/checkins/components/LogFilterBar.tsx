@@ -5,6 +5,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import 'dayjs/locale/fr';
 import type { LogFilterState } from '../lib/use-log-filters';
+import '@mantine/dates/styles.css';
 
 interface LogFilterBarProps {
   /** The list's filters (useLogFilters): the bar reads and sets search and range there. */

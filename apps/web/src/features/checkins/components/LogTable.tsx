@@ -7,6 +7,7 @@ import { QueryState } from '../../../components/QueryState';
 import { RowsTable, type Column } from '../../../components/RowsTable';
 import { TableScroll } from '../../../components/TableScroll';
 import type { LogPage } from '../api/logs';
+import '@mantine/core/styles/SimpleGrid.css';
 
 /**
  * A log column. On a phone each row becomes a card: `title` heads it, `aside` sits
@@ -17,7 +18,7 @@ export interface LogColumn<T> extends Column<T> {
   card?: 'title' | 'aside' | 'wide' | 'hidden';
 }
 
-interface LogTableProps<T> {
+export interface LogTableProps<T> {
   query: UseQueryResult<LogPage<T>>;
   columns: LogColumn<T>[];
   rowKey: (row: T) => string;

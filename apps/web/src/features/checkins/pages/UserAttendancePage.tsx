@@ -5,19 +5,19 @@
  * expiry page. Spec §6: ROLE_ADMIN sees every company's, the others their own.
  */
 import { useState } from 'react';
-import { Alert, Anchor, Badge, Container, Group, Modal, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Group, Modal, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { USER_CHECK_LOGS_PER_ROW, mayPerform, type UserCheckRow } from '@sesame/shared';
-import { PageTitle } from '../../../components/PageTitle';
 import { useAuth } from '../../../lib/auth';
 import { formatDateTime, formatLongDate } from '../../../lib/format';
 import { useUserAttendance } from '../api/logs';
 import { CheckOutTime, CheckTime, LogImage } from '../components/CheckCells';
-import { LogFilterBar } from '../components/LogFilterBar';
-import { LogTable, type LogColumn } from '../components/LogTable';
+import { FilteredLog, LogScreen, indexColumn } from '../components/LogScreen';
+import type { LogColumn } from '../components/LogTable';
 import { formatWallTime as wall, type WallRange } from '../lib/log-range';
 import { useLogFilters, useLogTimeZone } from '../lib/use-log-filters';
+import '@mantine/core/styles/Table.css';
 
 const nameOf = (row: UserCheckRow) => row.user_name || row.user_email || row.uidn;
 
@@ -112,12 +112,7 @@ function UserAttendance({ domain, canEdit }: { domain: string; canEdit: boolean 
   const [viewed, setViewed] = useState<UserCheckRow | null>(null);
 
   const columns: LogColumn<UserCheckRow>[] = [
-    {
-      key: 'index',
-      header: t('attendance.columns.index'),
-      render: (_row, i) => i + 1,
-      card: 'hidden',
-    },
+    indexColumn(t('attendance.columns.index')),
     {
       key: 'name',
       header: t('attendance.columns.name'),
@@ -230,13 +225,11 @@ function UserAttendance({ domain, canEdit }: { domain: string; canEdit: boolean 
 
   return (
     <>
-      <LogFilterBar log={log} />
-      <LogTable
+      <FilteredLog
+        log={log}
         query={query}
         columns={columns}
         rowKey={(row) => row.user_id}
-        page={log.page}
-        onPageChange={log.setPage}
         emptyMessage={t('attendance.empty')}
         totalLabel={(count, total) => t('attendance.people', { count, total })}
         label={t('attendance.title')}
@@ -258,15 +251,10 @@ export default function UserAttendancePage() {
   const { user, role } = useAuth();
   const allowed = !!user && !!role && mayPerform(role, 'userChecks.list');
   return (
-    <Container size="xl" py="lg">
-      <PageTitle>{t('attendance.title')}</PageTitle>
-      {allowed ? (
+    <LogScreen title={t('attendance.title')} allowed={allowed}>
+      {allowed && (
         <UserAttendance domain={domain} canEdit={mayPerform(role, 'qrUsers.updateExpiry')} />
-      ) : (
-        <Alert color="red" role="alert">
-          {t('forbidden')}
-        </Alert>
       )}
-    </Container>
+    </LogScreen>
   );
 }

@@ -4,15 +4,14 @@
  * searched, limited to a date-time range and paged by the server. Spec §6 user
  * check-ins: ROLE_ADMIN sees every company's, the others their own.
  */
-import { Alert, Badge, Container, Group, Stack, Text } from '@mantine/core';
+import { Badge, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { mayPerform, type UserLogRow } from '@sesame/shared';
-import { PageTitle } from '../../../components/PageTitle';
 import { useAuth } from '../../../lib/auth';
 import { useUserLog } from '../api/logs';
 import { checkColumns } from '../components/CheckCells';
-import { LogFilterBar } from '../components/LogFilterBar';
-import { LogTable, type LogColumn } from '../components/LogTable';
+import { FilteredLog, LogScreen, indexColumn } from '../components/LogScreen';
+import type { LogColumn } from '../components/LogTable';
 import { useLogFilters, useLogTimeZone } from '../lib/use-log-filters';
 
 function UserLog({ company, showCompany }: { company: string; showCompany: boolean }) {
@@ -22,12 +21,7 @@ function UserLog({ company, showCompany }: { company: string; showCompany: boole
   const query = useUserLog(log.params);
 
   const columns: LogColumn<UserLogRow>[] = [
-    {
-      key: 'index',
-      header: t('userLog.columns.index'),
-      render: (_row, i) => i + 1,
-      card: 'hidden',
-    },
+    indexColumn(t('userLog.columns.index')),
     {
       key: 'name',
       header: t('userLog.columns.name'),
@@ -69,19 +63,15 @@ function UserLog({ company, showCompany }: { company: string; showCompany: boole
   );
 
   return (
-    <>
-      <LogFilterBar log={log} />
-      <LogTable
-        query={query}
-        columns={columns}
-        rowKey={(row) => row.id}
-        page={log.page}
-        onPageChange={log.setPage}
-        emptyMessage={t('userLog.empty')}
-        label={t('userLog.title')}
-        minWidth={showCompany ? 880 : 760}
-      />
-    </>
+    <FilteredLog
+      log={log}
+      query={query}
+      columns={columns}
+      rowKey={(row) => row.id}
+      emptyMessage={t('userLog.empty')}
+      label={t('userLog.title')}
+      minWidth={showCompany ? 880 : 760}
+    />
   );
 }
 
@@ -90,18 +80,8 @@ export default function UserLogPage() {
   const { user, role } = useAuth();
   const allowed = !!user && !!role && mayPerform(role, 'userChecks.list');
   return (
-    <Container size="xl" py="lg">
-      <PageTitle mb={4}>{t('userLog.title')}</PageTitle>
-      <Text c="dimmed" size="sm" mb="md">
-        {t('userLog.intro')}
-      </Text>
-      {allowed ? (
-        <UserLog company={user.company} showCompany={role === 'ROLE_ADMIN'} />
-      ) : (
-        <Alert color="red" role="alert">
-          {t('forbidden')}
-        </Alert>
-      )}
-    </Container>
+    <LogScreen title={t('userLog.title')} intro={t('userLog.intro')} allowed={allowed}>
+      {allowed && <UserLog company={user.company} showCompany={role === 'ROLE_ADMIN'} />}
+    </LogScreen>
   );
 }

@@ -6,18 +6,17 @@
  * roles their own company's.
  */
 import { useState } from 'react';
-import { Alert, Button, Container, Stack, Text } from '@mantine/core';
+import { Button, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { mayPerform, type VisitorLogRow } from '@sesame/shared';
-import { PageTitle } from '../../../components/PageTitle';
 import { useAuth } from '../../../lib/auth';
 import { formatDateTime } from '../../../lib/format';
 import { downloadVisitorLogCsv, useVisitorLog, type VisitorLogScope } from '../api/logs';
 import { checkColumns, LogImage } from '../components/CheckCells';
-import { LogFilterBar } from '../components/LogFilterBar';
-import { LogTable, type LogColumn } from '../components/LogTable';
+import { FilteredLog, LogScreen, indexColumn } from '../components/LogScreen';
+import type { LogColumn } from '../components/LogTable';
 import { useLogFilters, useLogTimeZone } from '../lib/use-log-filters';
 
 function VisitorLog({ scope, showCompany }: { scope: VisitorLogScope; showCompany: boolean }) {
@@ -44,12 +43,7 @@ function VisitorLog({ scope, showCompany }: { scope: VisitorLogScope; showCompan
   };
 
   const columns: LogColumn<VisitorLogRow>[] = [
-    {
-      key: 'index',
-      header: t('visitorLog.columns.index'),
-      render: (_row, i) => i + 1,
-      card: 'hidden',
-    },
+    indexColumn(t('visitorLog.columns.index')),
     {
       key: 'name',
       header: t('visitorLog.columns.name'),
@@ -101,32 +95,26 @@ function VisitorLog({ scope, showCompany }: { scope: VisitorLogScope; showCompan
   ];
 
   return (
-    <>
-      <LogFilterBar
-        log={log}
-        actions={
-          <Button
-            variant="light"
-            onClick={() => void exportCsv()}
-            loading={exporting}
-            disabled={!query.data || query.data.meta.total === 0}
-            title={t('visitorLog.exportLabel')}
-          >
-            {t('visitorLog.export')}
-          </Button>
-        }
-      />
-      <LogTable
-        query={query}
-        columns={columns}
-        rowKey={(row) => row.id}
-        page={log.page}
-        onPageChange={log.setPage}
-        emptyMessage={t('visitorLog.empty')}
-        label={t('visitorLog.title')}
-        minWidth={960}
-      />
-    </>
+    <FilteredLog
+      log={log}
+      actions={
+        <Button
+          variant="light"
+          onClick={() => void exportCsv()}
+          loading={exporting}
+          disabled={!query.data || query.data.meta.total === 0}
+          title={t('visitorLog.exportLabel')}
+        >
+          {t('visitorLog.export')}
+        </Button>
+      }
+      query={query}
+      columns={columns}
+      rowKey={(row) => row.id}
+      emptyMessage={t('visitorLog.empty')}
+      label={t('visitorLog.title')}
+      minWidth={960}
+    />
   );
 }
 
@@ -136,15 +124,10 @@ export default function VisitorLogPage() {
   const allowed = !!user && !!role && mayPerform(role, 'visitorLogs.list');
   const isAdmin = role === 'ROLE_ADMIN';
   return (
-    <Container size="xl" py="lg">
-      <PageTitle>{t('visitorLog.title')}</PageTitle>
-      {allowed ? (
+    <LogScreen title={t('visitorLog.title')} allowed={allowed}>
+      {allowed && (
         <VisitorLog scope={isAdmin ? {} : { company: user.company }} showCompany={isAdmin} />
-      ) : (
-        <Alert color="red" role="alert">
-          {t('forbidden')}
-        </Alert>
       )}
-    </Container>
+    </LogScreen>
   );
 }

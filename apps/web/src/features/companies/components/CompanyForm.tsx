@@ -7,10 +7,7 @@
 import type { ReactNode } from 'react';
 import {
   Button,
-  FileInput,
   Grid,
-  Group,
-  Image,
   NativeSelect,
   Paper,
   Stack,
@@ -25,8 +22,6 @@ import {
   ARRIVAL_EARLY_MAX_MINUTES,
   DEFAULT_DAY_END,
   EMPLOYEE_COUNT_RANGES,
-  IMAGE_SIZES,
-  LOGO_MEDIA_TYPES,
   companyCreateSchema,
   companyUpdateSchema,
   type Company,
@@ -36,6 +31,7 @@ import { FeedbackAlert } from '../../../components/FeedbackAlert';
 import type { Save } from '../../../lib/use-save';
 import { useSchemaForm } from '../../../lib/use-schema-form';
 import { LOGO_MO, logoProblem } from '../lib/logo';
+import { LogoField } from './LogoField';
 
 const TEXT_FIELDS = [
   'name',
@@ -144,30 +140,14 @@ export function CompanyForm(props: CompanyFormProps) {
           </Title>
           <Grid gap="md">
             {col(
-              <Group align="flex-end" wrap="nowrap" gap="md">
-                {initial?.logo_url && (
-                  <Image
-                    src={initial.logo_url}
-                    alt={t('form.currentLogo')}
-                    w={IMAGE_SIZES.medium}
-                    h={IMAGE_SIZES.medium}
-                    fit="contain"
-                    radius="sm"
-                  />
-                )}
-                <FileInput
-                  style={{ flex: 1 }}
-                  label={t('fields.logo')}
-                  description={
-                    props.mode === 'edit' ? t('form.logoKeep') : t('form.logoHint', { mo: LOGO_MO })
-                  }
-                  accept={LOGO_MEDIA_TYPES.join(',')}
-                  {...form.getInputProps('logo')}
-                  clearable
-                  required={props.mode === 'create'}
-                  name="logo"
-                />
-              </Group>,
+              <LogoField
+                currentUrl={initial?.logo_url}
+                description={
+                  props.mode === 'edit' ? t('form.logoKeep') : t('form.logoHint', { mo: LOGO_MO })
+                }
+                required={props.mode === 'create'}
+                inputProps={form.getInputProps('logo')}
+              />,
               12,
             )}
             {col(

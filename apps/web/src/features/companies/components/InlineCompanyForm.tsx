@@ -7,9 +7,7 @@ import {
   Anchor,
   Button,
   CloseButton,
-  FileInput,
   Group,
-  Image,
   Paper,
   Stack,
   TextInput,
@@ -18,16 +16,12 @@ import {
 } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import {
-  IMAGE_SIZES,
-  LOGO_MEDIA_TYPES,
-  companyInlineUpdateSchema,
-  type Company,
-} from '@sesame/shared';
+import { companyInlineUpdateSchema, type Company } from '@sesame/shared';
 import { FeedbackAlert } from '../../../components/FeedbackAlert';
 import type { Save } from '../../../lib/use-save';
 import { useSchemaForm } from '../../../lib/use-schema-form';
 import { logoProblem } from '../lib/logo';
+import { LogoField } from './LogoField';
 
 interface InlineCompanyFormProps {
   company: Company;
@@ -90,27 +84,11 @@ export function InlineCompanyForm(props: InlineCompanyFormProps) {
             maxRows={6}
             name="description"
           />
-          <Group align="flex-end" wrap="nowrap" gap="md">
-            {company.logo_url && (
-              <Image
-                src={company.logo_url}
-                alt={t('form.currentLogo')}
-                w={IMAGE_SIZES.medium}
-                h={IMAGE_SIZES.medium}
-                fit="contain"
-                radius="sm"
-              />
-            )}
-            <FileInput
-              style={{ flex: 1 }}
-              label={t('fields.logo')}
-              description={t('form.logoKeep')}
-              accept={LOGO_MEDIA_TYPES.join(',')}
-              {...form.getInputProps('logo')}
-              clearable
-              name="logo"
-            />
-          </Group>
+          <LogoField
+            currentUrl={company.logo_url}
+            description={t('form.logoKeep')}
+            inputProps={form.getInputProps('logo')}
+          />
           <FeedbackAlert feedback={props.save.feedback} />
           <Group justify="space-between">
             <Anchor component={Link} to={props.fullEditPath} size="sm">

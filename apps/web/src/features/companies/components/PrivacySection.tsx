@@ -3,14 +3,16 @@
  * visitor identities, check history and its audit log, and the privacy notice its
  * visitor and event forms show. Its own form and its own call, beside the company form.
  */
-import { Alert, Button, NumberInput, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Alert, Button, NumberInput, Stack, Text, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { retentionSettingsSchema, type RetentionSettings } from '@sesame/shared';
 import { QueryState } from '../../../components/QueryState';
+import { TitledSection } from '../../../components/TitledSection';
 import { api, serverMessageOf } from '../../../lib/api-client';
 import { useSchemaForm } from '../../../lib/use-schema-form';
+import '@mantine/core/styles/NumberInput.css';
 
 interface Settings extends RetentionSettings {
   privacy_notice: string | null;
@@ -111,17 +113,7 @@ export function PrivacySection({ companyId }: { companyId: string }) {
       api.get<{ data: Settings }>(`/company/${companyId}/privacy`).then((answer) => answer.data),
   });
   return (
-    <Paper
-      withBorder
-      p="md"
-      mt="xl"
-      radius="md"
-      component="section"
-      aria-labelledby="privacy-title"
-    >
-      <Title order={2} size="h3" mb="sm" id="privacy-title">
-        {t('settings.title')}
-      </Title>
+    <TitledSection id="privacy-title" title={t('settings.title')} titleSize="h3" mt="xl">
       <QueryState
         query={query}
         errorText={(error) => serverMessageOf(error) ?? t('settings.loadFailed')}
@@ -134,6 +126,6 @@ export function PrivacySection({ companyId }: { companyId: string }) {
           />
         )}
       </QueryState>
-    </Paper>
+    </TitledSection>
   );
 }

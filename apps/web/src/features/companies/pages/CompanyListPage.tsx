@@ -4,16 +4,7 @@
  * link opens the inline form (`?compid=`) for the roles of COMPANY_LIST_RULES; delete
  * is for the admin, and the server refuses a company that still holds data.
  */
-import {
-  Alert,
-  Anchor,
-  Code,
-  Container,
-  Image,
-  Text,
-  Tooltip,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Alert, Anchor, Code, Image, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
@@ -28,10 +19,10 @@ import {
 } from '@sesame/shared';
 import { confirmDelete } from '../../../components/confirm-delete';
 import { CopyLinkButton } from '../../../components/CopyLinkButton';
-import { DeleteRowButton, ListHeader } from '../../../components/ListParts';
+import { DeleteRowButton, ListPage } from '../../../components/ListParts';
 import { QrThumbnailLink } from '../../../components/QrThumbnailLink';
 import { QueryState } from '../../../components/QueryState';
-import { ServerTable, type Column } from '../../../components/ServerTable';
+import type { Column } from '../../../components/ServerTable';
 import { useAuth } from '../../../lib/auth';
 import { useSave } from '../../../lib/use-save';
 import {
@@ -42,6 +33,7 @@ import {
 } from '../api/companies';
 import { useCompanyFailure, useEditableCompany } from '../components/feedback';
 import { InlineCompanyForm } from '../components/InlineCompanyForm';
+import '@mantine/core/styles/Code.css';
 
 /** Spec §6: a one-company role (the supervisor) has its own edit-link rule. */
 function showsEditLink(role: Role): boolean {
@@ -239,23 +231,17 @@ export default function CompanyListPage() {
   }
 
   return (
-    <Container size="xl" py="lg">
-      <ListHeader
-        title={t('list.title')}
-        create={
-          mayCreate ? { to: `/${domain}/create-company`, label: t('list.create') } : undefined
-        }
-      />
+    <ListPage
+      title={t('list.title')}
+      create={mayCreate ? { to: `/${domain}/create-company`, label: t('list.create') } : undefined}
+      queryKey={['companies', 'list', scope]}
+      fetchPage={getCompanies}
+      columns={columns}
+      rowKey={(row) => row.id}
+      emptyMessage={t('list.empty')}
+      errorMessage={t('status.loadFailed')}
+    >
       {compid && <InlineEdit key={compid} companyId={compid} domain={domain} />}
-      <ServerTable
-        queryKey={['companies', 'list', scope]}
-        fetchPage={getCompanies}
-        columns={columns}
-        rowKey={(row) => row.id}
-        emptyMessage={t('list.empty')}
-        errorMessage={t('status.loadFailed')}
-        searchable
-      />
-    </Container>
+    </ListPage>
   );
 }

@@ -24,6 +24,7 @@ import { ApiError } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
 import { useSettings } from '../../../lib/company';
 import { toCompanyPoster, useCompanyDetails } from '../api/companies';
+import '@mantine/core/styles/Code.css';
 
 /** Big enough for a phone to read it on paper. */
 const POSTER_QR_PX = 260;

@@ -4,15 +4,15 @@
  * The name opens the event page; those who may delete an event may also close it
  * (issue 17: a delete refused for its participants says to close it instead).
  */
-import { Anchor, Badge, Container, Group, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Group, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { IMAGE_SIZES, actsOnAllCompanies, mayPerform, type Event } from '@sesame/shared';
 import { CopyLinkButton } from '../../../components/CopyLinkButton';
-import { DeleteRowButton, ListHeader } from '../../../components/ListParts';
+import { DeleteRowButton, ListPage } from '../../../components/ListParts';
 import { QrThumbnailLink } from '../../../components/QrThumbnailLink';
-import { ServerTable, type Column } from '../../../components/ServerTable';
+import type { Column } from '../../../components/ServerTable';
 import { confirmDelete } from '../../../components/confirm-delete';
 import { useAuth } from '../../../lib/auth';
 import { deleteEvent, getEvents } from '../api/events';
@@ -137,20 +137,15 @@ export default function EventListPage() {
   }
 
   return (
-    <Container size="xl" py="lg">
-      <ListHeader
-        title={t('list.title')}
-        create={mayCreate ? { to: `/${domain}/create-event`, label: t('list.create') } : undefined}
-      />
-      <ServerTable
-        queryKey={['events', 'list', scope ?? 'all']}
-        fetchPage={(params) => getEvents(scope, params)}
-        columns={columns}
-        rowKey={(row) => row.id}
-        emptyMessage={t('list.empty')}
-        errorMessage={t('list.loadFailed')}
-        searchable
-      />
-    </Container>
+    <ListPage
+      title={t('list.title')}
+      create={mayCreate ? { to: `/${domain}/create-event`, label: t('list.create') } : undefined}
+      queryKey={['events', 'list', scope ?? 'all']}
+      fetchPage={(params) => getEvents(scope, params)}
+      columns={columns}
+      rowKey={(row) => row.id}
+      emptyMessage={t('list.empty')}
+      errorMessage={t('list.loadFailed')}
+    />
   );
 }

@@ -27,7 +27,9 @@ export default function JoinEventPage() {
 
   if (query.isPending) {
     return (
-      <Center py="xl">
+      // The event and its form will be taller than the screen: the loader holds a screen's
+      // height, so the footer does not show and then jump down when they come (issue 19, CLS).
+      <Center py="xl" mih="100vh" style={{ alignItems: 'flex-start' }}>
         <Loader aria-label={t('join.loading')} />
       </Center>
     );

@@ -1,18 +1,8 @@
-import {
-  Alert,
-  Button,
-  Card,
-  Center,
-  Container,
-  Image,
-  Loader,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Card, Center, Container, Loader, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { showsHomeButton } from '@sesame/shared';
+import { CompanyLogo } from '../../../components/CompanyLogo';
 import { useAuth } from '../../../lib/auth';
 import { useCompany } from '../../../lib/company';
 
@@ -45,15 +35,7 @@ export default function HomePage() {
     <Container size="sm" py="xl">
       <Card withBorder radius="lg" padding="xl" shadow="sm">
         <Stack align="center" gap="lg">
-          {company.data.logo_url && (
-            <Image
-              src={company.data.logo_url}
-              alt={company.data.name}
-              h={75}
-              w="auto"
-              fit="contain"
-            />
-          )}
+          <CompanyLogo company={company.data} h={75} />
           <Title order={1} ta="center" size="h2">
             {t('welcome', { company: company.data.name })}
           </Title>

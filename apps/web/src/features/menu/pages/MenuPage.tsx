@@ -7,6 +7,7 @@ import { PageTitle } from '../../../components/PageTitle';
 import { reachesUrlCompany } from '../../../components/RequireAuth';
 import { useAuth } from '../../../lib/auth';
 import classes from './MenuPage.module.css';
+import '@mantine/core/styles/SimpleGrid.css';
 
 /** Spec §2 Menu: the tiles of the user's active role (spec §6). */
 export default function MenuPage() {

@@ -3,6 +3,7 @@
  * as a PDF (jsPDF, made in the browser from what the screen already holds).
  */
 import type { RollCall, RollCallPerson } from '@sesame/shared';
+import { saveBlob } from '../../../lib/save-blob';
 
 export interface RollCallLabels {
   /** Column titles, in order: name, first name, kind, organisation, arrival, status, by, at. */
@@ -45,21 +46,9 @@ export function rollCallFileName(rollCall: RollCall, extension: 'csv' | 'pdf'): 
   return `appel-evacuation-${rollCall.company.slug}-${at}.${extension}`;
 }
 
-export function downloadBlob(blob: Blob, name: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  link.hidden = true;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
 export function downloadRollCallCsv(rollCall: RollCall, labels: RollCallLabels): void {
   const blob = new Blob([rollCallCsv(rollCall, labels)], { type: 'text/csv;charset=utf-8' });
-  downloadBlob(blob, rollCallFileName(rollCall, 'csv'));
+  saveBlob(blob, rollCallFileName(rollCall, 'csv'));
 }
 
 /** An A4 landscape table of everyone, with the roll call's header lines. */

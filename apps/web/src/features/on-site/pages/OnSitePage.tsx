@@ -45,6 +45,7 @@ import { expectedQueryOptions, onSiteKeys, onSiteQueryOptions, useCheckOut } fro
 import { latestRollCallOptions, rollCallKeys, useStartRollCall } from '../api/roll-call';
 import { LiveBadge } from '../components/LiveBadge';
 import { presenceChanges, type PresentPerson } from '../lib/presence-changes';
+import '@mantine/core/styles/Tabs.css';
 
 const PER_PAGE = 24;
 const KIND_COLORS: Record<PersonKind, string> = {
@@ -96,15 +97,7 @@ function PersonCard(props: {
           {(row.firstname[0] ?? '') + (row.lastname[0] ?? '')}
         </Avatar>
         <Stack gap={4} style={{ flex: 1, minWidth: 0 }}>
-          <Group gap="xs" wrap="wrap">
-            <Text fw={700} size="lg" data-testid="on-site-name">
-              {name}
-            </Text>
-            <Badge color={KIND_COLORS[row.kind]} variant="filled">
-              {t(`kinds.${row.kind}`)}
-            </Badge>
-          </Group>
-          {row.organisation && <Text size="sm">{row.organisation}</Text>}
+          <PersonTitle name={name} row={row} nameTestId="on-site-name" />
           {context && (
             <Text size="sm">
               {row.event ? t('event', { event: row.event }) : t('host', { host: row.host })}
@@ -145,6 +138,28 @@ function PersonCard(props: {
   );
 }
 
+/** A card's first lines, on both lists: the person's name, their kind, their organisation. */
+function PersonTitle(props: {
+  name: string;
+  row: Pick<OnSiteRow | ExpectedRow, 'kind' | 'organisation'>;
+  nameTestId?: string;
+}) {
+  const { t } = useTranslation('onSite');
+  return (
+    <>
+      <Group gap="xs">
+        <Text fw={700} size="lg" data-testid={props.nameTestId}>
+          {props.name}
+        </Text>
+        <Badge color={KIND_COLORS[props.row.kind]} variant="filled">
+          {t(`kinds.${props.row.kind}`)}
+        </Badge>
+      </Group>
+      {props.row.organisation && <Text size="sm">{props.row.organisation}</Text>}
+    </>
+  );
+}
+
 function ExpectedCard({ row, showCompany }: { row: ExpectedRow; showCompany: boolean }) {
   const { t } = useTranslation('onSite');
   const name = `${row.firstname} ${row.lastname}`.trim();
@@ -155,15 +170,7 @@ function ExpectedCard({ row, showCompany }: { row: ExpectedRow; showCompany: boo
           {row.time ?? '—'}
         </Text>
         <Stack gap={4} style={{ flex: 1, minWidth: 0 }}>
-          <Group gap="xs">
-            <Text fw={700} size="lg">
-              {name}
-            </Text>
-            <Badge color={KIND_COLORS[row.kind]} variant="filled">
-              {t(`kinds.${row.kind}`)}
-            </Badge>
-          </Group>
-          {row.organisation && <Text size="sm">{row.organisation}</Text>}
+          <PersonTitle name={name} row={row} />
           <Text size="sm">
             {row.event
               ? t('event', { event: row.event })

@@ -64,6 +64,22 @@ function Counts({ rollCall }: { rollCall: RollCall }) {
   );
 }
 
+/** A person's two buttons, safe then missing; pressing the one already set clears the mark. */
+const MARKS = [
+  {
+    status: 'safe',
+    color: 'green.9',
+    label: 'rollCall.markSafe',
+    ariaLabel: 'rollCall.markSafeOf',
+  },
+  {
+    status: 'missing',
+    color: 'red.9',
+    label: 'rollCall.markMissing',
+    ariaLabel: 'rollCall.markMissingOf',
+  },
+] as const;
+
 function PersonRow(props: {
   person: RollCallPerson;
   open: boolean;
@@ -127,32 +143,22 @@ function PersonRow(props: {
       </Group>
       {props.open && (
         <SimpleGrid cols={2} spacing="xs">
-          <Button
-            h={56}
-            fz="md"
-            color="green.9"
-            variant={person.status === 'safe' ? 'filled' : 'outline'}
-            aria-pressed={person.status === 'safe'}
-            aria-label={t('rollCall.markSafeOf', { name })}
-            disabled={props.busy}
-            onClick={() => tap('safe')}
-            data-testid="mark-safe"
-          >
-            {t('rollCall.markSafe')}
-          </Button>
-          <Button
-            h={56}
-            fz="md"
-            color="red.9"
-            variant={person.status === 'missing' ? 'filled' : 'outline'}
-            aria-pressed={person.status === 'missing'}
-            aria-label={t('rollCall.markMissingOf', { name })}
-            disabled={props.busy}
-            onClick={() => tap('missing')}
-            data-testid="mark-missing"
-          >
-            {t('rollCall.markMissing')}
-          </Button>
+          {MARKS.map((mark) => (
+            <Button
+              key={mark.status}
+              h={56}
+              fz="md"
+              color={mark.color}
+              variant={person.status === mark.status ? 'filled' : 'outline'}
+              aria-pressed={person.status === mark.status}
+              aria-label={t(mark.ariaLabel, { name })}
+              disabled={props.busy}
+              onClick={() => tap(mark.status)}
+              data-testid={`mark-${mark.status}`}
+            >
+              {t(mark.label)}
+            </Button>
+          ))}
         </SimpleGrid>
       )}
     </Paper>

@@ -1,5 +1,6 @@
 import { DateInput, type DateInputProps } from '@mantine/dates';
 import 'dayjs/locale/fr';
+import '@mantine/dates/styles.css';
 
 /** 'DD/MM/YYYY' as typed → 'YYYY-MM-DD', or null when it is not a real day. */
 export function parseDay(text: string): string | null {

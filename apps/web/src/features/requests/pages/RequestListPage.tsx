@@ -13,6 +13,7 @@ import { PageTitle } from '../../../components/PageTitle';
 import { useAuth } from '../../../lib/auth';
 import { playChime, useLiveFeed, useThrottledInvalidate } from '../../../lib/live';
 import { RequestTable } from '../components/RequestTable';
+import '@mantine/core/styles/Switch.css';
 
 const MUTE_KEY = 'sesame.requests.muted';
 

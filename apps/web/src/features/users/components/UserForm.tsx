@@ -24,7 +24,6 @@ import {
   mayChooseCompany,
   userCreateSchema,
   userUpdateSchema,
-  type Role,
   type User,
 } from '@sesame/shared';
 import { CompanySelect } from '../../../components/CompanySelect';
@@ -35,17 +34,8 @@ import type { Save } from '../../../lib/use-save';
 import { useSchemaForm } from '../../../lib/use-schema-form';
 import type { UserBody } from '../api/users';
 
-export interface UserFormValues {
-  name: string;
-  firstname: string;
-  email: string;
-  password: string;
-  title: string;
-  contact: string;
-  role: Role;
-  company_id: string;
-  status: boolean;
-}
+/** The form holds the body's fields; the department is added when it is sent. */
+export type UserFormValues = Omit<UserBody, 'department_id'>;
 
 interface UserFormProps {
   mode: 'create' | 'edit';

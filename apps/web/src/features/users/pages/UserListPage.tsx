@@ -4,7 +4,7 @@
  * admins nor themself (the server leaves them out). Edit for super admin and
  * ROLE_SESAME on the accounts they may edit; delete for the admin only.
  */
-import { Anchor, Badge, Container, Group, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Group, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
@@ -18,8 +18,8 @@ import {
   type User,
 } from '@sesame/shared';
 import { confirmDelete } from '../../../components/confirm-delete';
-import { DeleteRowButton, ListHeader } from '../../../components/ListParts';
-import { ServerTable, type Column } from '../../../components/ServerTable';
+import { DeleteRowButton, ListPage } from '../../../components/ListParts';
+import type { Column } from '../../../components/ServerTable';
 import { useAuth } from '../../../lib/auth';
 import { formatLongDate } from '../../../lib/format';
 import { deleteUser, getUsers } from '../api/users';
@@ -112,20 +112,15 @@ export default function UserListPage() {
   }
 
   return (
-    <Container size="xl" py="lg">
-      <ListHeader
-        title={t('list.title')}
-        create={mayCreate ? { to: `/${domain}/create-user`, label: t('list.create') } : undefined}
-      />
-      <ServerTable
-        queryKey={['users', 'list', scope ?? 'all']}
-        fetchPage={(params) => getUsers(params, scope)}
-        columns={columns}
-        rowKey={(row) => row.id}
-        emptyMessage={t('list.empty')}
-        errorMessage={t('list.loadFailed')}
-        searchable
-      />
-    </Container>
+    <ListPage
+      title={t('list.title')}
+      create={mayCreate ? { to: `/${domain}/create-user`, label: t('list.create') } : undefined}
+      queryKey={['users', 'list', scope ?? 'all']}
+      fetchPage={(params) => getUsers(params, scope)}
+      columns={columns}
+      rowKey={(row) => row.id}
+      emptyMessage={t('list.empty')}
+      errorMessage={t('list.loadFailed')}
+    />
   );
 }

@@ -2,6 +2,8 @@ import { forwardRef } from 'react';
 import { Group, Image, Paper, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { countryName, type VisitorCard } from '@sesame/shared';
+import { CompanyLogo } from '../../../components/CompanyLogo';
+import { DetailRows } from '../../../components/DetailRows';
 
 /** '24/11/2026' → '24 novembre 2026' (or the English long date); unchanged if unreadable. */
 export function longVisitDate(ddmmyyyy: string | null, lang: string): string {
@@ -66,34 +68,13 @@ export const VisitorCardView = forwardRef<HTMLDivElement, { card: VisitorCard }>
       >
         <Stack gap="sm" align="stretch">
           <Group gap="sm" wrap="nowrap">
-            {card.company.logo_url && (
-              <Image
-                src={card.company.logo_url}
-                alt={card.company.name}
-                h={50}
-                w="auto"
-                fit="contain"
-              />
-            )}
+            <CompanyLogo company={card.company} h={50} />
             <Text fw={600}>{card.company.name}</Text>
           </Group>
           <Title order={2} size="h3">
             {title}
           </Title>
-          <Stack gap={4}>
-            {rows
-              .filter(([, value]) => value)
-              .map(([label, value]) => (
-                <Group key={label} gap="xs" wrap="nowrap" align="flex-start">
-                  <Text size="sm" c="dimmed" miw={110}>
-                    {label}
-                  </Text>
-                  <Text size="sm" fw={500}>
-                    {value}
-                  </Text>
-                </Group>
-              ))}
-          </Stack>
+          <DetailRows rows={rows} />
           <Stack gap={4} align="center" mt="xs">
             <Image
               src={card.qr_code}

@@ -23,6 +23,7 @@ import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { TEXT_MAX, mayPerform, type RequestRow, type RequestStatus } from '@sesame/shared';
+import { DetailRows } from '../../../components/DetailRows';
 import { IdentityDocument } from '../../../components/visitor-form/IdentityDocument';
 import { ApiError } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
@@ -267,20 +268,7 @@ function RecapPanel({ recap }: { recap: RequestStatus['recap'] }) {
           {t('recap.title')}
         </Title>
         <Text size="sm">{t('recap.mailSent')}</Text>
-        <Stack gap={4}>
-          {rows
-            .filter(([, value]) => value)
-            .map(([label, value]) => (
-              <Group key={label} gap="xs" wrap="nowrap" align="flex-start">
-                <Text size="sm" c="dimmed" miw={110}>
-                  {label}
-                </Text>
-                <Text size="sm" fw={500}>
-                  {value}
-                </Text>
-              </Group>
-            ))}
-        </Stack>
+        <DetailRows rows={rows} />
         <Group gap="sm" wrap="nowrap" role="status" aria-live="polite">
           <Loader size="xs" aria-hidden="true" />
           <Text size="sm" data-testid="waiting-text">

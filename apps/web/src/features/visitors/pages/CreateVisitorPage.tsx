@@ -67,7 +67,9 @@ export default function CreateVisitorPage() {
   return (
     <Container size="md" py={{ base: 'sm', sm: 'xl' }} px={{ base: 'xs', sm: 'md' }}>
       {company.isPending ? (
-        <Center py="xl">
+        // The form will be taller than the screen: the loader holds a screen's height, so
+        // the footer does not show and then jump down when the form comes (issue 19, CLS).
+        <Center py="xl" mih="100vh" style={{ alignItems: 'flex-start' }}>
           <Loader aria-label={t('common:loading')} />
         </Center>
       ) : company.isError ? (

@@ -19,6 +19,7 @@ import {
 } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { DetailRows } from '../../../components/DetailRows';
 import { PageTitle } from '../../../components/PageTitle';
 import { ApiError } from '../../../lib/api-client';
 import { useDecide, useDecision } from '../api/host-decision';
@@ -84,20 +85,7 @@ export default function HostDecisionPage() {
                   host: d.host,
                 })}
           </Text>
-          <Stack gap={4}>
-            {rows
-              .filter(([, value]) => value)
-              .map(([label, value]) => (
-                <Group key={label} gap="xs" wrap="nowrap">
-                  <Text size="sm" c="dimmed" miw={90}>
-                    {label}
-                  </Text>
-                  <Text size="sm" fw={500}>
-                    {value}
-                  </Text>
-                </Group>
-              ))}
-          </Stack>
+          <DetailRows rows={rows} labelWidth={90} align="center" />
           {d.state === 'pending' ? (
             <Stack gap="sm">
               <Text fw={600}>

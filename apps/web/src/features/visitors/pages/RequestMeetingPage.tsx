@@ -6,9 +6,10 @@
  * WaitingValidation after 1.5 s (spec §4).
  */
 import { useEffect } from 'react';
-import { Button, Center, Container, Image, Loader, Paper, Stack, Text } from '@mantine/core';
+import { Button, Center, Container, Loader, Paper, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
+import { CompanyLogo } from '../../../components/CompanyLogo';
 import { PageTitle } from '../../../components/PageTitle';
 import { useAuth } from '../../../lib/auth';
 import { useCompany } from '../../../lib/company';
@@ -45,15 +46,7 @@ export default function RequestMeetingPage() {
           </Center>
         ) : (
           <Stack align="center" gap="md">
-            {company.data?.logo_url && (
-              <Image
-                src={company.data.logo_url}
-                alt={company.data.name}
-                h={75}
-                w="auto"
-                fit="contain"
-              />
-            )}
+            <CompanyLogo company={company.data} h={75} />
             <PageTitle ta="center" mb={0}>
               {company.data ? company.data.name : t('outcome.companyNotFound')}
             </PageTitle>
