@@ -60,10 +60,33 @@ export async function openPostgres(
       process.emitWarning(`PostgreSQL dropped a connection in use: ${error.message}`);
     });
   });
-  const db = drizzlePg(pool, { schema });
-  await migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER });
-  return { db, kind: 'postgres', close: () => pool.end() };
+  await migrateOnce(pool);
+  return { db: drizzlePg(pool, { schema }), kind: 'postgres', close: () => pool.end() };
 }
+
+/**
+ * Two instances started together on a new database (two replicas of one deployment)
+ * would both find the migrations unapplied and both run them. A session lock on one
+ * connection makes the second wait, then find them applied. PGlite has one owner per
+ * data folder (data-lock.ts) and needs none.
+ */
+async function migrateOnce(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('select pg_advisory_lock(hashtext($1))', [MIGRATIONS_LOCK]);
+    await migratePg(drizzlePg(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+  } finally {
+    // A failed unlock means the connection is gone, and its lock with it: discard it.
+    const broken = await client
+      .query('select pg_advisory_unlock(hashtext($1))', [MIGRATIONS_LOCK])
+      .then(
+        () => undefined,
+        (error: Error) => error,
+      );
+    client.release(broken);
+  }
+}
+const MIGRATIONS_LOCK = 'sesame:migrations';
 
 /** `dataDir` undefined means in memory; `loadDataDir` starts from a dumped template. */
 export async function openPglite(options: {

@@ -1,6 +1,8 @@
 /**
  * First start: the default company and a platform admin. Idempotent: a
- * database that already has them is left alone.
+ * database that already has them is left alone, and two instances starting together
+ * on a new database seed it once (the second waits on the first's lock, then finds
+ * the company and the admin).
  */
 import { randomBytes } from 'node:crypto';
 import { arrayContains, eq, sql } from 'drizzle-orm';
@@ -41,10 +43,16 @@ export interface SeedResult {
   admin?: { email: string; password: string; generated: boolean };
 }
 
-export async function seedFirstRun(
-  db: Db,
-  config: Pick<Config, 'defaultCompanySlug' | 'adminEmail' | 'adminPassword' | 'timezone'>,
-): Promise<SeedResult> {
+type SeedConfig = Pick<Config, 'defaultCompanySlug' | 'adminEmail' | 'adminPassword' | 'timezone'>;
+
+export async function seedFirstRun(db: Db, config: SeedConfig): Promise<SeedResult> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('sesame:first-start'))`);
+    return seedUnderLock(tx, config);
+  });
+}
+
+async function seedUnderLock(db: Db, config: SeedConfig): Promise<SeedResult> {
   const result: SeedResult = { companyCreated: false };
   const adminEmail = config.adminEmail ?? 'admin@sesame.local';
   let [company] = await db
