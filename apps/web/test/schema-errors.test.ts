@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  ENGLISH_MESSAGES,
+  FRENCH_MESSAGES,
   eventCreateSchema,
   loginSchema,
   userCreateSchema,
@@ -79,12 +81,12 @@ describe('the form layer: a failed parse → each field’s message', () => {
   it('says an issue the screen has no key for in the interface’s language, from the catalogue', () => {
     const english = fieldErrors(
       issues(loginSchema.safeParse({ username: '', password: 'x' })),
-      issueText(t, { errors: 'errors' }, 'en'),
+      issueText(t, { errors: 'errors' }, ENGLISH_MESSAGES),
     );
     expect(english.errors.username).toBe('The e-mail address is required.');
     const french = fieldErrors(
       issues(loginSchema.safeParse({ username: '', password: 'x' })),
-      issueText(t, { errors: 'errors' }, 'fr'),
+      issueText(t, { errors: 'errors' }, FRENCH_MESSAGES),
     );
     expect(french.errors.username).toBe("L'adresse email est requise.");
   });

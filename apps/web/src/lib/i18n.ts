@@ -10,6 +10,7 @@
  */
 import i18n, { type BackendModule, type ResourceKey } from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { addCatalogue } from './language';
 
 type Words = Record<string, unknown>;
 
@@ -40,8 +41,9 @@ async function load(lng: string, ns: string): Promise<Words> {
   if (PUBLIC_NAMESPACES.includes(ns)) {
     if (lng === 'fr') return FRENCH_PUBLIC[ns] ?? {};
     if (lng === 'en') {
-      const english = (await import('./i18n-en')).default;
-      return english[`../locales/en/${ns}.json`] ?? {};
+      const english = await import('./i18n-en');
+      addCatalogue('en', english.ENGLISH_MESSAGES);
+      return english.default[`../locales/en/${ns}.json`] ?? {};
     }
   }
   const file = onDemand[`../locales/${lng}/${ns}.json`];

@@ -23,7 +23,7 @@ import {
   type FormIssue,
   type MessageKeys,
 } from './schema-errors';
-import { interfaceLanguage } from './language';
+import { interfaceCatalogue } from './language';
 
 // The shared schemas speak the product's words on this side too, never zod's defaults:
 // installed by the module that parses with them, before its first parse (zod reads the
@@ -125,7 +125,7 @@ export function useSchemaForm<Values extends object, Output>(
       ? { errors: {}, first: undefined }
       : fieldErrors(
           parsed.error.issues,
-          issueText(t, options.keys, interfaceLanguage()),
+          issueText(t, options.keys, interfaceCatalogue()),
           options.fieldOf,
         );
     return { parsed, ...mergeFieldErrors(fromSchema, options.check?.(values) ?? {}) };

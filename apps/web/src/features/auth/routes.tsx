@@ -1,8 +1,15 @@
 import type { RouteObject } from 'react-router';
-import LoginPage from './pages/LoginPage';
+import { lazyPage } from '../../components/lazy-page';
 
-// Login is a public first screen: in the main bundle, not lazy.
+/**
+ * The login loads on demand like every page: its form, @mantine/form and zod stay out of
+ * the entry, which the public home, thank-you and waiting pages load too. The server
+ * names its chunk in index.html (modulepreload) at `/` and `/sign-in`, so it loads beside
+ * the entry, not after it (apps/server/src/web-index.ts).
+ */
+const login = lazyPage(() => import('./pages/LoginPage'));
+
 export const authRoutes: RouteObject[] = [
-  { index: true, handle: { title: 'auth:title' }, element: <LoginPage /> },
-  { path: 'sign-in', handle: { title: 'auth:title' }, element: <LoginPage /> },
+  { index: true, handle: { title: 'auth:title' }, lazy: login },
+  { path: 'sign-in', handle: { title: 'auth:title' }, lazy: login },
 ];
