@@ -13,7 +13,7 @@ import {
 import { readablePalette } from './contrast';
 
 // A deep indigo: shade 7 (#3f51c6) on white is 6.2:1, above WCAG AA for all text.
-const sesame: MantineColorsTuple = [
+export const sesame: MantineColorsTuple = [
   '#eef0ff',
   '#dde1fb',
   '#b8c0f2',
