@@ -4,7 +4,7 @@
  * the bundler puts in the same download. Dynamic `import()` is where code may part.
  *
  * What a public page loads: the entry (main.tsx, with the route table) and the module
- * of each public route (a `lazy: lazyPage(() => import('./pages/X'))` or an `element`),
+ * of each public route (an `element: lazyPage(() => import('./pages/X'))` or a component),
  * each with everything it imports statically. A route is public unless it is behind the
  * login guard (`element: <RequireAuth />`) or marked `handle: { staff: true }`, as
  * app/slugless-routes reads the same table.
@@ -280,13 +280,11 @@ function routeTargets(routeFile: string): RouteTarget[] {
         !!handle &&
         ts.isObjectLiteralExpression(handle) &&
         property(handle, 'staff')?.kind === ts.SyntaxKind.TrueKeyword;
-      const lazy = property(node, 'lazy');
-      const tag = jsxTag(property(node, 'element'));
-      const specifier = lazy
-        ? dynamicImportOf(lazy)
-        : tag && importOf.has(tag)
-          ? importOf.get(tag)
-          : undefined;
+      const element = property(node, 'element');
+      const tag = jsxTag(element);
+      // A page loaded on demand (`lazyPage(() => import(…))`), else the component it shows.
+      const specifier =
+        (element && dynamicImportOf(element)) ?? (tag ? importOf.get(tag) : undefined);
       const module = specifier && resolve(specifier, routeFile);
       if (module)
         targets.push({ routeFile, path: routePath, module, staff: guarded || staffHandle });

@@ -6,7 +6,7 @@
 import { lazy, Suspense } from 'react';
 import { Outlet, type RouteObject } from 'react-router';
 import { NotFoundPage } from '../components/NotFoundPage';
-import { RootErrorPage, RouteErrorPage } from '../components/RouteErrorPage';
+import { PageErrorBoundary } from '../components/RouteErrorPage';
 import { AuthProvider, useAuth } from '../lib/auth';
 import { AppLayout } from './layout/AppLayout';
 import { sluglessRoutes } from './slugless-routes';
@@ -69,16 +69,15 @@ const pages: RouteObject[] = [
 
 export const routes: RouteObject[] = [
   {
+    // The layout itself failing shows a plain page (app/router's boundary).
     element: <Root />,
-    // The layout itself failed: a plain page rather than the router's developer page.
-    errorElement: <RootErrorPage />,
     children: [
       {
         element: <AppLayout />,
         children: [
           {
             // A page that throws while rendering (or whose code cannot load) keeps the layout.
-            errorElement: <RouteErrorPage />,
+            element: <PageErrorBoundary />,
             children: [
               ...pages,
               // `/request-meeting`, `/manual-check`, ...: the same page of a company (spec §1).

@@ -2,13 +2,13 @@ import {
   colorsTuple,
   createTheme,
   DEFAULT_THEME,
-  InputClearButton,
-  PasswordInput,
   type CSSVariablesResolver,
+  type InputClearButtonProps,
   type MantineColorsTuple,
   type ModalProps,
   type NotificationProps,
   type PaginationProps,
+  type PasswordInputProps,
 } from '@mantine/core';
 import { readablePalette } from './contrast';
 
@@ -82,8 +82,8 @@ export function sesameTheme(labels: ControlLabels) {
     // gives fields one too).
     focusRing: 'auto',
     // `X.extend(…)` only types its argument, and would bring X's code into the first bundle:
-    // the components a public page does not show (toasts, dialogs, paginations) are typed
-    // with `satisfies` instead, and load with the screens that use them.
+    // every component is typed with `satisfies` instead, and loads with the screens that
+    // use it (the password field with the login, not on the home page).
     components: {
       Notification: {
         defaultProps: {
@@ -95,21 +95,21 @@ export function sesameTheme(labels: ControlLabels) {
           closeButtonProps: { 'aria-label': labels.close },
         } satisfies Partial<ModalProps>,
       },
-      InputClearButton: InputClearButton.extend({
-        defaultProps: { 'aria-label': labels.clear },
-      }),
+      InputClearButton: {
+        defaultProps: { 'aria-label': labels.clear } satisfies Partial<InputClearButtonProps>,
+      },
       Pagination: {
         defaultProps: {
           getControlProps: (control) => ({ 'aria-label': labels.pageControls[control] }),
         } satisfies Partial<PaginationProps>,
       },
       // Reachable with the keyboard (Mantine leaves it out of the tab order), named.
-      PasswordInput: PasswordInput.extend({
+      PasswordInput: {
         defaultProps: {
           visibilityToggleFocusable: true,
           visibilityToggleButtonProps: { 'aria-label': labels.togglePassword },
-        },
-      }),
+        } satisfies Partial<PasswordInputProps>,
+      },
     },
   });
 }

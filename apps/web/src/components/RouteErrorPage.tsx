@@ -1,15 +1,15 @@
 /**
- * What a screen that failed to render shows, in place of the router's developer page:
- * a 404 from the router is the not-found page; anything else (a render error, a screen
- * whose code could not be loaded after an update) says so and offers a reload and the
- * way home. The error goes to the console for whoever debugs, never onto the screen.
+ * What a screen that failed to render shows: anything that throws while rendering (a
+ * render error, a screen whose code could not be loaded after an update) says so and
+ * offers a reload and the way home. The error goes to the console for whoever debugs,
+ * never onto the screen. An address no route knows is the table's '*' route (not found).
  */
-import { useEffect } from 'react';
+import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { Button, Container, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { isRouteErrorResponse, useRouteError } from 'react-router';
+import { Outlet, useLocation } from 'react-router';
 import { usePageTitleOverride } from '../lib/page-title';
-import { NotFoundPage, useHomePath } from './NotFoundPage';
+import { useHomePath } from './NotFoundPage';
 
 function ErrorCard({ home }: { home: string }) {
   const { t } = useTranslation('common');
@@ -37,24 +37,61 @@ function ErrorCard({ home }: { home: string }) {
   );
 }
 
-function useLoggedRouteError(): unknown {
-  const error = useRouteError();
-  useEffect(() => {
-    if (!isRouteErrorResponse(error)) console.error(error);
-  }, [error]);
-  return error;
+interface BoundaryProps {
+  fallback: ReactNode;
+  /** The address shown: a new one clears the failure (the person went elsewhere). */
+  resetKey?: string;
+  children: ReactNode;
+}
+
+interface BoundaryState {
+  failed: boolean;
+  /** The address of the last render that did not fail. */
+  shownAt?: string;
+}
+
+/** Shows `fallback` in place of `children` when they throw, until the address changes. */
+export class RouteErrorBoundary extends Component<BoundaryProps, BoundaryState> {
+  override state: BoundaryState = { failed: false };
+
+  static getDerivedStateFromError(): Partial<BoundaryState> {
+    return { failed: true };
+  }
+
+  static getDerivedStateFromProps(
+    props: BoundaryProps,
+    state: BoundaryState,
+  ): Partial<BoundaryState> | null {
+    if (!state.failed) return { shownAt: props.resetKey };
+    return state.shownAt !== props.resetKey ? { failed: false, shownAt: props.resetKey } : null;
+  }
+
+  override componentDidCatch(error: unknown, info: ErrorInfo) {
+    console.error(error, info.componentStack);
+  }
+
+  override render() {
+    return this.state.failed ? this.props.fallback : this.props.children;
+  }
 }
 
 /** Inside the layout: the navbar and the footer stay. */
-export function RouteErrorPage() {
-  const error = useLoggedRouteError();
+function RouteErrorPage() {
   const home = useHomePath();
-  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
   return <ErrorCard home={home} />;
+}
+
+/** The pages' boundary (app/routes): a page that fails leaves the layout standing. */
+export function PageErrorBoundary() {
+  const { pathname } = useLocation();
+  return (
+    <RouteErrorBoundary fallback={<RouteErrorPage />} resetKey={pathname}>
+      <Outlet />
+    </RouteErrorBoundary>
+  );
 }
 
 /** Above the layout (the layout itself failed): no navbar, no session reading, '/' as home. */
 export function RootErrorPage() {
-  useLoggedRouteError();
   return <ErrorCard home="/" />;
 }

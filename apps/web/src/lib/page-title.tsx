@@ -28,6 +28,14 @@ function titleOf(handle: unknown): string | undefined {
   return typeof handle.title === 'string' ? handle.title : undefined;
 }
 
+/**
+ * The matched routes' handles, outermost first (app/router provides them: the declarative
+ * router has no `useMatches`).
+ */
+export const RouteHandlesContext = createContext<readonly unknown[]>([]);
+
+export const useRouteHandles = () => useContext(RouteHandlesContext);
+
 /** The title key of the deepest matched route that names one. */
 export function routeTitleKey(matches: readonly { handle: unknown }[]): string | undefined {
   for (let i = matches.length - 1; i >= 0; i -= 1) {

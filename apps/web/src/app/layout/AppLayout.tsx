@@ -14,7 +14,7 @@ import {
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
-import { Link, Outlet, useLocation, useMatches } from 'react-router';
+import { Link, Outlet, useLocation } from 'react-router';
 import { EDIT_COMPANY_LINK_ROLES, IMAGE_SIZES } from '@sesame/shared';
 import { NotFoundPage } from '../../components/NotFoundPage';
 import { ApiError } from '../../lib/api-client';
@@ -27,6 +27,7 @@ import {
   formatPageTitle,
   routeTitleKey,
   usePageTitleOverrideKey,
+  useRouteHandles,
 } from '../../lib/page-title';
 import { RecordCompanyProvider, useShownCompany } from '../../lib/shown-company';
 import classes from './AppLayout.module.css';
@@ -144,9 +145,9 @@ function CompanyGate({ children }: { children: ReactNode }) {
  * the language included.
  */
 function DocumentTitle() {
-  const matches = useMatches();
+  const handles = useRouteHandles();
   const override = usePageTitleOverrideKey();
-  const key = override ?? routeTitleKey(matches);
+  const key = override ?? routeTitleKey(handles.map((handle) => ({ handle })));
   // A staff page's namespace may still be on its way (lib/i18n): the title waits for it
   // rather than show its key. Outside the page's Suspense, so it does not suspend.
   const { t, ready } = useTranslation(key?.includes(':') ? key.split(':')[0] : 'common', {

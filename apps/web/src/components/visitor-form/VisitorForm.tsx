@@ -42,7 +42,7 @@ import {
   MINUTE_PLACEHOLDER,
   SUBMIT_DELAY_MS,
 } from '@sesame/shared';
-import { useCountryOptions } from '../CountrySelect';
+import { useCountryOptions } from '../../lib/country-options';
 import { DEFAULT_TIMEZONE, todayIn } from '../../lib/format';
 import { useSchemaForm } from '../../lib/use-schema-form';
 import { DateField } from '../DateField';

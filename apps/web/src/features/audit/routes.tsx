@@ -10,7 +10,7 @@ export const auditRoutes: RouteObject[] = [
       {
         path: ':domain/audit',
         handle: { title: 'privacy:audit.title' },
-        lazy: lazyPage(() => import('./pages/AuditPage')),
+        element: lazyPage(() => import('./pages/AuditPage')),
       },
     ],
   },

@@ -10,6 +10,6 @@ import { lazyPage } from '../../components/lazy-page';
 const login = lazyPage(() => import('./pages/LoginPage'));
 
 export const authRoutes: RouteObject[] = [
-  { index: true, handle: { title: 'auth:title' }, lazy: login },
-  { path: 'sign-in', handle: { title: 'auth:title' }, lazy: login },
+  { index: true, handle: { title: 'auth:title' }, element: login },
+  { path: 'sign-in', handle: { title: 'auth:title' }, element: login },
 ];

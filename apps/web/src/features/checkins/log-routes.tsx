@@ -10,17 +10,17 @@ export const checkinLogRoutes: RouteObject[] = [
       {
         path: ':domain/display-logs',
         handle: { title: 'checkinLogs:visitorLog.title' },
-        lazy: lazyPage(() => import('./pages/VisitorLogPage')),
+        element: lazyPage(() => import('./pages/VisitorLogPage')),
       },
       {
         path: ':domain/user-check-ins',
         handle: { title: 'checkinLogs:attendance.title' },
-        lazy: lazyPage(() => import('./pages/UserAttendancePage')),
+        element: lazyPage(() => import('./pages/UserAttendancePage')),
       },
       {
         path: 'user-check-in-out',
         handle: { title: 'checkinLogs:userLog.title' },
-        lazy: lazyPage(() => import('./pages/UserLogPage')),
+        element: lazyPage(() => import('./pages/UserLogPage')),
       },
     ],
   },

@@ -7,22 +7,22 @@ const thankYouPage = lazyPage(() => import('./pages/ThankYouPage'));
 
 export const checkinRoutes: RouteObject[] = [
   // The scan pages handle a missing session themselves (spec §4: a message, then the login).
-  { path: 'scan/:uidn', handle: { title: 'checkins:scan.title' }, lazy: scanPage },
-  { path: 'scan-user-qrcode/:uidn', handle: { title: 'checkins:scan.title' }, lazy: scanPage },
+  { path: 'scan/:uidn', handle: { title: 'checkins:scan.title' }, element: scanPage },
+  { path: 'scan-user-qrcode/:uidn', handle: { title: 'checkins:scan.title' }, element: scanPage },
   {
     path: 'success-checkout/:uidn',
     handle: { title: 'checkins:thanks.title' },
-    lazy: thankYouPage,
+    element: thankYouPage,
   },
   {
     path: 'success-user-checkin/:uidn',
     handle: { title: 'checkins:thanks.title' },
-    lazy: thankYouPage,
+    element: thankYouPage,
   },
   {
     path: 'success-user-checkout/:uidn',
     handle: { title: 'checkins:thanks.title' },
-    lazy: thankYouPage,
+    element: thankYouPage,
   },
   {
     element: <RequireAuth />,
@@ -30,17 +30,17 @@ export const checkinRoutes: RouteObject[] = [
       {
         path: 'success-checkin/:uidn',
         handle: { title: 'checkins:thanks.title' },
-        lazy: thankYouPage,
+        element: thankYouPage,
       },
       {
         path: ':domain/manual-check',
         handle: { title: 'checkins:manual.title' },
-        lazy: lazyPage(() => import('./pages/ManualCheckPage')),
+        element: lazyPage(() => import('./pages/ManualCheckPage')),
       },
       {
         path: ':domain/camera',
         handle: { title: 'checkins:camera.title' },
-        lazy: lazyPage(() => import('./pages/CameraPage')),
+        element: lazyPage(() => import('./pages/CameraPage')),
       },
     ],
   },

@@ -8,12 +8,12 @@ export const companyRoutes: RouteObject[] = [
   {
     path: ':domain/create-company',
     handle: { title: 'companies:create.title' },
-    lazy: lazyPage(() => import('./pages/CreateCompanyPage')),
+    element: lazyPage(() => import('./pages/CreateCompanyPage')),
   },
   {
     path: ':domain/show-company-qrcode/:slug',
     handle: { title: 'companies:qr.title' },
-    lazy: lazyPage(() => import('./pages/CompanyQrPage')),
+    element: lazyPage(() => import('./pages/CompanyQrPage')),
   },
   {
     element: <RequireAuth />,
@@ -21,17 +21,17 @@ export const companyRoutes: RouteObject[] = [
       {
         path: ':domain/edit-company/:company_edit',
         handle: { title: 'companies:edit.title' },
-        lazy: lazyPage(() => import('./pages/EditCompanyPage')),
+        element: lazyPage(() => import('./pages/EditCompanyPage')),
       },
       {
         path: ':domain/company-list',
         handle: { title: 'companies:list.title' },
-        lazy: lazyPage(() => import('./pages/CompanyListPage')),
+        element: lazyPage(() => import('./pages/CompanyListPage')),
       },
       {
         path: 'company/:slug',
         handle: { title: 'companies:employees.pageTitle' },
-        lazy: lazyPage(() => import('./pages/EmployeeListPage')),
+        element: lazyPage(() => import('./pages/EmployeeListPage')),
       },
     ],
   },

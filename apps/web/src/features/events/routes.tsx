@@ -7,12 +7,12 @@ export const eventRoutes: RouteObject[] = [
   {
     path: 'company/:domain/event/:slug',
     handle: { title: 'events:join.pageTitle' },
-    lazy: lazyPage(() => import('./pages/JoinEventPage')),
+    element: lazyPage(() => import('./pages/JoinEventPage')),
   },
   {
     path: ':domain/show-event-qrcode/:slug',
     handle: { title: 'events:poster.title' },
-    lazy: lazyPage(() => import('./pages/EventPosterPage')),
+    element: lazyPage(() => import('./pages/EventPosterPage')),
   },
   {
     element: <RequireAuth />,
@@ -20,23 +20,23 @@ export const eventRoutes: RouteObject[] = [
       {
         path: ':domain/create-event',
         handle: { title: 'events:create.title' },
-        lazy: lazyPage(() => import('./pages/CreateEventPage')),
+        element: lazyPage(() => import('./pages/CreateEventPage')),
       },
       {
         path: ':domain/list-events',
         handle: { title: 'events:list.title' },
-        lazy: lazyPage(() => import('./pages/EventListPage')),
+        element: lazyPage(() => import('./pages/EventListPage')),
       },
       // The event page: the event, its link and poster, closing it, its participants.
       {
         path: ':domain/list-qrcode-events/:slug',
         handle: { title: 'events:eventPage.title' },
-        lazy: lazyPage(() => import('./pages/EventPage')),
+        element: lazyPage(() => import('./pages/EventPage')),
       },
       {
         path: ':domain/event-attendences',
         handle: { title: 'events:attendance.title' },
-        lazy: lazyPage(() => import('./pages/EventAttendancePage')),
+        element: lazyPage(() => import('./pages/EventAttendancePage')),
       },
     ],
   },

@@ -6,7 +6,7 @@ export const menuRoutes: RouteObject[] = [
   // sends `/menu` to the signed-in person's own company (app/slugless-routes).
   {
     path: ':domain/menu',
-    lazy: lazyPage(() => import('./pages/MenuPage')),
+    element: lazyPage(() => import('./pages/MenuPage')),
     handle: { staff: true, title: 'menu:title' },
   },
 ];

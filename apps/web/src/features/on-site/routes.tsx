@@ -10,12 +10,12 @@ export const onSiteRoutes: RouteObject[] = [
       {
         path: ':domain/on-site',
         handle: { title: 'onSite:title' },
-        lazy: lazyPage(() => import('./pages/OnSitePage')),
+        element: lazyPage(() => import('./pages/OnSitePage')),
       },
       {
         path: ':domain/on-site/roll-call',
         handle: { title: 'onSite:rollCall.title' },
-        lazy: lazyPage(() => import('./pages/RollCallPage')),
+        element: lazyPage(() => import('./pages/RollCallPage')),
       },
     ],
   },

@@ -9,33 +9,33 @@ export const qrUserRoutes: RouteObject[] = [
       {
         path: ':domain/create-qr',
         handle: { title: 'qrUsers:createQr.title' },
-        lazy: lazyPage(() => import('./pages/CreateQrPage')),
+        element: lazyPage(() => import('./pages/CreateQrPage')),
       },
       {
         path: ':domain/create-membre-qr',
         handle: { title: 'qrUsers:createMember.title' },
-        lazy: lazyPage(() => import('./pages/CreateMemberPage')),
+        element: lazyPage(() => import('./pages/CreateMemberPage')),
       },
       {
         path: ':domain/qr-code-list',
         handle: { title: 'qrUsers:list.title' },
-        lazy: lazyPage(() => import('./pages/QrUserListPage')),
+        element: lazyPage(() => import('./pages/QrUserListPage')),
       },
       // The id travels in the query string (?id=): the details survive a reload or a shared link.
       {
         path: 'qr-details',
         handle: { title: 'qrUsers:details.title' },
-        lazy: lazyPage(() => import('./pages/QrDetailsPage')),
+        element: lazyPage(() => import('./pages/QrDetailsPage')),
       },
       {
         path: 'company/:slug/members',
         handle: { title: 'qrUsers:members.pageTitle' },
-        lazy: lazyPage(() => import('./pages/MemberListPage')),
+        element: lazyPage(() => import('./pages/MemberListPage')),
       },
       {
         path: ':domain/disable-user-qrcode/:id',
         handle: { title: 'qrUsers:expiry.title' },
-        lazy: lazyPage(() => import('./pages/ExpiryPage')),
+        element: lazyPage(() => import('./pages/ExpiryPage')),
       },
     ],
   },

@@ -9,7 +9,7 @@ export const requestRoutes: RouteObject[] = [
       {
         path: ':domain/list-qrcode',
         handle: { title: 'requests:title' },
-        lazy: lazyPage(() => import('./pages/RequestListPage')),
+        element: lazyPage(() => import('./pages/RequestListPage')),
       },
       // An event's participants ('Liste Participants') are the events feature's event page.
     ],

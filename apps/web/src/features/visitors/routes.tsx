@@ -7,37 +7,37 @@ export const visitorRoutes: RouteObject[] = [
   {
     path: ':domain/request-meeting',
     handle: { title: 'home:requestMeeting' },
-    lazy: requestMeeting,
+    element: requestMeeting,
   },
   {
     path: ':domain/request-meeting/:id',
     handle: { title: 'visitors:waiting.title' },
-    lazy: requestMeeting,
+    element: requestMeeting,
   },
   {
     path: ':domain/meeting',
     handle: { title: 'visitors:form.title' },
-    lazy: lazyPage(() => import('./pages/CreateVisitorPage')),
+    element: lazyPage(() => import('./pages/CreateVisitorPage')),
   },
   {
     path: ':domain/waiting-validation/:id',
     handle: { title: 'visitors:waiting.staffTitle' },
-    lazy: lazyPage(() => import('./pages/WaitingValidationPage')),
+    element: lazyPage(() => import('./pages/WaitingValidationPage')),
   },
   {
     path: ':domain/qr-code/:id',
     handle: { title: 'visitors:summary.pageTitle' },
-    lazy: lazyPage(() => import('./pages/RequestQrCodePage')),
+    element: lazyPage(() => import('./pages/RequestQrCodePage')),
   },
   // The host's confirmation page, from the Valider / Annuler buttons of their mail (issue 15).
   {
     path: 'company/:domain/host-decision',
     handle: { title: 'hostLoop:decision.pageTitle' },
-    lazy: lazyPage(() => import('./pages/HostDecisionPage')),
+    element: lazyPage(() => import('./pages/HostDecisionPage')),
   },
   {
     path: 'company/:domain/meeting-request-qr/:uidn',
     handle: { title: 'visitors:card.pageTitle' },
-    lazy: lazyPage(() => import('./pages/MeetingQrCardPage')),
+    element: lazyPage(() => import('./pages/MeetingQrCardPage')),
   },
 ];
