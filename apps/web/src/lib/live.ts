@@ -7,12 +7,9 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useQueryClient, type QueryKey } from '@tanstack/react-query';
-import { installProductMessages, liveEventSchema, type LiveEvent } from '@sesame/shared';
+import { liveEventSchema, type LiveEvent } from '@sesame/shared';
 import { languageHeader } from './language';
 import { getToken } from './session';
-
-// The product's words for zod's issues, as everywhere the app parses (lib/use-schema-form).
-installProductMessages();
 
 export type LiveStatus = 'connecting' | 'live' | 'offline';
 

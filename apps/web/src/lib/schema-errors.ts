@@ -3,7 +3,7 @@
  * message under each field, in the screen's language. No React, no DOM, so the
  * web's unit tests run it as it is (apps/web/test).
  */
-import { FRENCH_MESSAGES, issueParams, issueSay, type Catalogue } from '@sesame/shared';
+import { issueParams, issueSay, type Catalogue } from '@sesame/shared';
 
 /** What the form layer reads of a zod issue. */
 export interface FormIssue {
@@ -25,17 +25,18 @@ export interface MessageKeys {
  * An issue in the screen's language: the locale key the shared schema gave it,
  * with the named field's label and the numbers it quotes; an issue without a
  * screen key reads as the server would say it in the screen's language (`words`, that
- * language's shared catalogue), else as it is.
+ * language's shared catalogue; none for French, which the issue's message already is).
  */
 export function issueText(
   t: Translate,
   keys: MessageKeys = {},
-  words: Catalogue = FRENCH_MESSAGES,
+  words?: Catalogue,
 ): (issue: FormIssue) => string {
   const { errors = 'form.errors', fields = 'fields' } = keys;
   return (issue) => {
     const said = issueSay(issue);
-    const own = said ? said(words) : issue.message;
+    // In French (no `words`), the issue's own message: the shared schema wrote it in French.
+    const own = said && words ? said(words) : issue.message;
     const params = issueParams(issue);
     if (!params) return own;
     // The screen's wording first, then the app's (a text too long reads the same everywhere).

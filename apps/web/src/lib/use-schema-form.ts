@@ -15,7 +15,6 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useForm, type UseFormReturnType } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
-import { installProductMessages } from '@sesame/shared';
 import {
   fieldErrors,
   issueText,
@@ -26,9 +25,8 @@ import {
 import { interfaceCatalogue } from './language';
 
 // The shared schemas speak the product's words on this side too, never zod's defaults:
-// installed by the module that parses with them, before its first parse (zod reads the
-// setting when it reports an issue, not when a schema is made).
-installProductMessages();
+// they install them as they load (packages/shared schemas/common.ts), so zod comes with
+// a form's schema, not with this module (the login loads it as the person types).
 
 /** What the hook needs of a zod schema. */
 export interface SafeParser<Output> {

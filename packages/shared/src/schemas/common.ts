@@ -3,9 +3,16 @@ import { MAX_PAGE_SIZE, PAGE_SIZE } from '../constants';
 import { countryCode } from '../countries';
 import type { Say } from '../messages/catalogue';
 import { fr } from '../messages/fr';
-import { keyed, sayIssue, TEXT_MAX } from './issues';
+import { TEXT_MAX } from './issues';
+import { installProductMessages, keyed, sayIssue } from './product-messages';
 
 export * from './issues';
+export * from './product-messages';
+
+// Every schema is built on the helpers below: once one is loaded, zod's own issues (too
+// long, required, a bad format…) speak the product's words, on the server and in the
+// browser alike (zod reads the setting when it reports an issue).
+installProductMessages();
 
 /** `.max(...atMost(n))`: at most n characters; over it, no later check reads the text. */
 export const atMost = (max: number) =>
