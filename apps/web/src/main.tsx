@@ -13,7 +13,10 @@ void i18nReady.finally(() =>
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <Providers>
-        <BrowserRouter>
+        {/* A change of address renders at once, not as a transition: signing out clears the
+            session and goes to the login in one render, so the screen left behind never
+            sees the session gone (the Menu would send an anonymous visitor elsewhere). */}
+        <BrowserRouter useTransitions={false}>
           <AppRoutes />
         </BrowserRouter>
       </Providers>
