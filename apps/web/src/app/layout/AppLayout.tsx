@@ -203,7 +203,9 @@ export function AppLayout() {
             <SessionEndedNotice />
             <Suspense
               fallback={
-                <Center py="xl">
+                // A page's code on its way: the loader holds a screen's height, so the footer
+                // does not show and then jump down when the page comes (issue 19, CLS).
+                <Center py="xl" mih="100vh" style={{ alignItems: 'flex-start' }}>
                   <Loader aria-label={t('loading')} />
                 </Center>
               }
