@@ -1,9 +1,11 @@
-import { lazy, Suspense, useState } from 'react';
-import { ActionIcon, Loader, Popover, TextInput, type TextInputProps } from '@mantine/core';
+import { lazy, Suspense, useRef, useState } from 'react';
+import { ActionIcon, TextInput, type TextInputProps } from '@mantine/core';
 import { maskDate } from '../lib/date-mask';
 
-// The calendar loads when it is first opened (a phone needs it only then).
-const DatePicker = lazy(() => import('./DateFieldCalendar'));
+// The calendar, and the dialog it opens in, load when it is first wanted: the pointer
+// over its button, the focus on it, or a click (a phone needs it only then).
+const loadCalendar = () => import('./DateFieldCalendar');
+const Calendar = lazy(loadCalendar);
 
 /** 'YYYY-MM-DD' (the calendar) ↔ 'DD/MM/YYYY' (the field, spec §5). */
 const fromIso = (iso: string) => iso.slice(0, 10).split('-').reverse().join('/');
@@ -34,7 +36,14 @@ export function DateField({
   ...props
 }: DateFieldProps) {
   const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
   const iso = toIso(value);
+  // Back to the calendar button, where the person was (the dialog may have opened before
+  // the button had the focus, on a touch screen).
+  const close = () => {
+    setOpen(false);
+    button.current?.focus();
+  };
   return (
     <TextInput
       {...props}
@@ -44,42 +53,46 @@ export function DateField({
       inputMode="numeric"
       rightSection={
         props.readOnly ? null : (
-          <Popover opened={open} onChange={setOpen} position="bottom-end" withinPortal>
-            <Popover.Target>
-              <ActionIcon
-                variant="subtle"
-                aria-label={calendarLabel}
-                onClick={() => setOpen((o) => !o)}
+          <>
+            <ActionIcon
+              variant="subtle"
+              aria-label={calendarLabel}
+              aria-haspopup="dialog"
+              ref={button}
+              onPointerEnter={() => void loadCalendar()}
+              onFocus={() => void loadCalendar()}
+              onClick={() => setOpen(true)}
+            >
+              <svg
+                width="18"
+                height="18"
+                viewBox="0 0 24 24"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+                aria-hidden="true"
               >
-                <svg
-                  width="18"
-                  height="18"
-                  viewBox="0 0 24 24"
-                  fill="none"
-                  stroke="currentColor"
-                  strokeWidth="2"
-                  aria-hidden="true"
-                >
-                  <rect x="3" y="5" width="18" height="16" rx="2" />
-                  <path d="M16 3v4M8 3v4M3 11h18" />
-                </svg>
-              </ActionIcon>
-            </Popover.Target>
-            <Popover.Dropdown>
-              <Suspense fallback={<Loader size="sm" m="md" aria-label={calendarLabel} />}>
-                <DatePicker
+                <rect x="3" y="5" width="18" height="16" rx="2" />
+                <path d="M16 3v4M8 3v4M3 11h18" />
+              </svg>
+            </ActionIcon>
+            {open && (
+              <Suspense fallback={null}>
+                <Calendar
+                  dialogTitle={props.label ?? calendarLabel}
+                  onClose={close}
                   locale={language.startsWith('en') ? 'en' : 'fr'}
                   value={iso}
                   defaultDate={iso ?? minDate}
                   minDate={minDate}
                   onChange={(picked) => {
                     if (picked) onChange(fromIso(picked));
-                    setOpen(false);
+                    close();
                   }}
                 />
               </Suspense>
-            </Popover.Dropdown>
-          </Popover>
+            )}
+          </>
         )
       }
     />

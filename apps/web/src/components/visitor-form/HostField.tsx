@@ -4,13 +4,15 @@
  * nobody matches (the front desk then gets the request). Choosing a name sets the
  * host's account; typing again forgets it.
  */
-import { useRef } from 'react';
-import { Autocomplete } from '@mantine/core';
+import { lazy, Suspense, useRef, useState, useTransition } from 'react';
+import { TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { HostCandidate } from '@sesame/shared';
 import { api } from '../../lib/api-client';
+
+const HostAutocomplete = lazy(() => import('./HostAutocomplete'));
 
 /** The server's shortest search. */
 const MIN_SEARCH = 2;
@@ -57,27 +59,59 @@ export function HostField({
       ? t('host.noAccount')
       : undefined;
 
-  return (
-    <Autocomplete
-      label={label}
-      placeholder={t('host.placeholder')}
-      value={value}
-      data={names}
-      filter={({ options }) => options}
-      onChange={(text) => {
-        if (chosen.current?.name !== text) chosen.current = null;
-        onChange({ name: text, userId: chosen.current?.id ?? '' });
-      }}
-      onOptionSubmit={(name) => {
-        chosen.current = candidates.find((h) => h.name === name) ?? null;
-        onChange({ name, userId: chosen.current?.id ?? '' });
-      }}
-      description={description}
-      error={error}
-      maxLength={200}
-      autoComplete="off"
-      name="host"
-      data-testid="host-field"
+  // Until the person comes to the field, a plain text input stands in for the list: the
+  // same label, value and name. Coming to it (focus, a pointer over it) loads the list as a
+  // transition, so the field keeps the focus and what is typed until the list takes its
+  // place with the same text (and the focus).
+  const [wanted, setWanted] = useState(false);
+  const [, startLoading] = useTransition();
+  const want = () => {
+    if (!wanted) startLoading(() => setWanted(true));
+  };
+  const common = {
+    label,
+    placeholder: t('host.placeholder'),
+    value,
+    description,
+    error,
+    maxLength: 200,
+    autoComplete: 'off',
+    name: 'host',
+    'data-testid': 'host-field',
+  };
+  const standIn = (
+    <TextInput
+      {...common}
+      role="combobox"
+      aria-expanded={false}
+      aria-autocomplete="list"
+      onFocus={want}
+      onPointerEnter={want}
+      onChange={(event) => onChange({ name: event.currentTarget.value, userId: '' })}
     />
+  );
+  // One boundary from the first render: a transition then keeps what it shows (the
+  // stand-in, focused) until the list's code is there, rather than show a fallback.
+  return (
+    <Suspense fallback={standIn}>
+      {wanted ? (
+        <HostAutocomplete
+          {...common}
+          autoFocus={document.activeElement?.getAttribute('name') === 'host'}
+          data={names}
+          filter={({ options }) => options}
+          onChange={(text) => {
+            if (chosen.current?.name !== text) chosen.current = null;
+            onChange({ name: text, userId: chosen.current?.id ?? '' });
+          }}
+          onOptionSubmit={(name) => {
+            chosen.current = candidates.find((h) => h.name === name) ?? null;
+            onChange({ name, userId: chosen.current?.id ?? '' });
+          }}
+        />
+      ) : (
+        standIn
+      )}
+    </Suspense>
   );
 }
