@@ -1,15 +1,21 @@
-import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
-import { languageHeader } from '../src/lib/language';
+import { languageHeader, readLanguageFrom } from '../src/lib/language';
+import { Translator } from '../src/lib/translator';
 
 describe('the language every /api call says', () => {
   it('is the interface’s: French by default, English once switched', async () => {
     expect(languageHeader()).toEqual({ 'accept-language': 'fr' });
-    await i18next.init({ lng: 'en', resources: {} });
+    const translator = new Translator({
+      language: 'en',
+      fallbackLanguage: 'fr',
+      defaultNamespace: 'common',
+      load: () => Promise.resolve({}),
+    });
+    readLanguageFrom(() => translator.language);
     expect(languageHeader()).toEqual({ 'accept-language': 'en' });
-    await i18next.changeLanguage('en-GB');
+    await translator.changeLanguage('en-GB');
     expect(languageHeader()).toEqual({ 'accept-language': 'en' });
-    await i18next.changeLanguage('fr');
+    await translator.changeLanguage('fr');
     expect(languageHeader()).toEqual({ 'accept-language': 'fr' });
   });
 });

@@ -12,7 +12,7 @@ const LANGUAGES = ['fr', 'en'] as const;
 
 type Tree = { [key: string]: string | Tree };
 
-/** Every leaf as 'namespace:a.b.c' → text; i18next's plural suffixes fold into their base key. */
+/** Every leaf as 'namespace:a.b.c' → text; the plural suffixes (lib/translator) fold into their base key. */
 function leaves(lang: string): Map<string, string[]> {
   const out = new Map<string, string[]>();
   const walk = (node: Tree, prefix: string) => {

@@ -16,7 +16,7 @@ import {
   type Translate,
 } from '../src/lib/schema-errors';
 
-/** A stand-in for i18next: the first key that exists, filled with its values. */
+/** A stand-in for the translator's t: the first key that exists, filled with its values. */
 const messages: Record<string, string> = {
   'form.errors.required': 'Required: {{label}}',
   'form.errors.emailInvalid': 'Bad e-mail',

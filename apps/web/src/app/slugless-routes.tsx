@@ -11,7 +11,7 @@
  * company slugs may not take them (RESERVED_SLUGS).
  */
 import { Center, Loader } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 import { Navigate, useLocation, type RouteObject } from 'react-router';
 import { RequireAuth } from '../components/RequireAuth';
 import { useAuth } from '../lib/auth';

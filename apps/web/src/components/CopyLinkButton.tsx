@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Button } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 import { COPY_FLAG_MS } from '@sesame/shared';
 
 /** Copies a link, says 'Texte Copié', and shows the copied state for COPY_FLAG_MS. */

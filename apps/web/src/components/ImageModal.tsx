@@ -1,6 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { Image, Text, UnstyledButton } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 import { IMAGE_SIZES } from '@sesame/shared';
 
 const ImageModalDialog = lazy(() => import('./ImageModalDialog'));

@@ -7,7 +7,7 @@
 import { Badge, Button, Group, Stack, Text, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 import type { MailState, MailStatus as Mail } from '@sesame/shared';
 import { api, ApiError } from '../lib/api-client';
 

@@ -7,7 +7,7 @@
  */
 import { Button, Container, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 import { Link } from 'react-router';
 import { useAuth } from '../lib/auth';
 import { usePageTitleOverride } from '../lib/page-title';

@@ -6,7 +6,7 @@
 import { useState } from 'react';
 import { Button, Group, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 import { mayPerform, type ErasurePreview } from '@sesame/shared';
 import { api, serverMessageOf } from '../lib/api-client';
 import { useAuth } from '../lib/auth';

@@ -5,7 +5,7 @@
  */
 import type { ReactNode } from 'react';
 import { Alert, Center, Loader, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 
 interface QueryLike<T> {
   isPending: boolean;

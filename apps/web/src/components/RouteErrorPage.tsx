@@ -6,7 +6,7 @@
  */
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { Button, Container, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 import { Outlet, useLocation } from 'react-router';
 import { usePageTitleOverride } from '../lib/page-title';
 import { useHomePath } from './NotFoundPage';

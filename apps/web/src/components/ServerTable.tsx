@@ -2,7 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { Group, Pagination, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 import { PAGE_SIZE } from '@sesame/shared';
 import type { Paginated } from '../lib/api-client';
 import { QueryState } from './QueryState';

@@ -9,7 +9,7 @@ import {
 } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { notifications } from '@mantine/notifications';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from './i18n';
 import { useNavigate } from 'react-router';
 import { activeRole, type Role, type UserInfo } from '@sesame/shared';
 import { ApiError, api } from './api-client';

@@ -1,6 +1,6 @@
 import { countryName, countryOptions, isCountryCode } from '@sesame/shared';
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from './i18n';
 
 /**
  * A form's country choices in the screen's language (Côte d'Ivoire first), valued by ISO

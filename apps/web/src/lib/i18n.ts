@@ -1,18 +1,18 @@
 /**
- * The interface's words (i18next). French is the default. What a public page needs
- * (PUBLIC_NAMESPACES) comes first: the French namespaces are in the first bundle, the
+ * The interface's words (lib/translator.ts). French is the default. What a public page
+ * needs (PUBLIC_NAMESPACES) comes first: the French namespaces are in the first bundle, the
  * English ones in one chunk loaded before the first render when English is the language
  * (`i18nReady`, awaited by main.tsx). Every other namespace, and any language switched
- * to, loads on demand through a small backend: a staff screen's `useTranslation('ns')`
- * suspends until its namespace is there (the layout's Suspense shows the loader), so no
- * key is ever shown in place of a word. A language switch waits for every namespace
- * loaded so far in the new language before it changes anything on screen.
+ * to, loads on demand: a staff screen's `useTranslation('ns')` suspends until its namespace
+ * is there (the layout's Suspense shows the loader), so no key is ever shown in place of a
+ * word. A language switch waits for every namespace loaded so far in the new language
+ * before it changes anything on screen.
  */
-import i18n, { type BackendModule, type ResourceKey } from 'i18next';
-import { initReactI18next } from 'react-i18next';
-import { addCatalogue } from './language';
+import { use, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { addCatalogue, readLanguageFrom } from './language';
+import { Translator, type TFunction, type Words } from './translator';
 
-type Words = Record<string, unknown>;
+export type { TFunction } from './translator';
 
 /** locales/{lang}/{namespace}.json → namespace. */
 const namespaceOf = (file: string) => /\/([\w-]+)\.json$/.exec(file)?.[1] ?? file;
@@ -22,11 +22,10 @@ const frenchPublic = import.meta.glob<Words>(
   '../locales/fr/{common,auth,home,visitors,events,checkins,hostLoop,privacy}.json',
   { eager: true, import: 'default' },
 );
-const FRENCH_PUBLIC: Record<string, Words> = Object.fromEntries(
-  Object.entries(frenchPublic).map(([file, words]) => [namespaceOf(file), words]),
-);
 /** The namespaces of the public pages (login, home, visitor and event forms, thank-you). */
-export const PUBLIC_NAMESPACES: readonly string[] = Object.freeze(Object.keys(FRENCH_PUBLIC));
+export const PUBLIC_NAMESPACES: readonly string[] = Object.freeze(
+  Object.keys(frenchPublic).map(namespaceOf),
+);
 
 /** Every other namespace file, each its own chunk. */
 const onDemand = import.meta.glob<Words>(
@@ -37,57 +36,76 @@ const onDemand = import.meta.glob<Words>(
   { import: 'default' },
 );
 
-async function load(lng: string, ns: string): Promise<Words> {
-  if (PUBLIC_NAMESPACES.includes(ns)) {
-    if (lng === 'fr') return FRENCH_PUBLIC[ns] ?? {};
-    if (lng === 'en') {
-      const english = await import('./i18n-en');
-      addCatalogue('en', english.ENGLISH_MESSAGES);
-      return english.default[`../locales/en/${ns}.json`] ?? {};
-    }
+async function load(language: string, ns: string): Promise<Words> {
+  if (language === 'en' && PUBLIC_NAMESPACES.includes(ns)) {
+    const english = await import('./i18n-en');
+    addCatalogue('en', english.ENGLISH_MESSAGES);
+    return english.default[`../locales/en/${ns}.json`] ?? {};
   }
-  const file = onDemand[`../locales/${lng}/${ns}.json`];
+  const file = onDemand[`../locales/${language}/${ns}.json`];
   return file ? file() : {};
 }
 
-const backend: BackendModule = {
-  type: 'backend',
-  init: () => undefined,
-  read: (lng, ns, callback) => {
-    load(lng, ns).then(
-      (words) => callback(null, words as ResourceKey),
-      (error: unknown) => callback(error as Error, false),
-    );
-  },
-};
-
 export const LANGUAGES = ['fr', 'en'] as const;
-const stored = localStorage.getItem('lang');
-const initial = stored === 'en' ? 'en' : 'fr';
+// In the browser; unit tests import screens (route tables) without a DOM.
+const storage = typeof localStorage === 'undefined' ? undefined : localStorage;
+const page = typeof document === 'undefined' ? undefined : document.documentElement;
+const initial = storage?.getItem('lang') === 'en' ? 'en' : 'fr';
+
+const i18n = new Translator({
+  language: initial,
+  fallbackLanguage: 'fr',
+  defaultNamespace: 'common',
+  load,
+});
+for (const [file, words] of Object.entries(frenchPublic)) i18n.add('fr', namespaceOf(file), words);
+readLanguageFrom(() => i18n.language);
 
 /** Resolves once the first screen's words are there, in its language (main.tsx waits). */
-export const i18nReady = i18n
-  .use(backend)
-  .use(initReactI18next)
-  .init({
-    lng: initial,
-    fallbackLng: 'fr',
-    defaultNS: 'common',
-    // Loaded so far; i18next adds each namespace it loads, and a language switch loads
-    // them all in the new language before it takes effect.
-    ns: [...PUBLIC_NAMESPACES], // a copy: i18next pushes onto it
-    resources: { fr: FRENCH_PUBLIC },
-    // The French public words are here already; the backend brings the rest.
-    partialBundledLanguages: true,
-    interpolation: { escapeValue: false },
-  });
+export const i18nReady: Promise<void> = i18n.ensure(PUBLIC_NAMESPACES) ?? Promise.resolve();
 
 // The page's language is the one shown (screen readers pronounce it so), from the start.
-document.documentElement.lang = initial;
+if (page) page.lang = initial;
 
-i18n.on('languageChanged', (lng) => {
-  localStorage.setItem('lang', lng);
-  document.documentElement.lang = lng;
+i18n.subscribe(() => {
+  storage?.setItem('lang', i18n.language);
+  if (page) page.lang = i18n.language;
 });
+
+export interface TranslationOptions {
+  /** False: render at once with `ready` false rather than suspend while words load. */
+  useSuspense?: boolean;
+}
+
+/**
+ * The words of `namespaces` (the first is where a bare key is looked up first) in the
+ * language on screen; the component renders again when the language changes.
+ */
+export function useTranslation(
+  namespaces?: string | readonly string[],
+  options: TranslationOptions = {},
+): { t: TFunction; i18n: Translator; ready: boolean } {
+  const language = useSyncExternalStore(i18n.subscribe, () => i18n.language);
+  const list =
+    namespaces === undefined ? [] : typeof namespaces === 'string' ? [namespaces] : namespaces;
+  const id = list.join('+') || i18n.defaultNamespace;
+  const pending = i18n.ensure(id.split('+'), language);
+  if (pending && options.useSuspense !== false) use(pending);
+  // Without Suspense, render again once the words are there.
+  const [, setArrived] = useState(0);
+  useEffect(() => {
+    if (!pending) return;
+    let current = true;
+    pending.then(
+      () => current && setArrived((n) => n + 1),
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [pending]);
+  const t = useMemo(() => i18n.fixedT(id.split('+')), [id, language]); // eslint-disable-line react-hooks/exhaustive-deps -- a new `t` for each language
+  return { t, i18n, ready: !pending };
+}
 
 export default i18n;

@@ -1,13 +1,19 @@
 /**
  * The interface's language as the server reads it (issue 18): every call to /api
  * says it in `Accept-Language`, so the server's messages, toasts and CSV headers
- * come back in the language on screen. Reads i18next's own instance, which
- * lib/i18n.ts sets up, so this module needs no page to load.
+ * come back in the language on screen. lib/i18n.ts tells this module where the language
+ * on screen is read (its translator), so this module needs no page to load.
  */
-import i18next from 'i18next';
 import { asLanguage, type Catalogue, type Language } from '@sesame/shared';
 
-export const interfaceLanguage = (): Language => asLanguage(i18next.language?.slice(0, 2));
+let languageOnScreen: () => string | undefined = () => undefined;
+
+/** Where the language on screen is read from (lib/i18n's translator). */
+export const readLanguageFrom = (source: () => string | undefined) => {
+  languageOnScreen = source;
+};
+
+export const interfaceLanguage = (): Language => asLanguage(languageOnScreen()?.slice(0, 2));
 
 /** The header every /api call carries. */
 export const languageHeader = (): { 'accept-language': Language } => ({

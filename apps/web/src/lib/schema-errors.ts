@@ -12,7 +12,7 @@ export interface FormIssue {
   params?: unknown;
 }
 
-/** A translation function (i18next's `t`, or any stand-in in tests). */
+/** A translation function (lib/translator's `t`, or any stand-in in tests). */
 export type Translate = (key: string | string[], options?: Record<string, unknown>) => string;
 
 /** Where a screen keeps its messages: `${errors}.${key}` and the labels `${fields}.${field}`. */

@@ -14,7 +14,7 @@
  */
 import { useRef, useState, type FormEvent } from 'react';
 import { useForm, type UseFormReturnType } from '@mantine/form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from './i18n';
 import {
   fieldErrors,
   issueText,

@@ -1,13 +1,9 @@
 /**
  * The visitor form's zod-free half (schemas/visitor.ts re-exports it): its labels, its
  * required fields, its placeholders, its date checks. The form's page needs these to
- * show itself; the schema, and zod with it, loads when the form is sent.
+ * show itself; the schema, and zod with it, loads when the form is sent. Nothing here
+ * imports the French catalogue (11 KB): the page's words are the web's own.
  */
-import { fr } from '../messages/fr';
-
-/** The French labels of the required fields, as the messages name them. */
-export const VISITOR_FIELD_LABELS = fr.visitor.fields;
-
 /** Spec §5, in the spec's order. */
 export const VISITOR_REQUIRED_FIELDS = [
   'firstname',
@@ -18,8 +14,6 @@ export const VISITOR_REQUIRED_FIELDS = [
   'contact',
 ] as const;
 export type VisitorRequiredField = (typeof VISITOR_REQUIRED_FIELDS)[number];
-
-export const VISITOR_MESSAGES = fr.visitor;
 
 /** Keys of `params.key` on the issues of this schema (the web's locale keys). */
 export type VisitorIssueKey =

@@ -18,9 +18,9 @@ import type { Say } from '../messages/catalogue';
 import { megabytes } from '../messages/units';
 import { EMAIL_PATTERN, TEXT_MAX, countryField, formText, isPhoneShaped, sayIssue } from './common';
 
+import { fr } from '../messages/fr';
 import {
   VISITOR_LANGUAGES,
-  VISITOR_MESSAGES,
   VISITOR_REQUIRED_FIELDS,
   isVisitDate,
   type FileLike,
@@ -28,6 +28,9 @@ import {
 } from './visitor-fields';
 
 export * from './visitor-fields';
+
+/** The visitor form's French messages (the server's answers; tests compare with them). */
+export const VISITOR_MESSAGES = fr.visitor;
 
 /**
  * A field as trimmed text (the form and multipart both send strings), bounded

@@ -13,7 +13,7 @@ import {
   Text,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { Link, Outlet, useLocation } from 'react-router';
 import { EDIT_COMPANY_LINK_ROLES, IMAGE_SIZES } from '@sesame/shared';
 import { NotFoundPage } from '../../components/NotFoundPage';

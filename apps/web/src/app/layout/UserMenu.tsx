@@ -1,6 +1,6 @@
 /** The navbar's menu of the signed-in person's own pages (issues 15, 17). */
 import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { Link } from 'react-router';
 import type { UserInfo } from '@sesame/shared';
 import classes from './AppLayout.module.css';

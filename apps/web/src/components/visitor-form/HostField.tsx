@@ -8,7 +8,7 @@ import { lazy, Suspense, useRef, useState, useTransition } from 'react';
 import { TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import type { HostCandidate } from '@sesame/shared';
 import { api } from '../../lib/api-client';
 

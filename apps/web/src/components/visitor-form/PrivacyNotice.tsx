@@ -5,7 +5,7 @@
  */
 import { Alert, Checkbox, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { api } from '../../lib/api-client';
 
 export function PrivacyNotice(props: {

@@ -29,7 +29,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import {
   EVENT_DEFAULT_REASON,
   HOURS,

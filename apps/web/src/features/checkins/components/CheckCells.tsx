@@ -1,5 +1,5 @@
 import { Anchor, Badge, Stack, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import type { CheckMethod, CheckUndoFields } from '@sesame/shared';
 import { ImageModal } from '../../../components/ImageModal';
 import { UndoCheckButton, UndoneNote } from '../../../components/UndoCheck';

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Group, TextInput } from '@mantine/core';
 import { DateTimePicker, type CalendarAriaLabels } from '@mantine/dates';
 import { useMediaQuery } from '@mantine/hooks';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import 'dayjs/locale/fr';
 import type { LogFilterState } from '../lib/use-log-filters';
 import '@mantine/dates/styles.css';

@@ -5,7 +5,7 @@
  */
 import type { ReactNode } from 'react';
 import { Alert, Container, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { PageTitle } from '../../../components/PageTitle';
 import type { LogFilterState } from '../lib/use-log-filters';
 import { LogFilterBar } from './LogFilterBar';

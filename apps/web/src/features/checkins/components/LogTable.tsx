@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Box, Group, Pagination, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { QueryState } from '../../../components/QueryState';
 import { RowsTable, type Column } from '../../../components/RowsTable';
 import { TableScroll } from '../../../components/TableScroll';

@@ -9,7 +9,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Alert, Avatar, Badge, Button, Container, Group, Paper, Stack, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link, useNavigate, useParams } from 'react-router';
 import { IMAGE_SIZES, SCANNER } from '@sesame/shared';
 import { PageTitle } from '../../../components/PageTitle';

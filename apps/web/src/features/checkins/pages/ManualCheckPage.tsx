@@ -9,7 +9,7 @@ import { useState } from 'react';
 import { Alert, Button, Container, Group, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link, useParams } from 'react-router';
 import { formatUidn, typedCodeSchema, type CheckResult } from '@sesame/shared';
 import { PageTitle } from '../../../components/PageTitle';

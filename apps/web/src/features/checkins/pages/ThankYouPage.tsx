@@ -18,7 +18,7 @@ import {
   Title,
 } from '@mantine/core';
 import { IMAGE_SIZES } from '@sesame/shared';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link, useLocation, useParams } from 'react-router';
 import { useAuth } from '../../../lib/auth';
 import { formatTime } from '../../../lib/format';

@@ -6,7 +6,7 @@
  */
 import { useState } from 'react';
 import { Anchor, Badge, Group, Modal, Stack, Table, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link, useParams } from 'react-router';
 import { USER_CHECK_LOGS_PER_ROW, mayPerform, type UserCheckRow } from '@sesame/shared';
 import { useAuth } from '../../../lib/auth';

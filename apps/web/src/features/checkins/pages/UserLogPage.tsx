@@ -5,7 +5,7 @@
  * check-ins: ROLE_ADMIN sees every company's, the others their own.
  */
 import { Badge, Group, Stack, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { mayPerform, type UserLogRow } from '@sesame/shared';
 import { useAuth } from '../../../lib/auth';
 import { useUserLog } from '../api/logs';

@@ -8,7 +8,7 @@
 import { useState } from 'react';
 import { Button, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useParams } from 'react-router';
 import { mayPerform, type VisitorLogRow } from '@sesame/shared';
 import { useAuth } from '../../../lib/auth';

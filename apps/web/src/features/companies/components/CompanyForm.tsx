@@ -17,7 +17,7 @@ import {
   Textarea,
   Title,
 } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import {
   ARRIVAL_EARLY_MAX_MINUTES,
   DEFAULT_DAY_END,

@@ -14,7 +14,7 @@ import {
   Textarea,
   Title,
 } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link } from 'react-router';
 import { companyInlineUpdateSchema, type Company } from '@sesame/shared';
 import { FeedbackAlert } from '../../../components/FeedbackAlert';

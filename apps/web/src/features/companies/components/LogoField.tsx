@@ -4,7 +4,7 @@
  */
 import { FileInput, Group, Image } from '@mantine/core';
 import type { GetInputPropsReturnType } from '@mantine/form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { IMAGE_SIZES, LOGO_MEDIA_TYPES } from '@sesame/shared';
 
 export function LogoField(props: {

@@ -6,7 +6,7 @@
 import { Alert, Button, NumberInput, Stack, Text, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { retentionSettingsSchema, type RetentionSettings } from '@sesame/shared';
 import { QueryState } from '../../../components/QueryState';
 import { TitledSection } from '../../../components/TitledSection';

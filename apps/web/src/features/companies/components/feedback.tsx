@@ -3,7 +3,7 @@
  * logo (413, 415) in the server's words, on the logo field; 'Une erreur est survenue
  * lors de l'enregistrement de l'entreprise.' when the server cannot be reached.
  */
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { reachesCompany, type Company } from '@sesame/shared';
 import type { SaveFailure } from '../../../lib/use-save';
 import { ApiError } from '../../../lib/api-client';

@@ -6,7 +6,7 @@
  */
 import { Alert, Anchor, Code, Image, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import {
   COMPANY_LIST_RULES,

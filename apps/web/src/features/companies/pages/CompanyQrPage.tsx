@@ -15,7 +15,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link, useParams } from 'react-router';
 import { IMAGE_SIZES } from '@sesame/shared';
 import { CopyLinkButton } from '../../../components/CopyLinkButton';

@@ -5,7 +5,7 @@
  * the viewer may not update (another tenant's, for a one-company role) is 'Page introuvable'.
  */
 import { Container } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useParams } from 'react-router';
 import { mayPerform } from '@sesame/shared';
 import { useAuth } from '../../../lib/auth';

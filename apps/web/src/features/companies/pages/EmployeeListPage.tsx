@@ -5,7 +5,7 @@
  * reaches every company (ACTIONS['employees.list']).
  */
 import { Container, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useParams } from 'react-router';
 import { roleDisplayName, type User } from '@sesame/shared';
 import { PageTitle } from '../../../components/PageTitle';

@@ -6,7 +6,7 @@
 import { Button, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import type { Event } from '@sesame/shared';
 import { serverMessageOf } from '../../../lib/api-client';
 import { useCloseEvent } from '../api/events';

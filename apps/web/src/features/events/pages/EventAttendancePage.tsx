@@ -3,7 +3,7 @@
  * company's events, the other roles their own company's; one row per participant.
  */
 import { Container } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { ImageModal } from '../../../components/ImageModal';
 import { PageTitle } from '../../../components/PageTitle';
 import { ServerTable, type Column } from '../../../components/ServerTable';

@@ -6,7 +6,7 @@
  */
 import { Anchor, Badge, Group, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link, useParams } from 'react-router';
 import { IMAGE_SIZES, actsOnAllCompanies, mayPerform, type Event } from '@sesame/shared';
 import { CopyLinkButton } from '../../../components/CopyLinkButton';

@@ -6,7 +6,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button, Container, Group, Image, Paper, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link, useParams } from 'react-router';
 import { QueryState } from '../../../components/QueryState';
 import { ApiError } from '../../../lib/api-client';

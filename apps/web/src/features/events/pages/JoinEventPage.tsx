@@ -7,7 +7,7 @@
  */
 import { useState, type ReactNode } from 'react';
 import { Alert, Center, Container, Loader, Paper, Stack, Text, Title } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useNavigate, useParams } from 'react-router';
 import { storeVisitorSummary } from '../../../components/visitor-form/summary';
 import { VisitorForm } from '../../../components/visitor-form/VisitorForm';

@@ -1,5 +1,5 @@
 import { Alert, Button, Card, Center, Container, Loader, Stack, Text, Title } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link, useParams } from 'react-router';
 import { showsHomeButton } from '@sesame/shared';
 import { CompanyLogo } from '../../../components/CompanyLogo';

@@ -1,5 +1,5 @@
 import { Card, Container, SimpleGrid, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link, Navigate, useParams } from 'react-router';
 import { menuTilesFor } from '@sesame/shared';
 import { NotFoundPage } from '../../../components/NotFoundPage';

@@ -1,6 +1,6 @@
 /** Whether the screen hears the live feed: live, connecting, or reconnecting. */
 import { Badge } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import type { LiveStatus } from '../../../lib/live';
 
 export function LiveBadge({ status }: { status: LiveStatus }) {

@@ -20,7 +20,7 @@ import {
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link, useParams } from 'react-router';
 import type { RollCall, RollCallPerson, RollCallStatus } from '@sesame/shared';
 import { PageTitle } from '../../../components/PageTitle';

@@ -7,7 +7,7 @@
  */
 import { FileInput, Grid, NativeSelect, Paper, Stack, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import {
   createMemberFieldsSchema,
   createQrUserFieldsSchema,

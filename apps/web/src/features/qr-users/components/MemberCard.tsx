@@ -7,7 +7,7 @@
 import { useRef, useState, type Ref } from 'react';
 import { Button, Group, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { captureMemberCard, captureMemberCardForPrinter } from '../lib/card-capture';
 import { displayName } from '../lib/names';
 import classes from './MemberCard.module.css';

@@ -5,7 +5,7 @@
 import { useRef, useState, type Ref } from 'react';
 import { Anchor, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import type { QrUserCard as Card } from '@sesame/shared';
 import { captureQrCard } from '../lib/card-capture';
 import { displayName, formatDay } from '../lib/names';

@@ -5,7 +5,7 @@
  */
 import { useState } from 'react';
 import { Alert, Button, Container, Stack } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useParams } from 'react-router';
 import { mayPerform, type QrUserCard } from '@sesame/shared';
 import { PageTitle } from '../../../components/PageTitle';

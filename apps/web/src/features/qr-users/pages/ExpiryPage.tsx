@@ -7,7 +7,7 @@
 import { useState } from 'react';
 import { Button, Container, Grid, Paper, Stack, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useParams } from 'react-router';
 import { expiryFormSchema, type QrUserCard } from '@sesame/shared';
 import { FeedbackAlert, type Feedback } from '../../../components/FeedbackAlert';

@@ -6,7 +6,7 @@
  */
 import { useState } from 'react';
 import { Container, Image, Modal, Text, UnstyledButton } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useParams } from 'react-router';
 import { IMAGE_SIZES, type MemberListItem } from '@sesame/shared';
 import { ImageModal } from '../../../components/ImageModal';

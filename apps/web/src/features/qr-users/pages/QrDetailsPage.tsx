@@ -17,7 +17,7 @@ import {
 } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { mayPerform, type QrUserCard } from '@sesame/shared';
 import { PageTitle } from '../../../components/PageTitle';

@@ -4,7 +4,7 @@
  * supervisor and ROLE_SESAME their own, other roles none.
  */
 import { Anchor, Container, Image, Text, UnstyledButton } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link, useNavigate } from 'react-router';
 import { IMAGE_SIZES, type QrUserCard } from '@sesame/shared';
 import { ImageModal } from '../../../components/ImageModal';

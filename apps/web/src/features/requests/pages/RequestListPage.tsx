@@ -6,7 +6,7 @@
 import { useState } from 'react';
 import { Alert, Badge, Container, Group, Switch } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useParams } from 'react-router';
 import { mayPerform } from '@sesame/shared';
 import { PageTitle } from '../../../components/PageTitle';

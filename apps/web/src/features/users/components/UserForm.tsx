@@ -15,7 +15,7 @@ import {
   Switch,
   TextInput,
 } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import {
   PASSWORD_MIN_LENGTH,
   ROLES,

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import type { SaveFailure } from '../../../lib/use-save';
 import { ApiError } from '../../../lib/api-client';
 import { specificMessage, statusSentence } from '../../../lib/failure';

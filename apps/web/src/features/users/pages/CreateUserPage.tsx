@@ -3,7 +3,7 @@
  * text and goes to the Menu after 1.4 s.
  */
 import { Container } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useParams } from 'react-router';
 import { USER_CREATED_REDIRECT_MS } from '@sesame/shared';
 import { PageTitle } from '../../../components/PageTitle';

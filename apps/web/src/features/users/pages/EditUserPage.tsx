@@ -3,7 +3,7 @@
  * password (PUT /api/user/{id}). Success goes back to the user list after 1.5 s.
  */
 import { Anchor, Container, Group } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link, useParams } from 'react-router';
 import { PageTitle } from '../../../components/PageTitle';
 import { QueryState } from '../../../components/QueryState';

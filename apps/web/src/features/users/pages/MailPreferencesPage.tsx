@@ -18,7 +18,7 @@ import {
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import type { MailPreferences } from '@sesame/shared';
 import { PageTitle } from '../../../components/PageTitle';
 import { api, serverMessageOf } from '../../../lib/api-client';

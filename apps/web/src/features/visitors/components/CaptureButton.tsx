@@ -1,7 +1,7 @@
 import { useState, type RefObject } from 'react';
 import { Button } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { downloadNodeAsPng } from '../../../lib/capture';
 
 /** The spec's capture name of a meeting card: meeting-{company}-{code}.png. */

@@ -1,6 +1,6 @@
 import { forwardRef } from 'react';
 import { Group, Image, Paper, Stack, Text, Title } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { countryName, type VisitorCard } from '@sesame/shared';
 import { CompanyLogo } from '../../../components/CompanyLogo';
 import { DetailRows } from '../../../components/DetailRows';

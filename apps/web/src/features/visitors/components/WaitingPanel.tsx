@@ -20,7 +20,7 @@ import {
   Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link, useNavigate } from 'react-router';
 import { TEXT_MAX, mayPerform, type RequestRow, type RequestStatus } from '@sesame/shared';
 import { DetailRows } from '../../../components/DetailRows';

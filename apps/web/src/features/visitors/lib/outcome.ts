@@ -1,7 +1,7 @@
 /**
  * Spec §8 "Visitor and request creation": the text of each answer status.
  */
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../../../lib/translator';
 import { ApiError } from '../../../lib/api-client';
 
 /** 400/401/403/404/500 → the spec's sentence; any other status → 'Code : {n}'. */

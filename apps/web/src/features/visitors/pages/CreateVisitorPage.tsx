@@ -6,7 +6,7 @@
 import { useState } from 'react';
 import { Alert, Center, Container, Loader } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useNavigate, useParams } from 'react-router';
 import { storeVisitorSummary } from '../../../components/visitor-form/summary';
 import { VisitorForm } from '../../../components/visitor-form/VisitorForm';

@@ -17,7 +17,7 @@ import {
   Text,
   Textarea,
 } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useSearchParams } from 'react-router';
 import { DetailRows } from '../../../components/DetailRows';
 import { PageTitle } from '../../../components/PageTitle';

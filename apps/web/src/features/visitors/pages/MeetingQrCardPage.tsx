@@ -6,7 +6,7 @@
  */
 import { useRef } from 'react';
 import { Button, Container, Group, Stack } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { mayPerform } from '@sesame/shared';
 import { MailStatus } from '../../../components/MailStatus';

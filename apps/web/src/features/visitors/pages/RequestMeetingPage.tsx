@@ -7,7 +7,7 @@
  */
 import { useEffect } from 'react';
 import { Button, Center, Container, Loader, Paper, Stack, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link, useParams } from 'react-router';
 import { CompanyLogo } from '../../../components/CompanyLogo';
 import { PageTitle } from '../../../components/PageTitle';

@@ -3,7 +3,7 @@
  * session storage (spec §2), after a visitor was created (JoinEvent lands here).
  */
 import { Alert, Button, Container, Paper, Stack, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link, useParams } from 'react-router';
 import { PageTitle } from '../../../components/PageTitle';
 import { readVisitorSummary } from '../../../components/visitor-form/summary';

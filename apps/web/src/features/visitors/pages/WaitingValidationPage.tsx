@@ -1,6 +1,6 @@
 /** WaitingValidation (`/{domain}/waiting-validation/{id}`). */
 import { Container } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useParams } from 'react-router';
 import { PageTitle } from '../../../components/PageTitle';
 import { WaitingPanel } from '../components/WaitingPanel';
