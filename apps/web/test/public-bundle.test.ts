@@ -219,6 +219,8 @@ interface RouteTarget {
   path: string;
   module: string;
   staff: boolean;
+  /** The page title's key (`handle.title`), when it is written out. */
+  title?: string;
 }
 
 function property(node: ts.ObjectLiteralExpression, name: string): ts.Expression | undefined {
@@ -286,8 +288,16 @@ function routeTargets(routeFile: string): RouteTarget[] {
       const specifier =
         (element && dynamicImportOf(element)) ?? (tag ? importOf.get(tag) : undefined);
       const module = specifier && resolve(specifier, routeFile);
+      const title =
+        handle && ts.isObjectLiteralExpression(handle) ? property(handle, 'title') : undefined;
       if (module)
-        targets.push({ routeFile, path: routePath, module, staff: guarded || staffHandle });
+        targets.push({
+          routeFile,
+          path: routePath,
+          module,
+          staff: guarded || staffHandle,
+          title: title && ts.isStringLiteral(title) ? title.text : undefined,
+        });
     }
     let guard = guarded;
     if (ts.isObjectLiteralExpression(node) && jsxTag(property(node, 'element')) === 'RequireAuth')
@@ -374,4 +384,89 @@ describe('the public pages reach no staff-only code through static imports', () 
     const reached = reach(createEvent.module);
     expect([...reached.libraries.keys()].some(isOnDemandLibrary)).toBe(true);
   });
+});
+
+// ---- The words: a public page brings the French namespaces it shows ----
+
+const LOCALES_FR = path.join(SRC, 'locales', 'fr');
+const NAMESPACES = new Set(readdirSync(LOCALES_FR).map((name) => name.replace(/\.json$/, '')));
+
+/**
+ * The namespaces a module shows: `useTranslation('ns')` / `(['a', 'b'])`, `ns: 'x'`, and
+ * keys written `ns:key` (a template's head counts: `common:validation.${key}`).
+ */
+function namespacesShown(file: string): Set<string> {
+  const found = new Set<string>();
+  const visit = (node: ts.Node) => {
+    if (
+      ts.isCallExpression(node) &&
+      ts.isIdentifier(node.expression) &&
+      node.expression.text === 'useTranslation'
+    ) {
+      const arg = node.arguments[0];
+      const literals = arg && ts.isArrayLiteralExpression(arg) ? arg.elements : arg ? [arg] : [];
+      for (const literal of literals) if (ts.isStringLiteral(literal)) found.add(literal.text);
+    }
+    if (
+      ts.isPropertyAssignment(node) &&
+      ts.isIdentifier(node.name) &&
+      node.name.text === 'ns' &&
+      ts.isStringLiteral(node.initializer)
+    )
+      found.add(node.initializer.text);
+    const text =
+      ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)
+        ? node.text
+        : ts.isTemplateExpression(node)
+          ? node.head.text
+          : undefined;
+    const prefix = text && /^([a-zA-Z]+):[\w.]/.exec(text)?.[1];
+    if (prefix && NAMESPACES.has(prefix)) found.add(prefix);
+    ts.forEachChild(node, visit);
+  };
+  visit(parse(file));
+  return found;
+}
+
+/** French namespace files a module imports statically (`…/locales/fr/<ns>.json`). */
+function frenchWordsImported(file: string): string[] {
+  return staticImports(file)
+    .map(({ specifier }) => /locales\/fr\/(\w+)\.json$/.exec(specifier)?.[1])
+    .filter((ns): ns is string => !!ns);
+}
+
+/**
+ * For each namespace a page shows but its code does not bring: the module that shows it.
+ * The route tables name every page's title; only the page's own title is shown.
+ */
+function missingWords(target: RouteTarget): string[] {
+  const brought = new Set<string>();
+  const shownBy = new Map<string, string>();
+  const titleNs = target.title?.split(':')[0];
+  if (titleNs && target.title?.includes(':')) shownBy.set(titleNs, rel(target.routeFile));
+  for (const graph of [reach(path.join(SRC, 'main.tsx')), reach(target.module)])
+    for (const file of graph.modules.keys()) {
+      for (const ns of frenchWordsImported(file)) brought.add(ns);
+      if (routeFiles.includes(file)) continue;
+      for (const ns of namespacesShown(file)) if (!shownBy.has(ns)) shownBy.set(ns, file);
+    }
+  return [...shownBy]
+    .filter(([ns]) => !brought.has(ns))
+    .map(([ns, file]) => `${ns} (shown by ${rel(file)})`);
+}
+
+describe('a public page’s French words come with its code (lib/i18n withFrenchWords)', () => {
+  it('reads the namespaces a module shows', () => {
+    const visitorForm = path.join(SRC, 'components/visitor-form/VisitorForm.tsx');
+    expect([...namespacesShown(visitorForm)]).toEqual(expect.arrayContaining(['visitors']));
+    // The entry brings the layout's words.
+    expect(frenchWordsImported(path.join(SRC, 'lib/i18n.ts'))).toEqual(['common']);
+  });
+
+  it.each(publicTargets.map((t) => [`${t.path} (${rel(t.module)})`, t] as const))(
+    '%s brings every namespace it shows',
+    (_name, target) => {
+      expect(missingWords(target)).toEqual([]);
+    },
+  );
 });

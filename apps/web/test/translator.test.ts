@@ -11,6 +11,7 @@ const WORDS: Record<string, Record<string, Words>> = {
       save: 'Enregistrer',
       delete: { confirm: 'Supprimer {{name}} ?' },
       onlyFrench: 'Seulement en français',
+      audit: { actions: { 'document.viewed': "Pièce d'identité consultée" } },
     },
     onSite: {
       inside_one: '{{count}} personne sur site',
@@ -54,6 +55,12 @@ describe('a key to the text shown', () => {
     expect(tr.t('delete.confirm', { name: 'Acme' })).toBe('Supprimer Acme ?');
     expect(tr.t('onSite:columns', { returnObjects: true })).toEqual(['Nom', 'Arrivée']);
     expect(tr.t('inside', { ns: 'onSite', count: 3 })).toBe('3 personnes sur site');
+  });
+
+  it('finds a key that holds a dot itself (an audit action)', async () => {
+    const tr = await ready('fr', ['common']);
+    expect(tr.t('audit.actions.document.viewed')).toBe("Pièce d'identité consultée");
+    expect(tr.t('audit.actions.document')).toBe('audit.actions.document');
   });
 
   it('tries the hook’s namespaces in order, then a list of keys in order', async () => {

@@ -6,12 +6,16 @@
 import { useState } from 'react';
 import { Button, Group, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useTranslation } from '../lib/i18n';
+import { useTranslation, withFrenchWords } from '../lib/i18n';
 import { mayPerform, type ErasurePreview } from '@sesame/shared';
 import { api, serverMessageOf } from '../lib/api-client';
 import { useAuth } from '../lib/auth';
 import { downloadFile } from '../lib/download';
 import { TitledSection } from './TitledSection';
+import privacyWords from '../locales/fr/privacy.json';
+
+// This screen's French words come with its code (lib/i18n).
+withFrenchWords({ privacy: privacyWords });
 
 export function PersonRights(props: {
   kind: 'visitor' | 'qr_user';

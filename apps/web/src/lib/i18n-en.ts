@@ -1,7 +1,7 @@
 /**
  * The public pages' namespaces in English, in one chunk of their own (lib/i18n): loaded
  * before the first render for someone who reads English, or when they switch to it.
- * The list is lib/i18n's PUBLIC_NAMESPACES. The shared catalogue's English (the form
+ * The list is lib/i18n's PUBLIC_NAMESPACES (keep the two the same). The shared catalogue's English (the form
  * layer's messages) comes in the same chunk.
  */
 export { ENGLISH_MESSAGES } from '@sesame/shared';

@@ -1,40 +1,40 @@
 /**
- * The interface's words (lib/translator.ts). French is the default. What a public page
- * needs (PUBLIC_NAMESPACES) comes first: the French namespaces are in the first bundle, the
- * English ones in one chunk loaded before the first render when English is the language
- * (`i18nReady`, awaited by main.tsx). Every other namespace, and any language switched
- * to, loads on demand: a staff screen's `useTranslation('ns')` suspends until its namespace
- * is there (the layout's Suspense shows the loader), so no key is ever shown in place of a
- * word. A language switch waits for every namespace loaded so far in the new language
- * before it changes anything on screen.
+ * The interface's words (lib/translator.ts). French is the default.
+ * - French: `common` (the layout's words) is in the first bundle. A public page brings the
+ *   other namespaces it shows with its own code (`withFrenchWords`, called by its module),
+ *   so a page downloads its words and no other page's, in the same files as its code (the
+ *   server names them in index.html with the page's chunk). test/public-bundle.test.ts
+ *   fails when a public page shows a namespace its code does not bring.
+ * - English: the public pages' namespaces come in one chunk, loaded before the first render
+ *   when English is the language (`i18nReady`, awaited by main.tsx).
+ * - Every other namespace, and any language switched to, loads on demand: a staff screen's
+ *   `useTranslation('ns')` suspends until its namespace is there (the layout's Suspense
+ *   shows the loader), so no key is ever shown in place of a word. A language switch waits
+ *   for every namespace used so far in the new language before it changes anything.
  */
 import { use, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { addCatalogue, readLanguageFrom } from './language';
 import { Translator, type TFunction, type Words } from './translator';
+import common from '../locales/fr/common.json';
 
 export type { TFunction } from './translator';
 
-/** locales/{lang}/{namespace}.json → namespace. */
-const namespaceOf = (file: string) => /\/([\w-]+)\.json$/.exec(file)?.[1] ?? file;
+/** Keep this list and the one in lib/i18n-en.ts the same. */
+export const PUBLIC_NAMESPACES: readonly string[] = Object.freeze([
+  'common',
+  'auth',
+  'home',
+  'visitors',
+  'events',
+  'checkins',
+  'hostLoop',
+  'privacy',
+]);
 
-/** Keep this list and the one in lib/i18n-en.ts and the pattern below the same. */
-const frenchPublic = import.meta.glob<Words>(
-  '../locales/fr/{common,auth,home,visitors,events,checkins,hostLoop,privacy}.json',
-  { eager: true, import: 'default' },
-);
-/** The namespaces of the public pages (login, home, visitor and event forms, thank-you). */
-export const PUBLIC_NAMESPACES: readonly string[] = Object.freeze(
-  Object.keys(frenchPublic).map(namespaceOf),
-);
-
-/** Every other namespace file, each its own chunk. */
-const onDemand = import.meta.glob<Words>(
-  [
-    '../locales/*/*.json',
-    '!../locales/*/{common,auth,home,visitors,events,checkins,hostLoop,privacy}.json',
-  ],
-  { import: 'default' },
-);
+/** Every namespace file but French `common`, each its own chunk. */
+const onDemand = import.meta.glob<Words>(['../locales/*/*.json', '!../locales/fr/common.json'], {
+  import: 'default',
+});
 
 async function load(language: string, ns: string): Promise<Words> {
   if (language === 'en' && PUBLIC_NAMESPACES.includes(ns)) {
@@ -58,11 +58,22 @@ const i18n = new Translator({
   defaultNamespace: 'common',
   load,
 });
-for (const [file, words] of Object.entries(frenchPublic)) i18n.add('fr', namespaceOf(file), words);
+i18n.add('fr', 'common', common);
 readLanguageFrom(() => i18n.language);
 
 /** Resolves once the first screen's words are there, in its language (main.tsx waits). */
-export const i18nReady: Promise<void> = i18n.ensure(PUBLIC_NAMESPACES) ?? Promise.resolve();
+export const i18nReady: Promise<void> =
+  (initial === 'fr' ? undefined : i18n.ensure(PUBLIC_NAMESPACES)) ?? Promise.resolve();
+
+/**
+ * A page's French words, given by its module as it loads (`import visitors from
+ * '…/locales/fr/visitors.json'`): they arrive with its code, so it renders at once.
+ */
+export function withFrenchWords(namespaces: Record<string, Words>) {
+  for (const [ns, words] of Object.entries(namespaces)) {
+    if (!i18n.has('fr', ns)) i18n.add('fr', ns, words);
+  }
+}
 
 // The page's language is the one shown (screen readers pronounce it so), from the start.
 if (page) page.lang = initial;

@@ -176,13 +176,23 @@ export class Translator {
   }
 }
 
-/** `a.b.c` in nested words; a flat key containing dots is found too. */
-function lookup(words: Words, path: string): unknown {
-  if (path in words) return words[path];
-  let node: unknown = words;
-  for (const part of path.split('.')) {
-    if (node === null || typeof node !== 'object') return undefined;
-    node = (node as Words)[part];
+/**
+ * `a.b.c` in nested words. A key may hold a dot itself (`audit.actions` has
+ * `document.viewed`): at each level the next part is tried alone, then joined to the ones
+ * after it.
+ */
+function lookup(words: unknown, path: string): unknown {
+  return find(words, path.split('.'));
+}
+
+function find(node: unknown, parts: readonly string[]): unknown {
+  if (!parts.length) return node;
+  if (node === null || typeof node !== 'object') return undefined;
+  for (let take = 1; take <= parts.length; take++) {
+    const key = parts.slice(0, take).join('.');
+    if (!Object.hasOwn(node, key)) continue;
+    const found = find((node as Words)[key], parts.slice(take));
+    if (found !== undefined) return found;
   }
-  return node;
+  return undefined;
 }

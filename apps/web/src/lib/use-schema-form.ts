@@ -1,5 +1,5 @@
 /**
- * The one form layer of the web app: `@mantine/form` holds the values and the
+ * The one form layer of the web app: `lib/form-state.ts` holds the values and the
  * errors, a shared zod schema (the server's own) checks them on submit. A refused
  * submit shows each field's first message in the screen's language (the schema's
  * issue keys, `lib/schema-errors.ts`), puts the first one in a banner and moves
@@ -13,7 +13,7 @@
  * the next render), and `busy` is true for the submit button (`loading` disables it).
  */
 import { useRef, useState, type FormEvent } from 'react';
-import { useForm, type UseFormReturnType } from '@mantine/form';
+import { useFormState, type FormState } from './form-state';
 import { useTranslation } from './i18n';
 import {
   fieldErrors,
@@ -62,7 +62,7 @@ export interface SchemaFormOptions<Values extends object, Output> {
 }
 
 export interface SchemaForm<Values extends object> {
-  form: UseFormReturnType<Values>;
+  form: FormState<Values>;
   /** The `<form onSubmit>` handler. */
   submit: (event?: FormEvent) => void;
   /** The first message of the last refused submit (the banner); cleared when a value changes. */
@@ -100,14 +100,9 @@ export function useSchemaForm<Values extends object, Output>(
     );
     return loading.current;
   };
-  const form = useForm<Values>({
-    mode: 'controlled',
-    initialValues: options.initialValues,
-    clearInputErrorOnChange: true,
-    onValuesChange: () => {
-      setSummary(null);
-      if (!schemaNow()) loadSchema().catch(() => undefined);
-    },
+  const form = useFormState<Values>(options.initialValues, () => {
+    setSummary(null);
+    if (!schemaNow()) loadSchema().catch(() => undefined);
   });
 
   const showErrors = (errors: Record<string, string>, banner?: string | null) => {

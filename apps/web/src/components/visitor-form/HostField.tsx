@@ -8,9 +8,13 @@ import { lazy, Suspense, useRef, useState, useTransition } from 'react';
 import { TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from '../../lib/i18n';
+import { useTranslation, withFrenchWords } from '../../lib/i18n';
 import type { HostCandidate } from '@sesame/shared';
 import { api } from '../../lib/api-client';
+import hostLoopWords from '../../locales/fr/hostLoop.json';
+
+// This screen's French words come with its code (lib/i18n).
+withFrenchWords({ hostLoop: hostLoopWords });
 
 const HostAutocomplete = lazy(() => import('./HostAutocomplete'));
 

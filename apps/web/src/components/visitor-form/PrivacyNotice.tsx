@@ -5,8 +5,12 @@
  */
 import { Alert, Checkbox, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from '../../lib/i18n';
+import { useTranslation, withFrenchWords } from '../../lib/i18n';
 import { api } from '../../lib/api-client';
+import privacyWords from '../../locales/fr/privacy.json';
+
+// This screen's French words come with its code (lib/i18n).
+withFrenchWords({ privacy: privacyWords });
 
 export function PrivacyNotice(props: {
   companySlug: string | undefined;

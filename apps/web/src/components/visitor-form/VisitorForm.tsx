@@ -29,7 +29,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useTranslation } from '../../lib/i18n';
+import { useTranslation, withFrenchWords } from '../../lib/i18n';
 import {
   EVENT_DEFAULT_REASON,
   HOURS,
@@ -48,6 +48,10 @@ import { useSchemaForm } from '../../lib/use-schema-form';
 import { DateField } from '../DateField';
 import { HostField } from './HostField';
 import { PrivacyNotice } from './PrivacyNotice';
+import visitorsWords from '../../locales/fr/visitors.json';
+
+// This screen's French words come with its code (lib/i18n).
+withFrenchWords({ visitors: visitorsWords });
 
 // A public form: its schema (and zod) comes as the visitor types, at the latest on submit.
 const loadVisitorSchema = () => import('./visitor-schema').then((m) => m.visitorFormSchema);

@@ -11,13 +11,17 @@ import {
   Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useTranslation } from '../../../lib/i18n';
+import { useTranslation, withFrenchWords } from '../../../lib/i18n';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { ApiError } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
 import { safeReturnPath } from '../../../lib/return-path';
 import { useDelayedNavigate } from '../../../lib/use-delayed-navigate';
 import { useSchemaForm } from '../../../lib/use-schema-form';
+import authWords from '../../../locales/fr/auth.json';
+
+// This screen's French words come with its code (lib/i18n).
+withFrenchWords({ auth: authWords });
 
 // The login is in the first bundle: its schema (and zod) comes when the person types.
 const loadLoginSchema = () => import('../login-schema').then((m) => m.loginSchema);

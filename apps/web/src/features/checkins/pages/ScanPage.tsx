@@ -9,7 +9,7 @@ import { useEffect, useRef } from 'react';
 import { Alert, Button, Center, Container, Group, Loader, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation } from '@tanstack/react-query';
-import { useTranslation } from '../../../lib/i18n';
+import { useTranslation, withFrenchWords } from '../../../lib/i18n';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { PageTitle } from '../../../components/PageTitle';
 import { useAuth } from '../../../lib/auth';
@@ -18,6 +18,10 @@ import { hasSessionToken } from '../../../lib/session';
 import { checkCode, type CodeKind } from '../api/checks';
 import { scanFailureText } from '../lib/messages';
 import { isRetryable, keepScan, newScanKey, usePendingScans } from '../lib/scan-queue';
+import checkinsWords from '../../../locales/fr/checkins.json';
+
+// This screen's French words come with its code (lib/i18n).
+withFrenchWords({ checkins: checkinsWords });
 
 export default function ScanPage() {
   const { uidn = '' } = useParams();

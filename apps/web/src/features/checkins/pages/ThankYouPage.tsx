@@ -18,12 +18,16 @@ import {
   Title,
 } from '@mantine/core';
 import { IMAGE_SIZES } from '@sesame/shared';
-import { useTranslation } from '../../../lib/i18n';
+import { useTranslation, withFrenchWords } from '../../../lib/i18n';
 import { Link, useLocation, useParams } from 'react-router';
 import { useAuth } from '../../../lib/auth';
 import { formatTime } from '../../../lib/format';
 import { useRecordCompany } from '../../../lib/shown-company';
 import { usePresence, type CodeKind } from '../api/checks';
+import checkinsWords from '../../../locales/fr/checkins.json';
+
+// This screen's French words come with its code (lib/i18n).
+withFrenchWords({ checkins: checkinsWords });
 
 export default function ThankYouPage() {
   const { uidn = '' } = useParams();

@@ -3,7 +3,7 @@
  * the current logo beside the file picker, so one sees what a new file replaces.
  */
 import { FileInput, Group, Image } from '@mantine/core';
-import type { GetInputPropsReturnType } from '@mantine/form';
+import type { InputProps } from '../../../lib/form-state';
 import { useTranslation } from '../../../lib/i18n';
 import { IMAGE_SIZES, LOGO_MEDIA_TYPES } from '@sesame/shared';
 
@@ -13,7 +13,7 @@ export function LogoField(props: {
   description: string;
   required?: boolean;
   /** The form's `getInputProps('logo')`. */
-  inputProps: GetInputPropsReturnType;
+  inputProps: InputProps;
 }) {
   const { t } = useTranslation('companies');
   return (

@@ -15,7 +15,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { useTranslation } from '../../../lib/i18n';
+import { useTranslation, withFrenchWords } from '../../../lib/i18n';
 import { Link, useParams } from 'react-router';
 import { IMAGE_SIZES } from '@sesame/shared';
 import { CopyLinkButton } from '../../../components/CopyLinkButton';
@@ -25,6 +25,10 @@ import { useAuth } from '../../../lib/auth';
 import { useSettings } from '../../../lib/company';
 import { toCompanyPoster, useCompanyDetails } from '../api/companies';
 import '@mantine/core/styles/Code.css';
+import companiesWords from '../../../locales/fr/companies.json';
+
+// This screen's French words come with its code (lib/i18n).
+withFrenchWords({ companies: companiesWords });
 
 /** Big enough for a phone to read it on paper. */
 const POSTER_QR_PX = 260;

@@ -4,7 +4,7 @@
  * a 401 to the root after 1.5 s.
  */
 import { Container } from '@mantine/core';
-import { useTranslation } from '../../../lib/i18n';
+import { useTranslation, withFrenchWords } from '../../../lib/i18n';
 import { useParams } from 'react-router';
 import { PageTitle } from '../../../components/PageTitle';
 import { useAuth } from '../../../lib/auth';
@@ -12,6 +12,10 @@ import { useSave } from '../../../lib/use-save';
 import { useCreateCompany } from '../api/companies';
 import { CompanyForm } from '../components/CompanyForm';
 import { signInAgain, useCompanyFailure } from '../components/feedback';
+import companiesWords from '../../../locales/fr/companies.json';
+
+// This screen's French words come with its code (lib/i18n).
+withFrenchWords({ companies: companiesWords });
 
 export default function CreateCompanyPage() {
   const { t } = useTranslation('companies');

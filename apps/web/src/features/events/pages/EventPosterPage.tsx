@@ -6,7 +6,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button, Container, Group, Image, Paper, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useTranslation } from '../../../lib/i18n';
+import { useTranslation, withFrenchWords } from '../../../lib/i18n';
 import { Link, useParams } from 'react-router';
 import { QueryState } from '../../../components/QueryState';
 import { ApiError } from '../../../lib/api-client';
@@ -14,6 +14,10 @@ import { useAuth } from '../../../lib/auth';
 import { downloadNodeAsPng } from '../../../lib/capture';
 import { usePublicEvent } from '../api/events';
 import { formatAddress, formatEventDay, formatEventTime } from '../lib/format';
+import eventsWords from '../../../locales/fr/events.json';
+
+// This screen's French words come with its code (lib/i18n).
+withFrenchWords({ events: eventsWords });
 
 /** Big enough for a phone to read it on paper and for the PNG to decode. */
 const POSTER_QR_PX = 260;

@@ -7,7 +7,7 @@
  */
 import { useState, type ReactNode } from 'react';
 import { Alert, Center, Container, Loader, Paper, Stack, Text, Title } from '@mantine/core';
-import { useTranslation } from '../../../lib/i18n';
+import { useTranslation, withFrenchWords } from '../../../lib/i18n';
 import { useNavigate, useParams } from 'react-router';
 import { storeVisitorSummary } from '../../../components/visitor-form/summary';
 import { VisitorForm } from '../../../components/visitor-form/VisitorForm';
@@ -15,6 +15,10 @@ import { ApiError } from '../../../lib/api-client';
 import { setCurrentCompany } from '../../../lib/session';
 import { registerForEvent, usePublicEvent } from '../api/events';
 import { formatAddress, formatEventDay, formatEventTime } from '../lib/format';
+import eventsWords from '../../../locales/fr/events.json';
+
+// This screen's French words come with its code (lib/i18n).
+withFrenchWords({ events: eventsWords });
 
 export default function JoinEventPage() {
   const { t, i18n } = useTranslation('events');

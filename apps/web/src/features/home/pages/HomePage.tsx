@@ -1,10 +1,14 @@
 import { Alert, Button, Card, Center, Container, Loader, Stack, Text, Title } from '@mantine/core';
-import { useTranslation } from '../../../lib/i18n';
+import { useTranslation, withFrenchWords } from '../../../lib/i18n';
 import { Link, useParams } from 'react-router';
 import { showsHomeButton } from '@sesame/shared';
 import { CompanyLogo } from '../../../components/CompanyLogo';
 import { useAuth } from '../../../lib/auth';
 import { useCompany } from '../../../lib/company';
+import homeWords from '../../../locales/fr/home.json';
+
+// This screen's French words come with its code (lib/i18n).
+withFrenchWords({ home: homeWords });
 
 /** Spec §2 Home: the request-meeting button, and the Menu button for staff. */
 export default function HomePage() {

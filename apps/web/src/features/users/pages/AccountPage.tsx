@@ -113,8 +113,7 @@ function PasswordForm() {
       } catch (error) {
         return failed(error);
       }
-      form.setValues(EMPTY);
-      form.resetDirty();
+      form.reset();
       setFeedback({ color: 'teal', title: t('account.passwordChanged') });
       notifications.show({ color: 'teal', message: t('account.passwordChanged') });
       return undefined;

@@ -20,7 +20,7 @@ import {
   Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useTranslation } from '../../../lib/i18n';
+import { useTranslation, withFrenchWords } from '../../../lib/i18n';
 import { Link, useNavigate } from 'react-router';
 import { TEXT_MAX, mayPerform, type RequestRow, type RequestStatus } from '@sesame/shared';
 import { DetailRows } from '../../../components/DetailRows';
@@ -32,6 +32,10 @@ import { failureText, statusText } from '../lib/outcome';
 import { CaptureButton, meetingCaptureName } from './CaptureButton';
 import { VisitorCardView } from './VisitorCardView';
 import { NotFoundPage } from '../../../components/NotFoundPage';
+import hostLoopWords from '../../../locales/fr/hostLoop.json';
+
+// This screen's French words come with its code (lib/i18n).
+withFrenchWords({ hostLoop: hostLoopWords });
 
 export function WaitingPanel({ domain, id }: { domain: string; id: string }) {
   const { t } = useTranslation('visitors');

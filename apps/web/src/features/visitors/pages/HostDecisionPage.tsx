@@ -17,12 +17,16 @@ import {
   Text,
   Textarea,
 } from '@mantine/core';
-import { useTranslation } from '../../../lib/i18n';
+import { useTranslation, withFrenchWords } from '../../../lib/i18n';
 import { useSearchParams } from 'react-router';
 import { DetailRows } from '../../../components/DetailRows';
 import { PageTitle } from '../../../components/PageTitle';
 import { ApiError } from '../../../lib/api-client';
 import { useDecide, useDecision } from '../api/host-decision';
+import hostLoopWords from '../../../locales/fr/hostLoop.json';
+
+// This screen's French words come with its code (lib/i18n).
+withFrenchWords({ hostLoop: hostLoopWords });
 
 export default function HostDecisionPage() {
   const { t } = useTranslation('hostLoop');

@@ -6,7 +6,7 @@
  */
 import { useRef } from 'react';
 import { Button, Container, Group, Stack } from '@mantine/core';
-import { useTranslation } from '../../../lib/i18n';
+import { useTranslation, withFrenchWords } from '../../../lib/i18n';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { mayPerform } from '@sesame/shared';
 import { MailStatus } from '../../../components/MailStatus';
@@ -20,6 +20,11 @@ import { useVisitorCard } from '../api/visitors';
 import { CaptureButton, meetingCaptureName } from '../components/CaptureButton';
 import { VisitorCardView } from '../components/VisitorCardView';
 import { statusText } from '../lib/outcome';
+import visitorsWords from '../../../locales/fr/visitors.json';
+import hostLoopWords from '../../../locales/fr/hostLoop.json';
+
+// This screen's French words come with its code (lib/i18n).
+withFrenchWords({ visitors: visitorsWords, hostLoop: hostLoopWords });
 
 export default function MeetingQrCardPage() {
   const { domain = '', uidn = '' } = useParams();

@@ -7,7 +7,7 @@
  */
 import { useEffect } from 'react';
 import { Button, Center, Container, Loader, Paper, Stack, Text } from '@mantine/core';
-import { useTranslation } from '../../../lib/i18n';
+import { useTranslation, withFrenchWords } from '../../../lib/i18n';
 import { Link, useParams } from 'react-router';
 import { CompanyLogo } from '../../../components/CompanyLogo';
 import { PageTitle } from '../../../components/PageTitle';
@@ -15,6 +15,11 @@ import { useAuth } from '../../../lib/auth';
 import { useCompany } from '../../../lib/company';
 import { useDelayedNavigate } from '../../../lib/use-delayed-navigate';
 import { WaitingPanel } from '../components/WaitingPanel';
+import homeWords from '../../../locales/fr/home.json';
+import visitorsWords from '../../../locales/fr/visitors.json';
+
+// This screen's French words come with its code (lib/i18n).
+withFrenchWords({ home: homeWords, visitors: visitorsWords });
 
 export default function RequestMeetingPage() {
   const { domain = '', id } = useParams();

@@ -3,11 +3,15 @@
  * session storage (spec §2), after a visitor was created (JoinEvent lands here).
  */
 import { Alert, Button, Container, Paper, Stack, Text } from '@mantine/core';
-import { useTranslation } from '../../../lib/i18n';
+import { useTranslation, withFrenchWords } from '../../../lib/i18n';
 import { Link, useParams } from 'react-router';
 import { PageTitle } from '../../../components/PageTitle';
 import { readVisitorSummary } from '../../../components/visitor-form/summary';
 import { cardAddress, longVisitDate } from '../components/VisitorCardView';
+import visitorsWords from '../../../locales/fr/visitors.json';
+
+// This screen's French words come with its code (lib/i18n).
+withFrenchWords({ visitors: visitorsWords });
 
 export default function RequestQrCodePage() {
   const { domain = '' } = useParams();
