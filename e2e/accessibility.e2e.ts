@@ -505,12 +505,14 @@ describe('accessibility (issue 18): WCAG 2.2 AA on every route', () => {
     await page.keyboard.type('Kouassi');
     await tabTo(page, "Numéro de pièce d'identité");
     await page.keyboard.type('CI-2030-0419');
+    // Listening for the file chooser before the focus gets there: Playwright turns the
+    // browser's interception on without waiting for an answer, so a listener added in the
+    // same breath as the key press could miss the chooser on a loaded machine.
+    const chooserOpened = page.waitForEvent('filechooser', { timeout: 20_000 });
     await tabTo(page, "Pièce d'identité");
     // Enter clicks a button on the key's press (Space on its release).
-    const [chooser] = await Promise.all([
-      page.waitForEvent('filechooser', { timeout: 10_000 }),
-      page.keyboard.press('Enter'),
-    ]);
+    await page.keyboard.press('Enter');
+    const chooser = await chooserOpened;
     await chooser.setFiles({ name: 'piece.png', mimeType: 'image/png', buffer: ID_PNG });
     await tabTo(page, 'Employeur');
     await page.keyboard.type('Orange CI');
