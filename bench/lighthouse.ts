@@ -5,8 +5,8 @@
  *
  * Each page runs RUNS times (3 by default; `--runs=N` or BENCH_LIGHTHOUSE_RUNS) and the
  * medians are printed, with the load average beside them: on a shared machine one run is noise.
- * `--page=NAME` runs only the pages whose name contains NAME; `--details` prints what shifted
- * and the largest paint's element.
+ * `--page=NAME` runs only the pages whose name contains NAME; `--details` prints what shifted,
+ * the largest paint's element and the long tasks (what the blocking time is made of).
  */
 import os from 'node:os';
 import * as chromeLauncher from 'chrome-launcher';
@@ -83,6 +83,14 @@ async function measure(url: string, port: number): Promise<Figures> {
       { items?: { node?: { snippet?: string } }[] } | undefined;
     const lcpNode = lcpTable?.items?.[0]?.node;
     console.log(`    LCP element: ${lcpNode?.snippet?.slice(0, 100) ?? '?'}`);
+    // What blocked the page (TBT): its long tasks, as Lighthouse's simulated phone sees them.
+    const tasks = items('long-tasks') as { url?: string; duration?: number; startTime?: number }[];
+    for (const task of tasks.slice(0, 6)) {
+      const where = (task.url ?? '?').replace(/^https?:\/\/[^/]+/, '');
+      console.log(
+        `    long task ${Math.round(task.duration ?? 0)} ms at ${Math.round(task.startTime ?? 0)} ms: ${where}`,
+      );
+    }
   }
   return {
     score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
