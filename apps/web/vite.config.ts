@@ -8,7 +8,7 @@ const FORM_LAYER = new RegExp(
     String.raw`${MANTINE}components[\\/](Input|InputBase|TextInput|PasswordInput)[\\/]`,
 );
 const FORM_INPUTS = new RegExp(
-  String.raw`${MANTINE}(components[\\/](ActionIcon|Checkbox|Combobox[\\/]ComboboxChevron|FileButton|FileInput|Grid|NativeSelect)|utils[\\/](InlineInput|InputsGroupFieldset))[\\/]`,
+  String.raw`${MANTINE}(components[\\/](ActionIcon|Checkbox|Combobox[\\/]ComboboxChevron|FileButton|FileInput|NativeSelect)|utils[\\/](InlineInput|InputsGroupFieldset))[\\/]`,
 );
 
 export default defineConfig({

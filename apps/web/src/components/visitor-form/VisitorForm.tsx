@@ -21,7 +21,6 @@ import { startTransition, useEffect, useState } from 'react';
 import {
   Button,
   FileInput,
-  Grid,
   NativeSelect,
   Paper,
   Stack,
@@ -49,6 +48,7 @@ import { DateField } from '../DateField';
 import { HostField } from './HostField';
 import { PrivacyNotice } from './PrivacyNotice';
 import visitorsWords from '../../locales/fr/visitors.json';
+import cells from './VisitorForm.module.css';
 
 // This screen's French words come with its code (lib/i18n).
 withFrenchWords({ visitors: visitorsWords });
@@ -265,15 +265,15 @@ export function VisitorForm({
             </Title>
           )}
 
-          <Grid gap="md">
-            <Grid.Col span={{ base: 12, sm: 6 }}>
+          <div className={cells.grid}>
+            <div className={cells.half}>
               {field('firstname', { required: true, autoComplete: 'given-name' })}
-            </Grid.Col>
-            <Grid.Col span={{ base: 12, sm: 6 }}>
+            </div>
+            <div className={cells.half}>
               {field('lastname', { required: true, autoComplete: 'family-name' })}
-            </Grid.Col>
-            <Grid.Col span={{ base: 12, sm: 6 }}>{field('id_number', { required: true })}</Grid.Col>
-            <Grid.Col span={{ base: 12, sm: 6 }}>
+            </div>
+            <div className={cells.half}>{field('id_number', { required: true })}</div>
+            <div className={cells.half}>
               <FileInput
                 label={t('form.fields.request_image')}
                 description={t('form.fileHint', { mo: MO })}
@@ -289,35 +289,35 @@ export function VisitorForm({
                 required
                 name="request_image"
               />
-            </Grid.Col>
+            </div>
             {!event && (
               <>
-                <Grid.Col span={12}>
+                <div className={cells.full}>
                   {field('address', { autoComplete: 'street-address' })}
-                </Grid.Col>
-                <Grid.Col span={{ base: 12, sm: 6 }}>
+                </div>
+                <div className={cells.half}>
                   {field('city', { autoComplete: 'address-level2' })}
-                </Grid.Col>
-                <Grid.Col span={{ base: 12, sm: 6 }}>
+                </div>
+                <div className={cells.half}>
                   <NativeSelect
                     label={t('form.fields.country')}
                     data={countryOptions}
                     {...form.getInputProps('country')}
                     name="country"
                   />
-                </Grid.Col>
-                <Grid.Col span={{ base: 12, sm: 6 }}>{field('state')}</Grid.Col>
-                <Grid.Col span={{ base: 12, sm: 6 }}>
+                </div>
+                <div className={cells.half}>{field('state')}</div>
+                <div className={cells.half}>
                   {field('zipcode', { autoComplete: 'postal-code' })}
-                </Grid.Col>
+                </div>
               </>
             )}
-            <Grid.Col span={12}>
+            <div className={cells.full}>
               {field('organisation_name', { required: true, autoComplete: 'organization' })}
-            </Grid.Col>
+            </div>
             {!event && (
               <>
-                <Grid.Col span={{ base: 12, sm: 6 }}>
+                <div className={cells.half}>
                   {companySlug ? (
                     <HostField
                       companySlug={companySlug}
@@ -332,13 +332,13 @@ export function VisitorForm({
                   ) : (
                     field('host')
                   )}
-                </Grid.Col>
-                <Grid.Col span={{ base: 12, sm: 6 }}>{field('reason')}</Grid.Col>
+                </div>
+                <div className={cells.half}>{field('reason')}</div>
               </>
             )}
             {!event && (
               <>
-                <Grid.Col span={{ base: 12, sm: 6 }}>
+                <div className={cells.half}>
                   <DateField
                     label={t('form.fields.request_date')}
                     placeholder={t('form.datePlaceholder')}
@@ -351,8 +351,8 @@ export function VisitorForm({
                     required
                     name="request_date"
                   />
-                </Grid.Col>
-                <Grid.Col span={{ base: 6, sm: 3 }}>
+                </div>
+                <div className={cells.quarter}>
                   <NativeSelect
                     label={t('form.fields.hour')}
                     data={hourOptions}
@@ -363,8 +363,8 @@ export function VisitorForm({
                     data-path="request_time"
                     name="hour"
                   />
-                </Grid.Col>
-                <Grid.Col span={{ base: 6, sm: 3 }}>
+                </div>
+                <div className={cells.quarter}>
                   <NativeSelect
                     label={t('form.fields.minute')}
                     data={minuteOptions}
@@ -374,18 +374,18 @@ export function VisitorForm({
                     error={values.hour !== HOUR_PLACEHOLDER ? form.errors.request_time : undefined}
                     name="minute"
                   />
-                </Grid.Col>
+                </div>
               </>
             )}
-            <Grid.Col span={{ base: 12, sm: 6 }}>
+            <div className={cells.half}>
               {field('email', {
                 required: true,
                 type: 'email',
                 autoComplete: 'email',
                 inputMode: 'email',
               })}
-            </Grid.Col>
-            <Grid.Col span={{ base: 12, sm: 6 }}>
+            </div>
+            <div className={cells.half}>
               {field('contact', {
                 required: true,
                 description: t('form.contactHint'),
@@ -393,8 +393,8 @@ export function VisitorForm({
                 autoComplete: 'tel',
                 inputMode: 'tel',
               })}
-            </Grid.Col>
-          </Grid>
+            </div>
+          </div>
 
           <PrivacyNotice
             companySlug={privacySlug}
