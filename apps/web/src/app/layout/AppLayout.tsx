@@ -4,11 +4,9 @@ import {
   Anchor,
   Box,
   Button,
-  Center,
   Container,
   Group,
   Image,
-  Loader,
   SegmentedControl,
   Text,
 } from '@mantine/core';
@@ -31,6 +29,7 @@ import {
 } from '../../lib/page-title';
 import { RecordCompanyProvider, useShownCompany } from '../../lib/shown-company';
 import classes from './AppLayout.module.css';
+import { ScreenLoader } from '../../components/ScreenLoader';
 
 const UserMenu = lazy(() => import('./UserMenu'));
 
@@ -203,11 +202,8 @@ export function AppLayout() {
             <SessionEndedNotice />
             <Suspense
               fallback={
-                // A page's code on its way: the loader holds a screen's height, so the footer
-                // does not show and then jump down when the page comes (issue 19, CLS).
-                <Center py="xl" mih="100vh" style={{ alignItems: 'flex-start' }}>
-                  <Loader aria-label={t('loading')} />
-                </Center>
+                // A page's code on its way.
+                <ScreenLoader label={t('loading')} />
               }
             >
               <CompanyGate>

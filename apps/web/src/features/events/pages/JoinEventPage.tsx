@@ -6,7 +6,7 @@
  * 'S'inscrire'. A registration needs no host: the code and QR go by e-mail at once.
  */
 import { useDeferredValue, useState, type ReactNode } from 'react';
-import { Alert, Center, Container, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Container, Paper, Stack, Text, Title } from '@mantine/core';
 import { useTranslation, withFrenchWords } from '../../../lib/i18n';
 import { useNavigate, useParams } from 'react-router';
 import { storeVisitorSummary } from '../../../components/visitor-form/summary';
@@ -16,6 +16,7 @@ import { setCurrentCompany } from '../../../lib/session';
 import { registerForEvent, usePublicEvent } from '../api/events';
 import { formatAddress, formatEventDay, formatEventTime } from '../lib/format';
 import eventsWords from '../../../locales/fr/events.json';
+import { ScreenLoader } from '../../../components/ScreenLoader';
 
 // This screen's French words come with its code (lib/i18n).
 withFrenchWords({ events: eventsWords });
@@ -35,11 +36,8 @@ export default function JoinEventPage() {
 
   if (query.isPending) {
     return (
-      // The event and its form will be taller than the screen: the loader holds a screen's
-      // height, so the footer does not show and then jump down when they come (issue 19, CLS).
-      <Center py="xl" mih="100vh" style={{ alignItems: 'flex-start' }}>
-        <Loader aria-label={t('join.loading')} />
-      </Center>
+      // The event and its form will be taller than the screen.
+      <ScreenLoader label={t('join.loading')} />
     );
   }
   if (query.isError) {
@@ -138,9 +136,7 @@ export default function JoinEventPage() {
               />
             ) : (
               // Holds the form's place, so nothing below moves when it comes.
-              <Center mih="100vh" style={{ alignItems: 'flex-start' }}>
-                <Loader aria-label={t('join.loading')} />
-              </Center>
+              <ScreenLoader label={t('join.loading')} />
             )}
           </>
         )}

@@ -4,7 +4,7 @@
  * (201 → 'Demande créée avec succès.') — and on to RequestMeeting with the id.
  */
 import { useState } from 'react';
-import { Alert, Center, Container, Loader } from '@mantine/core';
+import { Alert, Container } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from '../../../lib/i18n';
 import { useNavigate, useParams } from 'react-router';
@@ -15,6 +15,7 @@ import { useCompany } from '../../../lib/company';
 import { useDelayedNavigate } from '../../../lib/use-delayed-navigate';
 import { createRequest, createVisitor } from '../api/visitors';
 import { failureText } from '../lib/outcome';
+import { ScreenLoader } from '../../../components/ScreenLoader';
 
 export default function CreateVisitorPage() {
   const { domain = '' } = useParams();
@@ -67,11 +68,8 @@ export default function CreateVisitorPage() {
   return (
     <Container size="md" py={{ base: 'sm', sm: 'xl' }} px={{ base: 'xs', sm: 'md' }}>
       {company.isPending ? (
-        // The form will be taller than the screen: the loader holds a screen's height, so
-        // the footer does not show and then jump down when the form comes (issue 19, CLS).
-        <Center py="xl" mih="100vh" style={{ alignItems: 'flex-start' }}>
-          <Loader aria-label={t('common:loading')} />
-        </Center>
+        // The form will be taller than the screen.
+        <ScreenLoader label={t('common:loading')} />
       ) : company.isError ? (
         <Alert color="red" role="alert">
           {company.error instanceof ApiError && company.error.status === 404
