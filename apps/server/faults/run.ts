@@ -227,36 +227,21 @@ async function seedVisitors(db: DatabaseHandle['db'], count: number) {
 
 // ── Scenario 1: the database cut, reset, slowed and refused under scan load ─
 
-/**
- * Scanners like the web app's: every scan has an Idempotency-Key; a scan that
- * fails (503, network, timeout) stays in the scanner's queue and is retried with
- * the same key. An acknowledged scan is a 200 with its action.
- */
-async function databaseUnderLoad(tmp: string) {
-  const S = 'database';
-  const name = await freshDatabase();
-  const seed = await openPostgres(databaseUrl(name), 2);
-  const { tenant, visitors } = await seedVisitors(seed.db, 24);
-  const target = new URL(BASE_URL);
-  const proxy = new TcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-  const proxyPort = await proxy.listen();
-  const port = await freePort();
-  const server = spawnServer('server', {
-    PORT: String(port),
-    DATA_DIR: path.join(tmp, 'db-load'),
-    DATABASE_URL: databaseUrl(name, proxyPort),
-  });
-  await healthy(server);
-  const token = await login(server, tenant.staff.ROLE_EMPLOYEE.email);
+type Visitors = Awaited<ReturnType<typeof seedVisitors>>['visitors'];
 
+/**
+ * Four scanners like the web app's: every scan has an Idempotency-Key; a scan that
+ * fails (503, network, timeout) stays in the scanner's queue and is retried with the
+ * same key. An acknowledged scan is a 200 with its action.
+ */
+function scanLoad(server: Server, token: string, visitors: Visitors) {
   const acknowledged = new Map<string, { visitorId: string; action: string }>();
   const statuses = new Map<string, number>();
   let stop = false;
-  let lastSuccess = 0;
-  let maxLatencyMs = 0;
+  const progress = { lastSuccess: 0, maxLatencyMs: 0 };
   const count = (key: string) => statuses.set(key, (statuses.get(key) ?? 0) + 1);
 
-  const scanner = async (mine: typeof visitors) => {
+  const scanner = async (mine: Visitors) => {
     const queue: { key: string; visitorId: string; uidn: string }[] = [];
     let i = 0;
     while (!stop || queue.length > 0) {
@@ -273,12 +258,12 @@ async function databaseUnderLoad(tmp: string) {
           headers: { authorization: `Bearer ${token}`, 'idempotency-key': job.key },
           signal: AbortSignal.timeout(10_000),
         });
-        maxLatencyMs = Math.max(maxLatencyMs, Date.now() - started);
+        progress.maxLatencyMs = Math.max(progress.maxLatencyMs, Date.now() - started);
         count(String(res.status));
         const body = (await res.json()) as { action?: string; message?: string };
         if (res.status === 200) {
           acknowledged.set(job.key, { visitorId: job.visitorId, action: body.action! });
-          lastSuccess = Date.now();
+          progress.lastSuccess = Date.now();
           queue.shift();
         } else if (res.status === 503) {
           if (!body.message || /at .*\.ts|stack/i.test(JSON.stringify(body)))
@@ -299,6 +284,79 @@ async function databaseUnderLoad(tmp: string) {
       await sleep(450);
     }
   };
+  const groups = [0, 1, 2, 3].map((g) => visitors.filter((_, i) => i % 4 === g));
+  const running = Promise.all(groups.map((g) => scanner(g)));
+  return {
+    acknowledged,
+    statuses,
+    progress,
+    /** Ends the load once every queued scan is acknowledged or refused. */
+    finish: async () => {
+      stop = true;
+      await running;
+    },
+  };
+}
+
+/** Every acknowledged scan is in the database, once, and no answer was a 500. */
+async function scansKept(
+  S: string,
+  db: DatabaseHandle['db'],
+  visitors: Visitors,
+  load: ReturnType<typeof scanLoad>,
+) {
+  const { acknowledged, statuses, progress } = load;
+  // Per visitor, the check-ins acknowledged are its rows and the check-outs acknowledged
+  // its closed rows.
+  const checks = await db.select().from(visitorChecks);
+  let lost = 0;
+  let doubled = 0;
+  for (const v of visitors) {
+    const acks = [...acknowledged.values()].filter((a) => a.visitorId === v.id);
+    const ins = acks.filter((a) => a.action === 'check_in').length;
+    const outs = acks.filter((a) => a.action === 'check_out').length;
+    const rowsOf = checks.filter((c) => c.visitorId === v.id);
+    const closed = rowsOf.filter((c) => c.checkOutAt).length;
+    lost += Math.max(0, ins - rowsOf.length) + Math.max(0, outs - closed);
+    doubled += Math.max(0, rowsOf.length - ins) + Math.max(0, closed - outs);
+  }
+  record(S, 'scans acknowledged (200)', acknowledged.size, '> 0', acknowledged.size > 0);
+  record(
+    S,
+    'answers: 200 / 503 / network',
+    `${statuses.get('200') ?? 0} / ${statuses.get('503') ?? 0} / ${statuses.get('network') ?? 0}`,
+    'no 500',
+    !statuses.has('500'),
+  );
+  record(
+    S,
+    'longest scan',
+    `${progress.maxLatencyMs} ms`,
+    '< 10000 ms (timeouts hold)',
+    progress.maxLatencyMs < 10_000,
+  );
+  record(S, 'acknowledged scans lost', lost, '0', lost === 0);
+  record(S, 'scans applied twice', doubled, '0', doubled === 0);
+}
+
+async function databaseUnderLoad(tmp: string) {
+  const S = 'database';
+  const name = await freshDatabase();
+  const seed = await openPostgres(databaseUrl(name), 2);
+  const { tenant, visitors } = await seedVisitors(seed.db, 24);
+  const target = new URL(BASE_URL);
+  const proxy = new TcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+  const proxyPort = await proxy.listen();
+  const port = await freePort();
+  const server = spawnServer('server', {
+    PORT: String(port),
+    DATA_DIR: path.join(tmp, 'db-load'),
+    DATABASE_URL: databaseUrl(name, proxyPort),
+  });
+  await healthy(server);
+  const token = await login(server, tenant.staff.ROLE_EMPLOYEE.email);
+  const load = scanLoad(server, token, visitors);
+  const { statuses, progress } = load;
 
   const phase = async (label: string, fault: () => void, heal: () => void, ms: number) => {
     const before = new Map(statuses);
@@ -312,7 +370,7 @@ async function databaseUnderLoad(tmp: string) {
     heal();
     const healedAt = Date.now();
     await until(
-      async () => (lastSuccess > healedAt ? true : undefined),
+      async () => (progress.lastSuccess > healedAt ? true : undefined),
       `success after ${label}`,
       15_000,
     ).catch((error: unknown) => {
@@ -320,7 +378,7 @@ async function databaseUnderLoad(tmp: string) {
         console.log(JSON.stringify([...statuses]), server.output().slice(-4000));
       throw error;
     });
-    const recoveryMs = lastSuccess - healedAt;
+    const recoveryMs = progress.lastSuccess - healedAt;
     const delta = (k: string) => (statuses.get(k) ?? 0) - (before.get(k) ?? 0);
     record(
       S,
@@ -352,8 +410,6 @@ async function databaseUnderLoad(tmp: string) {
     );
   };
 
-  const groups = [0, 1, 2, 3].map((g) => visitors.filter((_, i) => i % 4 === g));
-  const load = Promise.all(groups.map((g) => scanner(g)));
   await sleep(1500);
   await phase(
     'cut 3 s',
@@ -383,43 +439,131 @@ async function databaseUnderLoad(tmp: string) {
     3000,
   );
   await sleep(1000);
-  stop = true;
-  await load;
-
-  // Every acknowledged scan is in the database, once: per visitor, the check-ins
-  // acknowledged are its rows and the check-outs acknowledged its closed rows.
-  const checks = await seed.db.select().from(visitorChecks);
-  let lost = 0;
-  let doubled = 0;
-  for (const v of visitors) {
-    const acks = [...acknowledged.values()].filter((a) => a.visitorId === v.id);
-    const ins = acks.filter((a) => a.action === 'check_in').length;
-    const outs = acks.filter((a) => a.action === 'check_out').length;
-    const rowsOf = checks.filter((c) => c.visitorId === v.id);
-    const closed = rowsOf.filter((c) => c.checkOutAt).length;
-    lost += Math.max(0, ins - rowsOf.length) + Math.max(0, outs - closed);
-    doubled += Math.max(0, rowsOf.length - ins) + Math.max(0, closed - outs);
-  }
-  record(S, 'scans acknowledged (200)', acknowledged.size, '> 0', acknowledged.size > 0);
-  record(
-    S,
-    'answers: 200 / 503 / network',
-    `${statuses.get('200') ?? 0} / ${statuses.get('503') ?? 0} / ${statuses.get('network') ?? 0}`,
-    'no 500',
-    !statuses.has('500'),
-  );
-  record(
-    S,
-    'longest scan',
-    `${maxLatencyMs} ms`,
-    '< 10000 ms (timeouts hold)',
-    maxLatencyMs < 10_000,
-  );
-  record(S, 'acknowledged scans lost', lost, '0', lost === 0);
-  record(S, 'scans applied twice', doubled, '0', doubled === 0);
+  await load.finish();
+  await scansKept(S, seed.db, visitors, load);
 
   await stopServer(server);
   await proxy.close();
+  await seed.close();
+}
+
+// ── Scenario 1b: every connection terminated every 100 ms for 10 s under scan load ─
+
+interface PoolSlots {
+  max: number;
+  open: number;
+  idle: number;
+  waiting: number;
+}
+
+async function health(server: Server): Promise<{ status: number; pool?: PoolSlots }> {
+  try {
+    const res = await fetch(`${server.url}/api/health`, { signal: AbortSignal.timeout(1500) });
+    const body = (await res.json()) as { database_pool?: PoolSlots };
+    return { status: res.status, pool: body.database_pool };
+  } catch {
+    return { status: 0 };
+  }
+}
+
+/**
+ * Issue 26 §0: drizzle's transaction() lost a pool client whenever BEGIN met a
+ * connection PostgreSQL had just terminated; under scan load ten such losses left the
+ * instance answering 503 to everything until a restart. Here PostgreSQL itself ends
+ * every connection of the database ten times a second for 10 s while four scanners
+ * work, and the pool's slots are counted (/api/health) before and after.
+ */
+async function connectionsKilledUnderLoad(tmp: string) {
+  const S = 'kill-loop';
+  const name = await freshDatabase();
+  const seed = await openPostgres(databaseUrl(name), 2);
+  const { tenant, visitors } = await seedVisitors(seed.db, 24);
+  const port = await freePort();
+  const server = spawnServer('server', {
+    PORT: String(port),
+    DATA_DIR: path.join(tmp, 'kill-loop'),
+    DATABASE_URL: databaseUrl(name),
+  });
+  await healthy(server);
+  const token = await login(server, tenant.staff.ROLE_EMPLOYEE.email);
+  const load = scanLoad(server, token, visitors);
+  await sleep(1500);
+  const before = await health(server);
+  record(
+    S,
+    'pool slots before: open / idle / waiting (max)',
+    before.pool
+      ? `${before.pool.open} / ${before.pool.idle} / ${before.pool.waiting} (${before.pool.max})`
+      : before.status,
+    'health 200 with its pool',
+    before.status === 200 && before.pool !== undefined,
+  );
+
+  const killer = new pg.Client({ connectionString: databaseUrl(name) });
+  await killer.connect();
+  let kills = 0;
+  const loopEnds = Date.now() + 10_000;
+  while (Date.now() < loopEnds) {
+    const ended = await killer.query(
+      `select count(pg_terminate_backend(pid))::int as n from pg_stat_activity
+        where datname = current_database() and pid <> pg_backend_pid()`,
+    );
+    kills += (ended.rows[0] as { n: number }).n;
+    await sleep(100);
+  }
+  await killer.end();
+  const backAt = Date.now();
+  record(S, 'connections terminated in 10 s', kills, '> 0', kills > 0);
+
+  let after = await health(server);
+  while (after.status !== 200 && Date.now() - backAt < 15_000) {
+    await sleep(100);
+    after = await health(server);
+  }
+  const servedMs = Date.now() - backAt;
+  record(
+    S,
+    '/api/health 200 again after the loop',
+    after.status === 200 ? `${servedMs} ms` : `still ${after.status}`,
+    '≤ 5000 ms',
+    after.status === 200 && servedMs <= 5_000,
+  );
+  const scansBack = await until(
+    async () => (load.progress.lastSuccess > backAt ? Date.now() - backAt : undefined),
+    'a scan acknowledged after the loop',
+    15_000,
+  ).catch(() => Infinity);
+  record(
+    S,
+    'first scan acknowledged after the loop',
+    `${scansBack} ms`,
+    '≤ 5000 ms',
+    scansBack <= 5_000,
+  );
+  await load.finish();
+  // Quiet again: every slot the pool holds is free to be handed out.
+  await sleep(500);
+  const settled = await health(server);
+  const pool = settled.pool;
+  record(
+    S,
+    'pool slots after: open / idle / waiting (max)',
+    pool ? `${pool.open} / ${pool.idle} / ${pool.waiting} (${pool.max})` : settled.status,
+    'no slot held, nobody waiting, same max',
+    pool !== undefined &&
+      pool.open === pool.idle &&
+      pool.waiting === 0 &&
+      pool.max === before.pool?.max,
+  );
+  await scansKept(S, seed.db, visitors, load);
+  record(
+    S,
+    'server process alive',
+    server.process.exitCode === null ? 'yes' : 'no',
+    'yes',
+    server.process.exitCode === null,
+  );
+  await stopServer(server);
   await seed.close();
 }
 
@@ -842,6 +986,7 @@ async function main() {
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'sesame-faults-'));
   const scenarios: [string, (tmp: string) => Promise<void>][] = [
     ['database cut, reset, refused, slow under scan load', databaseUnderLoad],
+    ['connections terminated every 100 ms for 10 s under scan load', connectionsKilledUnderLoad],
     ['mail server stopped, 451, 550, tarpit, two instances', mailServerFaults],
     ['two servers on one embedded data folder', twoServersOneFolder],
     ['kill -9 during uploads, restart, sweep', killDuringUploads],

@@ -15,6 +15,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from './availability';
 import { lockDataFolder } from './data-lock';
+import { ownTransactions, PoolWatch } from './pool-guard';
 import * as schema from './schema';
 import { SERVER_ROOT } from '../paths';
 
@@ -61,7 +62,25 @@ export async function openPostgres(
     });
   });
   await migrateOnce(pool);
-  return { db: drizzlePg(pool, { schema }), kind: 'postgres', close: () => pool.end() };
+  const db = drizzlePg(pool, { schema });
+  // drizzle's transaction() can lose a pool client when BEGIN fails (pool-guard.ts).
+  ownTransactions(db, pool);
+  const watch = new PoolWatch(pool, {
+    everyMs: 1_000,
+    stalledMs: Math.max(3_000, timeouts.connectMs),
+    onReclaim: (reclaimed) =>
+      process.emitWarning(
+        `The PostgreSQL pool had run dry: ${reclaimed} dead connection(s) taken back`,
+      ),
+  });
+  return {
+    db,
+    kind: 'postgres',
+    close: () => {
+      watch.stop();
+      return pool.end();
+    },
+  };
 }
 
 /**

@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import pg from 'pg';
 import { z } from 'zod';
+import { poolStats } from '../db/pool-guard';
 
 /** The longest /api/health waits for the database before answering 503. */
 export const HEALTH_BUDGET_MS = 800;
@@ -14,7 +16,14 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['health'],
         summary: 'Liveness and database check.',
         response: {
-          200: z.object({ status: z.literal('ok'), database: z.literal('ok') }),
+          200: z.object({
+            status: z.literal('ok'),
+            database: z.literal('ok'),
+            // PostgreSQL only: the pool's slots, for the operator's monitoring (issue 26 §0).
+            database_pool: z
+              .object({ max: z.number(), open: z.number(), idle: z.number(), waiting: z.number() })
+              .optional(),
+          }),
           503: z.object({ message: z.string() }),
         },
       },
@@ -31,7 +40,12 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       try {
         await Promise.race([app.db.execute(sql`select 1`), late]);
-        return { status: 'ok' as const, database: 'ok' as const };
+        const client: unknown = (app.db as { $client?: unknown }).$client;
+        return {
+          status: 'ok' as const,
+          database: 'ok' as const,
+          database_pool: client instanceof pg.Pool ? poolStats(client) : undefined,
+        };
       } catch (error) {
         request.log.warn({ err: error }, 'health check: database unreachable');
         return reply.code(503).send({ message: 'database unreachable' });
