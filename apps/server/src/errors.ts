@@ -21,6 +21,8 @@ export const unauthenticated = (say: Say = (m) => m.api.unauthenticated) => new 
 export const forbidden = (say: Say = (m) => m.api.forbidden) => new HttpError(403, say);
 export const notFound = (say: Say = (m) => m.api.notFound) => new HttpError(404, say);
 export const conflict = (say: Say) => new HttpError(409, say);
+/** Well-formed, but refused as a whole (an Idempotency-Key already used for another request). */
+export const unprocessable = (say: Say) => new HttpError(422, say);
 export const payloadTooLarge = (say: Say = (m) => m.api.fileTooLarge) => new HttpError(413, say);
 export const unsupportedMediaType = (say: Say = (m) => m.api.fileTypeRefused) =>
   new HttpError(415, say);

@@ -32,7 +32,7 @@ import { companies, qrUsers, userChecks, visitorChecks, visitors } from '../db/s
 import { notFound, unauthenticated } from '../errors';
 import { Readable } from 'node:stream';
 import { visitorLogCsvChunks, EXPORT_MAX_ROWS } from './csv';
-import { idempotencyKey, oncePerKey } from './idempotency';
+import { oncePerKey, scanKey } from './idempotency';
 import { listUserAttendance, listUserLog, listVisitorLog, streamVisitorLog } from './logs';
 import { presentAttendance, presentUserLog, presentVisitorLog } from './presenter';
 import { findCheckForUndo, undoCheck } from './undo';
@@ -101,12 +101,11 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       async (request) => {
         const context = checkContext(request, codeMethod(request.query.type));
-        const key = idempotencyKey(request);
-        // A retried scan (Idempotency-Key) gets its first answer back, never a second toggle.
+        const key = scanKey(request, context.caller.sub);
+        // A retried scan (Idempotency-Key) gets its first answer back, never a second toggle;
+        // the same key with another code answers 422.
         const result = key
-          ? await oncePerKey(app.db, context.caller.sub, key, (db) =>
-              check(db, request.params.uidn, context),
-            )
+          ? await oncePerKey(app.db, key, (db) => check(db, request.params.uidn, context))
           : await check(app.db, request.params.uidn, context);
         request.log.info({ url, action: result.action, status: result.status }, 'code checked');
         return result;
@@ -147,11 +146,9 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
       // The photo's link is bound to the scanning staff member's session (files/urls.ts).
       const viewer = { sessionId: context.caller.sid };
       const photoUrl = (fileId: string | null) => app.fileUrls.signed(fileId, viewer);
-      const key = idempotencyKey(request);
+      const key = scanKey(request, context.caller.sub);
       return key
-        ? oncePerKey(app.db, context.caller.sub, key, (db) =>
-            checkByEmail(db, request.body.email, context, photoUrl),
-          )
+        ? oncePerKey(app.db, key, (db) => checkByEmail(db, request.body.email, context, photoUrl))
         : checkByEmail(app.db, request.body.email, context, photoUrl);
     },
   );

@@ -423,7 +423,9 @@ export const mailOutbox = pgTable(
 /**
  * Scans sent with an Idempotency-Key (the scanner's offline queue retrying): the
  * answer given the first time, so a retry never toggles twice. Written in the same
- * transaction as the check; rows older than a day are swept at start.
+ * transaction as the check; rows older than a day are swept at start. `route` and
+ * `request_hash` say which request the key was first used for: the stored answer
+ * goes only to that same request again (issue 26 §6).
  */
 export const scanRequests = pgTable(
   'scan_requests',
@@ -432,6 +434,10 @@ export const scanRequests = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     key: text('key').notNull(),
+    /** The method and route pattern, `GET /api/get-qr-data/:uidn`. */
+    route: text('route').notNull(),
+    /** SHA-256 (hex) of the request's parameters, query and body as validated. */
+    requestHash: text('request_hash').notNull(),
     result: jsonb('result'),
     createdAt: createdAt(),
   },

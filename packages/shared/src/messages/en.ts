@@ -285,6 +285,7 @@ export const en: Catalogue = {
       'Service temporarily unavailable (database unreachable). Try again in a moment.',
     idempotencyKeyInvalid:
       'The Idempotency-Key header must be 8 to 100 characters long (letters, digits, dashes).',
+    idempotencyKeyReused: 'This idempotency key was already used for another request.',
   },
   privacy: {
     retentionSaved: 'The privacy settings have been saved.',

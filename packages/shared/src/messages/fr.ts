@@ -317,6 +317,8 @@ export const fr = {
       'Service momentanément indisponible (base de données injoignable). Réessayez dans un instant.',
     idempotencyKeyInvalid:
       "L'en-tête Idempotency-Key doit faire de 8 à 100 caractères (lettres, chiffres, tirets).",
+    /** A key sent again with another request (another code, another body): never the first answer. */
+    idempotencyKeyReused: "Cette clé d'idempotence a déjà servi pour une autre demande.",
   },
   privacy: {
     retentionSaved: 'Les paramètres de confidentialité ont été enregistrés.',
