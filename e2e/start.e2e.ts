@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -97,6 +98,27 @@ describe('npm start', () => {
     expect(output).not.toContain('npm error');
     // Nothing was started, nothing written.
     expect(existsSync(path.join(data, 'db'))).toBe(false);
+  });
+
+  it('on a busy port, a first start creates no admin, so the next start still prints its one-time password', async () => {
+    const data = await tempFolder('sesame-start-');
+    const port = await freePort();
+    const squatter = net.createServer();
+    await new Promise<void>((resolve) => squatter.listen(port, '127.0.0.1', resolve));
+    try {
+      const refused = npmStart(ROOT, { PORT: String(port), DATA_DIR: data, ADMIN_PASSWORD: '' });
+      expect(await refused.exited).toBe(1);
+      expect(refused.output()).toContain(
+        `Sésame cannot start: another program already listens on 127.0.0.1:${port}. Stop it, or set PORT to a free port.`,
+      );
+      expect(refused.output()).not.toContain('Platform admin created');
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve));
+    }
+    const started = npmStart(ROOT, { PORT: String(port), DATA_DIR: data, ADMIN_PASSWORD: '' });
+    await serving(started, port);
+    expect(started.output()).toMatch(/Platform admin created:[\s\S]*password: \S+ {3}\(shown once/);
+    expect(await stop(started)).toBe(0);
   });
 
   it('keeps a relative DATA_DIR in the folder the command was typed in; a second start does not build', async () => {

@@ -3,6 +3,7 @@
  * seed on first run, listen, and drain on SIGTERM. With `--prepare-database` it only
  * creates and migrates the database, then ends.
  */
+import net from 'node:net';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/client';
@@ -30,6 +31,14 @@ async function main(): Promise<void> {
     // web app builds (tools/start.ts); the server then opens it ready.
     await database.close();
     process.exit(0);
+  }
+  // A first start creates the platform admin and prints its one-time password: on a port
+  // it cannot open it would print it, exit, and never print it again (issue 27).
+  const portError = await portInUse(config);
+  if (portError) {
+    console.error(`Sésame cannot start: ${listenProblem(portError, config) ?? portError.message}`);
+    await database.close();
+    process.exit(1);
   }
   const seed = await seedFirstRun(database.db, config);
   const app = await buildApp({ config, db: database.db });
@@ -92,6 +101,17 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+/** Opens and closes the port once: the error a listen would meet, or null when it is free. */
+function portInUse(config: Config): Promise<NodeJS.ErrnoException | null> {
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) => resolve(error));
+    probe.listen({ port: config.port, host: config.host, exclusive: true }, () =>
+      probe.close(() => resolve(null)),
+    );
+  });
 }
 
 /** The sentence for a port that cannot be opened, or null for any other failure. */
