@@ -65,10 +65,17 @@ describe('check-in journey in Chromium', () => {
     await phone.waitForURL(`${sesame.server.url}/sign-in`);
     await fillLogin(phone);
     await phone.waitForURL(`${sesame.server.url}/success-checkin/${visitor.uidn}`);
-    await phone.getByRole('heading', { name: 'Merci de votre visite !' }).waitFor();
-    await phone.getByText('Bienvenue, Awa Diabaté.').waitFor();
+    // An arrival is welcomed, not thanked for a visit that has just begun (issue 27).
+    await phone.getByRole('heading', { name: 'Bienvenue, Awa Diabaté !' }).waitFor();
+    await phone.getByText(/^Arrivée enregistrée à \d{2}:\d{2}\.$/).waitFor();
     await phone.getByRole('link', { name: "Retour à l'accueil" }).waitFor();
     await screenshot(phone, 'checkin-thanks-375');
+
+    // The check-out page's address, opened while she is inside, says no goodbye.
+    const early = await (await newContext(sesame.browser, sesame.server.url, PHONE)).newPage();
+    await early.goto(`/success-checkout/${visitor.uidn}`);
+    await early.getByRole('heading', { name: 'Bienvenue, Awa Diabaté !' }).waitFor();
+    expect(await early.getByText(/Au revoir/).count()).toBe(0);
 
     await phone.goto(`/scan/${visitor.uidn}`);
     await phone.waitForURL(`${sesame.server.url}/success-checkout/${visitor.uidn}`);
@@ -156,7 +163,7 @@ describe('check-in journey in Chromium', () => {
       await page.waitForURL(`${sesame.server.url}/success-checkin/${visitor.uidn}`, {
         timeout: 20_000,
       });
-      await page.getByText('Bienvenue, Fatou Camara.').waitFor();
+      await page.getByRole('heading', { name: 'Bienvenue, Fatou Camara !' }).waitFor();
     } finally {
       await camera.close();
     }

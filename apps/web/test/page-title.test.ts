@@ -86,7 +86,7 @@ describe("the route table's titles", () => {
   it('gives distinct screens distinct titles', () => {
     // The same screen under several addresses shares its title (the scan page, the
     // thank-you page, the login); every other title names one screen only.
-    const shared = new Set(['auth:title', 'checkins:scan.title', 'checkins:thanks.title']);
+    const shared = new Set(['auth:title', 'checkins:scan.title', 'checkins:thanks.pageTitle']);
     const seen = new Map<string, string>();
     const clashes: string[] = [];
     for (const route of all) {

@@ -11,17 +11,17 @@ export const checkinRoutes: RouteObject[] = [
   { path: 'scan-user-qrcode/:uidn', handle: { title: 'checkins:scan.title' }, element: scanPage },
   {
     path: 'success-checkout/:uidn',
-    handle: { title: 'checkins:thanks.title' },
+    handle: { title: 'checkins:thanks.pageTitle' },
     element: thankYouPage,
   },
   {
     path: 'success-user-checkin/:uidn',
-    handle: { title: 'checkins:thanks.title' },
+    handle: { title: 'checkins:thanks.pageTitle' },
     element: thankYouPage,
   },
   {
     path: 'success-user-checkout/:uidn',
-    handle: { title: 'checkins:thanks.title' },
+    handle: { title: 'checkins:thanks.pageTitle' },
     element: thankYouPage,
   },
   {
@@ -29,7 +29,7 @@ export const checkinRoutes: RouteObject[] = [
     children: [
       {
         path: 'success-checkin/:uidn',
-        handle: { title: 'checkins:thanks.title' },
+        handle: { title: 'checkins:thanks.pageTitle' },
         element: thankYouPage,
       },
       {

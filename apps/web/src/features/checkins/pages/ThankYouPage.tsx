@@ -3,7 +3,9 @@
  * `/success-checkout/{uidn}`, `/success-user-checkin/{uidn}` and
  * `/success-user-checkout/{uidn}`. The person's photo shows to signed-in staff of
  * the company only; 'Return to Home' shows only when signed in. The page reads the
- * latest check alone (the server gives anyone holding the code no more than that).
+ * latest check alone (the server gives anyone holding the code no more than that), and
+ * says what it holds whatever the address says (issue 27): a goodbye only to someone who
+ * left, a welcome to someone inside, a neutral sentence to a code with no visit.
  */
 import {
   Image,
@@ -24,6 +26,8 @@ import { useAuth } from '../../../lib/auth';
 import { formatTime } from '../../../lib/format';
 import { useRecordCompany } from '../../../lib/shown-company';
 import { usePresence, type CodeKind } from '../api/checks';
+import { presenceShown } from '../api/presence-shown';
+import { ApiError } from '../../../lib/api-client';
 import checkinsWords from '../../../locales/fr/checkins.json';
 
 // This screen's French words come with its code (lib/i18n).
@@ -33,14 +37,12 @@ export default function ThankYouPage() {
   const { uidn = '' } = useParams();
   const { pathname } = useLocation();
   const kind: CodeKind = pathname.startsWith('/success-user-') ? 'user' : 'visitor';
-  const leaving = pathname.includes('checkout');
   const { t } = useTranslation('checkins');
   const { user } = useAuth();
   const presence = usePresence(kind, uidn);
   // No company in these URLs: the navbar shows the person's company, not the last one visited.
   useRecordCompany(presence.data?.company.slug);
-  const latest = presence.data?.checks[0];
-  const at = leaving ? latest?.check_out_time : latest?.check_in_time;
+  const shown = presenceShown(presence.data?.checks[0]);
   const name = presence.data ? `${presence.data.firstname} ${presence.data.lastname}`.trim() : '';
 
   return (
@@ -65,18 +67,34 @@ export default function ThankYouPage() {
               />
             )
           )}
-          <Title order={1} size="h2" ta="center">
-            {t('thanks.title')}
-          </Title>
-          {name && (
-            <Text size="lg" ta="center" fw={500}>
-              {t(leaving ? 'thanks.goodbye' : 'thanks.welcome', { name })}
+          {presence.isError && (
+            <Text role="alert" c="red.8" ta="center">
+              {(presence.error instanceof ApiError && presence.error.serverMessage) ||
+                t('common:notFound.text')}
             </Text>
           )}
-          {at && (
-            <Text c="dimmed" ta="center">
-              {t(leaving ? 'thanks.leftAt' : 'thanks.arrivedAt', { time: formatTime(at) })}
-            </Text>
+          {presence.data && (
+            <>
+              <Title order={1} size="h2" ta="center">
+                {shown.state === 'inside'
+                  ? t('thanks.arrivalTitle', { name })
+                  : shown.state === 'left'
+                    ? t('thanks.title')
+                    : t('thanks.noVisitTitle')}
+              </Title>
+              <Text size="lg" ta="center" fw={500}>
+                {shown.state === 'left'
+                  ? t('thanks.goodbye', { name })
+                  : shown.state === 'inside'
+                    ? t('thanks.arrivedAt', { time: formatTime(shown.at) })
+                    : t('thanks.noVisit', { name })}
+              </Text>
+              {shown.state === 'left' && (
+                <Text c="dimmed" ta="center">
+                  {t('thanks.leftAt', { time: formatTime(shown.at) })}
+                </Text>
+              )}
+            </>
           )}
           {presence.data && (
             <Text size="sm" c="dimmed" ta="center">
