@@ -92,6 +92,19 @@ describe('the scanner’s offline queue', () => {
     expect(send).toHaveBeenCalledTimes(2);
   });
 
+  it('drops a scan whose key the server says served another request (422), never sends it again', async () => {
+    keepScan(scan('a'));
+    const send = vi
+      .fn<(...args: unknown[]) => Promise<CheckResult>>()
+      .mockRejectedValue(
+        new ApiError(422, "Cette clé d'idempotence a déjà servi pour une autre demande."),
+      );
+    expect(await flushScans(send)).toBe(0);
+    expect(await flushScans(send)).toBe(0);
+    expect(send).toHaveBeenCalledTimes(1);
+    expect(pendingScans()).toEqual([]);
+  });
+
   it('runs one flush at a time: a second call joins the first', async () => {
     keepScan(scan('a'));
     let release!: () => void;
@@ -113,7 +126,9 @@ describe('the scanner’s offline queue', () => {
     for (const status of [0, 408, 429, 502, 503, 504]) {
       expect(isRetryable(new ApiError(status, undefined))).toBe(true);
     }
-    for (const status of [400, 401, 403, 404, 409, 500]) {
+    // 422: the key was already used for another request (issue 26 §6), which a retry
+    // with the same key can never change.
+    for (const status of [400, 401, 403, 404, 409, 422, 500]) {
       expect(isRetryable(new ApiError(status, undefined))).toBe(false);
     }
     expect(isRetryable(new Error('boom'))).toBe(false);
