@@ -474,9 +474,9 @@ describe(`check-in and check-out (${testDatabaseKind})`, () => {
         uidn: north.member.uidn,
         person: { firstname: 'Awa', lastname: 'Traoré' },
       });
-      // The photo, signed for the agent's session: the agent's browser can load it.
+      // The photo, signed for the agent's session: the agent's own credential loads it.
       expect(answer.photo).toMatch(/^\/api\/files\/[0-9a-f-]{36}\?session=/);
-      const image = await ctx.app.inject({ method: 'GET', url: answer.photo });
+      const image = await call(answer.photo, north.agent.email);
       expect(image.statusCode).toBe(200);
       expect(image.headers['content-type']).toBe('image/png');
       expect(image.rawPayload.equals(north.photo)).toBe(true);

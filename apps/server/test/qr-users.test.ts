@@ -346,12 +346,13 @@ describe(`permanent QR codes and member cards (${testDatabaseKind})`, () => {
         user_document_type: 'image/png',
       });
       expect(data.qr_target).toBe(`http://sesame.test/scan-user-qrcode/${data.uidn}`);
-      const image = await ctx.app.inject({ method: 'GET', url: data.photo });
+      // With the manager's own bearer token: the URL alone opens nothing (issue 26 §3).
+      const image = await call(acme.staff.ROLE_MANAGER, { method: 'GET', url: data.photo });
       expect(image.statusCode).toBe(200);
       expect(image.headers['content-type']).toBe('image/png');
       expect(image.headers['x-content-type-options']).toBe('nosniff');
       expect(image.rawPayload.equals(PNG)).toBe(true);
-      const tampered = await ctx.app.inject({
+      const tampered = await call(acme.staff.ROLE_MANAGER, {
         method: 'GET',
         url: data.photo.replace(/signature=.*/, 'signature=forged'),
       });

@@ -299,14 +299,21 @@ describe(`visit requests (${testDatabaseKind})`, () => {
       expect(row.visitor.request_image).toMatch(
         /^\/api\/files\/[0-9a-f-]+\?session=[0-9a-f-]+&expires=\d+&signature=/,
       );
-      const image = await ctx.app.inject({ method: 'GET', url: row.visitor.request_image! });
+      // With the employee's own bearer token: the URL alone opens nothing (issue 26 §3).
+      const image = await call(
+        { method: 'GET', url: row.visitor.request_image! },
+        companyB.staff.ROLE_EMPLOYEE.email,
+      );
       expect(image.statusCode).toBe(200);
       expect(image.headers['content-type']).toBe('image/png');
       expect(image.headers['x-content-type-options']).toBe('nosniff');
-      const unsigned = await ctx.app.inject({
-        method: 'GET',
-        url: row.visitor.request_image!.replace(/signature=[^&]+/, 'signature=forged'),
-      });
+      const unsigned = await call(
+        {
+          method: 'GET',
+          url: row.visitor.request_image!.replace(/signature=[^&]+/, 'signature=forged'),
+        },
+        companyB.staff.ROLE_EMPLOYEE.email,
+      );
       expect(unsigned.statusCode).toBe(404);
       const bintou = await call(
         { method: 'GET', url: '/api/requests/list?q=Bintou' },

@@ -9,7 +9,8 @@ import {
 import { requirePrincipal, signedIn } from './authorize';
 import { LoginThrottle } from './login-throttle';
 import { presentUserInfo } from './presenter';
-import { changeOwnPassword, signIn, signOut } from './service';
+import { changeOwnPassword, sessionExpiry, signIn, signOut } from './service';
+import { clearFilesCookie, setFilesCookie } from '../files/cookie';
 import { say } from '../language';
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -31,7 +32,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: loginResponseSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const signed = await signIn(app.db, app.tokens, throttle, {
         email: request.body.username,
         password: request.body.password,
@@ -40,6 +41,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         lang: request.lang,
       });
       request.log.info({ userId: signed.userId }, 'signed in');
+      // The browser's key to its documents and photos (an <img> sends no bearer header).
+      const key = app.fileUrls.sessionKey(signed.sessionId);
+      setFilesCookie(reply, key, signed.expiresAt, app.config.publicUrl);
       return { token: signed.token, expires_at: signed.expiresAt.toISOString() };
     },
   );
@@ -74,11 +78,21 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['auth'],
-        summary: 'The signed-in user: id, roles (first is active), company slug.',
+        summary:
+          'The signed-in user: id, roles (first is active), company slug. Sets the files cookie again (the web asks on every load).',
         response: { 200: userInfoSchema },
       },
     },
-    async (request) => presentUserInfo(requirePrincipal(request.principal)),
+    async (request, reply) => {
+      const principal = requirePrincipal(request.principal);
+      // A browser that lost the files cookie (or signed in before it existed) gets it back.
+      const expiresAt = await sessionExpiry(app.db, principal.sessionId);
+      if (expiresAt) {
+        const key = app.fileUrls.sessionKey(principal.sessionId);
+        setFilesCookie(reply, key, expiresAt, app.config.publicUrl);
+      }
+      return presentUserInfo(principal);
+    },
   );
 
   app.post(
@@ -86,12 +100,13 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['auth'],
-        summary: 'Revokes the token on the server.',
+        summary: 'Revokes the token on the server, and clears the files cookie.',
         response: { 200: z.object({ message: z.string() }) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       await signOut(app.db, requirePrincipal(request.principal).sessionId);
+      clearFilesCookie(reply, app.config.publicUrl);
       return { message: say(request, (m) => m.api.loggedOut) };
     },
   );

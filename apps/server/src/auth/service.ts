@@ -30,6 +30,8 @@ export interface SignedIn {
   token: string;
   expiresAt: Date;
   userId: string;
+  /** The session opened: the files cookie names it (files/cookie.ts). */
+  sessionId: string;
 }
 
 /**
@@ -93,7 +95,17 @@ export async function signIn(
     return opened.id;
   });
   const token = await tokens.sign({ sub: user.id, sid: sessionId }, expiresAt);
-  return { token, expiresAt, userId: user.id };
+  return { token, expiresAt, userId: user.id, sessionId };
+}
+
+/** When a session ends by itself, or null for an unknown one (the files cookie's expiry). */
+export async function sessionExpiry(db: Database, sessionId: string): Promise<Date | null> {
+  const [session] = await db
+    .select({ expiresAt: sessions.expiresAt })
+    .from(sessions)
+    .where(eq(sessions.id, sessionId))
+    .limit(1);
+  return session?.expiresAt ?? null;
 }
 
 /** Logout: the token's session ends on the server. */

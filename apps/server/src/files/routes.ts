@@ -1,4 +1,5 @@
 import { and, eq } from 'drizzle-orm';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authorize } from '../auth/authorize';
@@ -7,7 +8,8 @@ import type { Db } from '../db/client';
 import { files, sessions, visitors } from '../db/schema';
 import { audit } from '../audit/service';
 import { VISITOR_DOCUMENT_OWNER } from '../visitors/service';
-import { notFound } from '../errors';
+import { notFound, unauthenticated } from '../errors';
+import { clearFilesCookie, filesCookieOf } from './cookie';
 
 /** Shown inline: images only. Everything else (PDF, Word) is downloaded, never rendered here. */
 const INLINE_TYPES: Record<string, string> = {
@@ -58,18 +60,40 @@ async function documentSubject(
 }
 
 export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
+  /**
+   * Who fetches a file: the live session of the bearer token (an API client), else the
+   * one the files cookie names (a browser's <img> or link, which send no header). Neither:
+   * 401, before the query is read (the guard order of every /api route). A cookie that
+   * names no live session is cleared on the way.
+   */
+  async function fileViewer(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    if (request.principal) return;
+    const cookie = filesCookieOf(request);
+    const sessionId = cookie ? app.fileUrls.sessionOfKey(cookie) : null;
+    const viewer = sessionId ? await liveViewer(app.db, sessionId) : null;
+    if (viewer) {
+      request.principal = viewer;
+      return;
+    }
+    if (cookie) clearFilesCookie(reply, app.config.publicUrl);
+    throw unauthenticated();
+  }
+
   app.get(
     '/files/:id',
     {
-      // No bearer header (an <img> cannot send one): the signature binds the URL to a
-      // session, and that session is checked on every fetch.
+      // Public to the shared guard, which reads bearer tokens only: this route takes the
+      // files cookie too, so it asks for a credential itself (fileViewer).
       config: { public: true },
+      preValidation: fileViewer,
       schema: {
         tags: ['files'],
         summary:
           "A private document or photo, through a signed URL handed out to staff. The URL is bound to the staff member's " +
-          'session: it answers 404 once that session is over (logout, expiry, disabled account) or for a file of a ' +
-          'company the session may not see. Never cached; images inline, other documents as attachments.',
+          "session and opens nothing alone: the request carries that session's bearer token or the files cookie set at " +
+          'sign-in (401 without either). It answers 404 for a URL signed for another session, once that session is over ' +
+          '(logout, expiry, disabled account) or for a file of a company the session may not see. Never cached; images ' +
+          'inline, other documents as attachments.',
         params: z.object({ id: z.uuid() }),
         querystring: z.object({
           session: z.uuid(),
@@ -81,9 +105,12 @@ export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { id } = request.params;
       const { session, expires, signature } = request.query;
+      // fileViewer found the live session of the caller's own credential.
+      const viewer = request.principal;
+      // The URL must have been signed for that very session: another session's link
+      // (another tenant's, a colleague's) opens nothing, whatever it may see.
+      if (!viewer || viewer.sessionId !== session) throw notFound();
       if (!app.fileUrls.verify(id, session, expires, signature)) throw notFound();
-      const viewer = await liveViewer(app.db, session);
-      if (!viewer) throw notFound();
       const [file] = await app.db.select().from(files).where(eq(files.id, id)).limit(1);
       // Staff of the file's company, or a role that sees every company's documents; 404 alike.
       try {

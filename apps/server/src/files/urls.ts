@@ -1,13 +1,15 @@
 /**
  * Addresses of stored files. Identity documents and photos are reached only
- * through short-lived signed URLs, handed out to staff who may see them (so an
- * <img> tag and a capture can load them without a bearer header). Logos are public.
+ * through short-lived signed URLs, handed out to staff who may see them. Logos are public.
  *
  * A signed URL is bound to the session of the staff member it was handed to: the
- * session id is part of what is signed, and every fetch checks that this session
- * is still live and may see the file's company (files/routes.ts). A link copied
- * out of the page stops working at logout, when the account is disabled, and is
- * never good for anyone else's session.
+ * session id is part of what is signed. The URL alone opens nothing (issue 26 §3):
+ * the fetch must also carry that session's own credential, its bearer token (an API
+ * client) or the files cookie the browser got at sign-in (an <img> sends no header),
+ * and every fetch checks that this session is still live and may see the file's
+ * company (files/routes.ts). A link copied out of the page is nothing in another
+ * browser, stops working at logout and when the account is disabled, and is never
+ * good for anyone else's session.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
@@ -65,6 +67,33 @@ export class FileUrls {
     const expected = Buffer.from(this.signature(fileId, sessionId, expires));
     const given = Buffer.from(signature);
     return expected.length === given.length && timingSafeEqual(expected, given);
+  }
+
+  /**
+   * The files cookie's value for a session: its id and a MAC of it, so the cookie names
+   * one session and cannot be made for another without the server's secret. It opens
+   * only the file route (the API reads bearer tokens alone), and only while that session
+   * is live.
+   */
+  sessionKey(sessionId: string): string {
+    return `${sessionId}.${this.keyMac(sessionId)}`;
+  }
+
+  /** The session a files cookie names, or null for a value this server did not make. */
+  sessionOfKey(value: string): string | null {
+    const dot = value.indexOf('.');
+    if (dot <= 0) return null;
+    const sessionId = value.slice(0, dot);
+    const expected = Buffer.from(this.keyMac(sessionId));
+    const given = Buffer.from(value.slice(dot + 1));
+    return expected.length === given.length && timingSafeEqual(expected, given) ? sessionId : null;
+  }
+
+  private keyMac(sessionId: string): string {
+    // Its own prefix: no URL signature can pass for a cookie, nor a cookie for a signature.
+    return createHmac('sha256', this.secret)
+      .update(`files-cookie:session:${sessionId}`)
+      .digest('base64url');
   }
 
   /** Public URL of a company logo (spec §7 logo/{logo}). */
