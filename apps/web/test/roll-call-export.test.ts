@@ -1,10 +1,12 @@
 /** The roll call's CSV: French Excel (BOM, `;`, CRLF), quoted cells, no formula runs. */
 import { describe, expect, it } from 'vitest';
 import type { RollCall } from '@sesame/shared';
+import { formatDateTime } from '../src/lib/format';
 import {
   csvCell,
   rollCallCsv,
   rollCallFileName,
+  rollCallPdf,
 } from '../src/features/on-site/lib/roll-call-export';
 
 const rollCall: RollCall = {
@@ -68,5 +70,19 @@ describe('roll call CSV', () => {
 
   it('names the file after the company and the start', () => {
     expect(rollCallFileName(rollCall, 'csv')).toBe('appel-evacuation-demo-2026-11-24-0829.csv');
+  });
+});
+
+describe('roll call PDF (issue 27)', () => {
+  it("prints each person's arrival and marking date and time, not the date alone", async () => {
+    // The screen's own long date and time ("24 novembre 2026 à 08:30"), wider than its column.
+    const when = (iso: string) => formatDateTime(iso, 'Africa/Abidjan', 'fr');
+    const pdf = await rollCallPdf(rollCall, { ...labels, when, heading: ['Appel'] });
+    // jsPDF writes its text uncompressed: each shown line is a string of the page stream.
+    const body = pdf.output();
+    const shown = [...body.matchAll(/\(([^()]*)\) Tj/g)].map((m) => m[1]);
+    for (const text of ['24 novembre 2026', '08:00', '08:30', '07:00']) {
+      expect(shown.some((line) => line?.includes(text))).toBe(true);
+    }
   });
 });

@@ -51,13 +51,17 @@ export function downloadRollCallCsv(rollCall: RollCall, labels: RollCallLabels):
   saveBlob(blob, rollCallFileName(rollCall, 'csv'));
 }
 
-/** An A4 landscape table of everyone, with the roll call's header lines. */
-export async function downloadRollCallPdf(rollCall: RollCall, labels: RollCallLabels) {
+/**
+ * An A4 landscape table of everyone, with the roll call's header lines. A cell wider than
+ * its column wraps onto more lines (the row grows), so a date and time stay whole.
+ */
+export async function rollCallPdf(rollCall: RollCall, labels: RollCallLabels) {
   const { jsPDF } = await import('jspdf');
   const pdf = new jsPDF({ orientation: 'landscape', unit: 'mm', format: 'a4' });
   const width = pdf.internal.pageSize.getWidth();
   const height = pdf.internal.pageSize.getHeight();
   const margin = 12;
+  const lineHeight = 4.5;
   // Column widths (mm) of name, first name, kind, organisation, arrival, status, by, at.
   const widths = [38, 34, 26, 44, 30, 24, 42, 30];
   let y = margin + 4;
@@ -69,24 +73,30 @@ export async function downloadRollCallPdf(rollCall: RollCall, labels: RollCallLa
     pdf.text(line, margin, y);
   }
   const row = (cells: string[], bold: boolean) => {
-    if (y > height - margin) {
+    pdf.setFont('helvetica', bold ? 'bold' : 'normal');
+    const lines = cells.map(
+      (cell, i) => pdf.splitTextToSize(cell, (widths[i] ?? 30) - 2) as string[],
+    );
+    const tallest = Math.max(1, ...lines.map((cell) => cell.length));
+    if (y + (tallest - 1) * lineHeight > height - margin) {
       pdf.addPage('a4', 'landscape');
       y = margin + 4;
     }
-    pdf.setFont('helvetica', bold ? 'bold' : 'normal');
     let x = margin;
-    cells.forEach((cell, i) => {
-      const w = widths[i] ?? 30;
-      const [first = ''] = pdf.splitTextToSize(cell, w - 2) as string[];
-      pdf.text(first, x, y);
-      x += w;
+    lines.forEach((cell, i) => {
+      if (cell.length > 0) pdf.text(cell, x, y, { lineHeightFactor: lineHeight / 3.2 });
+      x += widths[i] ?? 30;
     });
-    y += 6;
+    y += (tallest - 1) * lineHeight + 6;
   };
   y += 10;
   pdf.setFontSize(9);
   row(labels.columns, true);
   pdf.line(margin, y - 4.5, width - margin, y - 4.5);
   for (const person of rollCall.people) row(rowOf(person, labels), false);
-  pdf.save(rollCallFileName(rollCall, 'pdf'));
+  return pdf;
+}
+
+export async function downloadRollCallPdf(rollCall: RollCall, labels: RollCallLabels) {
+  (await rollCallPdf(rollCall, labels)).save(rollCallFileName(rollCall, 'pdf'));
 }
