@@ -62,7 +62,22 @@ export function PersonRights(props: {
     const { modals } = await import('../app/staff-modals');
     modals.openConfirmModal({
       title: t('rights.confirmTitle', { name: preview.name }),
-      children: <Text size="sm">{t('rights.confirmBody', { ...preview })}</Text>,
+      children: (
+        <>
+          <Text size="sm">
+            {t('rights.confirmBody', {
+              documents: t('rights.counts.documents', { count: preview.documents }),
+              requests: t('rights.counts.requests', { count: preview.requests }),
+              mails: t('rights.counts.mails', { count: preview.mails }),
+            })}
+          </Text>
+          {preview.checks > 0 && (
+            <Text size="sm" mt="xs">
+              {t('rights.confirmChecks', { count: preview.checks })}
+            </Text>
+          )}
+        </>
+      ),
       labels: { confirm: t('rights.confirm'), cancel: t('rights.cancel') },
       confirmProps: { color: 'red' },
       onConfirm: () => {

@@ -222,7 +222,13 @@ export default function RollCallPage() {
   const confirmEnd = (rollCall: RollCall) =>
     modals.openConfirmModal({
       title: t('rollCall.confirmEnd.title'),
-      children: <Text>{t('rollCall.confirmEnd.body', { unknown: rollCall.counts.unknown })}</Text>,
+      children: (
+        <Text>
+          {rollCall.counts.unknown === 0
+            ? t('rollCall.confirmEnd.bodyAllMarked')
+            : t('rollCall.confirmEnd.body', { count: rollCall.counts.unknown })}
+        </Text>
+      ),
       labels: { confirm: t('rollCall.confirmEnd.yes'), cancel: t('rollCall.confirmEnd.no') },
       confirmProps: { color: 'red.9', size: 'md' },
       cancelProps: { size: 'md' },
