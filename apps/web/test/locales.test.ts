@@ -79,4 +79,13 @@ describe('locale parity', () => {
     );
     expect(empty).toEqual([]);
   });
+
+  it('says a count with plural forms, never "(s)" (issue 27)', () => {
+    const shortcuts = LANGUAGES.flatMap((lang) =>
+      [...byLanguage[lang].entries()]
+        .filter(([, texts]) => texts.some((t) => /\w\(s\)/.test(t)))
+        .map(([key]) => `${lang} ${key}`),
+    );
+    expect(shortcuts).toEqual([]);
+  });
 });
