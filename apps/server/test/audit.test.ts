@@ -6,7 +6,7 @@
  */
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { auditEvents, files, sessions, visitors } from '../src/db/schema';
+import { auditEvents, files, visitors } from '../src/db/schema';
 import { qrPng } from '../src/qr/qr';
 import { as, multipart, tokenFor, useTestApp } from './helpers/app';
 import { testDatabaseKind } from './helpers/db';
@@ -215,14 +215,10 @@ describe(`audit log (${testDatabaseKind})`, () => {
       .update(visitors)
       .set({ requestImageId: file!.id })
       .where(eq(visitors.id, visitor.id));
-    const [session] = await ctx.db
-      .select({ id: sessions.id })
-      .from(sessions)
-      .where(eq(sessions.userId, admin.id))
-      .orderBy(desc(sessions.createdAt))
-      .limit(1);
-    const url = ctx.app.fileUrls.signed(file!.id, { sessionId: session!.id })!;
-    // Opened with the admin's own bearer token: the URL alone opens nothing (issue 26 §3).
+    // Signed for the session of the admin's bearer token, and opened with that token: the
+    // URL alone opens nothing (issue 26 §3).
+    const { sid } = (await ctx.app.tokens.verify(token))!;
+    const url = ctx.app.fileUrls.signed(file!.id, { sessionId: sid })!;
     const viewed = await one('document.viewed', () => call({ method: 'GET', url }));
     expect(viewed).toMatchObject({
       subjectType: 'visitor',
