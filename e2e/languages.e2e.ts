@@ -109,6 +109,8 @@ function matcher(text: string): Matcher | null {
 }
 
 interface Catalogues {
+  /** Every key path of the web's catalogues with a dot ('mailKinds.host_arrival'), and namespaces. */
+  keys: { paths: string[]; namespaces: string[] };
   /** Texts only the French catalogues hold: a leftover on an English screen. */
   frenchOnly: Matcher[];
   /** Texts only the English catalogue holds: a leftover on a French screen. */
@@ -125,7 +127,44 @@ function catalogues(): Catalogues {
       .filter((text) => !theirs.has(text) && !(text in ALLOWED))
       .map(matcher)
       .filter((m): m is Matcher => m !== null);
-  return { frenchOnly: only(fr, en), englishOnly: only(en, fr), own: { fr, en } };
+  return {
+    keys: keyPaths(),
+    frenchOnly: only(fr, en),
+    englishOnly: only(en, fr),
+    own: { fr, en },
+  };
+}
+
+/** The key paths a missing word would show instead of its text (plural suffixes folded). */
+function keyPaths(): Catalogues['keys'] {
+  const dir = path.join(ROOT, 'apps/web/src/locales/fr');
+  const paths = new Set<string>();
+  const walkKeys = (node: unknown, prefix: string) => {
+    if (!node || typeof node !== 'object') return;
+    for (const [key, value] of Object.entries(node as Tree)) {
+      const keyPath = prefix ? `${prefix}.${key}` : key;
+      if (typeof value === 'string') {
+        if (keyPath.includes('.'))
+          paths.add(keyPath.replace(/_(?:zero|one|two|few|many|other)$/, ''));
+      } else walkKeys(value, keyPath);
+    }
+  };
+  const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+  for (const file of files) walkKeys(JSON.parse(readFileSync(path.join(dir, file), 'utf8')), '');
+  return { paths: [...paths], namespaces: files.map((f) => f.replace(/\.json$/, '')) };
+}
+
+/**
+ * A text that shows a catalogue's key instead of its words (issue 27: the request list read
+ * `mailKinds.host_arrivalcolonEnvoyé`): a key path after a non-letter, or `namespace:key`.
+ */
+function rawKeyIn(text: string, keys: Catalogues['keys']): string | undefined {
+  const named = new RegExp(`(?:^|[^\\w])(${keys.namespaces.join('|')}):[a-zA-Z_]`).exec(text);
+  if (named) return named[0].trim();
+  return keys.paths.find((keyPath) => {
+    const at = text.indexOf(keyPath);
+    return at >= 0 && (at === 0 || !/[\w.@]/.test(text.charAt(at - 1)));
+  });
 }
 
 // ---------------------------------------------------------------------------------------
@@ -194,6 +233,8 @@ function leftovers(shown: string[], lang: Language, cat: Catalogues, url: string
   const other = lang === 'en' ? cat.frenchOnly : cat.englishOnly;
   const found: Finding[] = [];
   for (const text of shown) {
+    const key = rawKeyIn(text, cat.keys);
+    if (key) found.push({ url, lang, text, catalogue: `a raw key: ${key}` });
     // A text its own language's catalogue holds as written is no leftover ('Aucun logo'
     // is French, even though the English '{{name}} logo' would read it).
     if (text in ALLOWED || cat.own[lang].has(text)) continue;
@@ -466,6 +507,23 @@ describe('every screen in French and in English (issue 18)', () => {
       { path: `/scan/${scanUidn}` },
       { path: `/scan-user-qrcode/${qrUidn}` },
     ]);
+
+    // The account menu opens over any screen: read it in both languages (issue 27: it
+    // showed `preferences.title` on a screen that had not loaded the mail settings' words).
+    const findings: Finding[] = [];
+    for (const lang of ['fr', 'en'] as const) {
+      await page.goto('/demo/list-events');
+      if ((await currentLanguage(page)) !== lang) await switchLanguage(page, lang);
+      await settled(page);
+      await page.getByTestId('user-menu').click();
+      await page.getByTestId('mail-settings-link').waitFor();
+      await settled(page);
+      findings.push(
+        ...leftovers(await shownTexts(page), lang, cat, `${page.url()} (account menu)`),
+      );
+      await page.keyboard.press('Escape');
+    }
+    expect(findings).toEqual([]);
   });
 
   it('answers on English screens: a refused login, a code checked by hand, forms sent empty', async () => {

@@ -29,7 +29,8 @@ function fetchMails(target: Target): Promise<{ data: Mail[]; visitor_id?: string
 }
 
 export function MailStatus({ canResend, ...target }: Target & { canResend: boolean }) {
-  const { t } = useTranslation();
+  // The host loop's mail kinds are named in its namespace (issue 27: the list showed raw keys).
+  const { t, ready } = useTranslation(['common', 'hostLoop'], { useSuspense: false });
   const queryClient = useQueryClient();
   const key = ['mail', 'visitorId' in target ? target.visitorId : target.uidn];
   const mails = useQuery({ queryKey: key, queryFn: () => fetchMails(target), retry: false });
@@ -48,7 +49,7 @@ export function MailStatus({ canResend, ...target }: Target & { canResend: boole
     },
   });
 
-  if (mails.isPending || mails.isError) return null;
+  if (mails.isPending || mails.isError || !ready) return null;
   // The code mail's state first (the one Renvoyer sends again); the host loop's other
   // mails (issue 15: acknowledgement, host request, decline, reminder, arrival) beneath.
   const code = mails.data.data.find((m) => m.kind === 'visitor_code');

@@ -12,7 +12,9 @@ function initials(user: { firstname: string; name: string }): string {
 }
 
 export default function UserMenu({ user, ownSlug }: { user: UserInfo; ownSlug: string }) {
-  const { t } = useTranslation();
+  // The mail settings' words live with their page (hostLoop): loaded as the menu mounts, so
+  // they are there when it opens, without holding the navbar back (issue 27: a raw key).
+  const { t } = useTranslation(['common', 'hostLoop'], { useSuspense: false });
   return (
     <Menu position="bottom-end" shadow="md" withinPortal>
       <Menu.Target>
