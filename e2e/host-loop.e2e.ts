@@ -268,11 +268,25 @@ describe('host loop in Chromium', () => {
     const page = await context.newPage();
     await signIn(page, DESK.email, DESK.password);
     await page.goto(`/demo/waiting-validation/${requestId}`);
+    // The page speaks to the front desk, not to the visitor (issue 27).
+    await page.getByRole('heading', { name: 'Demande en attente de validation' }).waitFor();
+    await page
+      .getByText(
+        "Cette demande attend d'être validée : par l'hôte depuis son e-mail, ou par vous ici.",
+      )
+      .waitFor();
+    expect(await page.getByText('Votre demande', { exact: true }).count()).toBe(0);
+    expect(await page.getByText("En attente de la confirmation de l'hôte...").count()).toBe(0);
     await page.getByRole('button', { name: 'Annuler' }).click();
     await page.getByLabel('Motif (facultatif)').fill('Mme Koné est absente cette semaine.');
     await page.getByRole('button', { name: "Confirmer l'annulation" }).click();
     await page.getByText('Demande annulée. Le visiteur en est informé par e-mail.').waitFor();
     await page.waitForURL(/\/demo\/list-qrcode$/);
+    // Opened again, the declined request says what happened, to the staff member.
+    await page.goto(`/demo/waiting-validation/${requestId}`);
+    await page.getByTestId('request-declined').getByText('Demande refusée').waitFor();
+    await page.getByText('Motif donné : Mme Koné est absente cette semaine.').waitFor();
+    expect(await page.getByRole('link', { name: 'Faire une nouvelle demande' }).count()).toBe(0);
     await context.close();
 
     // The visitor's own page (no session) shows the decline and its reason.

@@ -117,8 +117,14 @@ export function WaitingPanel({ domain, id }: { domain: string; id: string }) {
     );
   }
 
+  // Staff of the request's company get its row; the page then speaks to them (issue 27).
+  const staff = !!data.request;
   if (data.state === 'declined') {
-    return <DeclinedPanel domain={domain} reason={data.decline_reason} />;
+    return staff ? (
+      <StaffDeclinedPanel domain={domain} reason={data.decline_reason} />
+    ) : (
+      <DeclinedPanel domain={domain} reason={data.decline_reason} />
+    );
   }
 
   // The visitor's recap after sending (issue 15): what they asked for, and what comes next.
@@ -130,7 +136,7 @@ export function WaitingPanel({ domain, id }: { domain: string; id: string }) {
         <Group gap="sm" wrap="nowrap" role="status" aria-live="polite">
           <Loader size="sm" aria-hidden="true" />
           <Title order={2} size="h4" data-testid="waiting-text">
-            {t('waiting.pending')}
+            {t(staff ? 'waiting.staffPending' : 'waiting.pending')}
           </Title>
         </Group>
         {!isAuthenticated && (
@@ -224,6 +230,29 @@ function RequestSummary({ request }: { request: RequestRow }) {
         name={`${v.firstname} ${v.lastname}`}
       />
     </Group>
+  );
+}
+
+/** A declined request as staff read it: what happened, the reason, and back to the list. */
+function StaffDeclinedPanel({ domain, reason }: { domain: string; reason: string | null }) {
+  const { t } = useTranslation(['visitors', 'hostLoop']);
+  return (
+    <Alert
+      color="yellow"
+      role="status"
+      title={t('waiting.staffDeclinedTitle')}
+      maw={520}
+      mx="auto"
+      data-testid="request-declined"
+    >
+      <Stack gap="sm">
+        <Text size="sm">{t('waiting.staffDeclined')}</Text>
+        {reason && <Text size="sm">{t('hostLoop:declined.reason', { reason })}</Text>}
+        <Button component={Link} to={`/${domain}/list-qrcode`} variant="default" w="fit-content">
+          {t('waiting.backToList')}
+        </Button>
+      </Stack>
+    </Alert>
   );
 }
 
