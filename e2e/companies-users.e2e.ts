@@ -338,10 +338,11 @@ describe('companies and staff journey in Chromium', () => {
     for (const header of ['ID', 'Nom', 'Rôle', 'Email']) {
       await manager.getByRole('columnheader', { name: header, exact: true }).waitFor();
     }
+    // Roles by the user list's French names (issue 27: the French screen said "Employee").
     for (const [person, roleName] of [
       [MANAGER, 'Manager'],
-      [SUPERVISOR, 'Supervisor'],
-      [EMPLOYEE, 'Employee'],
+      [SUPERVISOR, 'Superviseur'],
+      [EMPLOYEE, 'Employé (accueil)'],
     ] as const) {
       const staff = manager.getByRole('row').filter({ hasText: person.email });
       await staff.getByText(`${person.name} ${person.firstname}`).waitFor();

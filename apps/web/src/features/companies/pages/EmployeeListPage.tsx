@@ -1,19 +1,20 @@
 /**
  * '{company} - Liste des Employés' at /company/{slug} (spec §2 Employee list): the staff
- * of one company, paged on the server (GET /api/user/list/{slug}). Roles read without
- * their ROLE_ prefix, capitalised. Another company's staff answer 404 unless the role
+ * of one company, paged on the server (GET /api/user/list/{slug}). Roles read as the user
+ * list names them, in the screen's language (issue 27: a French screen said "Employee");
+ * a role Sésame does not know reads without its ROLE_ prefix. Another company's staff answer 404 unless the role
  * reaches every company (ACTIONS['employees.list']).
  */
 import { Container, Text } from '@mantine/core';
 import { useTranslation } from '../../../lib/i18n';
 import { useParams } from 'react-router';
-import { roleDisplayName, type User } from '@sesame/shared';
+import { isRole, roleDisplayName, type User } from '@sesame/shared';
 import { PageTitle } from '../../../components/PageTitle';
 import { ServerTable, type Column } from '../../../components/ServerTable';
 import { getEmployees, useCompanyDetails } from '../api/companies';
 
 export default function EmployeeListPage() {
-  const { t } = useTranslation('companies');
+  const { t } = useTranslation(['companies', 'users']);
   const { slug = '' } = useParams();
   const company = useCompanyDetails(slug);
   const companyName = company.data?.name ?? slug;
@@ -33,7 +34,9 @@ export default function EmployeeListPage() {
       key: 'role',
       header: t('employees.columns.role'),
       render: (row) => {
-        const names = row.roles.map(roleDisplayName).filter((n): n is string => !!n);
+        const names = row.roles
+          .map((role) => (isRole(role) ? t(`users:roles.${role}`) : roleDisplayName(role)))
+          .filter((n): n is string => !!n);
         return names.length ? (
           names.join(', ')
         ) : (
