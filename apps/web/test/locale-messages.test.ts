@@ -4,6 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  ENGLISH_MESSAGES,
+  FRENCH_MESSAGES,
   companyCreateSchema,
   createMemberFieldsSchema,
   createQrUserFieldsSchema,
@@ -15,6 +17,8 @@ import {
   visitorFormSchema,
 } from '@sesame/shared';
 import auth from '../src/locales/fr/auth.json';
+import commonEn from '../src/locales/en/common.json';
+import usersEn from '../src/locales/en/users.json';
 import common from '../src/locales/fr/common.json';
 import companies from '../src/locales/fr/companies.json';
 import events from '../src/locales/fr/events.json';
@@ -70,6 +74,8 @@ const CASES: Record<string, Case> = {
       {},
       { email: 'nope', contact: '12', password: 'short', role: 'ROLE_X', company_id: 'x' },
       { name: long },
+      // Issue 26 §5: a line break or a control character in a single-line field.
+      { name: 'A\nB', firstname: 'A\tB', title: 'A\u0085B' },
     ],
   },
   account: {
@@ -93,6 +99,7 @@ const CASES: Record<string, Case> = {
     schema: createQrUserFieldsSchema,
     inputs: [
       { email: 'nope', contact: '12', type: 'other', dateExp: '2026-02-30', company_id: 'x' },
+      { firstname: 'A\r\nB', title: 'A\u009bB' },
     ],
   },
   member: { ns: 'qrUsers', schema: createMemberFieldsSchema, inputs: [{}] },
@@ -101,7 +108,11 @@ const CASES: Record<string, Case> = {
     ns: 'events',
     keys: { errors: 'create.errors' },
     schema: eventCreateSchema,
-    inputs: [{}, { date_event: '31/02/2030', time_event: '25:00', departement_id: 'x' }],
+    inputs: [
+      {},
+      { date_event: '31/02/2030', time_event: '25:00', departement_id: 'x' },
+      { name: 'A\nB', location: 'A\u0000B' },
+    ],
   },
   company: {
     ns: 'companies',
@@ -110,6 +121,8 @@ const CASES: Record<string, Case> = {
       {},
       { email: 'nope', phone_number: '12', number_of_employee: '7', arrival_early_minutes: '900' },
       { kiosk_email_enabled: 'maybe' },
+      // A single-line field, and the description, which keeps its line feeds only.
+      { name: 'A\nB', description: 'Ligne 1\nLigne\t2' },
     ],
   },
   visitor: {
@@ -129,6 +142,7 @@ const CASES: Record<string, Case> = {
         request_time: 'HH:MM',
         request_image: { size: 3 * 1024 * 1024 },
       },
+      { firstname: 'A\nB', host: 'A\tB', reason: 'A\u2028B' },
     ],
   },
 };
@@ -151,4 +165,32 @@ describe('French locale = the shared schemas’ French, issue by issue', () => {
       expect(Object.keys(fieldErrors(first, text).errors).length).toBeGreaterThan(0);
     });
   }
+});
+
+describe('a line break or a control character (issue 26 §5) reads in each language', () => {
+  it('the app’s common words have the keys: French as the schema says it, English in English', () => {
+    const english = new Translator({
+      language: 'en',
+      fallbackLanguage: 'en',
+      defaultNamespace: 'common',
+      load: () => Promise.reject(new Error('every namespace is given')),
+    });
+    english.add('en', 'common', commonEn);
+    english.add('en', 'users', usersEn);
+    const single = userCreateSchema.safeParse({ name: 'A\nB' }).error!.issues;
+    const multi = companyCreateSchema.safeParse({ description: 'A\tB' }).error!.issues;
+    const issueOf = (issues: readonly FormIssue[], field: string) =>
+      issues.find((issue) => issue.path[0] === field)!;
+    for (const [t, messages] of [
+      [i18n.fixedT(['users']), FRENCH_MESSAGES],
+      [english.fixedT(['users']), ENGLISH_MESSAGES],
+    ] as const) {
+      // No default: a missing key would show the key itself, not the catalogue's words.
+      const bare: Translate = (keys, options = {}) => t(keys, { ...options, defaultValue: '' });
+      expect(issueText(bare)(issueOf(single, 'name'))).toBe(messages.validation.controlChars);
+      expect(issueText(bare)(issueOf(multi, 'description'))).toBe(
+        messages.validation.controlCharsInText,
+      );
+    }
+  });
 });

@@ -3,6 +3,7 @@ export * from './permissions';
 export * from './constants';
 export * from './uidn';
 export * from './countries';
+export * from './text-lines';
 export * from './messages';
 export * from './schemas/common';
 export * from './schemas/auth';

@@ -12,6 +12,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   ID_FILE_MAX_BYTES,
+  asOneLine,
   firstVisitorIssue,
   visitorFormSchema,
   type VisitorCreateInput,
@@ -79,13 +80,15 @@ export function registrationDesk(app: FastifyInstance): RegistrationDesk {
         language: request.lang,
         ...body.fields,
         // The place, date and time are the event's whatever is sent; no host, no reason.
+        // On one line: an event stored before its fields refused line breaks (issue 26 §5)
+        // must not fail its visitors' forms on a field they cannot change.
         company_id: event.companyId,
         host: '',
         reason: '',
-        address: event.addressName,
-        city: event.city ?? '',
-        state: event.state ?? '',
-        zipcode: event.zipcode ?? '',
+        address: asOneLine(event.addressName),
+        city: asOneLine(event.city ?? ''),
+        state: asOneLine(event.state ?? ''),
+        zipcode: asOneLine(event.zipcode ?? ''),
         // The event's own country is stored with the registration as it is (a code, or a
         // name written before countries were codes): not checked again as the visitor's input.
         country: '',

@@ -4,7 +4,7 @@
  * List-Unsubscribe: these mails answer something the reader did or is part of).
  * HTML with a plain-text part, in the reader's language.
  */
-import { countryName } from '@sesame/shared';
+import { asOneLine, countryName } from '@sesame/shared';
 
 export type Language = 'fr' | 'en';
 
@@ -15,8 +15,12 @@ export const LOCALE: Record<Language, string> = { fr: 'fr-FR', en: 'en-GB' };
 /** French puts a space before the colon. */
 export const COLON: Record<Language, string> = { fr: ' : ', en: ': ' };
 
+/**
+ * A value as HTML text. Line breaks and control characters become a space first (issue 26
+ * §5): HTML shows a line feed as a space anyway, and the others have no place in a mail.
+ */
 export const escapeHtml = (value: string) =>
-  value
+  asOneLine(value)
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
@@ -65,14 +69,19 @@ export function paragraphs(lines: string[]): string {
   return lines.map((line) => `<p style="margin:0 0 12px">${escapeHtml(line)}</p>`).join('');
 }
 
-/** The whole mail: `html` is the body's HTML (already escaped), `text` its plain-text lines. */
+/**
+ * The whole mail: `html` is the body's HTML (already escaped), `text` its plain-text lines.
+ * Each text line, and the subject, is written on one line whatever the values in it hold
+ * (`asOneLine`): a name stored with a line feed, before the schemas refused one (issue 26
+ * §5), cannot add a line to the mail nor a header to its subject.
+ */
 export function frame(input: {
   lang: Language;
   subject: string;
   company: MailCompany;
   html: string;
   text: string[];
-}): { html: string; text: string } {
+}): { subject: string; html: string; text: string } {
   const { lang, subject, company } = input;
   const footer = FOOTER[lang](company.name);
   const logo = company.logoUrl
@@ -89,6 +98,6 @@ ${input.html}
 <p style="margin:20px 0 0;color:#333">${signature.map(escapeHtml).join('<br>')}</p>
 <p style="margin:24px 0 0;padding-top:12px;border-top:1px solid #e5e7eb;color:#6b7280;font-size:12px">${escapeHtml(footer)}</p>
 </div></body></html>`;
-  const text = [...input.text, '', ...signature, '', '--', footer].join('\n');
-  return { html, text };
+  const text = [...input.text, '', ...signature, '', '--', footer].map(asOneLine).join('\n');
+  return { subject: asOneLine(subject), html, text };
 }

@@ -3,7 +3,7 @@
  * visitor's acknowledgement, decline and reminder, and the host's arrival notice.
  * Each in its reader's language, HTML with a plain-text part, framed by layout.ts.
  */
-import { formatUidn } from '@sesame/shared';
+import { asTextLines, formatUidn } from '@sesame/shared';
 import {
   buttonHtml,
   COLON,
@@ -198,7 +198,7 @@ function mail(
     ...(i > 0 ? [''] : []),
     ...group.flatMap((block) => block.text),
   ]);
-  return { subject, ...frame({ lang, subject, company, html, text }) };
+  return frame({ lang, subject, company, html, text });
 }
 
 /** To the host (or to each front-desk member when the host has no account). */
@@ -250,6 +250,9 @@ export function renderVisitorDeclinedMail(source: LoopMailSource, lang: Language
     source.visitor.requestTime,
   );
   const reason = source.request.declineReason;
+  // Written in a text area: its lines are kept in the text part, one entry each (`frame`
+  // writes every entry on one line).
+  const [firstLine = '', ...moreLines] = reason ? asTextLines(reason).split('\n') : [];
   return mail(lang, t.declinedSubject(source.company.name), source.company, [
     [para(t.hello(fullName(source.visitor)))],
     [para(intro)],
@@ -259,7 +262,7 @@ export function renderVisitorDeclinedMail(source: LoopMailSource, lang: Language
           [
             {
               html: detailsHtml([[t.declinedReason, reason]]),
-              text: [`${t.declinedReason}${COLON[lang]}${reason}`],
+              text: [`${t.declinedReason}${COLON[lang]}${firstLine}`, ...moreLines],
             },
           ],
         ]

@@ -1,15 +1,14 @@
 /**
  * The visitor-code mail: HTML and plain text, in French (English when the
  * visitor chose English), with the meeting or event details, the uidn and the
- * QR as an inline image (cid), and a link to the meeting QR card.
+ * QR as an inline image (cid), a link to the meeting QR card, and a calendar invitation.
  */
 import { countryName, formatUidn } from '@sesame/shared';
-import { createEvent } from 'ics';
 import type { SendMailOptions } from 'nodemailer';
 import { qrPng, qrTargets } from '../qr/qr';
-import { zonedToUtc } from '../time-zones';
 import { meetingCardUrl, type CardSource } from '../visitors/card';
-import { frame, type MailCompany } from './layout';
+import { calendarInvitation } from './calendar';
+import { escapeHtml, frame, type MailCompany } from './layout';
 
 type Language = 'fr' | 'en';
 
@@ -33,7 +32,6 @@ const TEXT = {
     show: "Présentez ce QR code (ou ce code) à l'accueil à votre arrivée.",
     card: 'Votre carte visiteur en ligne',
     qrAlt: 'QR code visiteur',
-    signature: "L'équipe Sésame",
     calendar: "L'invitation jointe (.ics) ajoute le rendez-vous à votre agenda.",
     meetingTitle: (company: string) => `Rendez-vous chez ${company}`,
     locale: 'fr-FR',
@@ -59,21 +57,12 @@ const TEXT = {
     show: 'Show this QR code (or this code) at the front desk when you arrive.',
     card: 'Your visitor card online',
     qrAlt: 'Visitor QR code',
-    signature: 'The Sésame team',
     calendar: 'The attached invitation (.ics) adds the meeting to your calendar.',
     meetingTitle: (company: string) => `Meeting at ${company}`,
     locale: 'en-GB',
     colon: ': ',
   },
 } as const;
-
-const escapeHtml = (value: string) =>
-  value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
 
 /** '24/11/2026' → 'mardi 24 novembre 2026' (or the English long date); unchanged if unreadable. */
 export function longDate(ddmmyyyy: string | null, locale: string): string | null {
@@ -99,52 +88,21 @@ export interface RenderedMail extends Pick<
   html: string;
 }
 
-/** The meeting (or event) as a calendar invitation, when its day and time can be read. */
-export function calendarInvitation(input: {
-  uid: string;
-  title: string;
-  date: string | null;
-  time: string | null;
-  timeZone: string;
-  location: string | null;
-  description: string;
-  url: string;
-  organizer: string;
-}): string | null {
-  const [dd, mm, yyyy] = (input.date ?? '').split('/').map(Number);
-  const [hh, min] = (input.time ?? '').split(':').map(Number);
-  if (!dd || !mm || !yyyy || hh === undefined || min === undefined) return null;
-  if (Number.isNaN(hh) || Number.isNaN(min)) return null;
-  const start = zonedToUtc(
-    { year: yyyy, month: mm, day: dd, hour: hh, minute: min },
-    input.timeZone,
-  );
-  const { error, value } = createEvent({
-    uid: input.uid,
-    productId: 'sesame',
-    method: 'PUBLISH',
-    title: input.title,
-    start: start.getTime(),
-    startInputType: 'utc',
-    startOutputType: 'utc',
-    duration: { hours: 1 },
-    ...(input.location ? { location: input.location } : {}),
-    description: input.description,
-    url: input.url,
-    organizer: { name: input.organizer },
-    status: 'CONFIRMED',
-  });
-  return error || !value ? null : value;
-}
-
 /**
- * The visitor-code mail. With `company` (the worker passes it), the mail carries the
- * company's logo, address and signature and a calendar invitation (issue 15).
+ * The visitor-code mail, with the company's logo, address and signature and a calendar
+ * invitation (issue 15). Every value read from the database reaches the mail through
+ * `frame` (its text lines and subject on one line) and `escapeHtml` (its HTML): a name
+ * stored with a line feed before the schemas refused one cannot start a line of its own.
  */
 export async function renderVisitorCodeMail(
   source: CardSource,
   publicUrl: string,
-  branding?: { company: MailCompany; timeZone: string },
+  branding: {
+    company: MailCompany;
+    timeZone: string;
+    /** The invitation's ORGANIZER address (calendar.ts); null: the invitation names none. */
+    organizerEmail: string | null;
+  },
 ): Promise<RenderedMail> {
   const { visitor, request, event, company } = source;
   const lang: Language = visitor.language === 'en' ? 'en' : 'fr';
@@ -179,132 +137,79 @@ export async function renderVisitorCodeMail(
       ];
   const shown = details.filter((d): d is [string, string] => !!d[1]);
 
-  if (branding) {
-    const { company: brand } = branding;
-    const cidB = `qr-${visitor.uidn.replace(/[^A-Z0-9]/gi, '')}@sesame`;
-    const pngB = await qrPng(qrTargets.visitor(publicUrl, visitor.uidn));
-    const cardUrlB = meetingCardUrl(publicUrl, company.slug, visitor.uidn);
-    const subjectB = event ? t.subjectEvent(event.name) : t.subjectMeeting(company.name);
-    const introB = event ? t.introEvent(event.name, company.name) : t.introMeeting(company.name);
-    const ics = calendarInvitation({
-      uid: `visit-${visitor.id}@sesame`,
-      title: event ? event.name : t.meetingTitle(company.name),
-      date: event?.dateEvent ?? visitor.requestDate,
-      time,
-      timeZone: branding.timeZone,
-      location: event
-        ? [event.location, address].filter(Boolean).join(', ')
-        : (brand.address ?? company.name),
-      description: `${t.code}${t.colon}${uidn}\n${cardUrlB}`,
-      url: cardUrlB,
-      organizer: company.name,
-    });
-    const rowsB = [
-      ...shown,
-      ...(event || !brand.address ? [] : [[t.address, brand.address] as [string, string]]),
-    ];
-    const framed = frame({
-      lang,
-      subject: subjectB,
-      company: brand,
-      html:
-        `<p style="margin:0 0 12px">${escapeHtml(t.greeting(name))}</p>` +
-        `<p style="margin:0 0 12px">${escapeHtml(introB)}</p>` +
-        `<h2 style="font-size:16px;margin:20px 0 8px">${escapeHtml(t.details)}</h2>` +
-        `<table role="presentation" style="border-collapse:collapse">${rowsB
-          .map(
-            ([label, value]) =>
-              `<tr><td style="padding:4px 12px 4px 0;color:#555;vertical-align:top">${escapeHtml(label)}</td><td style="padding:4px 0"><strong>${escapeHtml(value)}</strong></td></tr>`,
-          )
-          .join('')}</table>` +
-        `<h2 style="font-size:16px;margin:20px 0 8px">${escapeHtml(t.code)}</h2>` +
-        `<p style="font-size:24px;letter-spacing:2px;font-family:monospace;margin:0 0 12px"><strong>${escapeHtml(uidn)}</strong></p>` +
-        `<p><img src="cid:${cidB}" alt="${escapeHtml(t.qrAlt)} ${escapeHtml(uidn)}" width="200" height="200" style="display:block"></p>` +
-        `<p style="margin:0 0 12px">${escapeHtml(t.show)}</p>` +
-        `<p style="margin:0 0 12px"><a href="${escapeHtml(cardUrlB)}">${escapeHtml(t.card)}</a></p>` +
-        (ics
-          ? `<p style="margin:0 0 12px;color:#555;font-size:13px">${escapeHtml(t.calendar)}</p>`
-          : ''),
-      text: [
-        t.greeting(name),
-        '',
-        introB,
-        '',
-        `${t.details}${t.colon.trimEnd()}`,
-        ...rowsB.map(([label, value]) => `- ${label}${t.colon}${value}`),
-        '',
-        `${t.code}${t.colon}${uidn}`,
-        t.show,
-        '',
-        `${t.card}${t.colon}${cardUrlB}`,
-        ...(ics ? ['', t.calendar] : []),
-      ],
-    });
-    return {
-      subject: subjectB,
-      ...framed,
-      attachments: [
-        { filename: `qrcode-${uidn}.png`, content: pngB, contentType: 'image/png', cid: cidB },
-        ...(ics
-          ? [
-              {
-                filename: 'invitation.ics',
-                content: ics,
-                contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
-              },
-            ]
-          : []),
-      ],
-    };
-  }
-
+  const { company: brand } = branding;
   const cid = `qr-${visitor.uidn.replace(/[^A-Z0-9]/gi, '')}@sesame`;
   const png = await qrPng(qrTargets.visitor(publicUrl, visitor.uidn));
   const cardUrl = meetingCardUrl(publicUrl, company.slug, visitor.uidn);
   const subject = event ? t.subjectEvent(event.name) : t.subjectMeeting(company.name);
   const intro = event ? t.introEvent(event.name, company.name) : t.introMeeting(company.name);
-
-  const text = [
-    t.greeting(name),
-    '',
-    intro,
-    '',
-    `${t.details}${t.colon.trimEnd()}`,
-    ...shown.map(([label, value]) => `- ${label}${t.colon}${value}`),
-    '',
-    `${t.code}${t.colon}${uidn}`,
-    t.show,
-    '',
-    `${t.card}${t.colon}${cardUrl}`,
-    '',
-    t.signature,
-  ].join('\n');
-
-  const rows = shown
-    .map(
-      ([label, value]) =>
-        `<tr><td style="padding:4px 12px 4px 0;color:#555">${escapeHtml(label)}</td><td style="padding:4px 0"><strong>${escapeHtml(value)}</strong></td></tr>`,
-    )
-    .join('');
-  const html = `<!doctype html>
-<html lang="${lang}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
-<body style="font-family:Arial,Helvetica,sans-serif;color:#1a1a1a;max-width:560px;margin:0 auto;padding:16px">
-<p>${escapeHtml(t.greeting(name))}</p>
-<p>${escapeHtml(intro)}</p>
-<h2 style="font-size:16px;margin:20px 0 8px">${escapeHtml(t.details)}</h2>
-<table role="presentation" style="border-collapse:collapse">${rows}</table>
-<h2 style="font-size:16px;margin:20px 0 8px">${escapeHtml(t.code)}</h2>
-<p style="font-size:24px;letter-spacing:2px;font-family:monospace;margin:0 0 12px"><strong>${escapeHtml(uidn)}</strong></p>
-<p><img src="cid:${cid}" alt="${escapeHtml(t.qrAlt)} ${escapeHtml(uidn)}" width="200" height="200" style="display:block"></p>
-<p>${escapeHtml(t.show)}</p>
-<p><a href="${escapeHtml(cardUrl)}">${escapeHtml(t.card)}</a></p>
-<p style="color:#555">${escapeHtml(t.signature)}</p>
-</body></html>`;
-
-  return {
+  const ics = calendarInvitation({
+    uid: `visit-${visitor.id}@sesame`,
+    title: event ? event.name : t.meetingTitle(company.name),
+    date: event?.dateEvent ?? visitor.requestDate,
+    time,
+    timeZone: branding.timeZone,
+    location: event
+      ? [event.location, address].filter(Boolean).join(', ')
+      : (brand.address ?? company.name),
+    description: `${t.code}${t.colon}${uidn}\n${cardUrl}`,
+    url: cardUrl,
+    organizer: { name: company.name, email: branding.organizerEmail },
+  });
+  const rows = [
+    ...shown,
+    ...(event || !brand.address ? [] : [[t.address, brand.address] as [string, string]]),
+  ];
+  const framed = frame({
+    lang,
     subject,
-    text,
-    html,
-    attachments: [{ filename: `qrcode-${uidn}.png`, content: png, contentType: 'image/png', cid }],
+    company: brand,
+    html:
+      `<p style="margin:0 0 12px">${escapeHtml(t.greeting(name))}</p>` +
+      `<p style="margin:0 0 12px">${escapeHtml(intro)}</p>` +
+      `<h2 style="font-size:16px;margin:20px 0 8px">${escapeHtml(t.details)}</h2>` +
+      `<table role="presentation" style="border-collapse:collapse">${rows
+        .map(
+          ([label, value]) =>
+            `<tr><td style="padding:4px 12px 4px 0;color:#555;vertical-align:top">${escapeHtml(label)}</td><td style="padding:4px 0"><strong>${escapeHtml(value)}</strong></td></tr>`,
+        )
+        .join('')}</table>` +
+      `<h2 style="font-size:16px;margin:20px 0 8px">${escapeHtml(t.code)}</h2>` +
+      `<p style="font-size:24px;letter-spacing:2px;font-family:monospace;margin:0 0 12px"><strong>${escapeHtml(uidn)}</strong></p>` +
+      `<p><img src="cid:${cid}" alt="${escapeHtml(t.qrAlt)} ${escapeHtml(uidn)}" width="200" height="200" style="display:block"></p>` +
+      `<p style="margin:0 0 12px">${escapeHtml(t.show)}</p>` +
+      `<p style="margin:0 0 12px"><a href="${escapeHtml(cardUrl)}">${escapeHtml(t.card)}</a></p>` +
+      (ics
+        ? `<p style="margin:0 0 12px;color:#555;font-size:13px">${escapeHtml(t.calendar)}</p>`
+        : ''),
+    text: [
+      t.greeting(name),
+      '',
+      intro,
+      '',
+      `${t.details}${t.colon.trimEnd()}`,
+      ...rows.map(([label, value]) => `- ${label}${t.colon}${value}`),
+      '',
+      `${t.code}${t.colon}${uidn}`,
+      t.show,
+      '',
+      `${t.card}${t.colon}${cardUrl}`,
+      ...(ics ? ['', t.calendar] : []),
+    ],
+  });
+  return {
+    ...framed,
+    attachments: [
+      { filename: `qrcode-${uidn}.png`, content: png, contentType: 'image/png', cid },
+      ...(ics
+        ? [
+            {
+              filename: 'invitation.ics',
+              content: ics,
+              contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
+            },
+          ]
+        : []),
+    ],
   };
 }

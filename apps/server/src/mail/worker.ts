@@ -42,6 +42,7 @@ import {
   type LoopMailPayload,
 } from './outbox';
 import { findCheckIn, findLoopSource, findStaffReader } from './sources';
+import { senderAddress } from './calendar';
 import { renderVisitorCodeMail, type RenderedMail } from './templates';
 import { createMailTransport, type MailTransport } from './transport';
 
@@ -148,7 +149,11 @@ export class MailWorker {
       case VISITOR_CODE_MAIL: {
         const source = await findCardSource(db, { visitorId: payload.visitorId });
         if (!source) return null;
-        return renderVisitorCodeMail(source, publicUrl, { company, timeZone: loop.timeZone });
+        return renderVisitorCodeMail(source, publicUrl, {
+          company,
+          timeZone: loop.timeZone,
+          organizerEmail: senderAddress(this.deps.config.mailFrom),
+        });
       }
       case VISITOR_ACK_MAIL:
         return renderVisitorAckMail(

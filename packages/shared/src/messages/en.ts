@@ -114,6 +114,8 @@ export const en: Catalogue = {
     formatInvalid: 'Invalid format.',
     valueRefused: 'This value is not accepted.',
     countryInvalid: 'Please choose a country from the list.',
+    controlChars: 'This field cannot contain a line break or a control character.',
+    controlCharsInText: 'This text cannot contain a control character (a tab, for instance).',
   },
   login: {
     emailRequired: 'The e-mail address is required.',

@@ -118,6 +118,11 @@ export const fr = {
     formatInvalid: 'Format invalide.',
     valueRefused: "Cette valeur n'est pas acceptée.",
     countryInvalid: 'Veuillez sélectionner un pays de la liste.',
+    /** Issue 26 §5: a single-line field (a name, a host…) refuses line breaks and control characters. */
+    controlChars: 'Ce champ ne peut pas contenir de retour à la ligne ni de caractère de contrôle.',
+    /** A text of several lines (a description, a reason) keeps its line breaks only. */
+    controlCharsInText:
+      'Ce texte ne peut pas contenir de caractère de contrôle (une tabulation, par exemple).',
   },
   login: {
     emailRequired: "L'adresse email est requise.",

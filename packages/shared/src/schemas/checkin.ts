@@ -8,6 +8,7 @@ import {
   EMAIL_PATTERN,
   TEXT_MAX,
   atMost,
+  formLines,
   formText,
   keyed,
   said,
@@ -95,7 +96,8 @@ export const UNDO_MESSAGES = fr.undo;
 /** POST /api/checks/{checkId}/undo: the person's last arrival or departure, with a reason. */
 export const checkUndoParamsSchema = z.object({ checkId: uuidSchema });
 export const checkUndoSchema = z.object({
-  reason: formText(TEXT_MAX.freeText).pipe(
+  /** Written in a text area: several lines. */
+  reason: formLines(TEXT_MAX.freeText).pipe(
     z.string().min(
       1,
       keyed((m) => m.undo.reasonRequired, { key: 'undoReasonRequired' }),

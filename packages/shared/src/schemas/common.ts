@@ -3,6 +3,7 @@ import { MAX_PAGE_SIZE, PAGE_SIZE } from '../constants';
 import { countryCode } from '../countries';
 import type { Say } from '../messages/catalogue';
 import { fr } from '../messages/fr';
+import { breaksTheLine, hasControlCharacter, withLineFeeds } from '../text-lines';
 import { TEXT_MAX } from './issues';
 import { installProductMessages, keyed, sayIssue } from './product-messages';
 
@@ -29,13 +30,43 @@ export const boundedString = (max: number, say: Say = (m) => m.validation.tooLon
   z.string().max(max, { ...keyed(say, { key: 'tooLong', max }), abort: true });
 
 /**
+ * `.refine(...oneLine)`: a single-line field (a name, a company, a host, a reason typed on
+ * one line) holds no line break and no control character (text-lines.ts says which and
+ * why). Checked after `.trim()`: a line break pasted at either end is dropped, as any
+ * surrounding space is; one inside the text is refused.
+ */
+export const oneLine = [
+  (text: string) => !breaksTheLine(text),
+  keyed((m) => m.validation.controlChars, { key: 'controlChars' }),
+] as const;
+
+/**
+ * `.overwrite(withLineFeeds).refine(...textLines)`: a text of several lines (a description,
+ * a reason written in a text area) keeps its line breaks, stored as line feeds, and
+ * holds no other control character.
+ */
+export const textLines = [
+  (text: string) => !hasControlCharacter(text),
+  keyed((m) => m.validation.controlCharsInText, { key: 'controlCharsInText' }),
+] as const;
+
+const asFormText = (v: unknown) =>
+  v === undefined || v === null ? '' : typeof v === 'string' ? v.trim() : String(v);
+
+/**
  * A form field as trimmed text (JSON may send numbers or null, multipart sends
- * strings), bounded by `max` before anything else reads it.
+ * strings), bounded by `max` before anything else reads it, on one line (`oneLine`).
  */
 export const formText = (max: number, say?: Say) =>
+  z.preprocess(asFormText, boundedString(max, say).refine(...oneLine));
+
+/** `formText` for a text written on several lines (a text area): line feeds kept (`textLines`). */
+export const formLines = (max: number, say?: Say) =>
   z.preprocess(
-    (v) => (v === undefined || v === null ? '' : typeof v === 'string' ? v.trim() : String(v)),
-    boundedString(max, say),
+    asFormText,
+    boundedString(max, say)
+      .overwrite(withLineFeeds)
+      .refine(...textLines),
   );
 
 /** A country that is none of the list's (neither a code nor a French or English name). */

@@ -1,7 +1,17 @@
 import { z } from 'zod';
 import { ARRIVAL_EARLY_MAX_MINUTES, EMPLOYEE_COUNT_RANGES } from '../constants';
 import { fr } from '../messages/fr';
-import { EMAIL_PATTERN, PHONE_PATTERN, TEXT_MAX, atMost, countryField, keyed } from './common';
+import { withLineFeeds } from '../text-lines';
+import {
+  EMAIL_PATTERN,
+  PHONE_PATTERN,
+  TEXT_MAX,
+  atMost,
+  countryField,
+  keyed,
+  oneLine,
+  textLines,
+} from './common';
 
 /**
  * The pages under `/{domain}/`: each also answers without a company (`/request-meeting`
@@ -198,8 +208,17 @@ const requiredCompanyText = (field: CompanyField, max: number = TEXT_MAX.line) =
       .string(requiredIssue(field))
       .max(...atMost(max))
       .trim()
+      .refine(...oneLine)
       .min(1, requiredIssue(field)),
   );
+
+/** The description: a text area, several lines kept. */
+const descriptionText = (text: z.ZodString) =>
+  text
+    .max(...atMost(TEXT_MAX.description))
+    .trim()
+    .overwrite(withLineFeeds)
+    .refine(...textLines);
 
 const companyTextFields = {
   id_number: requiredCompanyText('id_number', TEXT_MAX.identifier),
@@ -217,6 +236,7 @@ const companyTextFields = {
       .string(requiredIssue('email'))
       .max(...atMost(TEXT_MAX.email))
       .trim()
+      .refine(...oneLine)
       .regex(EMAIL_PATTERN, companyIssue('emailInvalid')),
   ),
   phone_number: z.preprocess(
@@ -227,14 +247,7 @@ const companyTextFields = {
       .transform((v) => v.replace(/[\s.-]+/g, ''))
       .pipe(z.string().regex(PHONE_PATTERN, companyIssue('phoneInvalid'))),
   ),
-  description: z.preprocess(
-    blankToUndefined,
-    z
-      .string()
-      .max(...atMost(TEXT_MAX.description))
-      .trim()
-      .optional(),
-  ),
+  description: z.preprocess(blankToUndefined, descriptionText(z.string()).optional()),
   number_of_employee: z.preprocess(
     blankToUndefined,
     z.enum(EMPLOYEE_COUNT_RANGES, companyIssue('employeeRangeInvalid')).optional(),
@@ -302,7 +315,10 @@ export type CompanyUpdate = z.output<typeof companyUpdateSchema>;
  */
 export const companyInlineUpdateSchema = z.object({
   name: requiredCompanyText('name', TEXT_MAX.companyName),
-  description: requiredCompanyText('description', TEXT_MAX.description),
+  description: z.preprocess(
+    blankToUndefined,
+    descriptionText(z.string(requiredIssue('description'))).min(1, requiredIssue('description')),
+  ),
   slug: z.preprocess(
     blankToUndefined,
     z

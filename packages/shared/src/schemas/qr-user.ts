@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { QR_TYPES } from '../constants';
 import { fr } from '../messages/fr';
-import { EMAIL_PATTERN, PHONE_PATTERN, TEXT_MAX, atMost, keyed, said } from './common';
+import { EMAIL_PATTERN, PHONE_PATTERN, TEXT_MAX, atMost, keyed, oneLine, said } from './common';
 
 export const QR_USER_KINDS = ['permanent', 'member'] as const;
 export type QrUserKind = (typeof QR_USER_KINDS)[number];
@@ -59,7 +59,8 @@ const text = (max: number = TEXT_MAX.name) =>
   z
     .string()
     .max(...atMost(max))
-    .trim();
+    .trim()
+    .refine(...oneLine);
 const optionalText = (max?: number) => z.preprocess(blankToUndefined, text(max).optional());
 const requiredText = (field: QrUserField, max: number = TEXT_MAX.name) =>
   z.preprocess(
@@ -68,6 +69,7 @@ const requiredText = (field: QrUserField, max: number = TEXT_MAX.name) =>
       .string(requiredIssue(field))
       .max(...atMost(max))
       .trim()
+      .refine(...oneLine)
       .min(1, requiredIssue(field)),
   );
 

@@ -3,7 +3,8 @@
  */
 import { z } from 'zod';
 import { fr } from '../messages/fr';
-import { TEXT_MAX, atMost, formText, listQuerySchema, said } from './common';
+import { withLineFeeds } from '../text-lines';
+import { TEXT_MAX, atMost, formLines, listQuerySchema, oneLine, said, textLines } from './common';
 
 /** A malformed field of these calls: the screens never show it, the server says it. */
 const malformed = said((m) => m.api.badRequest);
@@ -17,8 +18,21 @@ export const DECISION_MESSAGES = fr.decision;
 /** POST /api/requests/create (spec §7: user_id, visitor_id, host, reason). */
 export const requestCreateSchema = z.object({
   visitor_id: z.uuid(malformed),
-  host: z.string().max(TEXT_MAX.line).trim().optional().default(''),
-  reason: z.string().max(TEXT_MAX.freeText).trim().optional().default(''),
+  host: z
+    .string()
+    .max(...atMost(TEXT_MAX.line))
+    .trim()
+    .refine(...oneLine)
+    .optional()
+    .default(''),
+  /** The visitor form's 'Motif': one line, like the host. */
+  reason: z
+    .string()
+    .max(...atMost(TEXT_MAX.freeText))
+    .trim()
+    .refine(...oneLine)
+    .optional()
+    .default(''),
   /** The host chosen in the company's staff search (issue 15); `host` stays the free-text fallback. */
   host_user_id: z.uuid(malformed).nullish(),
   /** Accepted for the spec's payload shape; the host is `host_user_id` or the free-text `host`. */
@@ -38,9 +52,18 @@ export const requestUpdateSchema = z.object({
 });
 export type RequestUpdateInput = z.input<typeof requestUpdateSchema>;
 
-/** PUT /api/requests/decline/{id}: Annuler on the waiting screen, with an optional reason for the visitor. */
+/**
+ * PUT /api/requests/decline/{id}: Annuler on the waiting screen, with an optional reason for
+ * the visitor, written in a text area (several lines).
+ */
 export const requestDeclineSchema = z.object({
-  reason: z.string().max(TEXT_MAX.freeText).trim().optional(),
+  reason: z
+    .string()
+    .max(...atMost(TEXT_MAX.freeText))
+    .trim()
+    .overwrite(withLineFeeds)
+    .refine(...textLines)
+    .optional(),
 });
 export type RequestDeclineInput = z.input<typeof requestDeclineSchema>;
 
@@ -75,7 +98,8 @@ export const decisionBodySchema = z.object({
     .max(...atMost(2000))
     .min(1, malformed),
   decision: z.enum(['confirm', 'decline'], malformed),
-  reason: formText(TEXT_MAX.freeText).optional(),
+  /** Written in a text area: several lines. */
+  reason: formLines(TEXT_MAX.freeText).optional(),
 });
 export type DecisionInput = z.input<typeof decisionBodySchema>;
 

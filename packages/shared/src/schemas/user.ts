@@ -14,6 +14,7 @@ import {
   TEXT_MAX,
   atMost,
   keyed,
+  oneLine,
   sayIssue,
 } from './common';
 
@@ -39,6 +40,7 @@ const requiredText = (field: UserField, max: number = TEXT_MAX.name) =>
       .string(requiredIssue(field))
       .max(...atMost(max))
       .trim()
+      .refine(...oneLine)
       .min(1, requiredIssue(field)),
   );
 
@@ -67,6 +69,7 @@ const userFields = {
       .string(requiredIssue('email'))
       .max(...atMost(TEXT_MAX.email))
       .trim()
+      .refine(...oneLine)
       .regex(EMAIL_PATTERN, userIssue('emailInvalid')),
   ),
   password: passwordShape,
@@ -114,6 +117,7 @@ export const userUpdateSchema = z.object({
       .string()
       .max(...atMost(TEXT_MAX.line))
       .trim()
+      .refine(...oneLine)
       .optional(),
   ),
   contact: z.preprocess(blankToUndefined, contactShape.optional()),

@@ -22,13 +22,15 @@ export type VisitorIssueKey =
   | 'phoneInvalid'
   | 'fileTooLarge'
   | 'fileInvalid'
+  | 'fileTypeRefused'
   | 'dateMissing'
   | 'dateInvalid'
   | 'datePast'
   | 'hourMissing'
   | 'minuteMissing'
   | 'privacyRequired'
-  | 'tooLong';
+  | 'tooLong'
+  | 'controlChars';
 
 /** The select placeholders (spec §5: they are flagged as errors). */
 export const HOUR_PLACEHOLDER = 'HH';
@@ -40,6 +42,8 @@ export type VisitorLanguage = (typeof VISITOR_LANGUAGES)[number];
 /** What the schema needs to know of the picked file: a browser File, or the server's upload. */
 export interface FileLike {
   size: number;
+  /** The browser's media type of a picked file ('' when it cannot tell); the server sniffs the bytes. */
+  type?: string;
 }
 
 /** DD/MM/YYYY with slashes at positions 3 and 6 (spec §5), and a real calendar day. */
