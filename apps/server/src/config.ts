@@ -262,10 +262,25 @@ export interface Config {
 export interface RateLimits {
   /** Failed sign-ins of one account from one client before each next one waits (1 s, 2 s, 4 s…). */
   loginAccountFreeAttempts: number;
-  /** Failed sign-ins from one client, all accounts together, before each next one waits. */
+  /**
+   * Failed sign-ins from one client, all accounts together, before each next one waits;
+   * an account that has not failed from that client is not held back by it.
+   */
   loginClientFreeAttempts: number;
+  /**
+   * Failed sign-ins of one account from every client together before its verifications are
+   * spaced (the first wait apart, doubled at each further one, up to 15 minutes).
+   */
+  loginAccountWideFreeAttempts: number;
   /** The first wait after the free failures, doubled at each further one (up to 15 minutes). */
   loginFirstDelaySeconds: number;
+  /**
+   * The longest a sign-in waits on the server for its account's turn: a right password
+   * from a client without failures is then verified, however busy the account is.
+   */
+  loginHoldSeconds: number;
+  /** Sign-in requests per client per window, right or wrong (an office's morning fits). */
+  loginPerWindow: number;
   /** Public form submissions (visitor, event registration) per client per window. */
   publicFormPerWindow: number;
   /** Event registrations from one client to one event per registration window. */
@@ -283,7 +298,10 @@ export interface RateLimits {
 export const DEFAULT_RATE_LIMITS: RateLimits = {
   loginAccountFreeAttempts: 5,
   loginClientFreeAttempts: 30,
+  loginAccountWideFreeAttempts: 10,
   loginFirstDelaySeconds: 1,
+  loginHoldSeconds: 10,
+  loginPerWindow: 120,
   publicFormPerWindow: 30,
   codeLookupPerWindow: 600,
   registrationsPerClientPerEvent: 5,

@@ -18,13 +18,20 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const throttle = new LoginThrottle({
     accountFreeAttempts: limits.loginAccountFreeAttempts,
     clientFreeAttempts: limits.loginClientFreeAttempts,
+    accountWideFreeAttempts: limits.loginAccountWideFreeAttempts,
     firstDelaySeconds: limits.loginFirstDelaySeconds,
+    holdSeconds: limits.loginHoldSeconds,
   });
 
   app.post(
     '/login_check',
     {
-      config: { public: true },
+      // The throttle decides about failures; this only caps the requests one address sends
+      // (each costs a password hash), well above an office's morning of sign-ins.
+      config: {
+        public: true,
+        rateLimit: { max: limits.loginPerWindow, timeWindow: limits.windowMs },
+      },
       schema: {
         tags: ['auth'],
         summary: 'Sign in with e-mail (as username) and password; answers a bearer token.',

@@ -39,7 +39,8 @@ export interface SignedIn {
  * when it must wait) before the password is read; an unknown e-mail is checked
  * against a decoy hash so timing tells nothing; a wrong password or a disabled
  * account is audited against that account (an unknown address names nobody, nothing
- * is kept). A success clears the throttle, opens a session and audits it, in one
+ * is kept), and the throttle remembers the failure for a day. A success gives the
+ * throttle its counts back (issue 26 §1), opens a session and audits it, in one
  * transaction, and answers its signed token. It also sets the person's mail language
  * to the one they signed in with (the interface's), unless they chose it on their
  * mail preferences page: staff mails then read like the screens they use.
@@ -60,6 +61,9 @@ export async function signIn(
     .where(eq(sql`lower(${users.email})`, email))
     .limit(1);
   const valid = await verifyPassword(user?.passwordHash ?? (await decoyHash()), attempt.password);
+  if (attempt.throttled && !(user && valid && user.status)) {
+    await throttle.failed(db, email, attempt.client);
+  }
   if (!user) throw new HttpError(401, (m) => m.api.badCredentials);
   if (!valid || !user.status) {
     await audit(db, {
@@ -151,6 +155,7 @@ export async function changeOwnPassword(
     .where(eq(users.id, who.userId))
     .limit(1);
   if (!account || !(await verifyPassword(account.passwordHash, change.current))) {
+    if (change.throttled) await throttle.failed(db, email, change.client);
     const wrong: Say = (m) => m.account.currentPasswordWrong;
     throw badRequest(wrong, { current_password: wrong });
   }
