@@ -3,13 +3,62 @@
  * are kept in the company's 'Confidentialité' section, looks at a visitor's identity
  * document in the request list, and finds both — the retention change and that view, with
  * who and when — in the audit log, filtered by action.
+ * Issue 26 §9: what the Sésame platform's own staff (a ROLE_SESAME of another company) did to
+ * the company shows in its log with a « Plateforme Sésame » badge, and the origin filter
+ * shows that alone, to the company's own manager.
  */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newContext, screenshot, signIn } from './support/browser';
-import { apiToken } from './support/server';
+import { apiToken, createDemoStaff, type RunningServer } from './support/server';
 import { useSesame } from './support/sesame';
-import { createConfirmedVisitor } from './support/visitors';
+import { ID_PNG, createConfirmedVisitor } from './support/visitors';
+
+const STAFF_PASSWORD = 'Un-mot-de-passe-solide-42';
+
+/** Set-up through the API: a call as `token` that must succeed; answers its `data`. */
+async function created(
+  server: RunningServer,
+  token: string,
+  path: string,
+  body: FormData | Record<string, unknown>,
+): Promise<{ id: string }> {
+  const json = !(body instanceof FormData);
+  const res = await fetch(`${server.url}/api${path}`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(json ? { 'content-type': 'application/json' } : {}),
+    },
+    body: json ? JSON.stringify(body) : body,
+  });
+  if (res.status !== 200 && res.status !== 201) {
+    throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  }
+  return ((await res.json()) as { data: { id: string } }).data;
+}
+
+/** Another company than the demo one, made by the platform admin. */
+function companyForm(name: string): FormData {
+  const body = new FormData();
+  const fields = {
+    name,
+    id_number: 'RC-0002',
+    address: 'Rue 2',
+    city: 'Abidjan',
+    state: 'Lagunes',
+    country: 'CI',
+    zipcode: '00225',
+    company_field: 'Services',
+    point_contact: 'Awa Koné',
+    title: 'Directrice',
+    email: 'contact@example.com',
+    phone_number: '0701020304',
+  };
+  for (const [key, value] of Object.entries(fields)) body.set(key, value);
+  body.set('logo', new Blob([ID_PNG], { type: 'image/png' }), 'logo.png');
+  return body;
+}
 
 describe('privacy: retention, document views and the audit log in Chromium', () => {
   const sesame = useSesame();
@@ -27,17 +76,29 @@ describe('privacy: retention, document views and the audit log in Chromium', () 
     const page: Page = await context.newPage();
     await signIn(page, sesame.server.adminEmail, sesame.server.adminPassword);
 
-    // Confidentialité: identity documents kept 15 days instead of 30.
+    // Confidentialité: identity documents kept 15 days instead of 30. A shortened period
+    // waits 7 days (issue 26): the field says when it applies, visitors read 30 until then.
     await page.goto('/demo/edit-company/demo');
     const section = page.getByRole('region', { name: 'Confidentialité' });
     const documents = section.getByLabel(/^Pièces d'identité et photos/);
     await expect.poll(() => documents.inputValue()).toBe('30');
+    await section
+      .getByText("Au moins 365 jours : le minimum fixé par l'exploitant de Sésame.")
+      .waitFor();
     await documents.fill('15');
     await section.getByRole('button', { name: 'Enregistrer' }).click();
-    await page.getByText('Les paramètres de confidentialité ont été enregistrés.').waitFor();
+    await page
+      .getByText(
+        "Les paramètres de confidentialité ont été enregistrés. Une durée raccourcie ne s'appliquera que dans 7 jours.",
+      )
+      .waitFor();
+    await section
+      .getByText(/^Raccourci à 15 jours : s'applique le \d{1,2} \S+ \d{4}\. D'ici là : 30 jours\.$/)
+      .waitFor();
+    await expect.poll(() => documents.inputValue()).toBe('15');
     await expect
       .poll(() => section.getByTestId('privacy-notice-preview').textContent())
-      .toContain('supprimées 15 jours après la visite');
+      .toContain('supprimées 30 jours après la visite');
 
     // The request list shows the visitor's identity document: the admin's browser fetches it.
     await page.goto('/demo/list-qrcode');
@@ -76,6 +137,80 @@ describe('privacy: retention, document views and the audit log in Chromium', () 
     await page.getByRole('option', { name: 'Durées de conservation modifiées' }).click();
     await expect.poll(() => rows.first().textContent()).toContain('documentsDays');
     expect(await rows.first().textContent()).toContain('30→15');
+    await context.close();
+  });
+
+  it("a manager sees what the Sésame platform's staff did to the company, marked, and filters on it", async () => {
+    const { server } = sesame;
+    // The platform's own staff member: a ROLE_SESAME of another company, who creates a user
+    // in the demo company (ROLE_SESAME reaches every company).
+    const adminToken = await apiToken(server);
+    const platform = await created(server, adminToken, '/company', companyForm('Équipe Sésame'));
+    await created(server, adminToken, '/user/create', {
+      name: 'Kouadio',
+      firstname: 'Serge',
+      email: 'serge.kouadio@sesame.test',
+      password: STAFF_PASSWORD,
+      title: 'Support',
+      contact: '0102030405',
+      role: 'ROLE_SESAME',
+      status: true,
+      company_id: platform.id,
+    });
+    const platformToken = await apiToken(server, 'serge.kouadio@sesame.test', STAFF_PASSWORD);
+    const demo = (await (await fetch(`${server.url}/api/company/demo`)).json()) as {
+      data: { id: string };
+    };
+    await created(server, platformToken, '/user/create', {
+      name: 'Bamba',
+      firstname: 'Issa',
+      email: 'issa.bamba@example.com',
+      password: STAFF_PASSWORD,
+      title: 'Agent',
+      contact: '0102030405',
+      role: 'ROLE_EMPLOYEE',
+      status: true,
+      company_id: demo.data.id,
+    });
+    await createDemoStaff(server, {
+      name: 'Yao',
+      firstname: 'Aya',
+      email: 'aya.yao@example.com',
+      password: STAFF_PASSWORD,
+      title: 'Responsable',
+      role: 'ROLE_MANAGER',
+    });
+
+    const context = await newContext(sesame.browser, sesame.server.url);
+    const page: Page = await context.newPage();
+    await signIn(page, 'aya.yao@example.com', STAFF_PASSWORD);
+    await page.goto('/demo/audit');
+    await page.getByRole('heading', { name: "Journal d'audit" }).waitFor();
+    const rows = page.getByTestId('audit-table').locator('tbody tr');
+    const origin = page
+      .getByRole('textbox', { name: 'Origine', exact: true })
+      .or(page.getByRole('combobox', { name: 'Origine', exact: true }))
+      .first();
+
+    // Only the platform's doing: the user created by Serge Kouadio, with the badge.
+    await origin.click();
+    await page.getByRole('option', { name: 'Plateforme Sésame' }).click();
+    await expect
+      .poll(async () => (await rows.allTextContents()).join('|'))
+      .toContain('Utilisateur créé');
+    const platformRows = await rows.allTextContents();
+    expect(platformRows.every((row) => row.includes('Plateforme Sésame'))).toBe(true);
+    expect(platformRows[0]).toContain('Serge Kouadio');
+    expect(await page.locator('tbody tr[data-by-platform]').count()).toBe(platformRows.length);
+    await screenshot(page, 'privacy-audit-platform');
+
+    // The company's own doing: the manager's sign-in, and no badge.
+    await origin.click();
+    await page.getByRole('option', { name: "L'entreprise" }).click();
+    await expect
+      .poll(async () => (await rows.allTextContents()).join('|'))
+      .not.toContain('Plateforme Sésame');
+    expect((await rows.allTextContents()).join('|')).toContain('Connexion');
     await context.close();
   });
 });

@@ -86,7 +86,8 @@ describe('the server catalogues', () => {
       const texts = (value: unknown): string[] =>
         typeof value === 'string' ? [value] : Array.isArray(value) ? (value as string[]) : [];
       for (const [i, text] of texts(en).entries()) {
-        expect(text, path).not.toMatch(/[àâçéèêëîïôûùüÿœ]/i);
+        // The product's name is Sésame in every language (the English screens say it so too).
+        expect(text.replaceAll('Sésame', ''), path).not.toMatch(/[àâçéèêëîïôûùüÿœ]/i);
         const frText = texts(fr)[i];
         if (text === frText) expect(shared.has(text), `${path}: ${text}`).toBe(true);
       }

@@ -18,6 +18,7 @@ function present(row: AuditRow) {
     subject_type: row.subjectType,
     subject_id: row.subjectId,
     detail: (row.detail as Record<string, unknown> | null) ?? null,
+    by_platform: row.byPlatform,
   };
 }
 
@@ -32,7 +33,9 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
         summary:
           "The audit log, newest first: identity documents viewed and staff changes. A company's admin-side staff see " +
           'their company; the platform admin every company (or one, `company`). Searched by actor and action, ' +
-          'filtered by actor, action and period, paged.',
+          "filtered by actor, action, period and origin (`by=platform`: what the Sésame platform's staff — " +
+          'ROLE_ADMIN or ROLE_SESAME of another company — did to the company, each such entry `by_platform`; ' +
+          '`by=company`: the rest), paged.',
         querystring: auditQuerySchema,
         response: { 200: paginatedSchema(auditEntrySchema) },
       },
@@ -94,6 +97,7 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
           row.at.toISOString(),
           row.companyName,
           row.actorName ?? (row.actorUserId ? row.actorUserId : words.system),
+          row.byPlatform ? words.platform : '',
           row.action,
           row.subjectType,
           row.subjectId,

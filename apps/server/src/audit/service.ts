@@ -6,6 +6,12 @@
  * carries ids, roles, days and counts, never a name, an e-mail or a phone number.
  * Checks made or closed by hand are audited by triggers on the check tables, since the
  * code check is one SQL statement.
+ *
+ * An entry belongs to the company acted upon (the record's company, never the actor's), so
+ * that company's admins and managers read what the platform's own staff (ROLE_ADMIN,
+ * ROLE_SESAME of another company) did to it. Whether an entry is by the platform is not the
+ * caller's to say: the database sets `by_platform` from the actor's row as the entry is
+ * written (migration 0022), for these entries and the triggers' alike.
  */
 import { and, desc, eq, gte, lte, sql, type SQL } from 'drizzle-orm';
 import type { AuditAction, AuditQuery, AuditSubject } from '@sesame/shared';
@@ -15,6 +21,7 @@ import { newId } from '../db/ids';
 import { likeAny, offsetOf } from '../db/pagination';
 
 export interface AuditEntryInput {
+  /** The company acted upon: the record's own company, not the actor's. */
   companyId: string | null;
   /** The staff member who acted; null for the system (the retention purge). */
   actorUserId: string | null;
@@ -48,6 +55,7 @@ export function auditWhere(
     !companyId && query.company ? eq(auditEvents.companyId, query.company) : undefined,
     query.actor ? eq(auditEvents.actorUserId, query.actor) : undefined,
     query.action ? eq(auditEvents.action, query.action) : undefined,
+    query.by ? eq(auditEvents.byPlatform, query.by === 'platform') : undefined,
     query.from ? gte(auditEvents.at, new Date(query.from)) : undefined,
     query.to ? lte(auditEvents.at, new Date(query.to)) : undefined,
   ];
@@ -75,6 +83,7 @@ export interface AuditRow {
   subjectType: string | null;
   subjectId: string | null;
   detail: unknown;
+  byPlatform: boolean;
 }
 
 const columns = {
@@ -90,6 +99,7 @@ const columns = {
   subjectType: auditEvents.subjectType,
   subjectId: auditEvents.subjectId,
   detail: auditEvents.detail,
+  byPlatform: auditEvents.byPlatform,
 };
 
 /** A page of entries, newest first, and their total. */

@@ -464,11 +464,21 @@ export const auditEvents = pgTable(
     subjectId: uuid('subject_id'),
     detail: jsonb('detail'),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * Done by the Sésame platform's staff on this company (issue 26 §9): the actor's active
+     * role is a cross-tenant one and their own company is not the entry's. Set by the
+     * database as the row is written (trigger of migration 0022), whatever the insert says.
+     */
+    byPlatform: boolean('by_platform').notNull().default(false),
   },
   (t) => [
     index('audit_events_company_at_idx').on(t.companyId, t.at),
     index('audit_events_at_idx').on(t.at),
     index('audit_events_actor_idx').on(t.actorUserId, t.at),
+    // The origin filter of a company's log: platform entries are few among many.
+    index('audit_events_platform_idx')
+      .on(t.companyId, t.at)
+      .where(sql`${t.byPlatform}`),
   ],
 );
 

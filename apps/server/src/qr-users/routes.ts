@@ -209,7 +209,7 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const row = await findQrUser(app.db, request.params.id, BOTH);
       authorizeCard(request.principal, UPDATE, row);
-      const updated = await updateQrUser(app.db, row, request.body);
+      const updated = await updateQrUser(app.db, row, request.body, signedIn(request).userId);
       return {
         message: say(request, (m) => m.qrUser.updated),
         data: await presentQrUser(updated, ctx(request)),
@@ -325,7 +325,7 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
       authorizeAny(request.principal, UPDATE.member);
       const row = await findQrUser(app.db, request.params.id, MEMBER);
       authorizeCard(request.principal, UPDATE, row);
-      const updated = await updateQrUser(app.db, row, request.body);
+      const updated = await updateQrUser(app.db, row, request.body, signedIn(request).userId);
       return {
         message: say(request, (m) => m.qrUser.updated),
         data: await presentQrUser(updated, ctx(request)),

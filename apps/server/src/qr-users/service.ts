@@ -16,6 +16,7 @@ import { storeFile } from '../files/uploads';
 import type { FileStorage } from '../files/storage';
 import { endOfDay } from './dates';
 import { found } from '../db/rows';
+import { audit } from '../audit/service';
 
 export interface QrUserCompany {
   id: string;
@@ -160,18 +161,39 @@ export interface QrUserChanges {
   dateExp?: string | null;
 }
 
+/**
+ * A card's fields or expiry changed, audited in the same transaction in the card's company
+ * with the names of the fields sent (never their values): a platform role's edit shows in
+ * that company's log (issue 26 §9).
+ */
 export async function updateQrUser(
   db: Db,
   row: QrUserRow,
   changes: QrUserChanges,
+  actorUserId: string,
 ): Promise<QrUserRow> {
   const { dateExp, ...fields } = changes;
   const values: Partial<typeof qrUsers.$inferInsert> = { ...fields };
   if (dateExp !== undefined) {
     values.dateExp = dateExp === null ? null : endOfDay(dateExp, row.company.timezone);
   }
-  await db.update(qrUsers).set(values).where(eq(qrUsers.id, row.id));
-  return found(await findQrUser(db, row.id, [row.kind]), 'the card just updated');
+  return db.transaction(async (tx) => {
+    await tx.update(qrUsers).set(values).where(eq(qrUsers.id, row.id));
+    await audit(tx, {
+      companyId: row.companyId,
+      actorUserId,
+      action: 'qr_user.updated',
+      subjectType: 'qr_user',
+      subjectId: row.id,
+      detail: {
+        kind: row.kind,
+        fields: Object.keys(changes).filter(
+          (field) => changes[field as keyof QrUserChanges] !== undefined,
+        ),
+      },
+    });
+    return found(await findQrUser(tx, row.id, [row.kind]), 'the card just updated');
+  });
 }
 
 /**

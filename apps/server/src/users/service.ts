@@ -202,7 +202,8 @@ function updateAction(change: { role: boolean; disabled: boolean; password: bool
  *     ends every other session of the account; disabling the account ends them all,
  *     so re-enabling it later brings no old token back. A role change needs no
  *     revocation: every request reads the role afresh (auth/principal.ts).
- * One audit entry, named by the change that matters most, with what changed.
+ * One audit entry, named by the change that matters most, with what changed (two for a
+ * move to another company: one in each company's log).
  */
 export async function updateUser(
   db: Database,
@@ -246,8 +247,7 @@ export async function updateUser(
     const disabled = target.status && !body.status;
     if (disabled) await revokeSessions(tx, target.id);
     else if (passwordHash) await revokeSessions(tx, target.id, who.sessionId);
-    await audit(tx, {
-      companyId: target.companyId,
+    const entry = {
       actorUserId: who.userId,
       action: updateAction({ role: roleChanges, disabled, password: Boolean(passwordHash) }),
       subjectType: 'user',
@@ -257,9 +257,23 @@ export async function updateUser(
         toRole: activeRole(roles),
         disabled,
         passwordReset: Boolean(passwordHash),
-        ...(companyId !== target.companyId ? { movedTo: companyId } : {}),
       },
-    });
+    } as const;
+    if (companyId === target.companyId) {
+      await audit(tx, { ...entry, companyId });
+    } else {
+      // A user moved between companies (only a platform role can): both companies' logs say so.
+      await audit(tx, {
+        ...entry,
+        companyId: target.companyId,
+        detail: { ...entry.detail, movedTo: companyId },
+      });
+      await audit(tx, {
+        ...entry,
+        companyId,
+        detail: { ...entry.detail, movedFrom: target.companyId },
+      });
+    }
     return readBack(tx, target.id);
   });
 }

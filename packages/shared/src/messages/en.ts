@@ -297,6 +297,10 @@ export const en: Catalogue = {
     daysTooFew: 'At least 1 day.',
     daysTooMany: (max) => `At most ${max} days.`,
   },
+  audit: {
+    originInvalid:
+      'Unknown origin: choose "platform" (the Sésame platform) or "company" (the company).',
+  },
   rollCall: {
     alreadyRunning: 'An evacuation roll call is already under way.',
     ended: 'This evacuation roll call is over.',
@@ -348,8 +352,18 @@ export const en: Catalogue = {
     },
     audit: {
       fileName: 'audit-log',
-      header: ['Date (UTC)', 'Company', 'Actor', 'Action', 'Subject', 'Identifier', 'Detail'],
+      header: [
+        'Date (UTC)',
+        'Company',
+        'Actor',
+        'Origin',
+        'Action',
+        'Subject',
+        'Identifier',
+        'Detail',
+      ],
       system: 'System',
+      platform: 'Sésame platform',
     },
   },
 };

@@ -333,6 +333,11 @@ export const fr = {
     daysTooFew: 'Au moins 1 jour.',
     daysTooMany: (max: number) => `Au plus ${max} jours.`,
   },
+  audit: {
+    /** Issue 26 §9: the audit log's origin filter (`by`). */
+    originInvalid:
+      "Origine inconnue : choisissez « platform » (la plateforme Sésame) ou « company » (l'entreprise).",
+  },
   rollCall: {
     alreadyRunning: "Un appel d'évacuation est déjà en cours.",
     ended: "Cet appel d'évacuation est terminé.",
@@ -389,8 +394,19 @@ export const fr = {
     },
     audit: {
       fileName: 'journal-audit',
-      header: ['Date (UTC)', 'Entreprise', 'Auteur', 'Action', 'Objet', 'Identifiant', 'Détail'],
+      header: [
+        'Date (UTC)',
+        'Entreprise',
+        'Auteur',
+        'Origine',
+        'Action',
+        'Objet',
+        'Identifiant',
+        'Détail',
+      ],
       system: 'Système',
+      /** The origin column's cell of an entry made by the Sésame platform's staff. */
+      platform: 'Plateforme Sésame',
     },
   },
 } as const;

@@ -34,6 +34,8 @@ export const AUDIT_ACTIONS = [
   'qr_user.issued',
   'member.issued',
   'qr_user.reissued',
+  /** A QR code's or a member card's fields or expiry changed (issue 26 §9). */
+  'qr_user.updated',
   'retention.changed',
   'retention.purged',
   'person.exported',
@@ -53,12 +55,28 @@ export const AUDIT_SUBJECTS = [
 ] as const;
 export type AuditSubject = (typeof AUDIT_SUBJECTS)[number];
 
+/**
+ * Where an entry's action came from (issue 26 §9): `platform`, a platform role (ROLE_ADMIN,
+ * ROLE_SESAME) acting on a company that is not its own; `company`, everyone else (the
+ * company's own staff, the system). The database decides it as the entry is written
+ * (`audit_events.by_platform`, migration 0022), so no caller can forget or forge it.
+ */
+export const AUDIT_ORIGINS = ['platform', 'company'] as const;
+export type AuditOrigin = (typeof AUDIT_ORIGINS)[number];
+
 const auditInstant = z.iso.datetime({ offset: true, ...said((m) => m.validation.dateInvalid) });
 
-/** `GET /api/audit`: paged, searched (actor, action), filtered by actor, action and period. */
+/** `GET /api/audit`: paged, searched (actor, action), filtered by actor, action, origin, period. */
 export const auditQuerySchema = listQuerySchema.extend({
   actor: z.uuid().optional(),
   action: z.enum(AUDIT_ACTIONS).optional(),
+  /** `platform`: only what the Sésame platform's staff did; `company`: only the rest. */
+  by: z
+    .enum(
+      AUDIT_ORIGINS,
+      said((m) => m.audit.originInvalid),
+    )
+    .optional(),
   from: auditInstant.optional(),
   to: auditInstant.optional(),
   /** The platform admin may look at one company; others see their own. */
@@ -78,6 +96,8 @@ export const auditEntrySchema = z.object({
   subject_type: z.string().nullable(),
   subject_id: z.string().nullable(),
   detail: z.record(z.string(), z.unknown()).nullable(),
+  /** Done by the Sésame platform's staff on this company (a platform role of another company). */
+  by_platform: z.boolean(),
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 

@@ -1,6 +1,6 @@
 /** The audit log (issue 16): a page of entries, the actors to filter by, the CSV. */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { AuditAction, AuditEntry } from '@sesame/shared';
+import type { AuditAction, AuditEntry, AuditOrigin } from '@sesame/shared';
 import { api, toQuery, type Paginated } from '../../../lib/api-client';
 import { downloadFile } from '../../../lib/download';
 
@@ -8,6 +8,8 @@ export interface AuditFilters {
   q?: string;
   actor?: string;
   action?: AuditAction;
+  /** `platform`: what the Sésame platform's staff did; `company`: the rest. */
+  by?: AuditOrigin;
   from?: string;
   to?: string;
 }

@@ -1,9 +1,12 @@
 /**
  * The audit log (issue 16): every view of an identity document and every staff change,
- * newest first; searched, filtered by actor, action and period, paged, exported to CSV.
+ * newest first; searched, filtered by actor, action, origin and period, paged, exported to
+ * CSV. What the Sésame platform's own staff did to the company carries a badge, and the
+ * origin filter shows only that (issue 26 §9).
  */
 import { useState } from 'react';
 import {
+  Badge,
   Button,
   Code,
   Container,
@@ -17,7 +20,13 @@ import {
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from '../../../lib/i18n';
-import { AUDIT_ACTIONS, actsOnAllCompanies, type AuditAction } from '@sesame/shared';
+import {
+  AUDIT_ACTIONS,
+  AUDIT_ORIGINS,
+  actsOnAllCompanies,
+  type AuditAction,
+  type AuditOrigin,
+} from '@sesame/shared';
 import { PageTitle } from '../../../components/PageTitle';
 import { QueryState } from '../../../components/QueryState';
 import { TableScroll } from '../../../components/TableScroll';
@@ -43,6 +52,7 @@ export default function AuditPage() {
   const [q] = useDebouncedValue(search.trim(), 300);
   const [actor, setActor] = useState<string | null>(null);
   const [action, setAction] = useState<string | null>(null);
+  const [origin, setOrigin] = useState<string | null>(null);
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const [page, setPage] = useState(1);
@@ -51,6 +61,7 @@ export default function AuditPage() {
     q: q || undefined,
     actor: actor ?? undefined,
     action: (action as AuditAction | null) ?? undefined,
+    by: (origin as AuditOrigin | null) ?? undefined,
     from: dayBound(from, false),
     to: dayBound(to, true),
   };
@@ -110,6 +121,15 @@ export default function AuditPage() {
           clearable
           w={260}
         />
+        <Select
+          label={t('audit.origin')}
+          placeholder={t('audit.anyOrigin')}
+          data={AUDIT_ORIGINS.map((o) => ({ value: o, label: t(`audit.origins.${o}`) }))}
+          value={origin}
+          onChange={reset(setOrigin)}
+          clearable
+          w={200}
+        />
         <TextInput
           type="date"
           label={t('audit.from')}
@@ -147,12 +167,30 @@ export default function AuditPage() {
               </Table.Thead>
               <Table.Tbody>
                 {answer.data.map((entry) => (
-                  <Table.Tr key={entry.id} data-action={entry.action}>
+                  <Table.Tr
+                    key={entry.id}
+                    data-action={entry.action}
+                    data-by-platform={entry.by_platform || undefined}
+                  >
                     <Table.Td>{formatDateTime(entry.at, undefined, i18n.language)}</Table.Td>
                     {allCompanies && <Table.Td>{entry.company_name ?? '—'}</Table.Td>}
                     <Table.Td>
-                      {entry.actor_name ??
-                        (entry.actor_id ? t('audit.deletedAccount') : t('audit.system'))}
+                      <Group gap={6}>
+                        <span>
+                          {entry.actor_name ??
+                            (entry.actor_id ? t('audit.deletedAccount') : t('audit.system'))}
+                        </span>
+                        {entry.by_platform && (
+                          <Badge
+                            color="grape"
+                            variant="light"
+                            title={t('audit.platformHint')}
+                            style={{ overflow: 'visible' }}
+                          >
+                            {t('audit.platformBadge')}
+                          </Badge>
+                        )}
+                      </Group>
                     </Table.Td>
                     <Table.Td>
                       {t(`audit.actions.${entry.action}`, { defaultValue: entry.action })}
