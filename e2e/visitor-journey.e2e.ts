@@ -11,7 +11,7 @@ import { newContext, PHONE, screenshot, signIn, field } from './support/browser'
 import { waitForMailSent } from './support/mail';
 import { decodeQr } from './support/qr';
 import { useSesame } from './support/sesame';
-import { fillMeetingIdentity } from './support/visitors';
+import { fillMeetingIdentity, ID_PNG } from './support/visitors';
 
 const RECEPTIONIST = { email: 'accueil@demo.test', password: 'Accueil-Password-123' };
 const VISITOR_EMAIL = 'awa.kone@example.com';
@@ -60,6 +60,26 @@ describe('visitor journey in Chromium', () => {
 
     // Everything but the first names and the e-mail: the first missing field is named.
     await fillMeetingIdentity(visitor);
+    // A document of another type is refused under its field as it is picked (issue 27);
+    // the chooser's `accept` list offers only the accepted types.
+    const documentInput = visitor.locator('input[type="file"]');
+    expect(await documentInput.getAttribute('accept')).toBe(
+      'image/jpeg,image/png,image/webp,application/pdf',
+    );
+    await documentInput.setInputFiles({
+      name: 'notes.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('not a document'),
+    });
+    await visitor.getByText('La pièce doit être une image JPEG, PNG ou WebP, ou un PDF.').waitFor();
+    await documentInput.setInputFiles({
+      name: 'piece-identite.png',
+      mimeType: 'image/png',
+      buffer: ID_PNG,
+    });
+    expect(
+      await visitor.getByText('La pièce doit être une image JPEG, PNG ou WebP, ou un PDF.').count(),
+    ).toBe(0);
     // A search among the company's staff (issue 15); nobody matches, the text is kept.
     await visitor.getByRole('combobox', { name: "Nom de l'hôte" }).fill('M. Diallo');
     await field(visitor, 'Motif de la visite').fill('Entretien');
@@ -102,6 +122,21 @@ describe('visitor journey in Chromium', () => {
     await field(visitor, 'Date').fill('');
     await field(visitor, 'Date').pressSequentially('24122030');
     expect(await field(visitor, 'Date').inputValue()).toBe('24/12/2030');
+    // A file named and typed as a PNG whose bytes are not: the server's 415 is said under
+    // the field, not as a bare status toast (issue 27).
+    await documentInput.setInputFiles({
+      name: 'piece-identite.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from('this is no image'),
+    });
+    await visitor.getByRole('button', { name: 'Envoyer la demande' }).click();
+    await visitor.getByText("Ce type de fichier n'est pas accepté.").first().waitFor();
+    expect(await visitor.getByText(/Code : 415/).count()).toBe(0);
+    await documentInput.setInputFiles({
+      name: 'piece-identite.png',
+      mimeType: 'image/png',
+      buffer: ID_PNG,
+    });
     await visitor.getByRole('button', { name: 'Envoyer la demande' }).click();
     await visitor.getByText('Visiteur créé avec succès.').first().waitFor();
     await visitor.getByText('Demande créée avec succès.').first().waitFor();

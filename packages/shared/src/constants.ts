@@ -1,5 +1,12 @@
 /** The spec's business constants (§9) and the architecture's limits, named once. */
 export const ID_FILE_MAX_BYTES = 2 * 1024 * 1024; // spec §9: 2097152 bytes
+/** What an identity document may be: the form's `accept` list and the server's allow-list. */
+export const ID_DOCUMENT_TYPES = [
+  'image/jpeg',
+  'image/png',
+  'image/webp',
+  'application/pdf',
+] as const;
 export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024; // logos, QR-user documents, photos
 export const PHONE_MIN_DIGITS = 8;
 export const PHONE_MAX_DIGITS = 15;

@@ -1,6 +1,7 @@
 /**
  * File types recognised by their content (magic bytes), never by name.
  */
+import { ID_DOCUMENT_TYPES } from '@sesame/shared';
 export type MediaType =
   | 'image/jpeg'
   | 'image/png'
@@ -20,7 +21,7 @@ export const EXTENSIONS: Record<MediaType, string> = {
 
 /** Allow-lists per upload field (ARCHITECTURE §6). */
 export const ALLOWED = {
-  identityDocument: ['image/jpeg', 'image/png', 'image/webp', 'application/pdf'],
+  identityDocument: ID_DOCUMENT_TYPES,
   photo: ['image/jpeg', 'image/png', 'image/webp'],
   qrUserDocument: [
     'image/jpeg',

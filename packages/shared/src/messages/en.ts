@@ -130,6 +130,7 @@ export const en: Catalogue = {
     phoneInvalid: 'Please enter a valid phone number (8 to 15 digits).',
     fileTooLarge: fileTooLarge(ID_FILE_MAX_BYTES),
     fileInvalid: 'Please select a valid file',
+    fileTypeRefused: 'The document must be a JPEG, PNG or WebP image, or a PDF.',
     dateMissing: 'Date not selected',
     dateInvalid: 'Invalid Date',
     datePast: 'The visit date cannot be in the past.',

@@ -137,6 +137,7 @@ export const fr = {
     phoneInvalid: 'Veuillez entrer un numéro de téléphone valide (8 à 15 chiffres).',
     fileTooLarge: fileTooLarge(ID_FILE_MAX_BYTES),
     fileInvalid: 'Veuillez sélectionner un fichier valide',
+    fileTypeRefused: 'La pièce doit être une image JPEG, PNG ou WebP, ou un PDF.',
     dateMissing: 'Date non sélectionnée',
     dateInvalid: 'Date invalide',
     datePast: 'La date de la visite ne peut pas être dans le passé.',

@@ -13,7 +13,7 @@
  * can show it in the visitor's language; `message` is the spec's French.
  */
 import { z } from 'zod';
-import { HOURS, ID_FILE_MAX_BYTES, MINUTES } from '../constants';
+import { HOURS, ID_DOCUMENT_TYPES, ID_FILE_MAX_BYTES, MINUTES } from '../constants';
 import type { Say } from '../messages/catalogue';
 import { megabytes } from '../messages/units';
 import { EMAIL_PATTERN, TEXT_MAX, countryField, formText, isPhoneShaped, sayIssue } from './common';
@@ -92,6 +92,13 @@ export const visitorFormSchema = z
     const file = v.request_image as FileLike | undefined | null;
     if (!file || typeof file.size !== 'number' || file.size <= 0) {
       fail('request_image', 'fileInvalid', (m) => m.visitor.fileInvalid);
+    } else if (
+      typeof file.type === 'string' &&
+      file.type !== '' &&
+      !(ID_DOCUMENT_TYPES as readonly string[]).includes(file.type)
+    ) {
+      // Issue 27: a wrong type is said under the field, before anything is sent.
+      fail('request_image', 'fileTypeRefused', (m) => m.visitor.fileTypeRefused);
     } else if (file.size > ID_FILE_MAX_BYTES) {
       fail('request_image', 'fileTooLarge', (m) => m.visitor.fileTooLarge, undefined, {
         mo: megabytes(ID_FILE_MAX_BYTES),

@@ -33,6 +33,7 @@ import {
   EVENT_DEFAULT_REASON,
   HOURS,
   HOUR_PLACEHOLDER,
+  ID_DOCUMENT_TYPES,
   ID_FILE_MAX_BYTES,
   isPastVisitDate,
   isVisitDate,
@@ -72,7 +73,8 @@ export interface VisitorFormEvent {
 
 export interface VisitorFormProps {
   event?: VisitorFormEvent;
-  onSubmit: (formData: FormData) => Promise<void>;
+  /** May answer the server's field errors (a refused document), shown under their fields. */
+  onSubmit: (formData: FormData) => Promise<Record<string, string> | void>;
   submitting?: boolean;
   /** The company's time zone: it decides which day is today (past days cannot be chosen). */
   timeZone?: string;
@@ -150,7 +152,7 @@ function valuesFromEvent(event: VisitorFormEvent): Partial<Values> {
   };
 }
 
-const FILE_ACCEPT = 'image/jpeg,image/png,image/webp,application/pdf';
+const FILE_ACCEPT = ID_DOCUMENT_TYPES.join(',');
 /** The identity document's limit, as the hint and the message quote it. */
 const MO = megabytes(ID_FILE_MAX_BYTES);
 
@@ -198,7 +200,7 @@ export function VisitorForm({
       if (values.host_user_id) body.set('host_user_id', values.host_user_id);
       // Spec §4: the visitor is created after a 1 s delay.
       await new Promise((resolve) => setTimeout(resolve, SUBMIT_DELAY_MS));
-      await onSubmit(body);
+      return onSubmit(body);
     },
   });
   const busy = form.submitting || submitting;

@@ -5,6 +5,7 @@
  * edit), then the visitor's own fields (the visitor form in event mode) and
  * 'S'inscrire'. A registration needs no host: the code and QR go by e-mail at once.
  */
+import { documentRefusal } from '../../../components/visitor-form/document-refusal';
 import { useDeferredValue, useState, type ReactNode } from 'react';
 import { Alert, Container, Paper, Stack, Text, Title } from '@mantine/core';
 import { useTranslation, withFrenchWords } from '../../../lib/i18n';
@@ -74,6 +75,8 @@ export default function JoinEventPage() {
       });
       await navigate(`/${event.company.slug}/qr-code/${data.visitor_id}`);
     } catch (error) {
+      const refused = documentRefusal(error);
+      if (refused) return refused;
       if (error instanceof ApiError && error.status > 0) {
         const message = error.serverMessage ?? t('join.unknownError');
         setFailure(t('join.failure', { message }));

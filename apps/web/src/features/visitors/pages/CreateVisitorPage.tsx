@@ -3,6 +3,7 @@
  * spec §4 — visitor (200 → 'Visiteur créé avec succès.'), then request
  * (201 → 'Demande créée avec succès.') — and on to RequestMeeting with the id.
  */
+import { documentRefusal } from '../../../components/visitor-form/document-refusal';
 import { useState } from 'react';
 import { Alert, Container } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
@@ -55,6 +56,9 @@ export default function CreateVisitorPage() {
       notifications.show({ color: 'teal', message: t('outcome.requestCreated') });
       await navigate(`/${domain}/request-meeting/${request.data.id}`);
     } catch (error) {
+      // A document the server refused (its type by its bytes, its size) is said under its field.
+      const refused = documentRefusal(error);
+      if (refused) return refused;
       const { title, message } = failureText(t, error);
       notifications.show({ color: 'red', title, message, autoClose: 8000 });
       if (error instanceof ApiError && error.status === 401) {
