@@ -21,13 +21,8 @@ import {
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
-import {
-  UPLOAD_MAX_BYTES,
-  installProductMessages,
-  issueSay,
-  mayPerform,
-  type Action,
-} from '@sesame/shared';
+import { UPLOAD_MAX_BYTES, installProductMessages, issueSay, mayPerform } from '@sesame/shared';
+import { routeActions, type RouteAction } from './auth/authorize';
 import type { Principal } from './auth/principal';
 import { rightsSentence } from './auth/openapi-rights';
 import { loadPrincipal } from './auth/principal';
@@ -69,12 +64,16 @@ declare module 'fastify' {
      */
     sessionCheckedByRoute?: boolean;
     /**
-     * The permission a protected route needs (the matrix in packages/shared). Checked
-     * right after authentication, before the input is read: rate limit → 401 → 403 → 400.
-     * A route whose right depends on what is asked (a list of meetings or of an event's
-     * guests) names it from the raw request.
+     * Who may call a protected route: an action of the matrix (packages/shared), or a
+     * list of them (any one will do). The only place a route says it: the guard checks
+     * it right after authentication, before the body is parsed, so rate limit → 401 →
+     * 403 → 400; `loadAuthorized` reads it again for the record's company. A route
+     * whose right depends on what is asked (a list of meetings or of an event's guests)
+     * names it from the raw request. A protected route without one is open to every
+     * signed-in role (the caller's own account). With `sessionCheckedByRoute` the
+     * route's statement checks it, in the same query as the session.
      */
-    action?: Action | ((request: FastifyRequest) => Action);
+    action?: RouteAction;
   }
   interface FastifyInstance {
     /** Every /api route as registered: the ladder and input-limit tests walk it. */
@@ -93,7 +92,9 @@ export interface ApiRoute {
   method: string;
   url: string;
   public: boolean;
-  action: Action | undefined;
+  sessionCheckedByRoute: boolean;
+  /** Its `config.action` (`routeActions` turns it into the actions for a request). */
+  action: RouteAction | undefined;
   schema: { body?: unknown; querystring?: unknown; params?: unknown; consumes?: string[] };
 }
 
@@ -172,20 +173,26 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   };
 
   /**
-   * Every /api route's guard, in the documented order: 401 without a live session
-   * (unless the route is public), 403 when the role lacks the route's `action`, then
-   * 400 for text holding a NUL byte (PostgreSQL cannot store one); the schema's own
-   * validation follows. A route is public only when it says so.
+   * Every /api route's guard, in the documented order, before the body is even parsed:
+   * 401 without a live session (unless the route is public), 403 when the role has
+   * none of the route's `action`s. A route is public only when it says so. A route
+   * that checks the session in its own statement gets only the token's check here.
    */
   const guardFor = (config: FastifyContextConfig) => async (request: FastifyRequest) => {
     await identify(request);
-    if (!config.public) {
-      const signedIn = config.sessionCheckedByRoute ? request.claims : request.principal;
-      if (!signedIn) throw unauthenticated();
-      const action = typeof config.action === 'function' ? config.action(request) : config.action;
-      if (action && request.principal && !mayPerform(request.principal.role, action))
-        throw forbidden();
+    if (config.public) return;
+    if (config.sessionCheckedByRoute) {
+      if (!request.claims) throw unauthenticated();
+      return;
     }
+    const who = request.principal;
+    if (!who) throw unauthenticated();
+    const actions = routeActions(config.action, request);
+    if (actions.length > 0 && !actions.some((action) => mayPerform(who.role, action)))
+      throw forbidden();
+  };
+  /** Then 400 for text holding a NUL byte (PostgreSQL cannot store one); the schema's validation follows. */
+  const refuseNul = async (request: FastifyRequest) => {
     if (urlHasNul(request.url) || containsNul(request.body)) throw badRequest();
   };
 
@@ -194,25 +201,33 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
     const config: FastifyContextConfig = route.config ?? {};
+    // An empty list would read as "no right named": every signed-in role.
+    if (Array.isArray(config.action) && config.action.length === 0)
+      throw new Error(`${route.url}: config.action lists no action`);
     for (const method of [route.method].flat()) {
       if (method === 'HEAD') continue;
       routeTable.push({
         method,
         url: route.url,
         public: config.public === true,
-        action: typeof config.action === 'string' ? config.action : undefined,
+        sessionCheckedByRoute: config.sessionCheckedByRoute === true,
+        action: config.action,
         schema: (route.schema ?? {}) as ApiRoute['schema'],
       });
     }
-    if (typeof config.action === 'string' && route.schema) {
+    if (config.action && typeof config.action !== 'function' && route.schema) {
       const rights = rightsSentence(config.action);
       route.schema.description = route.schema.description
         ? `${route.schema.description}\n\n${rights}`
         : rights;
     }
-    const existing = route.preValidation;
+    // The guard runs before the body is parsed (a malformed body from a caller without
+    // the right is a 401 or a 403 too); the NUL check needs the parsed body.
     const guard = guardFor(config);
-    route.preValidation = existing ? [guard, ...[existing].flat()] : guard;
+    route.preParsing = route.preParsing ? [guard, ...[route.preParsing].flat()] : guard;
+    route.preValidation = route.preValidation
+      ? [refuseNul, ...[route.preValidation].flat()]
+      : refuseNul;
   });
 
   app.setErrorHandler((error, request, reply) => {

@@ -6,6 +6,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { FastifyRequest, InjectOptions } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import {
@@ -18,9 +19,19 @@ import {
   mayPerform,
   visitorFormSchema,
   ROLES,
+  type Action,
 } from '@sesame/shared';
+import type { ApiRoute } from '../src/app';
+import { routeActions } from '../src/auth/authorize';
 import { as, multipart, startTestApp, tokenFor, useTestApp } from './helpers/app';
-import { buildCompany, buildEvent, buildTenant, buildUser } from './helpers/factories';
+import {
+  buildCompany,
+  buildEvent,
+  buildQrUser,
+  buildTenant,
+  buildUser,
+  buildVisitor,
+} from './helpers/factories';
 import { qrPng } from '../src/qr/qr';
 
 /** The slow case of the old e-mail pattern: many dots and no final label. */
@@ -183,46 +194,192 @@ function concreteUrl(url: string): string {
   );
 }
 
-describe('guard order on every protected route (issue 11 §6)', () => {
-  const ctx = useTestApp();
+/**
+ * The protected routes open to every signed-in role, with no `config.action`: the
+ * caller's own account. Any other protected route must name its right.
+ */
+const OWN_ACCOUNT = [
+  'PUT /api/me/password',
+  'GET /api/user/info',
+  'POST /api/logout',
+  'GET /api/me/mail-preferences',
+  'PUT /api/me/mail-preferences',
+];
 
-  it('an anonymous invalid request answers 401, not the form’s errors', async () => {
-    const protectedRoutes = ctx.app.routeTable.filter((route) => !route.public);
-    expect(protectedRoutes.length).toBeGreaterThan(25);
-    for (const route of protectedRoutes) {
-      const res = await ctx.app.inject({
-        method: route.method as 'GET',
-        url: `${concreteUrl(route.url)}?page=-1&from=nonsense`,
-        payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : { bad: 1 },
-      });
-      expect(res.statusCode, `${route.method} ${route.url}`).toBe(401);
-      expect(res.json().message).toBe('Vous devez être authentifié.');
+/** Well-formed input for the routes whose own statement checks the right (403 after validation). */
+const VALID_INPUT: Record<string, { payload?: object }> = {
+  'POST /api/kiosk/check': { payload: { email: 'nobody@example.com' } },
+};
+
+const key = (route: ApiRoute) => `${route.method} ${route.url}`;
+const TOO_LONG = 'x'.repeat(150);
+
+/** The keys of an object schema, through the wrappers zod puts around it. */
+function shapeKeys(schema: unknown): string[] {
+  const def = (schema as ZodNode | undefined)?._zod?.def;
+  if (!def) return [];
+  if (def.shape) return Object.keys(def.shape);
+  return shapeKeys(def.in ?? def.innerType ?? def.schema);
+}
+
+/**
+ * A request every part of which the route's schema refuses: each path parameter too
+ * long for any of them (and no UUID), each query parameter too long or not a number,
+ * a JSON array where an object is expected, a multipart body cut short. `query` is
+ * what a `config.action` function reads. Null for a route that reads no input.
+ */
+function invalidRequest(route: ApiRoute) {
+  const { params, querystring, body, consumes } = route.schema;
+  if (!params && !querystring && !body && !consumes) return null;
+  const query: Record<string, string> = {};
+  for (const name of shapeKeys(querystring)) query[name] = TOO_LONG;
+  const url = route.url.replace(/:([A-Za-z_]+)/g, TOO_LONG);
+  const search = new URLSearchParams(query).toString();
+  const options: InjectOptions = {
+    method: route.method as 'GET',
+    url: search ? `${url}?${search}` : url,
+  };
+  if (consumes?.includes('multipart/form-data')) {
+    options.headers = { 'content-type': 'multipart/form-data; boundary=xyz' };
+    options.payload = '--xyz\r\nbroken';
+  } else if (body) {
+    options.payload = [];
+  }
+  return { options, query };
+}
+
+/** The actions of the matrix that allow calling `route` with `query` (any one will do). */
+function rightsOf(route: ApiRoute, query: Record<string, string>): readonly Action[] {
+  return routeActions(route.action, { query, params: {} } as unknown as FastifyRequest);
+}
+
+describe('guard order on every protected route (issue 11 §6, issue 26 §8)', () => {
+  const ctx = useTestApp();
+  const protectedRoutes = () => ctx.app.routeTable.filter((route) => !route.public);
+
+  it('every protected route names its right in its config, or is the caller’s own account', () => {
+    const unnamed = protectedRoutes()
+      .filter((route) => route.action === undefined)
+      .map(key);
+    expect(unnamed.sort()).toEqual([...OWN_ACCOUNT].sort());
+  });
+
+  it('no token: 401 before the input is parsed or validated', async () => {
+    expect(protectedRoutes().length).toBeGreaterThan(60);
+    for (const route of protectedRoutes()) {
+      const invalid = invalidRequest(route);
+      const requests: InjectOptions[] = [
+        invalid?.options ?? { method: route.method as 'GET', url: concreteUrl(route.url) },
+      ];
+      // A body the parser itself refuses: the guard runs before parsing.
+      if (route.method !== 'GET' && route.method !== 'DELETE')
+        requests.push({
+          method: route.method as 'POST',
+          url: concreteUrl(route.url),
+          headers: { 'content-type': 'application/json' },
+          payload: '{"broken',
+        });
+      for (const request of requests) {
+        const res = await ctx.app.inject(request);
+        expect(res.statusCode, `${key(route)} ${String(request.payload)}`).toBe(401);
+        expect(res.json().message).toBe('Vous devez être authentifié.');
+      }
     }
   });
 
-  it('a signed-in role without the route’s permission gets 403 before 400', async () => {
+  it('a role without the route’s right: 403 before 400; a role with it: 400', async () => {
     const tenant = await buildTenant(ctx.db);
-    const checked = new Set<string>();
-    for (const role of ROLES) {
-      const user = tenant.staff[role];
-      if (!user) continue;
-      const call = as(ctx.app, await tokenFor(ctx.app, user.email));
-      for (const route of ctx.app.routeTable) {
-        if (!route.action || mayPerform(role, route.action)) continue;
-        const res = await call({
-          method: route.method as 'GET',
-          url: `${concreteUrl(route.url)}?page=-1&from=nonsense`,
-          payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : { bad: 1 },
-        });
-        expect(res.statusCode, `${role} ${route.method} ${route.url}`).toBe(403);
-        checked.add(`${route.method} ${route.url}`);
+    const callers = await Promise.all(
+      ROLES.map(async (role) => ({
+        role,
+        call: as(ctx.app, await tokenFor(ctx.app, tenant.staff[role].email)),
+      })),
+    );
+    const wrong: string[] = [];
+    let forbidden = 0;
+    let invalid = 0;
+    for (const route of protectedRoutes()) {
+      const bad = invalidRequest(route);
+      const rights = rightsOf(route, bad?.query ?? {});
+      for (const { role, call } of callers) {
+        const allowed = rights.length === 0 || rights.some((action) => mayPerform(role, action));
+        // The code checks' statement checks the right with the session, on valid input.
+        const request =
+          !allowed && route.sessionCheckedByRoute
+            ? {
+                method: route.method as 'GET',
+                url: concreteUrl(route.url),
+                ...VALID_INPUT[key(route)],
+              }
+            : (bad?.options ?? { method: route.method as 'GET', url: concreteUrl(route.url) });
+        if (allowed && !bad) continue;
+        const want = allowed ? 400 : 403;
+        const res = await call(request);
+        if (res.statusCode !== want)
+          wrong.push(`${role} ${key(route)}: ${want} expected, got ${res.statusCode} ${res.body}`);
+        else if (want === 403) {
+          forbidden += 1;
+          expect(res.json().message).toBe("Vous n'avez pas la permission.");
+        } else invalid += 1;
       }
     }
-    expect(checked.size).toBeGreaterThan(10);
+    expect(wrong).toEqual([]);
+    expect(forbidden).toBeGreaterThan(150);
+    expect(invalid).toBeGreaterThan(150);
+  });
+
+  it('the reported case: a ROLE_USER changing a card’s expiry to nonsense gets 403', async () => {
+    const tenant = await buildTenant(ctx.db);
+    const card = await buildQrUser(ctx.db, { company: tenant.company });
+    const user = as(ctx.app, await tokenFor(ctx.app, tenant.staff.ROLE_USER.email));
+    const res = await user({
+      method: 'PUT',
+      url: `/api/qruser/${card.id}`,
+      payload: { dateExp: 'not-a-date' },
+    });
+    expect(res.statusCode).toBe(403);
+    const supervisor = as(ctx.app, await tokenFor(ctx.app, tenant.staff.ROLE_SUPERVISOR.email));
+    const invalid = await supervisor({
+      method: 'PUT',
+      url: `/api/qruser/${card.id}`,
+      payload: { dateExp: 'not-a-date' },
+    });
+    expect(invalid.statusCode).toBe(400);
   });
 });
 
-describe('permissions are declared, not hand-written (issue 13 §1)', () => {
+describe('a route’s right narrowed by the record it finds (issue 26 §8)', () => {
+  const ctx = useTestApp();
+
+  it('a kind of card or of visitor the role has no right to: 403 at home, 404 elsewhere', async () => {
+    const home = await buildTenant(ctx.db);
+    const away = await buildCompany(ctx.db);
+    // A supervisor re-issues permanent QR codes (qrUsers.create), not member cards.
+    const supervisor = as(ctx.app, await tokenFor(ctx.app, home.staff.ROLE_SUPERVISOR.email));
+    const reissue = async (company: { id: string }, kind: 'permanent' | 'member') => {
+      const card = await buildQrUser(ctx.db, { company, kind });
+      return (await supervisor({ method: 'POST', url: `/api/qruser/${card.id}/reissue` }))
+        .statusCode;
+    };
+    expect(await reissue(home.company, 'member')).toBe(403);
+    expect(await reissue(away, 'member')).toBe(404);
+    expect(await reissue(away, 'permanent')).toBe(404);
+    expect(await reissue(home.company, 'permanent')).toBe(201);
+    // An employee reads meeting visitors' mails (requests.list), not event guests' (events.list).
+    const employee = as(ctx.app, await tokenFor(ctx.app, home.staff.ROLE_EMPLOYEE.email));
+    const mails = async (company: { id: string }, guest: boolean) => {
+      const event = guest ? await buildEvent(ctx.db, { company }) : null;
+      const visitor = await buildVisitor(ctx.db, { company, eventId: event?.id ?? null });
+      return (await employee({ method: 'GET', url: `/api/mail/visitor/${visitor.id}` })).statusCode;
+    };
+    expect(await mails(home.company, true)).toBe(403);
+    expect(await mails(away, true)).toBe(404);
+    expect(await mails(away, false)).toBe(404);
+    expect(await mails(home.company, false)).toBe(200);
+  });
+});
+
+describe('permissions are declared, not hand-written (issue 13 §1, issue 26 §8)', () => {
   /**
    * The one route that authorizes by hand: a document link carries its viewer's session
    * in its signature (an <img> sends no bearer header), so the principal comes from
@@ -230,14 +387,14 @@ describe('permissions are declared, not hand-written (issue 13 §1)', () => {
    */
   const HAND_AUTHORIZED = new Set(['files/routes.ts']);
 
-  it('no route handler calls authorize() itself', async () => {
+  it('no route handler decides who may call it (no authorize…() call, no hand-made 403)', async () => {
     const root = path.resolve(import.meta.dirname, '../src');
     const files = (await readdir(root, { recursive: true })).filter((f) => f.endsWith('routes.ts'));
     const offenders: string[] = [];
     for (const file of files) {
       if (HAND_AUTHORIZED.has(file)) continue;
       const text = await readFile(path.join(root, file), 'utf8');
-      if (/\bauthorize\(/.test(text)) offenders.push(file);
+      if (/\b(authorize\w*|forbidden)\(/.test(text)) offenders.push(file);
     }
     expect(files.length).toBeGreaterThan(8);
     expect(offenders).toEqual([]);
@@ -252,6 +409,11 @@ describe('permissions are declared, not hand-written (issue 13 §1)', () => {
       const create = docs.paths['/api/user/create']?.post;
       expect(create?.description).toContain('Right `users.create`: ROLE_ADMIN');
       expect(create?.description).toContain('Every company: ROLE_ADMIN, ROLE_SESAME.');
+      // A route any of several rights may call says each of them.
+      const card = docs.paths['/api/qruser/{id}']?.put?.description ?? '';
+      expect(card).toContain('Any one of these rights.');
+      for (const action of ['qrUsers.updateExpiry', 'qrUsers.create', 'members.create'])
+        expect(card).toContain(`Right \`${action}\`: `);
       // Summaries say what a route does; the roles are written once, in the matrix.
       for (const methods of Object.values(docs.paths))
         for (const operation of Object.values(methods))

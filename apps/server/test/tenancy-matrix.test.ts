@@ -18,6 +18,7 @@ import {
   type Action,
   type Role,
 } from '@sesame/shared';
+import { UPDATE } from '../src/qr-users/policy';
 import { qrPng } from '../src/qr/qr';
 import { auditEvents, files, rollCalls, userChecks } from '../src/db/schema';
 import { as, multipart, tokenFor, useTestApp, type TestContext } from './helpers/app';
@@ -163,8 +164,8 @@ const PROBES: Record<Action, (ctx: ProbeContext) => Promise<Probe>> = {
     return {
       request: { method: 'PUT', url: `/api/qruser/${card.id}`, payload: { dateExp: '2099-01-01' } },
       kind: 'record',
-      // The expiry screen and the card's creators may change a card (qr-users/policy.ts UPDATE).
-      anyOf: ['qrUsers.updateExpiry', 'qrUsers.create'],
+      // The expiry screen and the card's creators may change a permanent card.
+      anyOf: [...UPDATE.permanent],
       reachedOther: ok,
     };
   },

@@ -13,7 +13,9 @@ export function requirePrincipal(principal: Principal | null | undefined): Princ
 /**
  * Throws 403 when the role may not perform the action, and 404 when the record
  * belongs to another company the role may not reach (another tenant's record
- * looks exactly like a missing one).
+ * looks exactly like a missing one). Only for a caller that does not come from the
+ * request (a document link carries its viewer's session, files/routes.ts): a route
+ * says its right in `config.action`, and the guard and `loadAuthorized` read it there.
  */
 export function authorize(
   principal: Principal | null | undefined,
@@ -32,6 +34,35 @@ export function authorize(
 }
 
 /**
+ * Who may call a protected route, as its `config.action` says: one action of the
+ * matrix, or a list of them (any one will do: a card's page serves whoever lists,
+ * creates or re-dates cards).
+ */
+export type RouteRight = Action | readonly Action[];
+
+/**
+ * `config.action` itself: a right, or a right named from the raw request when it
+ * depends on what is asked (a list of meetings or of an event's guests). It is read
+ * before the input is validated, so such a function must accept anything.
+ */
+export type RouteAction = RouteRight | ((request: FastifyRequest) => RouteRight);
+
+/** The actions a route allows for this request (any one of them will do); none: any signed-in user. */
+export function routeActions(
+  action: RouteAction | undefined,
+  request: FastifyRequest,
+): readonly Action[] {
+  if (action === undefined) return [];
+  const right = typeof action === 'function' ? action(request) : action;
+  return typeof right === 'string' ? [right] : right;
+}
+
+/** Which of `actions` the principal's role may perform. */
+function grantedTo(who: Principal, actions: readonly Action[]): Action[] {
+  return actions.filter((action) => mayPerform(who.role, action));
+}
+
+/**
  * The signed-in caller of a protected route. The route's guard (app.ts) has already
  * answered 401 and 403, so this only narrows the type.
  */
@@ -39,29 +70,45 @@ export function signedIn(request: { principal: Principal | null }): Principal {
   return requirePrincipal(request.principal);
 }
 
+export interface LoadOptions<T> {
+  /** Whose record it is: its `companyId` by default, `companyItself` for a company. */
+  companyOf?: (record: T) => string;
+  /**
+   * When the record itself narrows the route's right (an event guest's mails need
+   * `events.list`, a meeting visitor's `requests.list`; a member card the member
+   * actions): the action, or any of the actions, this record calls for.
+   */
+  recordRight?: (record: T) => RouteRight;
+}
+
 /**
- * Finds a record by `key` and authorizes `action` on it, in one step: 403 before any
- * query when the role lacks the action, 404 when the record is missing or another
- * company's. What comes back is the checked record, never null.
- * `action` may depend on the record (a visitor's mails: a meeting's or an event's);
- * the 403 then comes after the find. `companyOf` says whose record it is (its
- * `companyId`, or a company's own id).
+ * Finds a record by `key` for the route's own right (`config.action`, checked by the
+ * guard before the input was read): 404 when the record is missing or beyond the
+ * caller's reach (another company's, unless one of the caller's granted actions acts
+ * on every company). With `recordRight`, a role holding none of the record's actions
+ * gets 403 on its own company's record and 404 on another's. What comes back is the
+ * checked record, never null.
  */
 export async function loadAuthorized<K, T>(
   request: FastifyRequest,
   find: (db: Db, key: K) => Promise<T | null | undefined>,
-  action: Action | ((record: T) => Action),
   key: K,
-  companyOf: (record: T) => string = (record) => (record as { companyId: string }).companyId,
+  {
+    companyOf = (record) => (record as { companyId: string }).companyId,
+    recordRight,
+  }: LoadOptions<T> = {},
 ): Promise<{ who: Principal; record: T }> {
-  const who =
-    typeof action === 'function'
-      ? requirePrincipal(request.principal)
-      : authorize(request.principal, action);
+  const who = signedIn(request);
+  const allowed = grantedTo(who, routeActions(request.routeOptions.config.action, request));
+  // A route that names no right reaches no record (the guard refused the rest already).
+  if (allowed.length === 0) throw forbidden();
   const record = await find(request.server.db, key);
   if (record === null || record === undefined) throw notFound();
-  const right = typeof action === 'function' ? action(record) : action;
-  authorize(who, right, { companyId: companyOf(record) });
+  const own = companyOf(record) === who.companyId;
+  const needed = recordRight ? routeActions(recordRight(record), request) : allowed;
+  const granted = allowed.filter((action) => needed.includes(action));
+  if (granted.length === 0) throw own ? forbidden() : notFound();
+  if (!own && !granted.some((action) => actsOnAllCompanies(who.role, action))) throw notFound();
   return { who, record };
 }
 

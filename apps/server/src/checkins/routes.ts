@@ -76,12 +76,23 @@ function seesLog(who: Principal | null, action: Action, companyId: string): bool
 export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
   const limits = app.config.rateLimits;
   const codeLimit = { max: limits.codeLookupPerWindow, timeWindow: limits.windowMs };
-  // The code checks verify the session inside their single statement (check-statement.ts).
-  const checkConfig = { rateLimit: codeLimit, sessionCheckedByRoute: true };
+  // The code checks verify the session and the right inside their single statement
+  // (check-statement.ts), which takes the right from here.
+  const checkConfig = {
+    rateLimit: codeLimit,
+    sessionCheckedByRoute: true,
+    action: 'checks.record',
+  } as const;
   const checkContext = (request: FastifyRequest, method: CheckMethod): CheckContext => {
     const caller = request.claims;
     if (!caller) throw unauthenticated();
-    return { caller, method, repeatWindowMs: app.config.repeatScanWindowMs, lang: request.lang };
+    return {
+      caller,
+      method,
+      action: checkConfig.action,
+      repeatWindowMs: app.config.repeatScanWindowMs,
+      lang: request.lang,
+    };
   };
   const codeMethod = (type: number | undefined) => (type === MANUAL_CHECK_TYPE ? 'manual' : 'scan');
 
@@ -174,7 +185,6 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
       const { who, record } = await loadAuthorized(
         request,
         findCheckForUndo,
-        'checks.record',
         request.params.checkId,
       );
       const result = await undoCheck(app.db, record, who.userId, request.body.reason, request.lang);
@@ -310,9 +320,9 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
     );
   };
 
-  /** The company of a `{company}` segment or `?company=`, reachable by the caller for `action`. */
-  const companyOf = async (request: FastifyRequest, action: Action, slugOrId: string) =>
-    (await loadAuthorized(request, findCompany, action, slugOrId, companyItself)).record.id;
+  /** The company of a `{company}` segment or `?company=`, reachable by the caller for the route's right. */
+  const companyOf = async (request: FastifyRequest, slugOrId: string) =>
+    (await loadAuthorized(request, findCompany, slugOrId, { companyOf: companyItself })).record.id;
 
   app.get(
     '/visitorlog',
@@ -344,7 +354,7 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const companyId = await companyOf(request, 'visitorLogs.list', request.params.company);
+      const companyId = await companyOf(request, request.params.company);
       return visitorLogPage(request.query, companyId, request.principal);
     },
   );
@@ -365,7 +375,7 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const who = signedIn(request);
       const companyId = request.query.company
-        ? await companyOf(request, 'visitorLogs.list', request.query.company)
+        ? await companyOf(request, request.query.company)
         : companyScope(who, 'visitorLogs.list');
       // Streamed from a cursor (issue 12 §9). The first row is read before answering,
       // so a database out still answers 503 rather than a cut download.

@@ -30,6 +30,7 @@ import {
   checkVisitorCodeStatement,
   type CheckOutcome,
   type CheckValues,
+  type RecordAction,
 } from './check-statement';
 import { found } from '../db/rows';
 
@@ -37,6 +38,11 @@ export interface CheckContext {
   /** The verified token: the statement itself checks that its session is live. */
   caller: TokenClaims;
   method: CheckMethod;
+  /**
+   * The right the route's `config.action` names (checkins/routes.ts): the statement
+   * checks the caller's role against it, with the session. The scanners' when not said.
+   */
+  action?: RecordAction;
   repeatWindowMs: number;
   now?: Date;
   /** Check-out only, by a role of the on-site list (issue 14): see CheckValues.closeOnly. */
@@ -60,6 +66,7 @@ function checkValues(ctx: CheckContext): CheckValues {
     since: new Date(now.getTime() - ctx.repeatWindowMs),
     method: ctx.method,
     newCheckId: newId(),
+    ...(ctx.action ? { action: ctx.action } : {}),
     ...(ctx.closeOnly ? { closeOnly: true, action: 'onSite.checkOut' as const } : {}),
   };
 }

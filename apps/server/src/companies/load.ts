@@ -1,4 +1,3 @@
-import type { Action } from '@sesame/shared';
 import type { FastifyRequest } from 'fastify';
 import { companyItself, loadAuthorized } from '../auth/authorize';
 import type { Principal } from '../auth/principal';
@@ -6,14 +5,13 @@ import { findCompany, type CompanyRow } from './service';
 
 /**
  * The company a route names by slug or id, found and authorized in one step
- * (`loadAuthorized` on the company itself): 403 for a role without `action`, 404 for
+ * (`loadAuthorized` on the company itself, for the route's `config.action`): 404 for
  * a missing company or one beyond the caller's reach. Every route that lists or
  * changes what one company holds starts with it.
  */
 export function loadCompany(
   request: FastifyRequest,
-  action: Action,
   slugOrId: string,
 ): Promise<{ who: Principal; record: CompanyRow }> {
-  return loadAuthorized(request, findCompany, action, slugOrId, companyItself);
+  return loadAuthorized(request, findCompany, slugOrId, { companyOf: companyItself });
 }

@@ -180,11 +180,7 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
     request: FastifyRequest<{ Params: { id: string } }>,
     changesOf: (fields: Record<string, string>, company: CompanyRow) => CompanyChanges,
   ) {
-    const { who, record: company } = await loadCompany(
-      request,
-      'companies.update',
-      request.params.id,
-    );
+    const { who, record: company } = await loadCompany(request, request.params.id);
     const body = await readMultipart(request, LOGO_MAX_BYTES);
     const changes = changesOf(body.fields, company);
     await updateCompany(work(who), company.id, changes, optionalLogo(body.files.logo));
@@ -277,11 +273,7 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { who, record: company } = await loadCompany(
-        request,
-        'companies.delete',
-        request.params.id,
-      );
+      const { who, record: company } = await loadCompany(request, request.params.id);
       if (company.slug.toLowerCase() === app.config.defaultCompanySlug.toLowerCase()) {
         throw conflict((m) => m.company.defaultCompany);
       }

@@ -140,7 +140,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { record: company } = await loadCompany(request, 'events.list', request.params.company);
+      const { record: company } = await loadCompany(request, request.params.company);
       return listAnswer(request.query, company.id);
     },
   );
@@ -157,12 +157,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { record: event } = await loadAuthorized(
-        request,
-        findEvent,
-        'events.list',
-        request.params.id,
-      );
+      const { record: event } = await loadAuthorized(request, findEvent, request.params.id);
       return { message: say(request, (m) => m.event.found), data: presentEvent(event, publicUrl) };
     },
   );
@@ -181,12 +176,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { record: event } = await loadAuthorized(
-        request,
-        findEventBySlugs,
-        'events.list',
-        request.params,
-      );
+      const { record: event } = await loadAuthorized(request, findEventBySlugs, request.params);
       return { message: say(request, (m) => m.event.found), data: presentEvent(event, publicUrl) };
     },
   );
@@ -206,12 +196,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { record: event } = await loadAuthorized(
-        request,
-        findEvent,
-        'events.list',
-        request.params.id,
-      );
+      const { record: event } = await loadAuthorized(request, findEvent, request.params.id);
       const csv = await participantsCsv(app.db, event, request.lang);
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
@@ -238,12 +223,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { who, record: event } = await loadAuthorized(
-        request,
-        findEvent,
-        'events.delete',
-        request.params.id,
-      );
+      const { who, record: event } = await loadAuthorized(request, findEvent, request.params.id);
       if (event.participantCount > 0) {
         throw conflict((m) => m.event.hasParticipants(event.name, event.participantCount));
       }
@@ -272,12 +252,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { who, record: event } = await loadAuthorized(
-        request,
-        findEvent,
-        'events.delete',
-        request.params.id,
-      );
+      const { who, record: event } = await loadAuthorized(request, findEvent, request.params.id);
       if (await closeEvent(app.db, event, who.userId)) {
         request.log.info({ eventId: event.id, by: who.userId }, 'event closed');
       }
@@ -407,7 +382,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const who = signedIn(request);
       const companyId = request.query.company
-        ? (await loadCompany(request, 'eventAttendance.list', request.query.company)).record.id
+        ? (await loadCompany(request, request.query.company)).record.id
         : companyScope(who, 'eventAttendance.list');
       const { rows, total } = await listAttendance(app.db, request.query, companyId);
       return {
@@ -432,11 +407,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { record: company } = await loadCompany(
-        request,
-        'visitorLogs.list',
-        request.params.domain,
-      );
+      const { record: company } = await loadCompany(request, request.params.domain);
       const page = await listEventVisitorLogs(app.db, request.query, company.id);
       if (!page) throw notFound();
       return {

@@ -6,15 +6,9 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  type Action,
-  formatUidn,
-  mailStatusListSchema,
-  mailStatusSchema,
-  normalizeUidn,
-} from '@sesame/shared';
+import { formatUidn, mailStatusListSchema, mailStatusSchema, normalizeUidn } from '@sesame/shared';
 import type { FastifyRequest } from 'fastify';
-import { loadAuthorized } from '../auth/authorize';
+import { loadAuthorized, type RouteRight } from '../auth/authorize';
 import type { Db } from '../db/client';
 import { visitors } from '../db/schema';
 import { conflict, notFound } from '../errors';
@@ -23,31 +17,37 @@ import { say } from '../language';
 
 const params = z.object({ id: z.uuid({ error: "L'identifiant du visiteur est invalide." }) });
 
+/**
+ * Who may read a visitor's mails, and who may resend them: a meeting visitor's are the
+ * request list's and its confirmers', an event guest's the event list's and the events'
+ * creators'. A route serves both kinds (any of its two actions); the visitor found
+ * says which one applies.
+ */
+const READ = { meeting: 'requests.list', event: 'events.list' } as const;
+const RESEND = { meeting: 'requests.validate', event: 'events.create' } as const;
+type Rights = typeof READ | typeof RESEND;
+
+const findVisitor = async (db: Db, visitorId: string) => {
+  const [visitor] = await db
+    .select({ id: visitors.id, companyId: visitors.companyId, eventId: visitors.eventId })
+    .from(visitors)
+    .where(eq(visitors.id, visitorId))
+    .limit(1);
+  return visitor;
+};
+
 export const mailRoutes: FastifyPluginAsyncZod = async (app) => {
-  /** The visitor, authorised for reading (or resending) its mails: request or event participant. */
-  async function visitorFor(request: FastifyRequest, id: string, resend: boolean) {
-    const findVisitor = async (db: Db, visitorId: string) => {
-      const [visitor] = await db
-        .select({ id: visitors.id, companyId: visitors.companyId, eventId: visitors.eventId })
-        .from(visitors)
-        .where(eq(visitors.id, visitorId))
-        .limit(1);
-      return visitor;
-    };
-    const right = (visitor: { eventId: string | null }): Action =>
-      visitor.eventId
-        ? resend
-          ? 'events.create'
-          : 'events.list'
-        : resend
-          ? 'requests.validate'
-          : 'requests.list';
-    return (await loadAuthorized(request, findVisitor, right, id)).record;
+  /** The visitor, within the caller's reach and rights for its kind (see READ, RESEND). */
+  async function visitorFor(request: FastifyRequest, id: string, rights: Rights) {
+    const recordRight = (visitor: { eventId: string | null }): RouteRight =>
+      visitor.eventId ? rights.event : rights.meeting;
+    return (await loadAuthorized(request, findVisitor, id, { recordRight })).record;
   }
 
   app.get(
     '/mail/visitor/:id',
     {
+      config: { action: [READ.meeting, READ.event] },
       schema: {
         tags: ['mail'],
         summary:
@@ -57,7 +57,7 @@ export const mailRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const visitor = await visitorFor(request, request.params.id, false);
+      const visitor = await visitorFor(request, request.params.id, READ);
       const rows = await visitorMails(app.db, visitor.id);
       return { data: rows.map(presentMail) };
     },
@@ -66,6 +66,7 @@ export const mailRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/mail/code/:uidn',
     {
+      config: { action: [READ.meeting, READ.event] },
       schema: {
         tags: ['mail'],
         summary:
@@ -81,7 +82,7 @@ export const mailRoutes: FastifyPluginAsyncZod = async (app) => {
         .where(eq(visitors.uidn, formatUidn(normalizeUidn(request.params.uidn))))
         .limit(1);
       if (!found) throw notFound();
-      const visitor = await visitorFor(request, found.id, false);
+      const visitor = await visitorFor(request, found.id, READ);
       const rows = await visitorMails(app.db, visitor.id);
       return { visitor_id: visitor.id, data: rows.map(presentMail) };
     },
@@ -90,6 +91,7 @@ export const mailRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/mail/visitor/:id/resend',
     {
+      config: { action: [RESEND.meeting, RESEND.event] },
       schema: {
         tags: ['mail'],
         summary:
@@ -99,7 +101,7 @@ export const mailRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const visitor = await visitorFor(request, request.params.id, true);
+      const visitor = await visitorFor(request, request.params.id, RESEND);
       const row = await app.db.transaction((tx) => resendVisitorMail(tx, visitor));
       if (!row) throw conflict((m) => m.mail.nothingToResend);
       return { message: say(request, (m) => m.mail.resent), data: presentMail(row) };

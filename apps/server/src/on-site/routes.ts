@@ -70,7 +70,9 @@ export const onSiteRoutes: FastifyPluginAsyncZod = async (app) => {
   const scopeOf = async (request: FastifyRequest, action: Action, company: string | undefined) => {
     const who = signedIn(request);
     if (!company) return companyScope(who, action);
-    const { record } = await loadAuthorized(request, findCompany, action, company, companyItself);
+    const { record } = await loadAuthorized(request, findCompany, company, {
+      companyOf: companyItself,
+    });
     return record.id;
   };
 
@@ -130,12 +132,7 @@ export const onSiteRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { record } = await loadAuthorized(
-        request,
-        findOpenCheck,
-        'onSite.checkOut',
-        request.params.checkId,
-      );
+      const { record } = await loadAuthorized(request, findOpenCheck, request.params.checkId);
       if (!request.claims) throw unauthenticated();
       const result = await checkOutFromList(app.db, record.table, record.uidn, {
         caller: request.claims,

@@ -53,7 +53,7 @@ export const privacyRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { record } = await loadCompany(request, 'privacy.settings', request.params.id);
+      const { record } = await loadCompany(request, request.params.id);
       return { data: settingsOf(record) };
     },
   );
@@ -78,9 +78,8 @@ export const privacyRoutes: FastifyPluginAsyncZod = async (app) => {
         const { who, record } = await loadAuthorized(
           request,
           (_db, key: string) => findCompany(tx, key),
-          'privacy.settings',
           request.params.id,
-          companyItself,
+          { companyOf: companyItself },
         );
         await tx
           .update(companies)
@@ -152,7 +151,6 @@ export const privacyRoutes: FastifyPluginAsyncZod = async (app) => {
       const { record: person } = await loadAuthorized(
         request,
         findPersonOf(request.params.kind),
-        'privacy.rights',
         request.params.id,
       );
       return { data: await erasurePreview(app.db, person) };
@@ -175,7 +173,6 @@ export const privacyRoutes: FastifyPluginAsyncZod = async (app) => {
       const { who, record: person } = await loadAuthorized(
         request,
         findPersonOf(request.params.kind),
-        'privacy.rights',
         request.params.id,
       );
       const zip = await exportPerson(app.db, app.storage, person);
@@ -213,7 +210,6 @@ export const privacyRoutes: FastifyPluginAsyncZod = async (app) => {
         const { who, record: person } = await loadAuthorized(
           request,
           (_db, id: string) => findPerson(tx, request.params.kind, id),
-          'privacy.rights',
           request.params.id,
         );
         const result = await erasePerson(tx, person);

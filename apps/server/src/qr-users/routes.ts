@@ -22,10 +22,9 @@ import {
   said,
 } from '@sesame/shared';
 import { listMeta } from '../db/pagination';
-import { companyForNewRecord, companyScope, signedIn } from '../auth/authorize';
-import type { Principal } from '../auth/principal';
+import { companyForNewRecord, companyScope, loadAuthorized, signedIn } from '../auth/authorize';
 import { loadCompany } from '../companies/load';
-import { badRequest, notFound } from '../errors';
+import { badRequest } from '../errors';
 import { ALLOWED } from '../files/detect';
 import { parseFields } from '../files/fields';
 import {
@@ -34,7 +33,7 @@ import {
   withStoredFileCleanup,
   type MultipartBody,
 } from '../files/uploads';
-import { actionsOf, authorizeAny, REISSUE, UPDATE, VIEW, type Rights } from './policy';
+import { actionsOf, REISSUE, UPDATE, VIEW, type Rights } from './policy';
 import { presentMember, presentQrUser } from './presenter';
 import {
   createQrUser,
@@ -68,18 +67,18 @@ function requireDocument(body: MultipartBody) {
 }
 
 /**
- * A card by id: 404 when missing or out of the caller's reach (another tenant),
- * then 403 when the caller's rights do not cover this kind of card.
+ * A card of `kinds` by id, for the route's right (its config: `actionsOf(rights, kinds)`),
+ * narrowed to the card's own kind: 404 when missing or beyond the caller's reach
+ * (another tenant), 403 when the caller's rights cover the route but not this kind.
  */
-function authorizeCard(
-  principal: Principal | null,
+function loadCard(
+  request: FastifyRequest<{ Params: { id: string } }>,
   rights: Rights,
-  row: QrUserRow | null,
-): asserts row is QrUserRow {
-  authorizeAny(principal, actionsOf(rights, BOTH), row);
-  // authorizeAny answered 404 for a missing card; said again so the type knows it.
-  if (!row) throw notFound();
-  authorizeAny(principal, rights[row.kind], row);
+  kinds: readonly QrUserKind[],
+) {
+  return loadAuthorized(request, (db, id: string) => findQrUser(db, id, kinds), request.params.id, {
+    recordRight: (row: QrUserRow) => rights[row.kind],
+  });
 }
 
 export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -180,6 +179,7 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/qruser/:id',
     {
+      config: { action: actionsOf(VIEW, BOTH) },
       schema: {
         tags: ['qr-users'],
         summary: 'One QR user or member card (details view, expiry screen).',
@@ -188,8 +188,7 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const row = await findQrUser(app.db, request.params.id, BOTH);
-      authorizeCard(request.principal, VIEW, row);
+      const { record: row } = await loadCard(request, VIEW, BOTH);
       return { data: await presentQrUser(row, ctx(request)) };
     },
   );
@@ -197,6 +196,7 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/qruser/:id',
     {
+      config: { action: actionsOf(UPDATE, BOTH) },
       schema: {
         tags: ['qr-users'],
         summary:
@@ -207,8 +207,7 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const row = await findQrUser(app.db, request.params.id, BOTH);
-      authorizeCard(request.principal, UPDATE, row);
+      const { record: row } = await loadCard(request, UPDATE, BOTH);
       const updated = await updateQrUser(app.db, row, request.body, signedIn(request).userId);
       return {
         message: say(request, (m) => m.qrUser.updated),
@@ -220,6 +219,7 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/qruser/:id/reissue',
     {
+      config: { action: actionsOf(REISSUE, BOTH) },
       schema: {
         tags: ['qr-users'],
         summary:
@@ -229,9 +229,7 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const who = authorizeAny(request.principal, actionsOf(REISSUE, BOTH));
-      const row = await findQrUser(app.db, request.params.id, BOTH);
-      authorizeCard(request.principal, REISSUE, row);
+      const { who, record: row } = await loadCard(request, REISSUE, BOTH);
       const fresh = await app.db.transaction(async (tx) => {
         const issued = await reissueQrUser(tx, row, who.userId);
         // The old card is revoked and a new one issued: one entry names both.
@@ -295,6 +293,7 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/qrusermembre/:id',
     {
+      config: { action: actionsOf(VIEW, MEMBER) },
       schema: {
         tags: ['qr-users'],
         summary: 'One member card.',
@@ -303,9 +302,7 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      authorizeAny(request.principal, VIEW.member);
-      const row = await findQrUser(app.db, request.params.id, MEMBER);
-      authorizeCard(request.principal, VIEW, row);
+      const { record: row } = await loadCard(request, VIEW, MEMBER);
       return { data: await presentQrUser(row, ctx(request)) };
     },
   );
@@ -313,6 +310,7 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/qrusermembre/:id',
     {
+      config: { action: actionsOf(UPDATE, MEMBER) },
       schema: {
         tags: ['qr-users'],
         summary: "Change a member card's fields (firstname, lastname, contact, email, title).",
@@ -322,9 +320,7 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      authorizeAny(request.principal, UPDATE.member);
-      const row = await findQrUser(app.db, request.params.id, MEMBER);
-      authorizeCard(request.principal, UPDATE, row);
+      const { record: row } = await loadCard(request, UPDATE, MEMBER);
       const updated = await updateQrUser(app.db, row, request.body, signedIn(request).userId);
       return {
         message: say(request, (m) => m.qrUser.updated),
@@ -356,7 +352,7 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { record: company } = await loadCompany(request, 'members.list', request.params.slug);
+      const { record: company } = await loadCompany(request, request.params.slug);
       const { rows, total } = await listQrUsers(app.db, request.query, {
         kind: 'member',
         companyId: company.id,

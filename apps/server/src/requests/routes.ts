@@ -186,11 +186,7 @@ export const requestRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { who, record: company } = await loadCompany(
-        request,
-        listAction(request.query),
-        request.params.company,
-      );
+      const { who, record: company } = await loadCompany(request, request.params.company);
       return listResponse(request.query, company.id, who);
     },
   );
@@ -213,7 +209,6 @@ export const requestRoutes: FastifyPluginAsyncZod = async (app) => {
       const { who, record: visitRequest } = await loadAuthorized(
         request,
         findRequest,
-        'requests.validate',
         request.params.id,
       );
       const confirmedNow = await app.db.transaction(async (tx) => {
@@ -261,7 +256,6 @@ export const requestRoutes: FastifyPluginAsyncZod = async (app) => {
       const { who, record: visitRequest } = await loadAuthorized(
         request,
         findRequest,
-        'requests.validate',
         request.params.id,
       );
       const result = await app.db.transaction((tx) =>

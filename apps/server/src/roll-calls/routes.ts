@@ -38,7 +38,9 @@ export const rollCallRoutes: FastifyPluginAsyncZod = async (app) => {
   const companyOf = async (request: FastifyRequest, company: string | undefined) => {
     const who = signedIn(request);
     if (!company) return who.companyId;
-    const { record } = await loadAuthorized(request, findCompany, ACTION, company, companyItself);
+    const { record } = await loadAuthorized(request, findCompany, company, {
+      companyOf: companyItself,
+    });
     return record.id;
   };
 
@@ -102,7 +104,7 @@ export const rollCallRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { record } = await loadAuthorized(request, findRollCall, ACTION, request.params.id);
+      const { record } = await loadAuthorized(request, findRollCall, request.params.id);
       return answer(record.id);
     },
   );
@@ -121,7 +123,7 @@ export const rollCallRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { who } = await loadAuthorized(request, findRollCallPerson, ACTION, {
+      const { who } = await loadAuthorized(request, findRollCallPerson, {
         rollCallId: request.params.id,
         personId: request.params.personId,
       });
@@ -150,12 +152,7 @@ export const rollCallRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { who, record } = await loadAuthorized(
-        request,
-        findRollCall,
-        ACTION,
-        request.params.id,
-      );
+      const { who, record } = await loadAuthorized(request, findRollCall, request.params.id);
       if (!(await endRollCall(app.db, record, who.userId))) throw conflict(ENDED);
       return answer(record.id);
     },

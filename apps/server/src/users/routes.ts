@@ -100,11 +100,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { who, record: company } = await loadCompany(
-        request,
-        'employees.list',
-        request.params.company,
-      );
+      const { who, record: company } = await loadCompany(request, request.params.company);
       return list(who, request.query, company.id);
     },
   );
@@ -121,12 +117,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { who, record: target } = await loadAuthorized(
-        request,
-        findUser,
-        'users.update',
-        request.params.id,
-      );
+      const { who, record: target } = await loadAuthorized(request, findUser, request.params.id);
       assertMayEdit(who, target);
       return { data: presentUser(target) };
     },
@@ -146,12 +137,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { who, record: target } = await loadAuthorized(
-        request,
-        findUser,
-        'users.update',
-        request.params.id,
-      );
+      const { who, record: target } = await loadAuthorized(request, findUser, request.params.id);
       const row = await updateUser(app.db, who, target, request.body);
       request.log.info(
         { userId: row.id, by: who.userId, role: activeRole(row.roles) },
@@ -174,12 +160,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { who, record: target } = await loadAuthorized(
-        request,
-        findUser,
-        'users.delete',
-        request.params.id,
-      );
+      const { who, record: target } = await loadAuthorized(request, findUser, request.params.id);
       await deleteUser(app.db, who, target);
       request.log.info({ userId: request.params.id }, 'user deleted');
       return { message: say(request, (m) => m.user.deleted) };

@@ -121,7 +121,6 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
       const { who, record: visitor } = await loadAuthorized(
         request,
         (db, id: string) => findVisitor(db, id, undefined),
-        'requests.delete',
         request.params.id,
       );
       const storedNames = await app.db.transaction(async (tx) => {
