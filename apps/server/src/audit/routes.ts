@@ -33,8 +33,8 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
         summary:
           "The audit log, newest first: identity documents viewed and staff changes. A company's admin-side staff see " +
           'their company; the platform admin every company (or one, `company`). Searched by actor and action, ' +
-          "filtered by actor, action, period and origin (`by=platform`: what the Sésame platform's staff — " +
-          'ROLE_ADMIN or ROLE_SESAME of another company — did to the company, each such entry `by_platform`; ' +
+          "filtered by actor, action, period and origin (`by=platform`: what the Sésame platform's own staff, " +
+          'acting from another company, did to the company, each such entry `by_platform`; ' +
           '`by=company`: the rest), paged.',
         querystring: auditQuerySchema,
         response: { 200: paginatedSchema(auditEntrySchema) },
