@@ -64,11 +64,15 @@ export const RETENTION_SWEEP_MS = 60 * 60_000;
  * Hourly and at start (privacy/retention.ts): anonymous visitors who never filed a
  * request are deleted a day later with their identity document, sign-in failures a day
  * old are forgotten; and once a day, on one instance only, each company's retention
- * periods (documents, identities, check history, audit log) are applied.
+ * periods (documents, identities, check history, audit log) are applied. A day's purge
+ * cut short (stopped, failed, killed) is taken up again by a later sweep the same day.
  */
 const retentionJob = periodicJob('retention sweep', RETENTION_SWEEP_MS, async (app, signal) => {
-  const counts = await retentionSweep(app.db, app.storage, undefined, signal);
-  if (counts) app.log.info({ ...counts }, 'retention purge done');
+  const run = await retentionSweep(app.db, app.storage, {
+    signal,
+    auditMinDays: app.config.auditMinDays,
+  });
+  if (run) app.log.info({ ...run }, 'retention purge done');
 });
 
 /** How often the day-before reminders are looked for (and once at start). */

@@ -8,7 +8,13 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { PASSWORD_MIN_LENGTH, REPEAT_SCAN_WINDOW_MS, SLUG_PATTERN } from '@sesame/shared';
+import {
+  AUDIT_MIN_DAYS_DEFAULT,
+  AUDIT_MIN_DAYS_RANGE,
+  PASSWORD_MIN_LENGTH,
+  REPEAT_SCAN_WINDOW_MS,
+  SLUG_PATTERN,
+} from '@sesame/shared';
 import { passwordProblem } from './auth/password-policy';
 import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from './db/availability';
 import { DEFAULT_DATA_DIR, resolvePathSetting, SERVER_ROOT } from './paths';
@@ -42,6 +48,7 @@ export interface Settings {
   DB_STATEMENT_TIMEOUT_MS: number;
   HTTP_REQUEST_TIMEOUT_MS: number;
   HTTP_CONNECTION_TIMEOUT_MS: number;
+  AUDIT_MIN_DAYS: number;
 }
 
 /**
@@ -220,6 +227,15 @@ const SPECS: { [Name in keyof Settings]: Spec<Settings[Name]> } = {
     parse: wholeNumber(1000, HOUR_MS, 'must be a number of milliseconds between 1000 and 3600000'),
     fallback: () => DEFAULT_HTTP_TIMEOUTS.connectionMs,
   },
+  // The audit log's floor (issue 26): no company role keeps its audit log for less.
+  AUDIT_MIN_DAYS: {
+    parse: wholeNumber(
+      AUDIT_MIN_DAYS_RANGE.min,
+      AUDIT_MIN_DAYS_RANGE.max,
+      `must be a number of days between ${AUDIT_MIN_DAYS_RANGE.min} and ${AUDIT_MIN_DAYS_RANGE.max}`,
+    ),
+    fallback: () => AUDIT_MIN_DAYS_DEFAULT,
+  },
 };
 
 /** Every environment variable Sésame reads (the README's configuration table lists them). */
@@ -257,6 +273,11 @@ export interface Config {
   databaseTimeouts?: DatabaseTimeouts;
   /** Fastify's requestTimeout (whole request received) and connectionTimeout (idle socket). */
   httpTimeouts?: HttpTimeouts;
+  /**
+   * The audit log's floor in days (AUDIT_MIN_DAYS): a company's setting is refused under it,
+   * and the purge never deletes an entry younger than it.
+   */
+  auditMinDays: number;
 }
 
 export interface RateLimits {
@@ -392,6 +413,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       requestMs: e.HTTP_REQUEST_TIMEOUT_MS,
       connectionMs: e.HTTP_CONNECTION_TIMEOUT_MS,
     },
+    auditMinDays: e.AUDIT_MIN_DAYS,
   };
 }
 

@@ -36,6 +36,12 @@ describe('configuration', () => {
     expect(existsSync(path.join(PROJECT_ROOT, 'package.json'))).toBe(true);
   });
 
+  it('keeps the audit log 365 days at least unless the operator says otherwise', () => {
+    expect(loadConfig(base).auditMinDays).toBe(365);
+    expect(loadConfig({ ...base, AUDIT_MIN_DAYS: '30' }).auditMinDays).toBe(30);
+    expect(loadConfig({ ...base, AUDIT_MIN_DAYS: '3650' }).auditMinDays).toBe(3650);
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ ...base, PORT: '', LOG_LEVEL: ' ', PUBLIC_URL: '' })).toMatchObject({
       port: 3000,
@@ -132,6 +138,19 @@ describe('configuration', () => {
     [
       { HTTP_CONNECTION_TIMEOUT_MS: 'forever' },
       'HTTP_CONNECTION_TIMEOUT_MS must be a number of milliseconds between 1000 and 3600000 (it is "forever").',
+    ],
+    // Issue 26: the audit floor stays past the 7-day delay of a shortened retention.
+    [
+      { AUDIT_MIN_DAYS: '7' },
+      'AUDIT_MIN_DAYS must be a number of days between 30 and 7300 (it is "7").',
+    ],
+    [
+      { AUDIT_MIN_DAYS: '7301' },
+      'AUDIT_MIN_DAYS must be a number of days between 30 and 7300 (it is "7301").',
+    ],
+    [
+      { AUDIT_MIN_DAYS: '1 year' },
+      'AUDIT_MIN_DAYS must be a number of days between 30 and 7300 (it is "1 year").',
     ],
   ])('says what %j must be, in one sentence', (env, sentence) => {
     expect(problemsOf(env)).toEqual([sentence]);

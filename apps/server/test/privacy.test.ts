@@ -284,13 +284,13 @@ describe(`retention (${testDatabaseKind})`, () => {
         : null;
     const otherDb = second?.db ?? ctx.db;
     const runs = await Promise.all([
-      retentionSweep(ctx.db, ctx.app.storage, day),
-      retentionSweep(otherDb, ctx.app.storage, day),
-      retentionSweep(ctx.db, ctx.app.storage, day),
-      retentionSweep(otherDb, ctx.app.storage, day),
+      retentionSweep(ctx.db, ctx.app.storage, { day }),
+      retentionSweep(otherDb, ctx.app.storage, { day }),
+      retentionSweep(ctx.db, ctx.app.storage, { day }),
+      retentionSweep(otherDb, ctx.app.storage, { day }),
     ]).finally(() => second?.close());
     expect(runs.filter((r) => r !== null)).toHaveLength(1);
-    expect(await retentionSweep(ctx.db, ctx.app.storage, day)).toBeNull();
+    expect(await retentionSweep(ctx.db, ctx.app.storage, { day })).toBeNull();
     const purged = await ctx.db
       .select()
       .from(auditEvents)

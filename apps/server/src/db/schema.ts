@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
   boolean,
+  check,
   index,
   integer,
   jsonb,
@@ -69,14 +70,36 @@ export const companies = pgTable(
     retentionIdentityDays: integer('retention_identity_days').notNull().default(365),
     /** Check-in and check-out history, days; then only daily counts remain. */
     retentionChecksDays: integer('retention_checks_days').notNull().default(730),
-    /** Audit log entries, days. */
+    /** Audit log entries, days (never under the operator's AUDIT_MIN_DAYS, whatever is stored). */
     retentionAuditDays: integer('retention_audit_days').notNull().default(1095),
+    /**
+     * A shortened period waits (issue 26): its days and the instant it applies, both set or
+     * both null. Until then the period above holds; read them through privacy/periods.ts.
+     */
+    retentionDocumentsPendingDays: integer('retention_documents_pending_days'),
+    retentionDocumentsPendingAt: timestamp('retention_documents_pending_at', {
+      withTimezone: true,
+    }),
+    retentionIdentityPendingDays: integer('retention_identity_pending_days'),
+    retentionIdentityPendingAt: timestamp('retention_identity_pending_at', { withTimezone: true }),
+    retentionChecksPendingDays: integer('retention_checks_pending_days'),
+    retentionChecksPendingAt: timestamp('retention_checks_pending_at', { withTimezone: true }),
+    retentionAuditPendingDays: integer('retention_audit_pending_days'),
+    retentionAuditPendingAt: timestamp('retention_audit_pending_at', { withTimezone: true }),
     /** The privacy notice shown on the visitor and event forms; null: the default text. */
     privacyNotice: text('privacy_notice'),
     archivedAt: timestamp('archived_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('companies_slug_key').on(sql`lower(${t.slug})`)],
+  (t) => [
+    uniqueIndex('companies_slug_key').on(sql`lower(${t.slug})`),
+    ...(['Documents', 'Identity', 'Checks', 'Audit'] as const).map((kind) =>
+      check(
+        `companies_retention_${kind.toLowerCase()}_pending_check`,
+        sql`(${t[`retention${kind}PendingDays`]} is null) = (${t[`retention${kind}PendingAt`]} is null)`,
+      ),
+    ),
+  ],
 );
 
 export const users = pgTable(
@@ -500,13 +523,22 @@ export const checkDailyCounts = pgTable(
   (t) => [primaryKey({ columns: [t.companyId, t.day, t.kind] })],
 );
 
-/** One row per day the retention purge ran: the instance that inserts it runs it. */
+/**
+ * One row per day of the retention purge. The instance that inserts it runs it, keeping
+ * `heartbeat_at` fresh after every batch; a run whose heartbeat went stale (its process
+ * was killed) or was cleared (it stopped or failed) is taken over the same day (issue 26).
+ */
 export const retentionRuns = pgTable('retention_runs', {
   day: text('day').primaryKey(),
   startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+  /** When it ended: done, or closed unfinished by a later day's run (its audit entry says which). */
   finishedAt: timestamp('finished_at', { withTimezone: true }),
-  /** Counts only (documents, identities, checks, audit entries), never a name. */
+  /** The day's totals so far, written with each batch: counts only, never a name. */
   counts: jsonb('counts'),
+  /** The running instance's last batch; null when no instance holds the run. */
+  heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
+  /** How many times the day's run was started (more than 1: it was resumed). */
+  attempts: integer('attempts').notNull().default(1),
 });
 
 /**

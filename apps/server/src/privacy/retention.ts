@@ -7,16 +7,28 @@
  *   per company, identity documents and photos `retention_documents_days` after the visit
  *   or event (a card holder's, after their card stopped being valid), visitor identities anonymised `retention_identity_days` after the last visit,
  *   checks older than `retention_checks_days` reduced to daily counts
- *   (`check_daily_counts`), audit entries older than `retention_audit_days`.
+ *   (`check_daily_counts`), audit entries older than `retention_audit_days` — each period
+ *   as it holds today (privacy/periods.ts: a shortened one only from its date), and the
+ *   audit log's never under the operator's floor (`AUDIT_MIN_DAYS`).
  * Everything goes in short batches (no long lock while scans go on), stored files after
  * their rows. What was purged is logged and audited as counts, never as names.
+ *
+ * A day's run survives its process (issue 26): each batch adds its count to the day's row
+ * and renews the row's heartbeat in its own transaction. A run that stopped (the server
+ * stopping, an error) clears its heartbeat and is taken up again at the next sweep; one
+ * whose process was killed is taken over once its heartbeat is older than `RUN_LEASE_MS`,
+ * the same day. The run that finishes writes the day's audit entry with the day's totals
+ * and its number of attempts; a day whose run never finished is closed, and audited as
+ * unfinished, by the next day's.
  */
 import { sql, type SQL } from 'drizzle-orm';
+import { AUDIT_MIN_DAYS_DEFAULT, RETENTION_DEFAULTS } from '@sesame/shared';
 import type { Database, Db } from '../db/client';
 import type { FileStorage } from '../files/storage';
 import { audit } from '../audit/service';
 import { forgetOldLoginFailures } from '../auth/login-throttle';
 import { purgeUnfiledVisitors } from '../visitors/purge';
+import { periodInForce } from './periods';
 
 const BATCH = 500;
 
@@ -29,6 +41,24 @@ export interface RetentionCounts {
   auditEntries: number;
   rollCalls: number;
 }
+type CountKey = keyof RetentionCounts;
+const COUNT_KEYS: CountKey[] = [
+  'unfiledVisitors',
+  'documents',
+  'identities',
+  'visitorChecks',
+  'userChecks',
+  'auditEntries',
+  'rollCalls',
+];
+
+/** Adds a batch's count to the run's totals, inside the batch's own transaction. */
+export type Tally = (tx: Db, key: CountKey, n: number) => Promise<void>;
+/** One batch's own tally, its key already chosen. */
+type Count = (tx: Db, n: number) => Promise<void>;
+
+/** A run's heartbeat older than this: its process is gone and another sweep takes it over. */
+export const RUN_LEASE_MS = 10 * 60_000;
 
 type Rows<T> = { rows: T[] } | T[];
 function rowsOf<T>(result: unknown): T[] {
@@ -57,19 +87,22 @@ async function purgeFilesBatch(
   storage: FileStorage,
   due: SQL,
   clear: SQL,
+  count: Count,
 ): Promise<number> {
   const names = await db.transaction(async (tx) => {
     const result = await tx.execute(sql`
       with due as (${due}), cleared as (${clear})
       delete from files where id in (select file_id from due) returning stored_name`);
-    return rowsOf<{ stored_name: string }>(result).map((row) => row.stored_name);
+    const gone = rowsOf<{ stored_name: string }>(result).map((row) => row.stored_name);
+    await count(tx, gone.length);
+    return gone;
   });
   await Promise.all(names.map((name) => storage.remove(name).catch(() => undefined)));
   return names.length;
 }
 
 /** One batch of identity documents past their company's period: rows, then the bytes. */
-function purgeDocumentsBatch(db: Database, storage: FileStorage): Promise<number> {
+function purgeDocumentsBatch(db: Database, storage: FileStorage, count: Count): Promise<number> {
   return purgeFilesBatch(
     db,
     storage,
@@ -78,10 +111,11 @@ function purgeDocumentsBatch(db: Database, storage: FileStorage): Promise<number
         join companies c on c.id = v.company_id
         left join events e on e.id = v.event_id
         where v.request_image_id is not null
-          and ${LAST_VISIT} < now() - make_interval(days => c.retention_documents_days)
+          and ${LAST_VISIT} < now() - make_interval(days => ${periodInForce('documents_days')})
         limit ${BATCH}
         for update of v skip locked`,
     sql`update visitors set request_image_id = null where id in (select id from due) returning id`,
+    count,
   );
 }
 
@@ -90,7 +124,11 @@ function purgeDocumentsBatch(db: Database, storage: FileStorage): Promise<number
  * from the day the card stopped being valid (re-issued, or expired); a card still valid,
  * or a member card without an end, keeps its photo.
  */
-function purgeCardDocumentsBatch(db: Database, storage: FileStorage): Promise<number> {
+function purgeCardDocumentsBatch(
+  db: Database,
+  storage: FileStorage,
+  count: Count,
+): Promise<number> {
   return purgeFilesBatch(
     db,
     storage,
@@ -98,10 +136,11 @@ function purgeCardDocumentsBatch(db: Database, storage: FileStorage): Promise<nu
         from qr_users q
         join companies c on c.id = q.company_id
         where q.document_id is not null
-          and coalesce(q.revoked_at, q.date_exp) < now() - make_interval(days => c.retention_documents_days)
+          and coalesce(q.revoked_at, q.date_exp) < now() - make_interval(days => ${periodInForce('documents_days')})
         limit ${BATCH}
         for update of q skip locked`,
     sql`update qr_users set document_id = null where id in (select id from due) returning id`,
+    count,
   );
 }
 
@@ -112,7 +151,11 @@ export const ANONYMOUS_VISITOR = sql.raw(`
   zipcode = null, uidn = 'ANON-' || replace(id::text, '-', ''), anonymised_at = now()`);
 
 /** One batch of visitors whose last visit is past their company's identity period. */
-async function anonymiseIdentitiesBatch(db: Database, storage: FileStorage): Promise<number> {
+async function anonymiseIdentitiesBatch(
+  db: Database,
+  storage: FileStorage,
+  count: Count,
+): Promise<number> {
   const result = await db.transaction(async (tx) => {
     const due = rowsOf<{ id: string; file_id: string | null }>(
       await tx.execute(sql`
@@ -121,10 +164,11 @@ async function anonymiseIdentitiesBatch(db: Database, storage: FileStorage): Pro
         join companies c on c.id = v.company_id
         left join events e on e.id = v.event_id
         where v.anonymised_at is null
-          and ${LAST_VISIT} < now() - make_interval(days => c.retention_identity_days)
+          and ${LAST_VISIT} < now() - make_interval(days => ${periodInForce('identity_days')})
         limit ${BATCH}
         for update of v skip locked`),
     );
+    await count(tx, due.length);
     if (due.length === 0) return { count: 0, names: [] as string[] };
     const ids = sql.join(
       due.map((row) => sql`${row.id}::uuid`),
@@ -165,14 +209,16 @@ export async function forgetVisitorsFiles(
 async function foldChecksBatch(
   db: Database,
   table: 'visitor_checks' | 'user_checks',
+  count: Count,
 ): Promise<number> {
   const kind = table === 'visitor_checks' ? 'visitor' : 'user';
-  const result = await db.execute(sql`
+  return db.transaction(async (tx) => {
+    const result = await tx.execute(sql`
     with due as (
       select k.id, k.company_id, to_char(k.check_in_at at time zone c.timezone, 'YYYY-MM-DD') as day
       from ${sql.raw(table)} k
       join companies c on c.id = k.company_id
-      where k.check_in_at < now() - make_interval(days => c.retention_checks_days)
+      where k.check_in_at < now() - make_interval(days => ${periodInForce('checks_days')})
       limit ${BATCH * 4}
       for update of k skip locked
     ), gone as (
@@ -184,22 +230,33 @@ async function foldChecksBatch(
       returning 1
     )
     select (select count(*) from gone)::int as n, (select count(*) from counted)::int as days`);
-  return Number(rowsOf<{ n: number }>(result)[0]?.n ?? 0);
+    const n = Number(rowsOf<{ n: number }>(result)[0]?.n ?? 0);
+    await count(tx, n);
+    return n;
+  });
 }
 
-/** Audit entries older than their company's period (the trigger allows this purge only). */
-async function purgeAuditBatch(db: Database): Promise<number> {
+/**
+ * Audit entries older than their company's period (the trigger allows this purge only),
+ * and never one younger than the operator's floor, whatever a company stored: so the
+ * entry recording a retention change outlives the purges that change causes.
+ */
+async function purgeAuditBatch(db: Database, auditMinDays: number, count: Count): Promise<number> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`set local sesame.audit_purge = 'on'`);
     const result = await tx.execute(sql`
       with due as (
         select a.id from audit_events a
         left join companies c on c.id = a.company_id
-        where a.at < now() - make_interval(days => coalesce(c.retention_audit_days, 1095))
+        where a.at < now() - make_interval(days => greatest(
+          coalesce(${periodInForce('audit_days')}, ${RETENTION_DEFAULTS.audit_days}::int),
+          ${auditMinDays}::int))
         limit ${BATCH * 4}
       )
       delete from audit_events where id in (select id from due) returning 1`);
-    return rowsOf(result).length;
+    const n = rowsOf(result).length;
+    await count(tx, n);
+    return n;
   });
 }
 
@@ -207,22 +264,26 @@ async function purgeAuditBatch(db: Database): Promise<number> {
  * An ended roll call's record names the people it counted: it goes when their
  * identities would be anonymised (the company's identity period after it ended).
  */
-async function purgeRollCallsBatch(db: Database): Promise<number> {
-  const result = await db.execute(sql`
-    with due as (
-      select r.id from roll_calls r join companies c on c.id = r.company_id
-      where r.ended_at is not null
-        and r.ended_at < now() - make_interval(days => c.retention_identity_days)
-      limit ${BATCH}
-    )
-    delete from roll_calls where id in (select id from due) returning 1`);
-  return rowsOf(result).length;
+async function purgeRollCallsBatch(db: Database, count: Count): Promise<number> {
+  return db.transaction(async (tx) => {
+    const result = await tx.execute(sql`
+      with due as (
+        select r.id from roll_calls r join companies c on c.id = r.company_id
+        where r.ended_at is not null
+          and r.ended_at < now() - make_interval(days => ${periodInForce('identity_days')})
+        limit ${BATCH}
+      )
+      delete from roll_calls where id in (select id from due) returning 1`);
+    const n = rowsOf(result).length;
+    await count(tx, n);
+    return n;
+  });
 }
 
 /**
  * Runs `step` until a batch comes back short. A stopping server (`signal`) ends
  * between batches: each batch is one transaction, whole or not done at all, and what
- * was not reached is due again at the next day's purge.
+ * was not reached is taken up by the next sweep, the same day.
  */
 async function drain(
   step: () => Promise<number>,
@@ -238,55 +299,202 @@ async function drain(
   return total;
 }
 
+export interface PurgeOptions {
+  /** The server stopping: the purge ends after the batch in hand. */
+  signal?: AbortSignal;
+  /** The audit log's floor in days (the config's `auditMinDays`). */
+  auditMinDays?: number;
+  /** Where each batch's count goes, in its transaction (a day's run); none by default. */
+  tally?: Tally;
+}
+
+const noTally: Tally = () => Promise.resolve();
+
 /** The daily purge, without its claim (tests and the benchmark call it directly). */
 export async function purgeDue(
   db: Database,
   storage: FileStorage,
-  signal?: AbortSignal,
+  options: PurgeOptions = {},
 ): Promise<Omit<RetentionCounts, 'unfiledVisitors'>> {
+  const { signal, auditMinDays = AUDIT_MIN_DAYS_DEFAULT, tally = noTally } = options;
+  const counter =
+    (key: CountKey): Count =>
+    (tx, n) =>
+      tally(tx, key, n);
   const documents =
-    (await drain(() => purgeDocumentsBatch(db, storage), BATCH, signal)) +
-    (await drain(() => purgeCardDocumentsBatch(db, storage), BATCH, signal));
-  const identities = await drain(() => anonymiseIdentitiesBatch(db, storage), BATCH, signal);
-  const visitorChecks = await drain(() => foldChecksBatch(db, 'visitor_checks'), BATCH * 4, signal);
-  const userChecks = await drain(() => foldChecksBatch(db, 'user_checks'), BATCH * 4, signal);
-  const auditEntries = await drain(() => purgeAuditBatch(db), BATCH * 4, signal);
-  const rollCalls = await drain(() => purgeRollCallsBatch(db), BATCH, signal);
+    (await drain(() => purgeDocumentsBatch(db, storage, counter('documents')), BATCH, signal)) +
+    (await drain(() => purgeCardDocumentsBatch(db, storage, counter('documents')), BATCH, signal));
+  const identities = await drain(
+    () => anonymiseIdentitiesBatch(db, storage, counter('identities')),
+    BATCH,
+    signal,
+  );
+  const visitorChecks = await drain(
+    () => foldChecksBatch(db, 'visitor_checks', counter('visitorChecks')),
+    BATCH * 4,
+    signal,
+  );
+  const userChecks = await drain(
+    () => foldChecksBatch(db, 'user_checks', counter('userChecks')),
+    BATCH * 4,
+    signal,
+  );
+  const auditEntries = await drain(
+    () => purgeAuditBatch(db, auditMinDays, counter('auditEntries')),
+    BATCH * 4,
+    signal,
+  );
+  const rollCalls = await drain(() => purgeRollCallsBatch(db, counter('rollCalls')), BATCH, signal);
   return { documents, identities, visitorChecks, userChecks, auditEntries, rollCalls };
 }
 
-/** Today's run, claimed by one instance only: true when this call claimed it. */
-export async function claimRetentionDay(db: Db, day = new Date().toISOString().slice(0, 10)) {
-  const result = await db.execute(
-    sql`insert into retention_runs (day) values (${day}) on conflict (day) do nothing returning day`,
+const today = () => new Date().toISOString().slice(0, 10);
+const leaseExpired = (leaseMs: number) =>
+  sql`(retention_runs.heartbeat_at is null or retention_runs.heartbeat_at < now() - make_interval(secs => ${leaseMs / 1000}::float8))`;
+
+/**
+ * The day's run, for this instance: a new day's row, or the row of a run that is not
+ * finished and that no live instance holds (stopped, failed, or killed longer than the
+ * lease ago). Answers its attempt number, or null when the run is done or held elsewhere.
+ * One statement: two instances claiming at once never both get it.
+ */
+export async function claimRetentionDay(
+  db: Db,
+  day = today(),
+  leaseMs = RUN_LEASE_MS,
+): Promise<number | null> {
+  const result = await db.execute(sql`
+    insert into retention_runs (day, heartbeat_at) values (${day}, now())
+    on conflict (day) do update
+      set heartbeat_at = now(), attempts = retention_runs.attempts + 1
+      where retention_runs.finished_at is null and ${leaseExpired(leaseMs)}
+    returning attempts`);
+  const row = rowsOf<{ attempts: number }>(result)[0];
+  return row ? Number(row.attempts) : null;
+}
+
+/** A run's tally: the batch's count into the day's totals, and the run's heartbeat. */
+function runTally(day: string): Tally {
+  return async (tx, key, n) => {
+    await tx.execute(sql`
+      update retention_runs set heartbeat_at = now(),
+        counts = coalesce(counts, '{}'::jsonb)
+          || jsonb_build_object(${key}::text, coalesce((counts ->> ${key}::text)::int, 0) + ${n}::int)
+      where day = ${day}`);
+  };
+}
+
+/** The run stopped before its end: the next sweep takes it up without waiting for the lease. */
+async function releaseRun(db: Db, day: string): Promise<void> {
+  await db.execute(
+    sql`update retention_runs set heartbeat_at = null where day = ${day} and finished_at is null`,
   );
-  return rowsOf(result).length === 1;
+}
+
+/** A run's totals, every count present. */
+function totalsOf(counts: unknown): RetentionCounts {
+  const stored = (counts ?? {}) as Partial<Record<CountKey, unknown>>;
+  const totals = {} as RetentionCounts;
+  for (const key of COUNT_KEYS) totals[key] = Number(stored[key] ?? 0);
+  return totals;
+}
+
+export interface RetentionRun extends RetentionCounts {
+  day: string;
+  /** 1, or more when the day's run was taken up again after a stop. */
+  attempts: number;
 }
 
 /**
- * One sweep: the hourly steps, then the daily purge if this instance claims today.
- * Answers what it did (null: another instance had today's purge).
+ * Earlier days whose run never finished (killed, and no sweep came back that day): the
+ * work they left is today's run's, and each is closed with its audit entry, marked
+ * unfinished, holding what it did.
  */
-export async function retentionSweep(
-  db: Database,
-  storage: FileStorage,
-  day = new Date().toISOString().slice(0, 10),
-  signal?: AbortSignal,
-): Promise<RetentionCounts | null> {
-  const unfiledVisitors = await purgeUnfiledVisitors(db, storage, signal);
-  await forgetOldLoginFailures(db);
-  if (signal?.aborted || !(await claimRetentionDay(db, day))) return null;
-  const counts = { unfiledVisitors, ...(await purgeDue(db, storage, signal)) };
+async function closeAbandonedRuns(db: Database, day: string, leaseMs: number): Promise<void> {
   await db.transaction(async (tx) => {
-    await tx.execute(
-      sql`update retention_runs set finished_at = now(), counts = ${JSON.stringify(counts)}::jsonb where day = ${day}`,
+    const closed = rowsOf<{ day: string; counts: unknown; attempts: number }>(
+      await tx.execute(sql`
+        update retention_runs set finished_at = now(), heartbeat_at = null
+        where day < ${day} and finished_at is null and ${leaseExpired(leaseMs)}
+        returning day, counts, attempts`),
     );
+    for (const run of closed) {
+      await audit(tx, {
+        companyId: null,
+        actorUserId: null,
+        action: 'retention.purged',
+        detail: {
+          day: run.day,
+          ...totalsOf(run.counts),
+          attempts: Number(run.attempts),
+          finished: false,
+        },
+      });
+    }
+  });
+}
+
+/** The run's end: the day's row closed and its audit entry, once, in one transaction. */
+async function finishRun(db: Database, day: string): Promise<RetentionRun | null> {
+  return db.transaction(async (tx) => {
+    const [row] = rowsOf<{ counts: unknown; attempts: number }>(
+      await tx.execute(sql`
+        update retention_runs set finished_at = now(), heartbeat_at = null
+        where day = ${day} and finished_at is null
+        returning counts, attempts`),
+    );
+    // Another instance took the run over and finished it first: its entry is the day's.
+    if (!row) return null;
+    const run = { day, ...totalsOf(row.counts), attempts: Number(row.attempts) };
     await audit(tx, {
       companyId: null,
       actorUserId: null,
       action: 'retention.purged',
-      detail: { ...counts },
+      detail: { ...run, finished: true },
     });
+    return run;
   });
-  return counts;
+}
+
+export interface SweepOptions {
+  /** The day, 'YYYY-MM-DD' (UTC); today by default. */
+  day?: string;
+  /** The server stopping (background.ts). */
+  signal?: AbortSignal;
+  /** The audit log's floor in days (the config's `auditMinDays`). */
+  auditMinDays?: number;
+  /** How long a run's heartbeat holds it (`RUN_LEASE_MS`). */
+  leaseMs?: number;
+}
+
+/**
+ * One sweep: the hourly steps, then the day's purge if this instance claims it (a new day,
+ * or a run left unfinished). Answers the day's totals when this sweep finished the run;
+ * null when the run was done or held elsewhere, or when this sweep stopped before the end.
+ */
+export async function retentionSweep(
+  db: Database,
+  storage: FileStorage,
+  options: SweepOptions = {},
+): Promise<RetentionRun | null> {
+  const { day = today(), signal, auditMinDays, leaseMs = RUN_LEASE_MS } = options;
+  const unfiledVisitors = await purgeUnfiledVisitors(db, storage, signal);
+  await forgetOldLoginFailures(db);
+  if (signal?.aborted) return null;
+  await closeAbandonedRuns(db, day, leaseMs);
+  if ((await claimRetentionDay(db, day, leaseMs)) === null) return null;
+  const tally = runTally(day);
+  try {
+    await db.transaction((tx) => tally(tx, 'unfiledVisitors', unfiledVisitors));
+    await purgeDue(db, storage, { signal, auditMinDays, tally });
+  } catch (error) {
+    // Failed midway: what it did is counted; the next sweep takes the rest up today.
+    await releaseRun(db, day).catch(() => undefined);
+    throw error;
+  }
+  if (signal?.aborted) {
+    await releaseRun(db, day);
+    return null;
+  }
+  return finishRun(db, day);
 }

@@ -1,12 +1,14 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  RETENTION_SHORTENING_DELAY_DAYS,
   TEXT_MAX,
   defaultPrivacyNotice,
   erasurePreviewSchema,
   retentionSettingsResponseSchema,
-  retentionSettingsSchema,
+  retentionSettingsSchemaFor,
+  type RetentionSettingsResponse,
 } from '@sesame/shared';
 import { audit } from '../audit/service';
 import { companyItself, loadAuthorized } from '../auth/authorize';
@@ -15,19 +17,19 @@ import { loadCompany } from '../companies/load';
 import { companies } from '../db/schema';
 import { notFound } from '../errors';
 import { erasePerson, erasurePreview, exportPerson, findPerson, type PersonKind } from './rights';
+import { pendingOnWire, periodsOf, planPeriods } from './periods';
 import { say } from '../language';
 
-function settingsOf(company: CompanyRow) {
-  const days = {
-    documents_days: company.retentionDocumentsDays,
-    identity_days: company.retentionIdentityDays,
-    checks_days: company.retentionChecksDays,
-    audit_days: company.retentionAuditDays,
-  };
+/** The settings as the screen reads them: the periods in force, those to come, the floor. */
+function settingsOf(company: CompanyRow, auditMinDays: number): RetentionSettingsResponse {
+  const { inForce, pending } = periodsOf(company, auditMinDays);
   return {
-    ...days,
+    ...inForce,
+    pending: pendingOnWire(pending),
+    audit_min_days: auditMinDays,
+    shortening_delay_days: RETENTION_SHORTENING_DELAY_DAYS,
     privacy_notice: company.privacyNotice,
-    notice_text: company.privacyNotice?.trim() || defaultPrivacyNotice(company.name, days),
+    notice_text: company.privacyNotice?.trim() || defaultPrivacyNotice(company.name, inForce),
   };
 }
 
@@ -40,6 +42,7 @@ const personParams = z.object({
 /** Retention settings and privacy notice; a person's export and erasure (issue 16). */
 export const privacyRoutes: FastifyPluginAsyncZod = async (app) => {
   const companyParams = z.object({ id: z.string().max(TEXT_MAX.slug) });
+  const auditMinDays = app.config.auditMinDays;
 
   app.get(
     '/company/:id/privacy',
@@ -54,7 +57,7 @@ export const privacyRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { record } = await loadCompany(request, request.params.id);
-      return { data: settingsOf(record) };
+      return { data: settingsOf(record, auditMinDays) };
     },
   );
 
@@ -66,32 +69,34 @@ export const privacyRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['privacy'],
         summary:
           'Sets the retention periods (documents and photos after the visit, identity after the last visit, check ' +
-          'history, audit log) and the privacy notice (empty: the default text, filled from the periods). Audited.',
+          'history, audit log) and the privacy notice (empty: the default text, filled from the periods). A longer ' +
+          'period applies at once; a shorter one waits 7 days (`pending`, with the instant it applies). The audit ' +
+          "log's period is refused under the operator's floor (AUDIT_MIN_DAYS). Audited.",
         params: companyParams,
-        body: retentionSettingsSchema,
+        body: retentionSettingsSchemaFor(auditMinDays),
         response: { 200: z.object({ message: z.string(), data: retentionSettingsResponseSchema }) },
       },
     },
     async (request) => {
       const body = request.body;
-      const updated = await app.db.transaction(async (tx) => {
-        const { who, record } = await loadAuthorized(
+      const { updated, shortened } = await app.db.transaction(async (tx) => {
+        const { who, record: found } = await loadAuthorized(
           request,
           (_db, key: string) => findCompany(tx, key),
           request.params.id,
           { companyOf: companyItself },
         );
+        // Two saves at once plan one after the other, each against what the other wrote.
+        await tx.execute(sql`select 1 from companies where id = ${found.id} for update`);
+        const record = (await findCompany(tx, found.id)) ?? found;
+        const planned = planPeriods(record, body);
+        const notice = body.privacy_notice?.trim() ? body.privacy_notice.trim() : null;
         await tx
           .update(companies)
-          .set({
-            retentionDocumentsDays: body.documents_days,
-            retentionIdentityDays: body.identity_days,
-            retentionChecksDays: body.checks_days,
-            retentionAuditDays: body.audit_days,
-            privacyNotice: body.privacy_notice?.trim() ? body.privacy_notice.trim() : null,
-          })
+          .set({ ...planned.values, privacyNotice: notice })
           .where(eq(companies.id, record.id));
-        const before = settingsOf(record);
+        // In the same transaction as the change; the audit floor (at least 30 days, past the
+        // 7-day delay) keeps this entry through every purge the change causes.
         await audit(tx, {
           companyId: record.id,
           actorUserId: who.userId,
@@ -99,18 +104,18 @@ export const privacyRoutes: FastifyPluginAsyncZod = async (app) => {
           subjectType: 'company',
           subjectId: record.id,
           detail: {
-            documentsDays: [before.documents_days, body.documents_days].join('→'),
-            identityDays: [before.identity_days, body.identity_days].join('→'),
-            checksDays: [before.checks_days, body.checks_days].join('→'),
-            auditDays: [before.audit_days, body.audit_days].join('→'),
-            noticeChanged: (record.privacyNotice ?? '') !== (body.privacy_notice?.trim() ?? ''),
+            ...planned.detail,
+            noticeChanged: (record.privacyNotice ?? '') !== (notice ?? ''),
           },
         });
         const fresh = await findCompany(tx, record.id);
         if (!fresh) throw notFound();
-        return fresh;
+        return { updated: fresh, shortened: planned.shortened };
       });
-      return { message: say(request, (m) => m.privacy.retentionSaved), data: settingsOf(updated) };
+      const message = shortened
+        ? say(request, (m) => m.privacy.retentionSavedShortened(RETENTION_SHORTENING_DELAY_DAYS))
+        : say(request, (m) => m.privacy.retentionSaved);
+      return { message, data: settingsOf(updated, auditMinDays) };
     },
   );
 
@@ -129,7 +134,7 @@ export const privacyRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const company = await findCompany(app.db, request.params.slug);
       if (!company || company.archivedAt) throw notFound();
-      return { notice: settingsOf(company).notice_text };
+      return { notice: settingsOf(company, auditMinDays).notice_text };
     },
   );
 

@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
+import { AUDIT_MIN_DAYS_DEFAULT } from '@sesame/shared';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../../src/app';
 import { DEFAULT_RATE_LIMITS, type Config } from '../../src/config';
@@ -38,6 +39,7 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
     webDist: undefined,
     repeatScanWindowMs: 60_000,
     rateLimits: { ...DEFAULT_RATE_LIMITS },
+    auditMinDays: AUDIT_MIN_DAYS_DEFAULT,
     ...overrides,
   };
 }

@@ -297,6 +297,10 @@ export const en: Catalogue = {
     daysInvalid: 'Invalid number of days.',
     daysTooFew: 'At least 1 day.',
     daysTooMany: (max) => `At most ${max} days.`,
+    auditTooShort: (min) =>
+      `The audit log is kept for at least ${min} days: the minimum set by the operator.`,
+    retentionSavedShortened: (delay) =>
+      `The privacy settings have been saved. A shortened period will apply only in ${delay} days.`,
   },
   audit: {
     originInvalid:

@@ -333,6 +333,12 @@ export const fr = {
     daysInvalid: 'Nombre de jours invalide.',
     daysTooFew: 'Au moins 1 jour.',
     daysTooMany: (max: number) => `Au plus ${max} jours.`,
+    /** Issue 26: the operator's floor (AUDIT_MIN_DAYS), which no company role goes under. */
+    auditTooShort: (min: number) =>
+      `Le journal d'audit est conservé au moins ${min} jours : c'est le minimum fixé par l'exploitant.`,
+    /** A save that shortened a period: it applies only after the delay. */
+    retentionSavedShortened: (delay: number) =>
+      `Les paramètres de confidentialité ont été enregistrés. Une durée raccourcie ne s'appliquera que dans ${delay} jours.`,
   },
   audit: {
     /** Issue 26 §9: the audit log's origin filter (`by`). */

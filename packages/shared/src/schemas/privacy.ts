@@ -109,6 +109,43 @@ export const RETENTION_DEFAULTS = {
   audit_days: 1095,
 } as const;
 
+/** The four retention periods a company sets, in the settings' order. */
+export const RETENTION_CLASSES = [
+  'documents_days',
+  'identity_days',
+  'checks_days',
+  'audit_days',
+] as const;
+export type RetentionClass = (typeof RETENTION_CLASSES)[number];
+
+/** The longest period of each class, in days. */
+export const RETENTION_MAX_DAYS: Record<RetentionClass, number> = {
+  documents_days: 3650,
+  identity_days: 3650,
+  checks_days: 7300,
+  audit_days: 7300,
+};
+
+/**
+ * A shortened period applies only this many days after it was asked for (issue 26): a
+ * lengthened one at once. The company sees the date, and has that long to notice and undo a
+ * change that would erase its history.
+ */
+export const RETENTION_SHORTENING_DELAY_DAYS = 7;
+
+/**
+ * The audit log's floor when the operator sets none (`AUDIT_MIN_DAYS`): no company keeps its
+ * audit log for less, whatever its settings say.
+ */
+export const AUDIT_MIN_DAYS_DEFAULT = 365;
+
+/**
+ * The floors an operator may choose. At least 30 days, well past the shortening delay and the
+ * next day's purge, so that the entry recording a retention change outlives the purges that
+ * change causes; at most the longest audit period.
+ */
+export const AUDIT_MIN_DAYS_RANGE = { min: 30, max: RETENTION_MAX_DAYS.audit_days } as const;
+
 const days = (max: number) =>
   z.coerce
     .number(said((m) => m.privacy.daysInvalid))
@@ -122,28 +159,66 @@ const days = (max: number) =>
       said((m) => m.privacy.daysTooMany(max)),
     );
 
-/** The "Confidentialité" section of a company (admin and manager). */
-export const retentionSettingsSchema = z.object({
-  documents_days: days(3650),
-  identity_days: days(3650),
-  checks_days: days(7300),
-  audit_days: days(7300),
-  /** The notice shown on the visitor and event forms; empty: the default text. */
-  privacy_notice: z.string().trim().max(TEXT_MAX.description).nullable().optional(),
-});
-export type RetentionSettings = z.infer<typeof retentionSettingsSchema>;
+/** The audit log's period: the operator's floor first, then the longest period. */
+const auditDays = (floor: number) =>
+  z.coerce
+    .number(said((m) => m.privacy.daysInvalid))
+    .int(said((m) => m.privacy.daysInvalid))
+    .min(
+      floor,
+      said((m) => m.privacy.auditTooShort(floor)),
+    )
+    .max(
+      RETENTION_MAX_DAYS.audit_days,
+      said((m) => m.privacy.daysTooMany(RETENTION_MAX_DAYS.audit_days)),
+    );
 
-export const retentionSettingsResponseSchema = retentionSettingsSchema.extend({
+/**
+ * The "Confidentialité" section of a company (admin and manager), under the operator's
+ * audit floor: the server builds it from `AUDIT_MIN_DAYS`, the screen from the floor the
+ * server sends with the settings, so both refuse the same values with the same words.
+ */
+export function retentionSettingsSchemaFor(auditMinDays: number) {
+  return z.object({
+    documents_days: days(RETENTION_MAX_DAYS.documents_days),
+    identity_days: days(RETENTION_MAX_DAYS.identity_days),
+    checks_days: days(RETENTION_MAX_DAYS.checks_days),
+    audit_days: auditDays(auditMinDays),
+    /** The notice shown on the visitor and event forms; empty: the default text. */
+    privacy_notice: z.string().trim().max(TEXT_MAX.description).nullable().optional(),
+  });
+}
+export type RetentionSettings = z.infer<ReturnType<typeof retentionSettingsSchemaFor>>;
+
+/** A shortened period waiting for its date: its days, and the instant it applies. */
+export const pendingRetentionSchema = z.object({ days: z.number(), applies_at: z.string() });
+export type PendingRetention = z.infer<typeof pendingRetentionSchema>;
+
+export const retentionSettingsResponseSchema = z.object({
+  /** The periods in force today (the audit log's never under the floor). */
+  documents_days: z.number(),
+  identity_days: z.number(),
+  checks_days: z.number(),
+  audit_days: z.number(),
+  /** Each class's shortening that waits for its date; null: none. */
+  pending: z.object({
+    documents_days: pendingRetentionSchema.nullable(),
+    identity_days: pendingRetentionSchema.nullable(),
+    checks_days: pendingRetentionSchema.nullable(),
+    audit_days: pendingRetentionSchema.nullable(),
+  }),
+  /** The operator's floor of the audit log (`AUDIT_MIN_DAYS`). */
+  audit_min_days: z.number(),
+  /** How long a shortened period waits (RETENTION_SHORTENING_DELAY_DAYS). */
+  shortening_delay_days: z.number(),
   privacy_notice: z.string().nullable(),
   /** The notice as visitors read it (the company's text, or the default filled in). */
   notice_text: z.string(),
 });
+export type RetentionSettingsResponse = z.infer<typeof retentionSettingsResponseSchema>;
 
 /** The default privacy notice, filled from the retention settings. */
-export function defaultPrivacyNotice(
-  companyName: string,
-  s: Omit<RetentionSettings, 'privacy_notice'>,
-) {
+export function defaultPrivacyNotice(companyName: string, s: Record<RetentionClass, number>) {
   return (
     `${companyName} enregistre votre identité, votre pièce d'identité et vos heures d'arrivée et de départ ` +
     `pour gérer votre visite. La pièce d'identité et la photo sont supprimées ${s.documents_days} jours ` +

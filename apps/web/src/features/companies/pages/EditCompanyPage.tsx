@@ -60,7 +60,7 @@ export default function EditCompanyPage() {
         )}
       </QueryState>
       {company && role && mayPerform(role, 'privacy.settings') && (
-        <PrivacySection companyId={company.id} />
+        <PrivacySection companyId={company.id} timeZone={company.timezone} />
       )}
     </Container>
   );
