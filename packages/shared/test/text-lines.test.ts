@@ -24,6 +24,7 @@ import {
   issueParams,
   requestCreateSchema,
   requestDeclineSchema,
+  retentionSettingsSchemaFor,
   updateMemberSchema,
   updateQrUserSchema,
   userCreateSchema,
@@ -194,6 +195,12 @@ const MULTI_LINE: [string, z.ZodType, Record<string, unknown>, string][] = [
     'reason',
   ],
   ['an undo’s reason', checkUndoSchema, {}, 'reason'],
+  [
+    'the privacy notice',
+    retentionSettingsSchemaFor(365),
+    { documents_days: 30, identity_days: 365, checks_days: 730, audit_days: 1095 },
+    'privacy_notice',
+  ],
 ];
 
 const issueAt = (result: z.ZodSafeParseResult<unknown>, field: string) =>

@@ -3,7 +3,8 @@
  */
 import { z } from 'zod';
 import { fr } from '../messages/fr';
-import { TEXT_MAX, listQuerySchema, said } from './common';
+import { withLineFeeds } from '../text-lines';
+import { TEXT_MAX, atMost, listQuerySchema, said, textLines } from './common';
 
 /** Everything the audit log records. Labels live in the locale files (audit.actions.{action}). */
 export const AUDIT_ACTIONS = [
@@ -185,7 +186,14 @@ export function retentionSettingsSchemaFor(auditMinDays: number) {
     checks_days: days(RETENTION_MAX_DAYS.checks_days),
     audit_days: auditDays(auditMinDays),
     /** The notice shown on the visitor and event forms; empty: the default text. */
-    privacy_notice: z.string().trim().max(TEXT_MAX.description).nullable().optional(),
+    privacy_notice: z
+      .string()
+      .max(...atMost(TEXT_MAX.description))
+      .trim()
+      .overwrite(withLineFeeds)
+      .refine(...textLines)
+      .nullable()
+      .optional(),
   });
 }
 export type RetentionSettings = z.infer<ReturnType<typeof retentionSettingsSchemaFor>>;
