@@ -30,6 +30,8 @@ export const MENU_TILE_IDS = [
   'createMemberCard',
   'onSite',
   'audit',
+  'account',
+  'mailSettings',
 ] as const;
 export type MenuTileId = (typeof MENU_TILE_IDS)[number];
 
@@ -40,27 +42,36 @@ export interface MenuTile {
   roles: readonly Role[];
 }
 
-/** Spec §6 "Menu tiles by role", in the spec's order. Labels live in the locale files (menu.tiles.{id}). */
+/**
+ * Spec §6 "Menu tiles by role", in the spec's order. Labels live in the locale files
+ * (menu.tiles.{id}). The spec's table is the minimum (issue 27): the company's super admin,
+ * its top role, also has every tile of the manager's (`sa` added below), and a plain user
+ * (a host) has the tiles of their own account.
+ */
 export const MENU_TILES: readonly MenuTile[] = [
-  { id: 'eventAttendance', path: 'event-attendences', roles: [adm, mgr, sc] },
+  { id: 'eventAttendance', path: 'event-attendences', roles: [adm, mgr, sc, sa] },
   { id: 'userAttendance', path: 'user-check-ins', roles: [adm, sup, sa, mgr] },
   { id: 'requests', path: 'list-qrcode', roles: [emp, adm, sup, sa, sc] },
   { id: 'events', path: 'list-events', roles: [adm, sup, mgr, sa, sc] },
   { id: 'companies', path: 'company-list', roles: [adm, mgr, sa, sc] },
-  { id: 'createQrCode', path: 'create-qr', roles: [adm, sup, mgr, sc] },
+  { id: 'createQrCode', path: 'create-qr', roles: [adm, sup, mgr, sc, sa] },
   { id: 'users', path: 'list-users', roles: [adm, sup, sa, sc] },
-  { id: 'createUser', path: 'create-user', roles: [adm, mgr, sup, sc] },
+  { id: 'createUser', path: 'create-user', roles: [adm, mgr, sup, sc, sa] },
   { id: 'manualCheck', path: 'manual-check', roles: [adm, emp, sc] },
   { id: 'createEvent', path: 'create-event', roles: [adm, sup, sc] },
-  { id: 'camera', path: 'camera', roles: [adm, mgr, emp] },
-  { id: 'createCompany', path: 'create-company', roles: [adm, mgr, sc] },
+  { id: 'camera', path: 'camera', roles: [adm, mgr, emp, sa] },
+  { id: 'createCompany', path: 'create-company', roles: [adm, mgr, sc, sa] },
   { id: 'visitorLogs', path: 'display-logs', roles: [adm, sup, sa, mgr, sc] },
   { id: 'qrCodeList', path: 'qr-code-list', roles: [adm, sup, sc] },
-  { id: 'createMemberCard', path: 'create-membre-qr', roles: [adm, mgr, sc] },
+  { id: 'createMemberCard', path: 'create-membre-qr', roles: [adm, mgr, sc, sa] },
   // Issue 14: who is inside now, and who is still expected today (front desk and up).
-  { id: 'onSite', path: 'on-site', roles: [emp, sup, mgr, adm, sc] },
+  { id: 'onSite', path: 'on-site', roles: [emp, sup, mgr, adm, sc, sa] },
   // Issue 16: who looked at what and who changed what (the company's admin-side staff).
-  { id: 'audit', path: 'audit', roles: [adm, mgr] },
+  { id: 'audit', path: 'audit', roles: [adm, mgr, sa] },
+  // Issue 27: a plain user (a host) saw an empty menu; every other role reaches these two
+  // pages from the account menu.
+  { id: 'account', path: 'mon-compte', roles: ['ROLE_USER'] },
+  { id: 'mailSettings', path: 'my-mail-settings', roles: ['ROLE_USER'] },
 ];
 
 export function menuTilesFor(role: Role): MenuTile[] {
@@ -86,14 +97,15 @@ export function showsHomeButton(button: keyof typeof HOME_BUTTONS, role: Role | 
 
 /** Spec §6 "Creating users: roles assignable by creator". Key: role to assign. */
 export const ASSIGNABLE_BY: Readonly<Record<Role, readonly Role[]>> = {
-  ROLE_EMPLOYEE: [adm, sup, mgr, sc],
-  ROLE_SUPERVISOR: [adm, mgr, sc],
+  // The super admin assigns what the manager assigns (issue 27: beyond the spec's table).
+  ROLE_EMPLOYEE: [adm, sup, mgr, sc, sa],
+  ROLE_SUPERVISOR: [adm, mgr, sc, sa],
   ROLE_SESAME: [adm],
   ROLE_MANAGER: [adm],
   ROLE_ADMIN: [adm],
-  ROLE_SUPER_ADMIN: [adm, mgr],
+  ROLE_SUPER_ADMIN: [adm, mgr, sa],
   // A plain user (a host) may be created by anyone who may create users.
-  ROLE_USER: [adm, sup, mgr, sc],
+  ROLE_USER: [adm, sup, mgr, sc, sa],
 };
 
 export function canAssignRole(creator: Role, target: Role): boolean {
@@ -192,8 +204,8 @@ export const ACTIONS = {
   // Privacy (issue 16): the audit log (the platform admin reads every company's), the
   // retention settings and privacy notice, and a person's export and erasure.
   'audit.list': { roles: tileRoles('audit'), allCompanies: [adm] },
-  'privacy.settings': { roles: [adm, mgr], allCompanies: [adm] },
-  'privacy.rights': { roles: [adm, mgr], allCompanies: [adm] },
+  'privacy.settings': { roles: [adm, mgr, sa], allCompanies: [adm] },
+  'privacy.rights': { roles: [adm, mgr, sa], allCompanies: [adm] },
   // Who is on site (issue 14): the list, and checking a person out from it.
   'onSite.list': { roles: tileRoles('onSite'), allCompanies: [adm, sc] },
   'onSite.checkOut': { roles: tileRoles('onSite'), allCompanies: [adm, sc] },
@@ -211,6 +223,43 @@ export type Action = keyof typeof ACTIONS;
 
 export function mayPerform(role: Role, action: Action): boolean {
   return (ACTIONS[action].roles as readonly Role[]).includes(role);
+}
+
+/**
+ * The staff pages below `/{domain}/` and the actions that open them (any one will do):
+ * the page guard follows what the server lets a role do on the page, never the menu's
+ * tiles, which are a different list (issue 27: a supervisor, whom the server serves their
+ * company on 'Liste des Compagnies', got the 403 page there). A page not listed here (the
+ * menu, the account pages, a record's detail) is open to every signed-in person, and its
+ * own calls are guarded by the server.
+ */
+export const STAFF_PAGE_ACTIONS: Readonly<Record<string, readonly Action[]>> = {
+  'event-attendences': ['eventAttendance.list'],
+  'user-check-ins': ['userChecks.list'],
+  'list-qrcode': ['requests.list'],
+  'list-events': ['events.list'],
+  'list-qrcode-events': ['events.list'],
+  'create-event': ['events.create'],
+  'company-list': ['companies.list'],
+  'edit-company': ['companies.update'],
+  'create-qr': ['qrUsers.create'],
+  'qr-code-list': ['qrUsers.list'],
+  'create-membre-qr': ['members.create'],
+  'disable-user-qrcode': ['qrUsers.updateExpiry'],
+  'list-users': ['users.list'],
+  'create-user': ['users.create'],
+  'manual-check': ['checks.record'],
+  camera: ['checks.record'],
+  'display-logs': ['visitorLogs.list'],
+  'on-site': ['onSite.list'],
+  audit: ['audit.list'],
+};
+
+/** Whether `role` may open the staff page `page` (the segment after the company's slug). */
+export function opensStaffPage(role: Role | null, page: string | undefined): boolean {
+  const actions = page === undefined ? undefined : STAFF_PAGE_ACTIONS[page];
+  if (!actions) return true;
+  return !!role && actions.some((action) => mayPerform(role, action));
 }
 
 export function actsOnAllCompanies(role: Role, action: Action): boolean {

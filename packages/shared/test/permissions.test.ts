@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
+  ACTIONS,
   ASSIGNABLE_BY,
   MENU_TILES,
   ROLES,
+  STAFF_PAGE_ACTIONS,
   activeRole,
   canAssignRole,
   menuTilesFor,
+  opensStaffPage,
   showsHomeButton,
   type Role,
 } from '../src';
@@ -43,6 +46,21 @@ const SPEC_MENU_TILES: [string, string][] = [
   ['audit', 'adm, mgr'],
 ];
 
+/** Issue 27: the spec's table is the minimum; these roles come on top of it. */
+const BEYOND_SPEC: Record<string, string> = {
+  // The company's super admin has every tile of the manager's.
+  eventAttendance: 'sa',
+  createQrCode: 'sa',
+  createUser: 'sa',
+  camera: 'sa',
+  createCompany: 'sa',
+  createMemberCard: 'sa',
+  onSite: 'sa',
+  audit: 'sa',
+};
+const tileRoles = (id: string, list: string) =>
+  [...roles(list), ...(BEYOND_SPEC[id] ? roles(BEYOND_SPEC[id]) : [])].sort();
+
 // Spec §6 "Creating users: roles assignable by creator".
 const SPEC_ASSIGNABLE: [Role, string][] = [
   ['ROLE_EMPLOYEE', 'adm, sup, mgr, sc'],
@@ -54,29 +72,88 @@ const SPEC_ASSIGNABLE: [Role, string][] = [
 ];
 
 describe('permission matrix = spec §6', () => {
-  it('has the spec’s fifteen tiles in its order, then issue 14’s and issue 16’s', () => {
-    expect(MENU_TILES.map((t) => t.id)).toEqual(SPEC_MENU_TILES.map(([id]) => id));
+  it('has the spec’s fifteen tiles in its order, then issue 14’s, 16’s and 27’s', () => {
+    expect(MENU_TILES.map((t) => t.id)).toEqual([
+      ...SPEC_MENU_TILES.map(([id]) => id),
+      'account',
+      'mailSettings',
+    ]);
   });
 
-  it.each(SPEC_MENU_TILES)('tile %s is shown to %s and nobody else', (id, list) => {
-    const tile = MENU_TILES.find((t) => t.id === id)!;
-    expect([...tile.roles].sort()).toEqual(roles(list).sort());
-    for (const role of ROLES) {
-      expect(menuTilesFor(role).some((t) => t.id === id)).toBe(roles(list).includes(role));
+  it.each(SPEC_MENU_TILES)(
+    'tile %s is shown to %s (and the super admin where the manager)',
+    (id, list) => {
+      const tile = MENU_TILES.find((t) => t.id === id)!;
+      expect([...tile.roles].sort()).toEqual(tileRoles(id, list));
+      for (const role of ROLES) {
+        expect(menuTilesFor(role).some((t) => t.id === id)).toBe(
+          tileRoles(id, list).includes(role),
+        );
+      }
+    },
+  );
+
+  it('gives the super admin every tile of the manager and more (issue 27)', () => {
+    const ids = (role: Role) => menuTilesFor(role).map((t) => t.id);
+    expect(ids('ROLE_SUPER_ADMIN')).toEqual(expect.arrayContaining(ids('ROLE_MANAGER')));
+    expect(ids('ROLE_SUPER_ADMIN').length).toBeGreaterThan(ids('ROLE_MANAGER').length);
+  });
+
+  it('gives ROLE_USER the tiles of their own account (issue 27)', () => {
+    expect(menuTilesFor('ROLE_USER').map((t) => t.path)).toEqual([
+      'mon-compte',
+      'my-mail-settings',
+    ]);
+  });
+
+  it.each(SPEC_ASSIGNABLE)(
+    '%s is assignable by %s (and the super admin where the manager)',
+    (target, list) => {
+      const allowed = roles(list).includes('ROLE_MANAGER') ? `${list}, sa` : list;
+      expect([...ASSIGNABLE_BY[target]].sort()).toEqual(roles(allowed).sort());
+      for (const creator of ROLES) {
+        expect(canAssignRole(creator, target)).toBe(roles(allowed).includes(creator));
+      }
+    },
+  );
+});
+
+describe('the staff pages a role opens (issue 27)', () => {
+  const pageOf = (path: string) => path.split('/')[0]!;
+
+  it('opens every page a tile leads to, for every role that has the tile', () => {
+    const closed = MENU_TILES.flatMap((tile) =>
+      tile.roles
+        .filter((role) => !opensStaffPage(role, pageOf(tile.path)))
+        .map((role) => `${role} → ${tile.path}`),
+    );
+    expect(closed).toEqual([]);
+  });
+
+  it('opens a page exactly to the roles the server serves there, whatever the tiles say', () => {
+    for (const [page, actions] of Object.entries(STAFF_PAGE_ACTIONS)) {
+      for (const role of ROLES) {
+        const served = actions.some((a) => (ACTIONS[a].roles as readonly Role[]).includes(role));
+        expect(opensStaffPage(role, page), `${role} on ${page}`).toBe(served);
+      }
     }
   });
 
-  it('gives ROLE_USER no tile', () => {
-    expect(menuTilesFor('ROLE_USER')).toEqual([]);
+  it("opens 'Liste des Compagnies' and 'Modifier entreprise' to a supervisor, who has no tile there", () => {
+    expect(menuTilesFor('ROLE_SUPERVISOR').some((t) => t.path === 'company-list')).toBe(false);
+    expect(opensStaffPage('ROLE_SUPERVISOR', 'company-list')).toBe(true);
+    expect(opensStaffPage('ROLE_SUPERVISOR', 'edit-company')).toBe(true);
   });
 
-  it.each(SPEC_ASSIGNABLE)('%s is assignable by %s only', (target, list) => {
-    expect([...ASSIGNABLE_BY[target]].sort()).toEqual(roles(list).sort());
-    for (const creator of ROLES) {
-      expect(canAssignRole(creator, target)).toBe(roles(list).includes(creator));
-    }
+  it('closes a listed page to a signed-out person and leaves unlisted pages to their calls', () => {
+    expect(opensStaffPage(null, 'audit')).toBe(false);
+    expect(opensStaffPage('ROLE_USER', 'audit')).toBe(false);
+    expect(opensStaffPage('ROLE_USER', 'mon-compte')).toBe(true);
+    expect(opensStaffPage('ROLE_USER', 'menu')).toBe(true);
   });
+});
 
+describe('the home buttons and the active role', () => {
   it('shows the request-meeting button to anonymous, employee, admin and manager only', () => {
     expect(showsHomeButton('requestMeeting', null)).toBe(true);
     const shown = ROLES.filter((r) => showsHomeButton('requestMeeting', r));

@@ -1,5 +1,5 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { CROSS_TENANT_ROLES, MENU_TILES, type Role } from '@sesame/shared';
+import { CROSS_TENANT_ROLES, opensStaffPage, type Role } from '@sesame/shared';
 import { useAuth } from '../lib/auth';
 import { useUrlCompanySlug } from '../lib/shown-company';
 import { ForbiddenPage, NotFoundPage } from './NotFoundPage';
@@ -16,21 +16,19 @@ export function reachesUrlCompany(
 }
 
 /**
- * Whether the role has the menu tile of a `/{domain}/{page}` address; true for pages
- * that are no tile (details, edit pages), which their own calls guard.
+ * Whether the role may open the staff page of a `/{domain}/{page}` address: the actions
+ * the server allows there (STAFF_PAGE_ACTIONS), not the menu's tiles (issue 27).
  */
-export function opensTilePage(role: Role | null, pathname: string): boolean {
-  const page = pathname.split('/').filter(Boolean)[1];
-  const tile = MENU_TILES.find((candidate) => candidate.path === page);
-  return !tile || (!!role && tile.roles.includes(role));
+export function opensPage(role: Role | null, pathname: string): boolean {
+  return opensStaffPage(role, pathname.split('/').filter(Boolean)[1]);
 }
 
 /**
  * Spec §2 guard: no token, or one shorter than 10 characters (or a session the server
  * ended), goes to the login screen, which comes back here afterwards. A staff page of
  * another company is 'Page introuvable' for every role confined to its own company
- * (ARCHITECTURE §6), as the API answers 404 for that company's records. A menu page
- * the role has no tile for is the permission message, as the API's 403.
+ * (ARCHITECTURE §6), as the API answers 404 for that company's records. A page whose
+ * actions the role lacks is the permission message, as the API's 403.
  */
 export function RequireAuth() {
   const location = useLocation();
@@ -45,6 +43,6 @@ export function RequireAuth() {
       />
     );
   if (!reachesUrlCompany(role, user?.company, urlSlug)) return <NotFoundPage />;
-  if (!opensTilePage(role, location.pathname)) return <ForbiddenPage />;
+  if (!opensPage(role, location.pathname)) return <ForbiddenPage />;
   return <Outlet />;
 }
