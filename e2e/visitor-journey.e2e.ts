@@ -178,7 +178,12 @@ describe('visitor journey in Chromium', () => {
 
     await row.getByRole('link', { name: 'Valider' }).click();
     await staff.waitForURL(`${sesame.server.url}/demo/waiting-validation/${requestId}`);
-    await staff.getByText("En attente de la confirmation de l'hôte...").waitFor();
+    // The page speaks to the receptionist (issue 27), not to the visitor.
+    await staff
+      .getByText(
+        "Cette demande attend d'être validée : par l'hôte depuis son e-mail, ou par vous ici.",
+      )
+      .waitFor();
     await staff.getByTestId('request-summary').getByText('Awa Koné').waitFor();
     await staff.getByRole('button', { name: 'Valider' }).click();
     await staff.getByTestId('visitor-card').waitFor();
