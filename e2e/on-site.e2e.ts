@@ -31,11 +31,21 @@ const GUARD = {
   role: 'ROLE_SUPERVISOR',
 };
 
+/** Watches the list, then has their account disabled (the last test). */
+const WATCH = {
+  name: 'Veille',
+  firstname: 'Koffi',
+  email: 'veille.onsite@example.com',
+  password: 'Veille-Password-2026',
+  title: 'Agent de sécurité',
+  role: 'ROLE_SUPERVISOR',
+};
+
 const names = (page: Page) =>
   page.getByTestId('on-site-name').evaluateAll((els) => els.map((el) => el.textContent ?? ''));
 
 describe('on site now, live across two screens', () => {
-  const sesame = useSesame({ staff: [DESK, GUARD], timeout: 90_000 });
+  const sesame = useSesame({ staff: [DESK, GUARD, WATCH], timeout: 90_000 });
 
   it('a code validated on one screen appears on the other within 2 s, and leaves from the list', async () => {
     const { server } = sesame;
@@ -139,5 +149,54 @@ describe('on site now, live across two screens', () => {
     );
     await page.getByText('Une nouvelle demande vient d’arriver.').waitFor();
     await screenshot(page, 'requests-live-1280');
+  }, 30_000);
+
+  it('a screen whose account is disabled elsewhere ends its session by itself, asking once', async () => {
+    const { server } = sesame;
+    const admin = await apiToken(server);
+    const page = await sesame.signedIn(WATCH.email, WATCH.password);
+    const refused: string[] = [];
+    page.on('response', (response) => {
+      if (new URL(response.url()).pathname === '/api/live' && response.status() === 401)
+        refused.push(response.url());
+    });
+    await page.goto('/demo/on-site');
+    await page.locator('[data-live="live"]').waitFor();
+
+    const headers = { 'content-type': 'application/json', authorization: `Bearer ${admin}` };
+    const found = (await (
+      await fetch(`${server.url}/api/user/list?q=${encodeURIComponent(WATCH.email)}`, { headers })
+    ).json()) as {
+      data: {
+        id: string;
+        name: string;
+        firstname: string;
+        email: string;
+        role: string;
+        company_id: string;
+      }[];
+    };
+    const watch = found.data[0]!;
+    const disabled = await fetch(`${server.url}/api/user/${watch.id}`, {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify({
+        name: watch.name,
+        firstname: watch.firstname,
+        email: watch.email,
+        role: watch.role,
+        status: false,
+        company_id: watch.company_id,
+      }),
+    });
+    expect(disabled.status).toBe(200);
+    // The server ends the stream at once; its reconnection's 401 ends the session on
+    // screen, with no click and no reload — and no second try with the dead token.
+    await within(
+      5_000,
+      async () => (await page.getByText('Votre session a expiré. Reconnectez-vous.').count()) > 0,
+      'the session’s end on the screen',
+    );
+    expect(refused).toHaveLength(1);
   }, 30_000);
 });

@@ -13,18 +13,18 @@ import {
   actsOnAllCompanies,
   mayPerform,
   type ExpectedPage,
-  type LiveEvent,
   type OnSitePage,
   type Role,
 } from '@sesame/shared';
 import type { Principal } from '../src/auth/principal';
+import { LISTENER_NAME } from '../src/on-site/live';
 import { hears } from '../src/on-site/routes';
 import { buildApp } from '../src/app';
 import { openPostgres, type DatabaseHandle } from '../src/db/client';
 import { userChecks, visitorChecks } from '../src/db/schema';
 import { as, tokenFor, useTestApp } from './helpers/app';
 import { testDatabaseKind } from './helpers/db';
-import { readEvents } from './helpers/sse';
+import { openLiveStream } from './helpers/live-stream';
 import {
   buildCompany,
   buildEvent,
@@ -308,64 +308,6 @@ describe('who hears what on the live stream', () => {
 
 // ── The live stream ─────────────────────────────────────────────────────────
 
-interface Stream {
-  /** The next event matching `match`, or a failure at `deadline`. */
-  next(match: (event: LiveEvent) => boolean, deadlineMs?: number): Promise<LiveEvent>;
-  seen: LiveEvent[];
-  /** How many times the server said events may have been missed. */
-  resyncs(): number;
-  close(): void;
-}
-
-/** `next(RESYNC)` waits for the server's "you may have missed events". */
-const RESYNC = () => false;
-
-async function openStream(base: string, token: string, query = ''): Promise<Stream> {
-  const abort = new AbortController();
-  const res = await fetch(`${base}/api/live${query}`, {
-    headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
-    signal: abort.signal,
-  });
-  expect(res.status).toBe(200);
-  expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
-  const seen: LiveEvent[] = [];
-  let resyncs = 0;
-  const waiters = new Set<() => void>();
-  let ready!: () => void;
-  const isReady = new Promise<void>((resolve) => (ready = resolve));
-  void readEvents(res, (type, data) => {
-    if (type === 'ready') ready();
-    else if (type === 'resync') resyncs += 1;
-    else if (type && data) seen.push(JSON.parse(data) as LiveEvent);
-    for (const wake of waiters) wake();
-  });
-  await isReady;
-  return {
-    seen,
-    resyncs: () => resyncs,
-    close: () => abort.abort(),
-    async next(match, deadlineMs = 5_000) {
-      const deadline = Date.now() + deadlineMs;
-      for (;;) {
-        const found = seen.find(match);
-        if (found) return found;
-        if (match === RESYNC && resyncs > 0) return { type: 'resync' } as never;
-        if (Date.now() > deadline)
-          throw new Error(`no matching event; seen ${JSON.stringify(seen)}`);
-        await new Promise<void>((resolve) => {
-          const wake = () => {
-            waiters.delete(wake);
-            clearTimeout(timer);
-            resolve();
-          };
-          const timer = setTimeout(wake, deadline - Date.now() + 1);
-          waiters.add(wake);
-        });
-      }
-    },
-  };
-}
-
 describe('live stream (Server-Sent Events from LISTEN/NOTIFY)', () => {
   let base = '';
   const cleanups: (() => Promise<void>)[] = [];
@@ -395,7 +337,7 @@ describe('live stream (Server-Sent Events from LISTEN/NOTIFY)', () => {
     const a = await buildTenant(ctx.db);
     const b = await buildTenant(ctx.db);
     const deskA = await tokenFor(ctx.app, a.staff.ROLE_EMPLOYEE.email);
-    const stream = await openStream(base, deskA);
+    const stream = await openLiveStream(base, deskA);
     cleanups.push(async () => stream.close());
 
     // The scan goes through a second server instance when the database is PostgreSQL
@@ -443,7 +385,7 @@ describe('live stream (Server-Sent Events from LISTEN/NOTIFY)', () => {
     const a = await buildTenant(ctx.db);
     const b = await buildCompany(ctx.db);
     const admin = await tokenFor(ctx.app, a.staff.ROLE_ADMIN.email);
-    const stream = await openStream(base, admin, `?company=${b.slug}`);
+    const stream = await openLiveStream(base, admin, `?company=${b.slug}`);
     cleanups.push(async () => stream.close());
     const inA = await buildQrUser(ctx.db, { company: a.company });
     const inB = await buildQrUser(ctx.db, { company: b });
@@ -464,15 +406,16 @@ describe('live stream (Server-Sent Events from LISTEN/NOTIFY)', () => {
     async () => {
       const a = await buildTenant(ctx.db);
       const desk = await tokenFor(ctx.app, a.staff.ROLE_EMPLOYEE.email);
-      const stream = await openStream(base, desk);
+      const stream = await openLiveStream(base, desk);
       cleanups.push(async () => stream.close());
       const pool = (ctx.db as unknown as { $client: pg.Pool }).$client;
       const killed = await pool.query(
         `select pg_terminate_backend(pid) from pg_stat_activity
-          where datname = current_database() and query = 'LISTEN sesame_live'`,
+          where datname = current_database() and application_name = $1`,
+        [LISTENER_NAME],
       );
       expect(killed.rowCount).toBeGreaterThan(0);
-      await stream.next(RESYNC, 10_000);
+      await stream.heard('resync', 10_000);
       const card = await buildQrUser(ctx.db, { company: a.company });
       await ctx.db
         .insert(userChecks)

@@ -16,7 +16,7 @@ import {
 } from '@sesame/shared';
 import type { Principal } from '../src/auth/principal';
 import { auditEvents, rollCallPeople, userChecks, visitorChecks } from '../src/db/schema';
-import { LiveHub, type LiveMessage } from '../src/on-site/live';
+import { LiveHub, isLiveEvent, type LiveMessage } from '../src/on-site/live';
 import { hears } from '../src/on-site/routes';
 import { as, tokenFor, useTestApp } from './helpers/app';
 import { buildCompany, buildQrUser, buildTenant, buildVisitor } from './helpers/factories';
@@ -194,7 +194,7 @@ describe('evacuation roll call', () => {
     });
     const until = async (test: (e: LiveEvent) => boolean) => {
       const deadline = Date.now() + 5_000;
-      while (!heard.some((m) => m.type !== 'resync' && test(m))) {
+      while (!heard.some((m) => isLiveEvent(m) && test(m))) {
         if (Date.now() > deadline) throw new Error(`not heard: ${JSON.stringify(heard)}`);
         await new Promise<void>((resolve) => {
           waiters.push(resolve);

@@ -6,27 +6,77 @@
  * forever and lost silently when PostgreSQL drops it — and fans the events out in
  * process to its own live screens (the SSE route filters each screen's companies).
  *
- * When that connection drops it is opened again with back-off; notifications sent
- * meanwhile are lost, so on reconnecting the hub tells every screen to `resync`
- * (refetch what it shows). On PGlite the one in-process database notifies directly.
+ * The same connection hears 'sesame_session' (issue 26 §4, migration 0023): a session
+ * revoked (logout, a new password, a disabled account) or a person's rights changed
+ * (role, account status, company, password), so each instance ends that person's open
+ * streams at once rather than when they next reconnect.
+ *
+ * When that connection drops — its error or end, or a probe it no longer answers (a
+ * silent network cut sends neither) — the hub tells every screen it is `interrupted`
+ * and opens it again with back-off; notifications sent meanwhile are lost, so once
+ * it listens again the hub tells every screen to `resync` (refetch what it shows, and
+ * the route checks each stream's session again). On PGlite the one in-process
+ * database notifies directly.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
+import { z } from 'zod';
 import { liveEventSchema, type LiveEvent } from '@sesame/shared';
 import type { Database } from '../db/client';
 
 export const LIVE_CHANNEL = 'sesame_live';
+/** Sessions ended and rights changed (migration 0023's triggers). */
+export const SESSION_CHANNEL = 'sesame_session';
+/** The LISTEN connection's application_name: how an operator (or a test) finds it in pg_stat_activity. */
+export const LISTENER_NAME = 'sesame-live';
 
-/** What a screen is told: an event, or that events may have been missed. */
-export type LiveMessage = LiveEvent | { type: 'resync' };
+/** A session ended (`session_id`), or every session of a person whose rights changed. */
+export interface AccessChange {
+  type: 'accessChanged';
+  userId: string;
+  /** Only this session; null: every session of the person. */
+  sessionId: string | null;
+}
+
+/**
+ * What a listener is told: an event; that the feed is cut and events are being missed
+ * (`interrupted`); that it is back and events may have been missed (`resync`); or
+ * that someone's access changed.
+ */
+export type LiveMessage = LiveEvent | { type: 'resync' } | { type: 'interrupted' } | AccessChange;
 export type LiveListener = (message: LiveMessage) => void;
 
-/** Back-off between attempts to reopen the LISTEN connection. */
-const RECONNECT_MS = { first: 250, max: 5_000 };
+const EVENT_TYPES: ReadonlySet<string> = new Set(
+  liveEventSchema.options.map((option) => option.shape.type.value),
+);
 
-interface Source {
-  /** Starts listening; `onMessage` gets each payload, `onLost` when the connection drops. */
-  start(onPayload: (payload: string) => void, onLost: (error: unknown) => void): Promise<void>;
+/** A message that is an event of the live lists (not the feed's state nor an access change). */
+export function isLiveEvent(message: LiveMessage): message is LiveEvent {
+  return EVENT_TYPES.has(message.type);
+}
+
+export interface LiveTiming {
+  /** Back-off between attempts to reopen the LISTEN connection. */
+  reconnectMs: { first: number; max: number };
+  /** How often the LISTEN connection is asked a `select 1`, and how long it has to answer. */
+  probe: { everyMs: number; timeoutMs: number };
+}
+
+const DEFAULT_TIMING: LiveTiming = {
+  reconnectMs: { first: 250, max: 5_000 },
+  // Generous against a busy database (a false alarm makes every screen refetch), short
+  // enough that a cut nobody announced shows on the screens within seconds.
+  probe: { everyMs: 5_000, timeoutMs: 4_000 },
+};
+
+const accessPayload = z.object({ user_id: z.string(), session_id: z.string().optional() });
+
+export interface Source {
+  /** Starts listening; `onPayload` gets each notification, `onLost` when the connection drops. */
+  start(
+    onPayload: (channel: string, payload: string) => void,
+    onLost: (error: unknown) => void,
+  ): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -35,44 +85,75 @@ interface PgliteLike {
 }
 
 function pgliteSource(client: PgliteLike): Source {
-  let unlisten: (() => Promise<void>) | undefined;
+  let unlisten: (() => Promise<void>)[] = [];
   return {
     async start(onPayload) {
-      unlisten = await client.listen(LIVE_CHANNEL, onPayload);
+      for (const channel of [LIVE_CHANNEL, SESSION_CHANNEL]) {
+        unlisten.push(await client.listen(channel, (payload) => onPayload(channel, payload)));
+      }
     },
     async stop() {
-      await unlisten?.().catch(() => undefined);
-      unlisten = undefined;
+      for (const stop of unlisten) await stop().catch(() => undefined);
+      unlisten = [];
     },
   };
 }
 
-function postgresSource(pool: pg.Pool): Source {
+function postgresSource(pool: pg.Pool, probe: LiveTiming['probe']): Source {
   let client: pg.Client | undefined;
+  let probeTimer: NodeJS.Timeout | undefined;
   return {
     async start(onPayload, onLost) {
       // The pool's own settings (address, timeouts, keep-alive), on a connection of its own.
-      const next = new pg.Client({ ...(pool as unknown as { options: pg.ClientConfig }).options });
+      const next = new pg.Client({
+        ...(pool as unknown as { options: pg.ClientConfig }).options,
+        application_name: LISTENER_NAME,
+      });
       let lost = false;
       let listening = false;
       // Only a connection that was listening is "lost"; a failed start is the caller's to retry.
       const drop = (error: unknown) => {
         if (lost) return;
         lost = true;
+        clearInterval(timer);
         next.removeAllListeners('notification');
         next.end().catch(() => undefined);
         if (client === next) client = undefined;
         if (listening) onLost(error);
       };
+      // A partition sends no error and no end: only a question left unanswered shows it.
+      let asking = false;
+      const timer = setInterval(() => {
+        if (!listening || asking) return;
+        asking = true;
+        let late: NodeJS.Timeout | undefined;
+        const unanswered = new Promise<never>((_, reject) => {
+          late = setTimeout(
+            () => reject(new Error('LISTEN connection did not answer its probe')),
+            probe.timeoutMs,
+          );
+        });
+        Promise.race([next.query('select 1'), unanswered])
+          .then(
+            () => undefined,
+            (error: unknown) => drop(error),
+          )
+          .finally(() => {
+            clearTimeout(late);
+            asking = false;
+          });
+      }, probe.everyMs);
+      timer.unref();
       next.on('error', drop);
       next.on('end', () => drop(new Error('LISTEN connection ended')));
       next.on('notification', (message) => {
-        if (message.channel === LIVE_CHANNEL && message.payload) onPayload(message.payload);
+        if (message.payload) onPayload(message.channel, message.payload);
       });
       client = next;
+      probeTimer = timer;
       try {
         await next.connect();
-        await next.query(`LISTEN ${LIVE_CHANNEL}`);
+        await next.query(`LISTEN ${LIVE_CHANNEL}; LISTEN ${SESSION_CHANNEL}`);
         listening = true;
       } catch (error) {
         drop(error);
@@ -80,6 +161,7 @@ function postgresSource(pool: pg.Pool): Source {
       }
     },
     async stop() {
+      clearInterval(probeTimer);
       const current = client;
       client = undefined;
       if (!current) return;
@@ -95,18 +177,24 @@ export class LiveHub {
   private started: Promise<void> | undefined;
   private closed = false;
   private retryTimer: NodeJS.Timeout | undefined;
-  private retryMs = RECONNECT_MS.first;
+  private retryMs: number;
+  private cut = false;
 
   constructor(
     private readonly source: Source,
     private readonly log: FastifyBaseLogger,
-  ) {}
+    private readonly timing: LiveTiming = DEFAULT_TIMING,
+  ) {
+    this.retryMs = timing.reconnectMs.first;
+  }
 
-  static for(db: Database, log: FastifyBaseLogger): LiveHub {
+  static for(db: Database, log: FastifyBaseLogger, timing: LiveTiming = DEFAULT_TIMING): LiveHub {
     const client: unknown = (db as { $client?: unknown }).$client;
     const source =
-      client instanceof pg.Pool ? postgresSource(client) : pgliteSource(client as PgliteLike);
-    return new LiveHub(source, log);
+      client instanceof pg.Pool
+        ? postgresSource(client, timing.probe)
+        : pgliteSource(client as PgliteLike);
+    return new LiveHub(source, log, timing);
   }
 
   /**
@@ -128,6 +216,11 @@ export class LiveHub {
     return this.listeners.size;
   }
 
+  /** The LISTEN connection is down: events are being missed until the next `resync`. */
+  get interrupted(): boolean {
+    return this.cut;
+  }
+
   private ensureStarted(): Promise<void> {
     this.started ??= this.open().catch((error: unknown) => {
       this.started = undefined;
@@ -138,18 +231,29 @@ export class LiveHub {
 
   private open(): Promise<void> {
     return this.source.start(
-      (payload) => this.dispatch(payload),
+      (channel, payload) => this.dispatch(channel, payload),
       (error) => this.lost(error),
     );
   }
 
-  private dispatch(payload: string): void {
+  private dispatch(channel: string, payload: string): void {
     let parsed: unknown;
     try {
       parsed = JSON.parse(payload);
     } catch {
       return;
     }
+    if (channel === SESSION_CHANNEL) {
+      const access = accessPayload.safeParse(parsed);
+      if (!access.success) return;
+      this.broadcast({
+        type: 'accessChanged',
+        userId: access.data.user_id,
+        sessionId: access.data.session_id ?? null,
+      });
+      return;
+    }
+    if (channel !== LIVE_CHANNEL) return;
     const event = liveEventSchema.safeParse(parsed);
     if (!event.success) return;
     this.broadcast(event.data);
@@ -165,10 +269,14 @@ export class LiveHub {
     }
   }
 
-  /** The LISTEN connection dropped: reopen it with back-off, then tell screens to resync. */
+  /** The LISTEN connection dropped: screens hear so now; reopen it with back-off, then resync. */
   private lost(error: unknown): void {
     if (this.closed) return;
     this.log.warn({ err: error }, 'live feed connection lost; reconnecting');
+    if (!this.cut) {
+      this.cut = true;
+      this.broadcast({ type: 'interrupted' });
+    }
     this.scheduleRetry();
   }
 
@@ -179,12 +287,13 @@ export class LiveHub {
       this.open().then(
         () => {
           this.started = Promise.resolve();
-          this.retryMs = RECONNECT_MS.first;
+          this.retryMs = this.timing.reconnectMs.first;
+          this.cut = false;
           this.log.info('live feed connection back');
           this.broadcast({ type: 'resync' });
         },
         () => {
-          this.retryMs = Math.min(this.retryMs * 2, RECONNECT_MS.max);
+          this.retryMs = Math.min(this.retryMs * 2, this.timing.reconnectMs.max);
           this.scheduleRetry();
         },
       );

@@ -4,9 +4,14 @@
  *
  * The stream is Server-Sent Events read with fetch(), so it carries the ordinary
  * `Authorization: Bearer` header and goes through the same guard as every route
- * (401 → 403 → 400): no second kind of credential, nothing secret in a URL. A stream
- * lives at most LIVE_STREAM_MAX_MS; the browser then reconnects and is authenticated
- * again, which is how a revoked session stops hearing (without a query per event).
+ * (401 → 403 → 400): no second kind of credential, nothing secret in a URL.
+ *
+ * A stream ends when its session ends or its person's rights change — logout, a new
+ * password, a disabled account, another role or company — on every instance within a
+ * moment: the database announces it (migration 0023, channel 'sesame_session', heard by
+ * the hub). The browser reconnects and is authenticated again: a 401 ends its session,
+ * a new role hears what that role may. Without a query per event. A stream also lives
+ * at most LIVE_STREAM_MAX_MS, a backstop should an announcement be lost.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
@@ -18,23 +23,22 @@ import {
   onSiteCheckParamsSchema,
   onSitePageSchema,
   onSiteQuerySchema,
+  LIVE_HEARTBEAT_MS,
   type Action,
   type LiveEvent,
 } from '@sesame/shared';
 import { listAnswer } from '../db/pagination';
 import type { FastifyRequest } from 'fastify';
 import { companyItself, companyScope, loadAuthorized, signedIn } from '../auth/authorize';
-import type { Principal } from '../auth/principal';
+import { loadPrincipal, type Principal } from '../auth/principal';
 import { checkOutFromList } from '../checkins/toggle';
 import { findCompany } from '../companies/service';
 import { HttpError, unauthenticated } from '../errors';
-import { LiveHub, type LiveMessage } from './live';
+import { LiveHub, type AccessChange, type LiveMessage } from './live';
 import { findOpenCheck, listExpected, listOnSite } from './presence';
 
 /** A stream ends after this long; the browser reconnects (and its session is checked again). */
 export const LIVE_STREAM_MAX_MS = 5 * 60_000;
-/** A comment line this often keeps proxies and the idle-socket timeout from closing a quiet stream. */
-const HEARTBEAT_MS = 15_000;
 /** Open streams per session (a person's tabs); more is a mistake or an attack. */
 export const LIVE_STREAMS_PER_SESSION = 10;
 
@@ -52,6 +56,19 @@ export function hears(who: Principal, event: LiveEvent, onlyCompany: string | un
   if (!mayPerform(who.role, action)) return false;
   if (onlyCompany && event.company_id !== onlyCompany) return false;
   return event.company_id === who.companyId || actsOnAllCompanies(who.role, action);
+}
+
+/** Whether an announced change ends `who`'s stream: their session, or every session of theirs. */
+export function endsStreamOf(change: AccessChange, who: Principal): boolean {
+  return change.userId === who.userId && (change.sessionId ?? who.sessionId) === who.sessionId;
+}
+
+/**
+ * Whether the session read again (`now`) still hears what the stream was opened for:
+ * still live, the same role and company (what `hears` and the company scope read).
+ */
+export function sameAccess(opened: Principal, now: Principal | null): boolean {
+  return now !== null && now.role === opened.role && now.companyId === opened.companyId;
 }
 
 export const onSiteRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -152,9 +169,11 @@ export const onSiteRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['on-site'],
         summary:
           'Server-Sent Events (text/event-stream; the request must accept it, else 406) for the live screens: `presence` when a check is made or closed, ' +
-          '`request` when a meeting request is filed or decided, `resync` when events may have been missed (refetch). ' +
+          '`request` when a meeting request is filed or decided, `interrupted` when the server stopped hearing the database ' +
+          '(events are being missed: show the feed as interrupted), `resync` when it hears again or events may have been missed (refetch). ' +
           'Each event only to whom its list reaches; ?company= narrows to one company. Read it with fetch() and the ' +
-          `bearer header; it ends after ${LIVE_STREAM_MAX_MS / 60_000} minutes: reconnect and refetch.`,
+          'bearer header. It ends when its session ends or its role or company changes (reconnect: a 401 means signed out), ' +
+          `and after ${LIVE_STREAM_MAX_MS / 60_000} minutes: reconnect and refetch.`,
         querystring: liveQuerySchema,
         produces: ['text/event-stream'],
       },
@@ -170,15 +189,36 @@ export const onSiteRoutes: FastifyPluginAsyncZod = async (app) => {
       const open = perSession.get(who.sessionId) ?? 0;
       if (open >= LIVE_STREAMS_PER_SESSION) throw new HttpError(429, (m) => m.live.tooManyStreams);
 
-      const raw = reply.raw;
-      const send = (message: LiveMessage) => {
-        if (message.type !== 'resync' && !hears(who, message, onlyCompany)) return;
-        raw.write(`event: ${message.type}\ndata: ${JSON.stringify(message)}\n\n`);
-      };
+      // What the hub says before the answer starts waits here (a logout included).
+      const early: LiveMessage[] = [];
+      let deliver = (message: LiveMessage) => void early.push(message);
       // Listening before answering: an event committed after the screen's first fetch is heard.
-      const unsubscribe = await hub.subscribe(send);
+      const unsubscribe = await hub.subscribe((message) => deliver(message));
       perSession.set(who.sessionId, open + 1);
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        unsubscribe();
+        const left = (perSession.get(who.sessionId) ?? 1) - 1;
+        if (left > 0) perSession.set(who.sessionId, left);
+        else perSession.delete(who.sessionId);
+      };
+      // The session was read before this stream listened: a logout or a role change
+      // committed in between was announced before it could be heard. Read once more.
+      let now: Principal | null;
+      try {
+        now = await loadPrincipal(app.db, who.sessionId, who.userId);
+      } catch (error) {
+        release();
+        throw error;
+      }
+      if (!now) {
+        release();
+        throw unauthenticated();
+      }
 
+      const raw = reply.raw;
       reply.hijack();
       raw.writeHead(200, {
         'content-type': 'text/event-stream; charset=utf-8',
@@ -189,10 +229,12 @@ export const onSiteRoutes: FastifyPluginAsyncZod = async (app) => {
         'x-accel-buffering': 'no',
       });
       raw.write(`retry: 2000\nevent: ready\ndata: {}\n\n`);
-
       let ended = false;
-      const heartbeat = setInterval(() => raw.write(': ping\n\n'), HEARTBEAT_MS);
-      const lifetime = setTimeout(() => end(), LIVE_STREAM_MAX_MS);
+      const write = (type: string, data: object) => {
+        if (!ended) raw.write(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
+      };
+      const heartbeat = setInterval(() => raw.write(': ping\n\n'), LIVE_HEARTBEAT_MS);
+      const lifetime = setTimeout(end, LIVE_STREAM_MAX_MS);
       heartbeat.unref();
       lifetime.unref();
       function end() {
@@ -200,16 +242,47 @@ export const onSiteRoutes: FastifyPluginAsyncZod = async (app) => {
         ended = true;
         clearInterval(heartbeat);
         clearTimeout(lifetime);
-        unsubscribe();
+        release();
         streams.delete(end);
-        const left = (perSession.get(who.sessionId) ?? 1) - 1;
-        if (left > 0) perSession.set(who.sessionId, left);
-        else perSession.delete(who.sessionId);
         if (!raw.writableEnded) raw.end();
       }
       streams.add(end);
       request.raw.on('close', end);
       raw.on('error', end);
+      // The screen may have gone while the session was read again.
+      if (!raw.socket || raw.socket.destroyed) end();
+
+      // Back from a cut: announcements were missed, a session's end among them maybe. The
+      // screen is told to refetch only once its session is known to hear the same.
+      const resync = async () => {
+        const again = await loadPrincipal(app.db, who.sessionId, who.userId).catch(() => null);
+        if (!sameAccess(who, again)) end();
+        // Cut again meanwhile: the next `resync` will come.
+        else if (!hub.interrupted) write('resync', {});
+      };
+      deliver = (message) => {
+        switch (message.type) {
+          case 'accessChanged':
+            if (endsStreamOf(message, who)) end();
+            return;
+          case 'interrupted':
+            write('interrupted', {});
+            return;
+          case 'resync':
+            void resync();
+            return;
+          default:
+            if (hears(who, message, onlyCompany)) write(message.type, message);
+        }
+      };
+      if (hub.interrupted) write('interrupted', {});
+      // The feed's state is the hub's now (said just above); the rest waited in order.
+      const missed = early.some((message) => message.type === 'resync');
+      for (const message of early.splice(0)) {
+        if (message.type !== 'interrupted' && message.type !== 'resync') deliver(message);
+      }
+      if (!sameAccess(who, now)) end();
+      else if (missed && !hub.interrupted) void resync();
     },
   );
 };

@@ -4,14 +4,21 @@
  * send one, and a token in a URL ends up in logs). When the stream ends or fails it
  * reconnects with back-off, and once connected again the screen refetches what it
  * shows (`onResync`): whatever happened meanwhile is caught up, nothing is lost.
+ *
+ * The server ends a stream when its session ends or its role changes (issue 26 §4): the
+ * reconnection then says which — a 401 ends the screen's session (lib/session.ts), a
+ * 403 stops listening, a 200 hears as the new role. While the server's own feed is cut,
+ * or the stream is silent past two heartbeats, the screen shows the feed as interrupted
+ * until it refetches (lib/live-state.ts).
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { liveEventSchema, type LiveEvent } from '@sesame/shared';
 import { languageHeader } from './language';
-import { getToken } from './session';
+import { nextLiveStatus, parseBlocks, SILENCE_LIMIT_MS, type LiveStatus } from './live-state';
+import { endSession, getToken } from './session';
 
-export type LiveStatus = 'connecting' | 'live' | 'offline';
+export type { LiveStatus } from './live-state';
 
 export interface LiveOptions {
   /** Narrow to one company (roles that see every company). */
@@ -23,25 +30,6 @@ export interface LiveOptions {
 }
 
 const BACKOFF_MS = { first: 1_000, max: 10_000 };
-
-/** Splits an SSE text stream into (event, data) pairs. */
-function parseBlocks(buffer: string): { blocks: [string, string][]; rest: string } {
-  const blocks: [string, string][] = [];
-  let rest = buffer.replace(/\r\n/g, '\n');
-  let cut: number;
-  while ((cut = rest.indexOf('\n\n')) >= 0) {
-    const block = rest.slice(0, cut);
-    rest = rest.slice(cut + 2);
-    let type = 'message';
-    const data: string[] = [];
-    for (const line of block.split('\n')) {
-      if (line.startsWith('event:')) type = line.slice(6).trim();
-      else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
-    }
-    if (data.length > 0) blocks.push([type, data.join('\n')]);
-  }
-  return { blocks, rest };
-}
 
 export function useLiveFeed(options: LiveOptions): LiveStatus {
   const [status, setStatus] = useState<LiveStatus>('connecting');
@@ -57,6 +45,8 @@ export function useLiveFeed(options: LiveOptions): LiveStatus {
     const abort = new AbortController();
     let backoff = BACKOFF_MS.first;
     let connectedBefore = false;
+    const signal = (what: Parameters<typeof nextLiveStatus>[1]) =>
+      setStatus((s) => nextLiveStatus(s, what));
 
     const wait = (ms: number) =>
       new Promise<void>((resolve) => {
@@ -69,7 +59,21 @@ export function useLiveFeed(options: LiveOptions): LiveStatus {
 
     const run = async () => {
       while (!abort.signal.aborted) {
-        setStatus((s) => (s === 'live' ? 'offline' : s));
+        signal('connecting');
+        // This connection only: a silent stream is given up and opened again.
+        const connection = new AbortController();
+        const stop = () => connection.abort();
+        abort.signal.addEventListener('abort', stop);
+        let silence: ReturnType<typeof setTimeout> | undefined;
+        const heard = () => {
+          clearTimeout(silence);
+          silence = setTimeout(() => {
+            signal('silent');
+            connection.abort();
+          }, SILENCE_LIMIT_MS);
+        };
+        // A request that never answers is a silence too.
+        heard();
         try {
           const token = getToken();
           const query = company ? `?company=${encodeURIComponent(company)}` : '';
@@ -79,12 +83,15 @@ export function useLiveFeed(options: LiveOptions): LiveStatus {
               ...languageHeader(),
               ...(token ? { authorization: `Bearer ${token}` } : {}),
             },
-            signal: abort.signal,
+            signal: connection.signal,
             cache: 'no-store',
           });
-          // Signed out or not allowed: no point in retrying.
+          // Signed out (the server ended the stream with the session) or not allowed: no
+          // point in retrying. A 401 ends this screen's session, unless a new sign-in
+          // replaced the token the stream was opened with.
           if (response.status === 401 || response.status === 403) {
-            setStatus('offline');
+            if (response.status === 401 && token && getToken() === token) endSession();
+            signal('closed');
             return;
           }
           if (!response.ok || !response.body) throw new Error(`live ${response.status}`);
@@ -93,15 +100,19 @@ export function useLiveFeed(options: LiveOptions): LiveStatus {
           for (;;) {
             const { value, done } = await reader.read();
             if (done) break;
+            heard();
             const parsed = parseBlocks(buffer + value);
             buffer = parsed.rest;
             for (const [type, data] of parsed.blocks) {
               if (type === 'ready') {
-                setStatus('live');
+                signal('ready');
                 backoff = BACKOFF_MS.first;
                 if (connectedBefore) latest.current.onResync();
                 connectedBefore = true;
+              } else if (type === 'interrupted') {
+                signal('interrupted');
               } else if (type === 'resync') {
+                signal('resync');
                 latest.current.onResync();
               } else {
                 const event = liveEventSchema.safeParse(JSON.parse(data));
@@ -111,9 +122,12 @@ export function useLiveFeed(options: LiveOptions): LiveStatus {
           }
         } catch {
           if (abort.signal.aborted) return;
+        } finally {
+          clearTimeout(silence);
+          abort.signal.removeEventListener('abort', stop);
         }
-        setStatus('offline');
-        // A stream that ends on schedule reconnects at once; a failure waits longer each time.
+        signal('closed');
+        // A stream that ends on schedule reconnects after a second; a failure waits longer each time.
         await wait(backoff);
         backoff = Math.min(backoff * 2, BACKOFF_MS.max);
       }

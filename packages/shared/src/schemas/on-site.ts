@@ -111,6 +111,14 @@ export const liveEventSchema = z.discriminatedUnion('type', [
 ]);
 export type LiveEvent = z.infer<typeof liveEventSchema>;
 
+/**
+ * The live stream sends a comment line this often: it keeps proxies and idle-socket
+ * timeouts from closing a quiet stream, and a screen that hears nothing for two of them
+ * knows its stream is dead (apps/web/src/lib/live-state.ts) — a cut connection need
+ * not say so.
+ */
+export const LIVE_HEARTBEAT_MS = 15_000;
+
 export const liveQuerySchema = z.object({
   company: slugOrIdFilter,
 });

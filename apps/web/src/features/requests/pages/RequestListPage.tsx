@@ -49,7 +49,7 @@ export default function RequestListPage() {
         {allowed && (
           <Group gap="md">
             <Badge
-              color={live === 'live' ? 'green.9' : 'gray.7'}
+              color={live === 'live' ? 'green.9' : live === 'interrupted' ? 'red.9' : 'gray.7'}
               variant="filled"
               role="status"
               data-live={live}
