@@ -282,6 +282,11 @@ describe('host loop in Chromium', () => {
     await page.getByRole('button', { name: "Confirmer l'annulation" }).click();
     await page.getByText('Demande annulée. Le visiteur en est informé par e-mail.').waitFor();
     await page.waitForURL(/\/demo\/list-qrcode$/);
+    // The list says the request was cancelled, with its reason (issue 27: it said 'En attente').
+    const row = page.getByRole('row').filter({ hasText: 'Fatou Camara' });
+    await row.getByText('Annulé', { exact: true }).waitFor();
+    await row.getByText('Mme Koné est absente cette semaine.').waitFor();
+    expect(await row.getByText('En attente', { exact: true }).count()).toBe(0);
     // Opened again, the declined request says what happened, to the staff member.
     await page.goto(`/demo/waiting-validation/${requestId}`);
     await page.getByTestId('request-declined').getByText('Demande refusée').waitFor();

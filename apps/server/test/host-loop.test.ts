@@ -361,6 +361,15 @@ describe(`host loop (${testDatabaseKind})`, () => {
       });
       expect(desk.statusCode).toBe(409);
       expect(await mailsOf(filed, 'visitor_code')).toHaveLength(0);
+      // The request list says 'Refusé' by its host, with the reason (issue 27: it said pending).
+      const list = await as(
+        ctx.app,
+        await tokenFor(ctx.app, acme.staff.ROLE_EMPLOYEE.email),
+      )({ method: 'GET', url: `/api/requests/list/${acme.company.slug}?per_page=100` });
+      const listed = (
+        list.json() as { data: { id: string; state: string; decline_reason: string }[] }
+      ).data.find((r) => r.id === filed.id);
+      expect(listed).toMatchObject({ state: 'declined', decline_reason: 'Je suis en congé' });
 
       const transport = captureTransport();
       await new MailWorker({ db: ctx.db, config: ctx.config, log: silent, transport }).drain();

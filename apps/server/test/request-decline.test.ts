@@ -40,6 +40,20 @@ describe(`PUT /api/requests/decline/{id} (${testDatabaseKind})`, () => {
       declineReason: 'Hôte en congé',
       decidedBy: acme.staff.ROLE_EMPLOYEE.id,
     });
+    // The request list says 'Annulé' (staff cancelled it), with the reason (issue 27).
+    const list = await as(
+      ctx.app,
+      await tokenFor(ctx.app, acme.staff.ROLE_EMPLOYEE.email),
+    )({ method: 'GET', url: `/api/requests/list/${acme.company.slug}?per_page=100` });
+    const states = Object.fromEntries(
+      (
+        list.json() as { data: { id: string; state: string; decline_reason: string | null }[] }
+      ).data.map((r) => [r.id, r]),
+    );
+    expect(states[pending.id]).toMatchObject({
+      state: 'cancelled',
+      decline_reason: 'Hôte en congé',
+    });
     const mails = await ctx.db
       .select()
       .from(mailOutbox)

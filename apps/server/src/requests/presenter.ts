@@ -1,14 +1,24 @@
-import { formatUidn, type RequestRow } from '@sesame/shared';
+import { formatUidn, type RequestRow, type RequestRowState } from '@sesame/shared';
 import type { FileSigner } from '../files/urls';
 import type { RequestListRow } from './service';
 
 const iso = (value: string | Date) => new Date(value).toISOString();
+
+/** Refused by its host (who decided through their own link), or cancelled by a staff member. */
+function stateOf(request: RequestListRow['request']): RequestRowState {
+  if (request.confirmed === true) return 'confirmed';
+  if (request.confirmed !== false) return 'pending';
+  return request.decidedBy !== null && request.decidedBy === request.hostUserId
+    ? 'declined'
+    : 'cancelled';
+}
 
 /** A request as staff see it; the identity document only as a short-lived signed URL. */
 export function presentRequestRow(row: RequestListRow, fileUrls: FileSigner): RequestRow {
   const { request, visitor, company, event } = row;
   return {
     id: request.id,
+    state: stateOf(request),
     status: request.status,
     confirmed: request.confirmed,
     host: request.host,

@@ -5,7 +5,7 @@
  */
 import { Anchor, Badge, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import type { RequestRow } from '@sesame/shared';
+import type { RequestRow, RequestRowState } from '@sesame/shared';
 import { DeleteRowButton } from './ListParts';
 import { IdentityDocument } from './visitor-form/IdentityDocument';
 import { MailStatus } from './MailStatus';
@@ -57,31 +57,45 @@ export const visitorColumns = (headers: {
   identityColumn(headers.image),
 ];
 
-/** Confirmed or pending; the badge is never cut by a narrow column. */
+const STATE_COLORS: Record<RequestRowState, { color: string; c?: string }> = {
+  confirmed: { color: 'teal' },
+  pending: { color: 'yellow', c: 'yellow.9' },
+  declined: { color: 'red' },
+  cancelled: { color: 'gray' },
+};
+
+/**
+ * Confirmed, pending, refused by the host or cancelled by staff (issue 27), with the reason a
+ * decline gave beneath it; the list keeps the badge whole (ResponsiveRows).
+ */
 export const statusColumn = (
   header: string,
-  words: { confirmed: string; pending: string },
+  words: Record<RequestRowState, string>,
 ): Column<RequestRow> => ({
   key: 'status',
   header,
-  render: (row) =>
-    row.confirmed ? (
-      <Badge color="teal" variant="light" style={{ overflow: 'visible' }}>
-        {words.confirmed}
+  render: (row) => (
+    <Stack gap={2} align="flex-start">
+      <Badge variant="light" {...STATE_COLORS[row.state]} data-state={row.state}>
+        {words[row.state]}
       </Badge>
-    ) : (
-      <Badge color="yellow" variant="light" c="yellow.9" style={{ overflow: 'visible' }}>
-        {words.pending}
-      </Badge>
-    ),
+      {row.decline_reason && (
+        <Text size="xs" c="dimmed" lineClamp={2} title={row.decline_reason} maw={220}>
+          {row.decline_reason}
+        </Text>
+      )}
+    </Stack>
+  ),
 });
 
-/** The code mail's state once confirmed, with 'Renvoyer' for whoever may resend it. */
+/**
+ * The visitor's mails and their states, whatever the request's state (issue 27: the
+ * acknowledgement and the decline too), with 'Renvoyer' for whoever may resend the code.
+ */
 export const mailColumn = (header: string, canResend: boolean): Column<RequestRow> => ({
   key: 'mail',
   header,
-  render: (row) =>
-    row.confirmed ? <MailStatus visitorId={row.visitor.id} canResend={canResend} /> : null,
+  render: (row) => <MailStatus visitorId={row.visitor.id} canResend={canResend} />,
 });
 
 /** The meeting card's link, once the visitor has a code. */

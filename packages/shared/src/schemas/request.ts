@@ -156,9 +156,18 @@ export const checkInSchema = z.object({
   check_out_time: z.string().nullable(),
 });
 
+/**
+ * A request's state as the staff lists show it (issue 27: a declined request read 'EN
+ * ATTENTE'): 'declined' when its host said no (through their mail's link), 'cancelled' when
+ * a staff member did (Annuler on the validation page, or a link answered for the host).
+ */
+export const REQUEST_ROW_STATES = ['pending', 'confirmed', 'declined', 'cancelled'] as const;
+export type RequestRowState = (typeof REQUEST_ROW_STATES)[number];
+
 /** One row of 'Liste des demandes' / 'Liste Participants' (staff only). */
 export const requestRowSchema = z.object({
   id: z.string(),
+  state: z.enum(REQUEST_ROW_STATES),
   status: z.number().nullable(),
   confirmed: z.boolean().nullable(),
   host: z.string().nullable(),

@@ -243,6 +243,8 @@ function Participants({ event, role }: { event: Event; role: Role | null }) {
     statusColumn(t('participants.columns.status'), {
       confirmed: t('participants.confirmed'),
       pending: t('participants.pending'),
+      declined: t('participants.declined'),
+      cancelled: t('participants.cancelled'),
     }),
     mailColumn(t('common:mail.title'), !!role && mayPerform(role, 'events.create')),
     {

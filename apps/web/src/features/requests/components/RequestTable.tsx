@@ -108,6 +108,8 @@ export function RequestTable({ domain, role, userCompany }: RequestTableProps) {
     statusColumn(t('columns.status'), {
       confirmed: t('status.confirmed'),
       pending: t('status.pending'),
+      declined: t('status.declined'),
+      cancelled: t('status.cancelled'),
     }),
     // Issue 12 §5: the code mail's state, and Renvoyer.
     mailColumn(t('common:mail.title'), mayPerform(role, 'requests.validate')),
@@ -122,7 +124,7 @@ export function RequestTable({ domain, role, userCompany }: RequestTableProps) {
       key: 'action',
       header: t('columns.action'),
       render: (row) =>
-        !row.confirmed && row.status === null ? (
+        row.state === 'pending' ? (
           <Button component={Link} to={`/${domain}/waiting-validation/${row.id}`} size="xs">
             {t('action.validate')}
           </Button>
