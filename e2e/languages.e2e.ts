@@ -526,6 +526,16 @@ describe('every screen in French and in English (issue 18)', () => {
     expect(findings).toEqual([]);
   });
 
+  it('the visitor form shows the privacy notice in its own language (issue 27)', async () => {
+    const page = await sesame.page();
+    await page.goto('/demo/meeting');
+    const notice = page.getByTestId('privacy-notice');
+    await notice.getByText(/enregistre votre identité/).waitFor();
+    await switchLanguage(page, 'en');
+    await notice.getByText(/records your identity/).waitFor();
+    expect(await notice.textContent()).not.toMatch(/enregistre|supprimées/);
+  });
+
   it('answers on English screens: a refused login, a code checked by hand, forms sent empty', async () => {
     const findings: Finding[] = [];
     const read = async (page: Page, what: string, role: 'alert' | 'status') => {

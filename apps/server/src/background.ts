@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import path from 'node:path';
+import { flushRefusals } from './auth/refusals';
 import { autoCheckOut } from './checkins/auto-check-out';
 import { forgetOldScanKeys } from './checkins/idempotency';
 import { sweepOrphanFiles } from './files/sweep';
@@ -99,7 +100,30 @@ const autoCheckOutJob = periodicJob('automatic check-out', AUTO_CHECK_OUT_MS, as
   if (count > 0) app.log.info({ count }, 'checked out automatically');
 });
 
-const jobs: Job[] = [mailWorkerJob, orphanFileSweepJob, retentionJob, reminderJob, autoCheckOutJob];
+/** How often the throttle's refused sign-ins of closed minutes reach the audit log. */
+export const REFUSALS_FLUSH_MS = 60_000;
+
+/**
+ * Throttled sign-ins (issue 27, auth/refusals.ts): every instance runs it; the one statement
+ * takes each minute's counts once, whoever runs first.
+ */
+const refusalsJob = periodicJob(
+  'throttled sign-ins to the audit log',
+  REFUSALS_FLUSH_MS,
+  async (app) => {
+    const count = await flushRefusals(app.db);
+    if (count > 0) app.log.info({ count }, 'throttled sign-ins audited');
+  },
+);
+
+const jobs: Job[] = [
+  mailWorkerJob,
+  orphanFileSweepJob,
+  retentionJob,
+  reminderJob,
+  autoCheckOutJob,
+  refusalsJob,
+];
 
 export function startBackgroundWork(app: FastifyInstance): StopFn {
   const stops = jobs.map((job) => job(app));

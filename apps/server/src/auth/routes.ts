@@ -1,3 +1,4 @@
+import { clientTag } from './refusals';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -44,6 +45,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         email: request.body.username,
         password: request.body.password,
         client: request.ip,
+        clientTag: clientTag(request.ip, app.config.jwtSecret),
         throttled: !limits.allowList.includes(request.ip),
         lang: request.lang,
       });
@@ -73,6 +75,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         current: request.body.current_password,
         next: request.body.new_password,
         client: request.ip,
+        clientTag: clientTag(request.ip, app.config.jwtSecret),
         throttled: !limits.allowList.includes(request.ip),
       });
       request.log.info({ userId: request.principal?.userId }, 'own password changed');

@@ -10,6 +10,7 @@ import { sessions, users } from '../db/schema';
 import { badRequest, HttpError } from '../errors';
 import { revokeSessions } from '../users/service';
 import type { LoginThrottle } from './login-throttle';
+import { recordRefusal } from './refusals';
 import { passwordProblem } from './password-policy';
 import { decoyHash, hashPassword, verifyPassword } from './passwords';
 import type { Principal } from './principal';
@@ -20,6 +21,8 @@ export interface SignInAttempt {
   password: string;
   /** The client's address, for the throttle. */
   client: string;
+  /** The client as the audit log names a refused attempt (`clientTag`, refusals.ts). */
+  clientTag: string;
   /** False for an allow-listed client (the throttle is skipped). */
   throttled: boolean;
   /** The language the person signs in with: their mails' too, unless they chose those. */
@@ -53,6 +56,7 @@ export async function signIn(
 ): Promise<SignedIn> {
   const email = attempt.email.toLowerCase();
   if (attempt.throttled && !(await throttle.claim(db, email, attempt.client))) {
+    await recordRefusal(db, email, attempt.clientTag);
     throw new HttpError(429, (m) => m.api.tooManyRequests);
   }
   const [user] = await db
@@ -122,6 +126,8 @@ export interface PasswordChangeRequest {
   next: string;
   /** The client's address, for the throttle. */
   client: string;
+  /** The client as the audit log names a refused attempt (`clientTag`, refusals.ts). */
+  clientTag: string;
   /** False for an allow-listed client (the throttle is skipped). */
   throttled: boolean;
 }
@@ -147,6 +153,7 @@ export async function changeOwnPassword(
   }
   const email = who.email.toLowerCase();
   if (change.throttled && !(await throttle.claim(db, email, change.client))) {
+    await recordRefusal(db, email, change.clientTag);
     throw new HttpError(429, (m) => m.api.tooManyRequests);
   }
   const [account] = await db

@@ -88,6 +88,8 @@ export const companies = pgTable(
     retentionAuditPendingAt: timestamp('retention_audit_pending_at', { withTimezone: true }),
     /** The privacy notice shown on the visitor and event forms; null: the default text. */
     privacyNotice: text('privacy_notice'),
+    /** The notice English-speaking visitors read (issue 27); empty: the default English text. */
+    privacyNoticeEn: text('privacy_notice_en'),
     archivedAt: timestamp('archived_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
@@ -164,6 +166,24 @@ export const loginThrottle = pgTable('login_throttle', {
   nextAllowedAt: timestamp('next_allowed_at', { withTimezone: true }).notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
 });
+
+/**
+ * Sign-in attempts the throttle refused (429), counted per account, client and minute (issue
+ * 27): each closed minute becomes one audit entry of the account's company, so dozens of
+ * refusals read as one line with their count. `client` is a short hash of the address.
+ */
+export const signInRefusals = pgTable(
+  'sign_in_refusals',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    client: text('client').notNull(),
+    minute: timestamp('minute', { withTimezone: true }).notNull(),
+    attempts: integer('attempts').notNull().default(1),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.client, t.minute] })],
+);
 
 /** Uploaded documents (identity documents, photos, logos), stored outside any public folder. */
 export const files = pgTable(

@@ -17,6 +17,7 @@ import { loadCompany } from '../companies/load';
 import { companies } from '../db/schema';
 import { notFound } from '../errors';
 import { erasePerson, erasurePreview, exportPerson, findPerson, type PersonKind } from './rights';
+import { exportDisposition } from './export-name';
 import { pendingOnWire, periodsOf, planPeriods } from './periods';
 import { say } from '../language';
 
@@ -29,7 +30,10 @@ function settingsOf(company: CompanyRow, auditMinDays: number): RetentionSetting
     audit_min_days: auditMinDays,
     shortening_delay_days: RETENTION_SHORTENING_DELAY_DAYS,
     privacy_notice: company.privacyNotice,
+    privacy_notice_en: company.privacyNoticeEn,
     notice_text: company.privacyNotice?.trim() || defaultPrivacyNotice(company.name, inForce),
+    notice_text_en:
+      company.privacyNoticeEn?.trim() || defaultPrivacyNotice(company.name, inForce, 'en'),
   };
 }
 
@@ -91,9 +95,10 @@ export const privacyRoutes: FastifyPluginAsyncZod = async (app) => {
         const record = (await findCompany(tx, found.id)) ?? found;
         const planned = planPeriods(record, body);
         const notice = body.privacy_notice?.trim() ? body.privacy_notice.trim() : null;
+        const noticeEn = body.privacy_notice_en?.trim() ? body.privacy_notice_en.trim() : null;
         await tx
           .update(companies)
-          .set({ ...planned.values, privacyNotice: notice })
+          .set({ ...planned.values, privacyNotice: notice, privacyNoticeEn: noticeEn })
           .where(eq(companies.id, record.id));
         // In the same transaction as the change; the audit floor (at least 30 days, past the
         // 7-day delay) keeps this entry through every purge the change causes.
@@ -105,7 +110,9 @@ export const privacyRoutes: FastifyPluginAsyncZod = async (app) => {
           subjectId: record.id,
           detail: {
             ...planned.detail,
-            noticeChanged: (record.privacyNotice ?? '') !== (notice ?? ''),
+            noticeChanged:
+              (record.privacyNotice ?? '') !== (notice ?? '') ||
+              (record.privacyNoticeEn ?? '') !== (noticeEn ?? ''),
           },
         });
         const fresh = await findCompany(tx, record.id);
@@ -126,15 +133,21 @@ export const privacyRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['privacy'],
         summary:
-          "The privacy notice a company's visitor and event forms show, filled from its retention settings (public).",
+          "The privacy notice a company's visitor and event forms show, in the form's language (`lang`, " +
+          'French by default), filled from its retention settings (public).',
         params: z.object({ slug: z.string().max(TEXT_MAX.slug) }),
+        querystring: z.object({ lang: z.enum(['fr', 'en']).optional() }),
         response: { 200: z.object({ notice: z.string() }) },
       },
     },
     async (request) => {
       const company = await findCompany(app.db, request.params.slug);
       if (!company || company.archivedAt) throw notFound();
-      return { notice: settingsOf(company, auditMinDays).notice_text };
+      const settings = settingsOf(company, auditMinDays);
+      // Issue 27: the visitor accepts a text they can read.
+      return {
+        notice: request.query.lang === 'en' ? settings.notice_text_en : settings.notice_text,
+      };
     },
   );
 
@@ -170,7 +183,7 @@ export const privacyRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['privacy'],
         summary:
           'Everything Sésame holds about this person (profile, requests, checks, mails, documents, who viewed them) ' +
-          'as a ZIP: donnees.json and the documents. Audited.',
+          'as a ZIP: donnees.json and the documents, named after the person and the day (sesame-donnees-awa-kone-2026-11-27.zip). Audited.',
         params: personParams,
       },
     },
@@ -191,7 +204,7 @@ export const privacyRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       return reply
         .header('content-type', 'application/zip')
-        .header('content-disposition', 'attachment; filename="donnees-personnelles.zip"')
+        .header('content-disposition', await exportDisposition(app.db, person, request.lang))
         .header('cache-control', 'no-store')
         .send(Buffer.from(zip));
     },

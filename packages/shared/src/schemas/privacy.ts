@@ -11,6 +11,8 @@ export const AUDIT_ACTIONS = [
   'document.viewed',
   'auth.signed_in',
   'auth.sign_in_failed',
+  /** Sign-ins the throttle refused, one entry per account, client and minute (issue 27). */
+  'auth.sign_in_throttled',
   'user.created',
   'user.updated',
   'user.role_changed',
@@ -185,16 +187,22 @@ export function retentionSettingsSchemaFor(auditMinDays: number) {
     identity_days: days(RETENTION_MAX_DAYS.identity_days),
     checks_days: days(RETENTION_MAX_DAYS.checks_days),
     audit_days: auditDays(auditMinDays),
-    /** The notice shown on the visitor and event forms; empty: the default text. */
-    privacy_notice: z
-      .string()
-      .max(...atMost(TEXT_MAX.description))
-      .trim()
-      .overwrite(withLineFeeds)
-      .refine(...textLines)
-      .nullable()
-      .optional(),
+    /** The notice shown on the French visitor and event forms; empty: the default text. */
+    privacy_notice: noticeText(),
+    /** The notice of the English forms (issue 27); empty: the default English text. */
+    privacy_notice_en: noticeText(),
   });
+}
+
+function noticeText() {
+  return z
+    .string()
+    .max(...atMost(TEXT_MAX.description))
+    .trim()
+    .overwrite(withLineFeeds)
+    .refine(...textLines)
+    .nullable()
+    .optional();
 }
 export type RetentionSettings = z.infer<ReturnType<typeof retentionSettingsSchemaFor>>;
 
@@ -220,13 +228,29 @@ export const retentionSettingsResponseSchema = z.object({
   /** How long a shortened period waits (RETENTION_SHORTENING_DELAY_DAYS). */
   shortening_delay_days: z.number(),
   privacy_notice: z.string().nullable(),
+  privacy_notice_en: z.string().nullable(),
   /** The notice as visitors read it (the company's text, or the default filled in). */
   notice_text: z.string(),
+  /** The same, as visitors filling the form in English read it. */
+  notice_text_en: z.string(),
 });
 export type RetentionSettingsResponse = z.infer<typeof retentionSettingsResponseSchema>;
 
-/** The default privacy notice, filled from the retention settings. */
-export function defaultPrivacyNotice(companyName: string, s: Record<RetentionClass, number>) {
+/** The default privacy notice in `language`, filled from the retention settings. */
+export function defaultPrivacyNotice(
+  companyName: string,
+  s: Record<RetentionClass, number>,
+  language: 'fr' | 'en' = 'fr',
+) {
+  if (language === 'en') {
+    return (
+      `${companyName} records your identity, your identity document and your arrival and departure times ` +
+      `to manage your visit. The identity document and the photo are deleted ${s.documents_days} days ` +
+      `after the visit, your identity is anonymised ${s.identity_days} days after your last visit, ` +
+      `and the history of your visits is reduced to anonymous counts after ${s.checks_days} days. ` +
+      `You may ask ${companyName} to see or erase your data.`
+    );
+  }
   return (
     `${companyName} enregistre votre identité, votre pièce d'identité et vos heures d'arrivée et de départ ` +
     `pour gérer votre visite. La pièce d'identité et la photo sont supprimées ${s.documents_days} jours ` +

@@ -18,12 +18,17 @@ export function PrivacyNotice(props: {
   error: React.ReactNode;
   onChange: (checked: boolean) => void;
 }) {
-  const { t } = useTranslation('privacy');
+  const { t, i18n } = useTranslation('privacy');
+  // The notice in the form's language (issue 27): the visitor accepts a text they can read.
+  // French keeps the bare address, which the server preloads with the page.
+  const english = i18n.language === 'en';
   const notice = useQuery({
-    queryKey: ['privacy-notice', props.companySlug],
+    queryKey: ['privacy-notice', props.companySlug, english ? 'en' : 'fr'],
     queryFn: () =>
       api
-        .get<{ notice: string }>(`/public/privacy-notice/${encodeURIComponent(props.companySlug!)}`)
+        .get<{ notice: string }>(
+          `/public/privacy-notice/${encodeURIComponent(props.companySlug!)}${english ? '?lang=en' : ''}`,
+        )
         .then((answer) => answer.notice),
     enabled: !!props.companySlug,
     staleTime: 5 * 60_000,

@@ -38,6 +38,7 @@ const LABELS: Record<RetentionClass, string> = {
 /** A number input holds '' while it is being emptied: the schema says so on submit. */
 type PrivacyValues = Record<RetentionClass, number | string> & {
   privacy_notice: string;
+  privacy_notice_en: string;
 };
 
 /** What each field holds: the period asked for (a shortening to come), else today's. */
@@ -82,6 +83,7 @@ function PrivacyForm({ companyId, timeZone, initial }: FormProps) {
     checks_days: askedOf(initial, 'checks_days'),
     audit_days: askedOf(initial, 'audit_days'),
     privacy_notice: initial.privacy_notice ?? '',
+    privacy_notice_en: initial.privacy_notice_en ?? '',
   };
   const { form, submit } = useSchemaForm(schema, {
     ns: 'privacy',
@@ -127,6 +129,7 @@ function PrivacyForm({ companyId, timeZone, initial }: FormProps) {
             {...form.getInputProps(kind)}
           />
         ))}
+        {/* Issue 27: a visitor accepts a notice they can read, in the form's language. */}
         <Textarea
           name="privacy_notice"
           label={t('settings.notice')}
@@ -139,6 +142,21 @@ function PrivacyForm({ companyId, timeZone, initial }: FormProps) {
         <Alert variant="light" title={t('settings.preview')}>
           <Text size="sm" data-testid="privacy-notice-preview">
             {initial.notice_text}
+          </Text>
+        </Alert>
+        <Textarea
+          name="privacy_notice_en"
+          label={t('settings.noticeEn')}
+          description={t('settings.noticeEnHelp')}
+          autosize
+          minRows={3}
+          maxLength={2000}
+          lang="en"
+          {...form.getInputProps('privacy_notice_en')}
+        />
+        <Alert variant="light" title={t('settings.previewEn')}>
+          <Text size="sm" lang="en" data-testid="privacy-notice-preview-en">
+            {initial.notice_text_en}
           </Text>
         </Alert>
         <Button type="submit" loading={save.isPending} w="fit-content">
@@ -155,7 +173,12 @@ function settingsKey(settings: RetentionSettingsResponse): string {
     (kind) =>
       `${settings[kind]}:${settings.pending[kind]?.days ?? ''}:${settings.pending[kind]?.applies_at ?? ''}`,
   );
-  return [...periods, settings.audit_min_days, settings.privacy_notice ?? ''].join('-');
+  return [
+    ...periods,
+    settings.audit_min_days,
+    settings.privacy_notice ?? '',
+    settings.privacy_notice_en ?? '',
+  ].join('-');
 }
 
 /**
