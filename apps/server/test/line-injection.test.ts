@@ -495,4 +495,23 @@ describe(`mails of values stored with line breaks before the schemas refused the
       .where(eq(mailOutbox.companyId, company.id));
     expect(outbox.map((row) => row.status)).toEqual(['sent', 'sent', 'sent', 'sent']);
   });
+
+  it("the invitation's organizer is the company's own address when it has one (issue 27)", async () => {
+    const company = await buildCompany(ctx.db, { name: 'Acme', email: 'accueil@acme.test' });
+    const visitor = await buildVisitor(ctx.db, { company, requestDate: '24/11/2030' });
+    await buildRequest(ctx.db, { company, visitor, status: 1, confirmed: true });
+    const codeId = await enqueueVisitorCodeMail(ctx.db, {
+      companyId: company.id,
+      visitorId: visitor.id,
+    });
+    const transport = wireTransport();
+    const silent = { info() {}, warn() {}, error() {} } as never;
+    await new MailWorker({ db: ctx.db, config: ctx.config, log: silent, transport }).drain();
+    const mail = transport.sent.find((m) => m.outboxId === codeId)?.parsed;
+    const ics = mail!.attachments.find((a) => a.filename === 'invitation.ics');
+    const { vevent } = strictlyParsed(ics!.content.toString('utf8'));
+    const organizer = vevent.getFirstProperty('organizer')!;
+    expect(organizer.getParameter('cn')).toBe('Acme');
+    expect(organizer.getFirstValue()).toBe('mailto:accueil@acme.test');
+  });
 });

@@ -14,6 +14,8 @@ export interface LoopSource extends LoopMailSource {
   visitorLanguage: Language;
   visitorEventId: string | null;
   requestState: { confirmed: boolean | null; hostUserId: string | null };
+  /** The company's own address: the invitation's organizer (its front desk). */
+  companyEmail: string | null;
 }
 
 export function companyAddress(c: {
@@ -44,6 +46,7 @@ export async function findLoopSource(
         id: companies.id,
         name: companies.name,
         slug: companies.slug,
+        email: companies.email,
         address: companies.address,
         city: companies.city,
         zipcode: companies.zipcode,
@@ -63,6 +66,7 @@ export async function findLoopSource(
   const { visitor, request, company } = row;
   return {
     companyId: company.id,
+    companyEmail: company.email,
     timeZone: company.timezone,
     visitorLanguage: asLanguage(visitor.language),
     visitorEventId: visitor.eventId,

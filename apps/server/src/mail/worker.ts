@@ -152,7 +152,9 @@ export class MailWorker {
         return renderVisitorCodeMail(source, publicUrl, {
           company,
           timeZone: loop.timeZone,
-          organizerEmail: senderAddress(this.deps.config.mailFrom),
+          // Issue 27: strict calendar clients need the organizer's address: the company's
+          // own (its front desk) when it has one, else the address the mail comes from.
+          organizerEmail: loop.companyEmail?.trim() || senderAddress(this.deps.config.mailFrom),
         });
       }
       case VISITOR_ACK_MAIL:
