@@ -111,7 +111,7 @@ describe(`companies, write side (${testDatabaseKind})`, () => {
         [{ email: 'contact' }, 'Veuillez entrer une adresse e-mail valide.'],
         [
           { phone_number: '12-34' },
-          'Veuillez entrer un numéro de téléphone valide (8 à 15 chiffres).',
+          "Veuillez entrer un numéro de téléphone valide, par exemple 07 07 07 07 07 ou, à l'étranger, +33 6 12 34 56 78.",
         ],
         [{ number_of_employee: '7' }, "Veuillez choisir une tranche du nombre d'employés."],
       ] as const) {
@@ -164,7 +164,8 @@ describe(`companies, write side (${testDatabaseKind})`, () => {
         name: 'Café Ébène & Fils',
         slug: 'cafe-ebene-fils',
         id_number: 'CI-ABJ-2026-B-1234',
-        phone_number: '2720201234',
+        // Read as every phone number is, into E.164 (issue 27).
+        phone_number: '+2252720201234',
         number_of_employee: '101-1000',
         // Sent as the spec's name, stored and answered as its ISO code (issue 18).
         country: 'CI',

@@ -636,7 +636,7 @@ describe(`events (${testDatabaseKind})`, () => {
       expect(email.json().message).toBe('Veuillez entrer une adresse e-mail valide.');
       const phone = await register(acme.company.slug, event.slug, { contact: '12' });
       expect(phone.json().message).toBe(
-        'Veuillez entrer un numéro de téléphone valide (8 à 15 chiffres).',
+        "Veuillez entrer un numéro de téléphone valide, par exemple 07 07 07 07 07 ou, à l'étranger, +33 6 12 34 56 78.",
       );
       const noFile = await register(acme.company.slug, event.slug, {}, null);
       expect(noFile.statusCode).toBe(400);

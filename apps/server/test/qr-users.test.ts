@@ -105,7 +105,7 @@ describe(`permanent QR codes and member cards (${testDatabaseKind})`, () => {
         [
           { contact: '12-34' },
           'contact',
-          'Veuillez entrer un numéro de téléphone valide (8 à 15 chiffres).',
+          "Veuillez entrer un numéro de téléphone valide, par exemple 07 07 07 07 07 ou, à l'étranger, +33 6 12 34 56 78.",
         ],
         [{ type: 'temporary' }, 'type', 'Le seul type de QR code est « permanent ».'],
         [{ dateExp: '2030-02-30' }, 'dateExp', 'Date invalide'],
@@ -139,7 +139,7 @@ describe(`permanent QR codes and member cards (${testDatabaseKind})`, () => {
       expect(res.statusCode).toBe(404);
     });
 
-    it('200: stores the QR user with digits-only contact, the expiry day, and answers the card', async () => {
+    it('200: stores the QR user with the contact in E.164 (issue 27), the expiry day, and answers the card', async () => {
       const res = await post(acme.staff.ROLE_SUPERVISOR, '/api/create-qr', qrFields(), {
         user_document: file(DOCX, 'contrat.docx'),
       });
@@ -151,7 +151,7 @@ describe(`permanent QR codes and member cards (${testDatabaseKind})`, () => {
         type: 'permanent',
         firstname: 'Yao',
         lastname: 'Kouassi',
-        contact: '0701020304',
+        contact: '+2250701020304',
         email: 'yao.kouassi@example.com',
         title: 'Technicien',
         dateExp: '2030-05-01',
@@ -176,7 +176,7 @@ describe(`permanent QR codes and member cards (${testDatabaseKind})`, () => {
         companyId: acme.company.id,
         kind: 'permanent',
         uidn: data.uidn,
-        contact: '0701020304',
+        contact: '+2250701020304',
         createdBy: acme.staff.ROLE_SUPERVISOR.id,
         revokedAt: null,
       });
@@ -338,7 +338,7 @@ describe(`permanent QR codes and member cards (${testDatabaseKind})`, () => {
       expect(data).toMatchObject({
         kind: 'member',
         company_id: acme.company.id,
-        contact: '2250102030405',
+        contact: '+2250102030405',
         dateExp: null,
         user_document_type: 'image/png',
       });
@@ -562,7 +562,7 @@ describe(`permanent QR codes and member cards (${testDatabaseKind})`, () => {
       expect(extra.statusCode).toBe(400);
       const phone = await put(tenant.staff.ROLE_MANAGER, { contact: '123' });
       expect(phone.json().message).toBe(
-        'Veuillez entrer un numéro de téléphone valide (8 à 15 chiffres).',
+        "Veuillez entrer un numéro de téléphone valide, par exemple 07 07 07 07 07 ou, à l'étranger, +33 6 12 34 56 78.",
       );
       expect((await put(tenant.staff.ROLE_EMPLOYEE, { title: 'Trésorier' })).statusCode).toBe(403);
       expect((await put(globex.staff.ROLE_MANAGER, { title: 'Trésorier' })).statusCode).toBe(404);

@@ -162,7 +162,8 @@ describe(`visitor creation (${testDatabaseKind})`, () => {
     const refused = await create(visitorFields(acme.company.slug, { contact: '+225 07 07' }));
     expect(refused.statusCode).toBe(400);
     expect(refused.json().errors).toEqual({
-      contact: 'Veuillez entrer un numéro de téléphone valide (8 à 15 chiffres).',
+      contact:
+        "Veuillez entrer un numéro de téléphone valide, par exemple 07 07 07 07 07 ou, à l'étranger, +33 6 12 34 56 78.",
     });
     expect(await stored()).toEqual(before);
   });
@@ -187,18 +188,21 @@ describe(`visitor creation (${testDatabaseKind})`, () => {
       [{ email: 'awa@example', contact: '12' }, 'Veuillez entrer une adresse e-mail valide.'],
       [
         { contact: '07 01 02 03' },
-        'Veuillez entrer un numéro de téléphone valide (8 à 15 chiffres).',
+        "Veuillez entrer un numéro de téléphone valide, par exemple 07 07 07 07 07 ou, à l'étranger, +33 6 12 34 56 78.",
       ],
       [
         { contact: '1234567890123456' },
-        'Veuillez entrer un numéro de téléphone valide (8 à 15 chiffres).',
+        "Veuillez entrer un numéro de téléphone valide, par exemple 07 07 07 07 07 ou, à l'étranger, +33 6 12 34 56 78.",
       ],
       [
         { contact: '07 01 02 03 0A' },
-        'Veuillez entrer un numéro de téléphone valide (8 à 15 chiffres).',
+        "Veuillez entrer un numéro de téléphone valide, par exemple 07 07 07 07 07 ou, à l'étranger, +33 6 12 34 56 78.",
       ],
       // The shape of a number, but not a possible one in Côte d'Ivoire (10 digits).
-      [{ contact: '12345678' }, 'Veuillez entrer un numéro de téléphone valide (8 à 15 chiffres).'],
+      [
+        { contact: '12345678' },
+        "Veuillez entrer un numéro de téléphone valide, par exemple 07 07 07 07 07 ou, à l'étranger, +33 6 12 34 56 78.",
+      ],
       [{ request_date: '', request_time: 'HH:MM' }, 'Date non sélectionnée'],
       [{ request_date: '2026-11-24' }, 'Date invalide'],
       [{ request_date: '31/02/2026' }, 'Date invalide'],

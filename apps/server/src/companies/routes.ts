@@ -15,6 +15,7 @@ import {
   paginatedSchema,
   type Catalogue,
 } from '@sesame/shared';
+import { readPhones } from '@sesame/shared/phone';
 import { listMeta } from '../db/pagination';
 import { signedIn } from '../auth/authorize';
 import type { Principal } from '../auth/principal';
@@ -42,6 +43,10 @@ import { say } from '../language';
 const publicCompanySchema = companyListItemSchema
   .pick(COMPANY_PUBLIC_FIELDS)
   .extend({ timezone: z.string() });
+
+/** Issue 27: a company's phone is read and stored as a visitor's is (E.164). */
+const companyCreateFields = readPhones(companyCreateSchema, 'phone_number');
+const companyUpdateFields = readPhones(companyUpdateSchema, 'phone_number');
 
 export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
   const ctx = { publicUrl: app.config.publicUrl, fileUrls: app.fileUrls };
@@ -206,7 +211,7 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
       const who = signedIn(request);
       const body = await readMultipart(request, LOGO_MAX_BYTES);
       const input = parseFields(
-        companyCreateSchema,
+        companyCreateFields,
         body.fields,
         body.files.logo ? {} : { logo: (m: Catalogue) => m.company.required('logo') },
       );
@@ -234,7 +239,7 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) =>
-      updateFromForm(request, (fields) => companyValues(parseFields(companyUpdateSchema, fields))),
+      updateFromForm(request, (fields) => companyValues(parseFields(companyUpdateFields, fields))),
   );
 
   app.put(

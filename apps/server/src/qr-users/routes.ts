@@ -21,6 +21,7 @@ import {
   type Say,
   said,
 } from '@sesame/shared';
+import { readPhones } from '@sesame/shared/phone';
 import { listMeta } from '../db/pagination';
 import { companyForNewRecord, companyScope, loadAuthorized, signedIn } from '../auth/authorize';
 import { loadCompany } from '../companies/load';
@@ -44,6 +45,12 @@ import {
   type QrUserRow,
 } from './service';
 import { say } from '../language';
+
+/** Issue 27: a card holder's phone is read and stored as a visitor's is (E.164). */
+const createQrUserFields = readPhones(createQrUserFieldsSchema, 'contact');
+const createMemberFields = readPhones(createMemberFieldsSchema, 'contact');
+const updateQrUserBody = readPhones(updateQrUserSchema, 'contact');
+const updateMemberBody = readPhones(updateMemberSchema, 'contact');
 
 const BOTH: readonly QrUserKind[] = ['permanent', 'member'];
 const MEMBER: readonly QrUserKind[] = ['member'];
@@ -93,13 +100,13 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
   const CARD_KINDS = {
     permanent: {
       action: 'qrUsers.create',
-      fields: createQrUserFieldsSchema,
+      fields: createQrUserFields,
       allowed: ALLOWED.qrUserDocument,
       logged: 'permanent QR created',
     },
     member: {
       action: 'members.create',
-      fields: createMemberFieldsSchema,
+      fields: createMemberFields,
       allowed: ALLOWED.photo,
       logged: 'member card created',
     },
@@ -202,7 +209,7 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
         summary:
           "Change a QR user's fields; the expiry screen sends { dateExp: 'YYYY-MM-DD' } (null removes the expiry).",
         params: idParams,
-        body: updateQrUserSchema,
+        body: updateQrUserBody,
         response: { 200: cardAnswer },
       },
     },
@@ -315,7 +322,7 @@ export const qrUserRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['qr-users'],
         summary: "Change a member card's fields (firstname, lastname, contact, email, title).",
         params: idParams,
-        body: updateMemberSchema,
+        body: updateMemberBody,
         response: { 200: cardAnswer },
       },
     },

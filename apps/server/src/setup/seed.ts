@@ -28,7 +28,8 @@ export function defaultCompanyProfile(contactEmail: string) {
     idNumber: 'DEMO-0001',
     pointContact: 'Administrateur Sésame',
     email: contactEmail,
-    phoneNumber: '0000000000',
+    // Stored as every phone number is (E.164, issue 27), so the edit form saves it unchanged.
+    phoneNumber: '+2250000000000',
     address: 'Adresse de démonstration',
     city: 'Abidjan',
     state: 'Abidjan',

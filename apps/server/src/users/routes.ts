@@ -10,6 +10,7 @@ import {
   userUpdateSchema,
   type ListQuery,
 } from '@sesame/shared';
+import { readPhones } from '@sesame/shared/phone';
 import { companyScope, loadAuthorized, signedIn } from '../auth/authorize';
 import type { Principal } from '../auth/principal';
 import { loadCompany } from '../companies/load';
@@ -29,6 +30,9 @@ import { say } from '../language';
 const idParams = z.object({ id: z.uuid() });
 const messageSchema = z.object({ message: z.string() });
 const userEnvelope = z.object({ message: z.string(), data: userSchema });
+/** Issue 27: a staff member's phone is read and stored as a visitor's is (E.164). */
+const userCreateBody = readPhones(userCreateSchema, 'contact');
+const userUpdateBody = readPhones(userUpdateSchema, 'contact');
 
 /** Spec §6 user list: a supervisor sees neither admins nor themself (done here, not on screen). */
 function listFilter(who: Principal, companyId: string | undefined): UserListFilter {
@@ -49,7 +53,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['users'],
         summary:
           'Create a staff user. The role must be assignable by the caller (spec §6); company_id is heard only from the roles that may choose it, the others create in their own.',
-        body: userCreateSchema,
+        body: userCreateBody,
         response: { 201: userEnvelope },
       },
     },
@@ -132,7 +136,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         summary:
           'Update a staff user (EditUser). A blank password keeps the current one. A role change follows spec §6 for both the old and the new role; nobody raises their own role; the last admin stays an admin.',
         params: idParams,
-        body: userUpdateSchema,
+        body: userUpdateBody,
         response: { 200: userEnvelope },
       },
     },

@@ -55,7 +55,9 @@ export async function createVisitor(
   // The form checked the shape; the number itself is read here, into E.164 ('+225…').
   const contact = toE164(fields.contact);
   if (!contact) {
-    throw badRequest((m) => m.visitor.phoneInvalid, { contact: (m) => m.visitor.phoneInvalid });
+    throw badRequest((m) => m.validation.phoneInvalid, {
+      contact: (m) => m.validation.phoneInvalid,
+    });
   }
   // The meeting's day as instants in the company's zone, written with the visitor.
   let day = input.day ?? null;

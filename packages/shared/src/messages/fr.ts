@@ -118,6 +118,13 @@ export const fr = {
     formatInvalid: 'Format invalide.',
     valueRefused: "Cette valeur n'est pas acceptée.",
     countryInvalid: 'Veuillez sélectionner un pays de la liste.',
+    /**
+     * Issue 27: every phone field (a visitor's, a staff member's, a card holder's, a company's)
+     * follows one rule, read by libphonenumber: a number of Côte d'Ivoire as written there, or
+     * any other with its country code. Not the spec's '8 à 15 chiffres', which that rule is not.
+     */
+    phoneInvalid:
+      "Veuillez entrer un numéro de téléphone valide, par exemple 07 07 07 07 07 ou, à l'étranger, +33 6 12 34 56 78.",
     /** Issue 26 §5: a single-line field (a name, a host…) refuses line breaks and control characters. */
     controlChars: 'Ce champ ne peut pas contenir de retour à la ligne ni de caractère de contrôle.',
     /** A text of several lines (a description, a reason) keeps its line breaks only. */
@@ -134,7 +141,6 @@ export const fr = {
     fields: visitorFields,
     required: (field: keyof typeof visitorFields) => required(visitorFields[field]),
     emailInvalid: 'Veuillez entrer une adresse e-mail valide.',
-    phoneInvalid: 'Veuillez entrer un numéro de téléphone valide (8 à 15 chiffres).',
     fileTooLarge: fileTooLarge(ID_FILE_MAX_BYTES),
     fileInvalid: 'Veuillez sélectionner un fichier valide',
     fileTypeRefused: 'La pièce doit être une image JPEG, PNG ou WebP, ou un PDF.',
@@ -178,7 +184,6 @@ export const fr = {
     fields: companyFields,
     required: (field: keyof typeof companyFields) => required(companyFields[field]),
     emailInvalid: 'Veuillez entrer une adresse e-mail valide.',
-    phoneInvalid: 'Veuillez entrer un numéro de téléphone valide (8 à 15 chiffres).',
     employeeRangeInvalid: "Veuillez choisir une tranche du nombre d'employés.",
     arrivalEarlyInvalid: `Les arrivées anticipées se comptent en minutes, de 0 à ${ARRIVAL_EARLY_MAX_MINUTES}.`,
     kioskEmailInvalid: 'La présence par e-mail est activée ou non : « true » ou « false ».',
@@ -242,7 +247,6 @@ export const fr = {
     fields: userFields,
     required: (field: keyof typeof userFields) => required(userFields[field]),
     emailInvalid: 'Veuillez entrer une adresse e-mail valide.',
-    contactInvalid: 'Veuillez entrer un numéro de téléphone valide (8 à 15 chiffres).',
     passwordTooShort: `Le mot de passe doit contenir au moins ${PASSWORD_MIN_LENGTH} caractères.`,
     passwordWeak:
       'Ce mot de passe est trop courant ou trop facile à deviner : choisissez-en un plus long, fait de mots sans rapport entre eux.',
@@ -269,7 +273,6 @@ export const fr = {
     fields: qrUserFields,
     required: (field: keyof typeof qrUserFields) => required(qrUserFields[field]),
     emailInvalid: 'Veuillez entrer une adresse e-mail valide.',
-    contactInvalid: 'Veuillez entrer un numéro de téléphone valide (8 à 15 chiffres).',
     typeInvalid: 'Le seul type de QR code est « permanent ».',
     dateInvalid: 'Date invalide',
     /** A new code must work at least until the end of today, in the company's time zone. */

@@ -4,7 +4,7 @@ import { countryCode } from '../countries';
 import type { Say } from '../messages/catalogue';
 import { fr } from '../messages/fr';
 import { breaksTheLine, hasControlCharacter, withLineFeeds } from '../text-lines';
-import { TEXT_MAX } from './issues';
+import { TEXT_MAX, isPhoneShaped } from './issues';
 import { installProductMessages, keyed, sayIssue } from './product-messages';
 
 export * from './issues';
@@ -88,6 +88,24 @@ export const countryField = <T extends z.ZodType<string>>(text: T) =>
     });
     return z.NEVER;
   });
+
+/** The one message of a phone number that is not one, with its locale key (`common:validation.phoneInvalid`). */
+export const phoneInvalidIssue = () =>
+  keyed((m) => m.validation.phoneInvalid, { key: 'phoneInvalid' });
+
+/**
+ * A phone field, any of them (issue 27: a staff member's, a card holder's, a company's, as the
+ * visitor's): a number as people write it ('+225 07 07 07 07 07', '07.07.07.07.07', '00 33 6 12
+ * 34 56 78'), bounded, trimmed and shaped like one (`isPhoneShaped`). That is what a screen can
+ * check without libphonenumber's 29 KB; the server then reads the number into E.164, the form
+ * it stores, with `readPhones` (`@sesame/shared/phone`). Blank and required are the caller's.
+ */
+export const phoneText = () =>
+  z
+    .string()
+    .max(...atMost(TEXT_MAX.phone))
+    .trim()
+    .refine(isPhoneShaped, phoneInvalidIssue());
 
 export const uuidSchema = z.uuid();
 

@@ -4,12 +4,12 @@ import { fr } from '../messages/fr';
 import { withLineFeeds } from '../text-lines';
 import {
   EMAIL_PATTERN,
-  PHONE_PATTERN,
   TEXT_MAX,
   atMost,
   countryField,
   keyed,
   oneLine,
+  phoneText,
   textLines,
 } from './common';
 
@@ -188,7 +188,6 @@ const blankToUndefined = (value: unknown) =>
 const companyIssue = (
   key:
     | 'emailInvalid'
-    | 'phoneInvalid'
     | 'employeeRangeInvalid'
     | 'arrivalEarlyInvalid'
     | 'kioskEmailInvalid'
@@ -239,13 +238,10 @@ const companyTextFields = {
       .refine(...oneLine)
       .regex(EMAIL_PATTERN, companyIssue('emailInvalid')),
   ),
+  /** The phone rule of every form (issue 27): stored in E.164 by the server, as a visitor's. */
   phone_number: z.preprocess(
     blankToUndefined,
-    z
-      .string(requiredIssue('phone_number'))
-      .max(...atMost(TEXT_MAX.phone))
-      .transform((v) => v.replace(/[\s.-]+/g, ''))
-      .pipe(z.string().regex(PHONE_PATTERN, companyIssue('phoneInvalid'))),
+    z.string(requiredIssue('phone_number')).pipe(phoneText()),
   ),
   description: z.preprocess(blankToUndefined, descriptionText(z.string()).optional()),
   number_of_employee: z.preprocess(

@@ -88,15 +88,14 @@ export function issueParams(issue: object): IssueParams | undefined {
   return typeof params?.key === 'string' ? (params as IssueParams) : undefined;
 }
 
-export const PHONE_PATTERN = new RegExp(`^\\d{${PHONE_MIN_DIGITS},${PHONE_MAX_DIGITS}}$`);
-
 /** What a phone number is written with: digits, one leading '+', spaces, dots, dashes, brackets, slashes. */
 const PHONE_CHARACTERS = /^\+?[\d\s().\-/]+$/;
 
 /**
  * A phone number as typed, international or not ('+225 07 07 07 07 07'): its
- * characters, and 8 to 15 digits. The server then reads it into E.164
- * (`toE164`, `@sesame/shared/phone`).
+ * characters, and 8 to 15 digits (E.164's longest). This is the shape a screen
+ * checks; the server then reads the number itself with libphonenumber into E.164,
+ * its stored form (`toE164`, `readPhones`, `@sesame/shared/phone`).
  */
 export function isPhoneShaped(typed: string): boolean {
   const written = typed.trim();

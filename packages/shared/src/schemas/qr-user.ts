@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { QR_TYPES } from '../constants';
 import { fr } from '../messages/fr';
-import { EMAIL_PATTERN, PHONE_PATTERN, TEXT_MAX, atMost, keyed, oneLine, said } from './common';
+import { EMAIL_PATTERN, TEXT_MAX, atMost, keyed, oneLine, phoneText, said } from './common';
 
 export const QR_USER_KINDS = ['permanent', 'member'] as const;
 export type QrUserKind = (typeof QR_USER_KINDS)[number];
@@ -40,15 +40,9 @@ export function isIsoDate(value: string): boolean {
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
 }
 
-/** Spec §2: contact keeps digits only, as typed. */
-export function digitsOnly(value: string): string {
-  return value.replace(/\D+/g, '');
-}
-
 /** A QR-user form message with its locale key (`qrUsers:form.errors.<key>`). */
-const qrIssue = (
-  key: 'emailInvalid' | 'contactInvalid' | 'typeInvalid' | 'dateInvalid' | 'companyInvalid',
-) => keyed((m) => m.qrUser[key], { key });
+const qrIssue = (key: 'emailInvalid' | 'typeInvalid' | 'dateInvalid' | 'companyInvalid') =>
+  keyed((m) => m.qrUser[key], { key });
 const requiredIssue = (field: QrUserField) =>
   keyed((m) => m.qrUser.required(field), { key: 'required', field });
 
@@ -74,11 +68,11 @@ const requiredText = (field: QrUserField, max: number = TEXT_MAX.name) =>
   );
 
 const emailShape = text(TEXT_MAX.email).regex(EMAIL_PATTERN, qrIssue('emailInvalid'));
-const contactShape = z
-  .string()
-  .max(...atMost(TEXT_MAX.phone))
-  .transform(digitsOnly)
-  .pipe(z.string().regex(PHONE_PATTERN, qrIssue('contactInvalid')));
+/**
+ * The phone rule of every form (issue 27), where spec §5 kept digits only: '+225 07 07 07 07 07'
+ * lost its '+' and became a number of nowhere. Stored in E.164 by the server, as a visitor's.
+ */
+const contactShape = phoneText();
 const dateShape = z
   .string()
   .max(...atMost(TEXT_MAX.date))

@@ -9,12 +9,12 @@ import { fr } from '../messages/fr';
 import { ROLES } from '../roles';
 import {
   EMAIL_PATTERN,
-  PHONE_PATTERN,
   SQL_INTEGER_MAX,
   TEXT_MAX,
   atMost,
   keyed,
   oneLine,
+  phoneText,
   sayIssue,
 } from './common';
 
@@ -44,12 +44,8 @@ const requiredText = (field: UserField, max: number = TEXT_MAX.name) =>
       .min(1, requiredIssue(field)),
   );
 
-/** Spaces, dots and dashes people type between digit groups are dropped; then 8 to 15 digits. */
-const contactShape = z
-  .string()
-  .max(...atMost(TEXT_MAX.phone))
-  .transform((v) => v.replace(/[\s.-]+/g, ''))
-  .pipe(z.string().regex(PHONE_PATTERN, userIssue('contactInvalid')));
+/** The phone rule of every form (issue 27): the server stores it in E.164, as a visitor's. */
+const contactShape = phoneText();
 
 const passwordShape = z
   .string(requiredIssue('password'))

@@ -7,7 +7,8 @@
  * a person reads:
  *   1. required, in this order: first name, last name, id number, employer, email, contact
  *   2. the identity document (present, not empty, at most 2 MiB)
- *   3. e-mail shape, 4. contact: a phone number as written, 8–15 digits (stored E.164), 5. date DD/MM/YYYY, 6. hour and minute chosen.
+ *   3. e-mail shape, 4. contact: a phone number as written (`isPhoneShaped`; the server reads it into
+ *   E.164, as every phone field: `@sesame/shared/phone`), 5. date DD/MM/YYYY, 6. hour and minute chosen.
  *
  * Every issue carries `params.key` (and `params.field` for "required") so a screen
  * can show it in the visitor's language; `message` is the spec's French.
@@ -109,7 +110,7 @@ export const visitorFormSchema = z
       fail('email', 'emailInvalid', (m) => m.visitor.emailInvalid);
     }
     if (v.contact && !isPhoneShaped(v.contact)) {
-      fail('contact', 'phoneInvalid', (m) => m.visitor.phoneInvalid);
+      fail('contact', 'phoneInvalid', (m) => m.validation.phoneInvalid);
     }
     // 5. The date.
     if (!v.request_date) fail('request_date', 'dateMissing', (m) => m.visitor.dateMissing);

@@ -1,6 +1,7 @@
 /**
  * The form of 'Créer un QRCode' and 'Créer une Carte Membre' (spec §2, §5):
- * first name, last name, contact (digits only, as typed), email, title, QR type
+ * first name, last name, contact (a phone number as people write it, stored in E.164 by the
+ * server as every phone field: issue 27), email, title, QR type
  * (permanent only), expiry date (QR only), company (spec §6 company choice) and
  * the document (QR: pdf, doc, docx or image; member: the photo). The shared
  * schemas check the fields here and again on the server.
@@ -11,12 +12,13 @@ import { useTranslation } from '../../../lib/i18n';
 import {
   createMemberFieldsSchema,
   createQrUserFieldsSchema,
-  digitsOnly,
   mayChooseCompany,
   megabytes,
   MEMBER_PHOTO_TYPES,
+  phoneCharacters,
   QR_TYPES,
   QR_USER_DOCUMENT_TYPES,
+  TEXT_MAX,
   UPLOAD_MAX_BYTES,
   type QrUserCard,
   type QrUserField,
@@ -143,7 +145,7 @@ export function CardForm({
       onSubmit: async (_data, values) => {
         const body = new FormData();
         for (const [key, value] of Object.entries(fieldsOf(values))) {
-          if (value) body.set(key, key === 'contact' ? digitsOnly(value) : value);
+          if (value) body.set(key, value);
         }
         body.set('user_document', values.user_document!);
         try {
@@ -201,10 +203,13 @@ export function CardForm({
                 description={mode === 'qr' ? t('form.optional') : t('form.contactHint')}
                 required={mode === 'member'}
                 {...form.getInputProps('contact')}
-                onChange={(ev) => form.setFieldValue('contact', digitsOnly(ev.currentTarget.value))}
-                inputMode="numeric"
+                onChange={(ev) =>
+                  form.setFieldValue('contact', phoneCharacters(ev.currentTarget.value))
+                }
+                type="tel"
+                inputMode="tel"
                 autoComplete="tel"
-                maxLength={15}
+                maxLength={TEXT_MAX.phone}
                 name="contact"
               />
             </Grid.Col>

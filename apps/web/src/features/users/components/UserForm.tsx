@@ -155,7 +155,8 @@ export function UserForm(props: UserFormProps) {
               {text('title', { autoComplete: 'organization-title' })}
             </Grid.Col>
             <Grid.Col span={{ base: 12, sm: 6 }}>
-              {text('contact', { type: 'tel', inputMode: 'numeric', autoComplete: 'tel' })}
+              {/* A '+' and spaces are typed too (issue 27): the phone keypad, not the digits one. */}
+              {text('contact', { type: 'tel', inputMode: 'tel', autoComplete: 'tel' })}
             </Grid.Col>
             <Grid.Col span={{ base: 12, sm: 6 }}>
               <NativeSelect
