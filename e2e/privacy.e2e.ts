@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newContext, screenshot, signIn } from './support/browser';
 import { apiToken, createDemoStaff, type RunningServer } from './support/server';
+import { createOpenEvent } from './support/events';
 import { useSesame } from './support/sesame';
 import { ID_PNG, createConfirmedVisitor } from './support/visitors';
 
@@ -211,6 +212,65 @@ describe('privacy: retention, document views and the audit log in Chromium', () 
       .poll(async () => (await rows.allTextContents()).join('|'))
       .not.toContain('Plateforme Sésame');
     expect((await rows.allTextContents()).join('|')).toContain('Connexion');
+    await context.close();
+  });
+
+  it('issue 27: the export is named after the person and the day; once erased, the admin is back on the list they opened them from', async () => {
+    const { server } = sesame;
+    // A guest of an event: her card is opened from the event's participants, not from the
+    // visitors' list a card falls back to when it was opened some other way.
+    const { slug } = await createOpenEvent(server, await apiToken(server));
+    const form = new FormData();
+    for (const [key, value] of Object.entries({
+      firstname: 'Aïcha',
+      lastname: 'Koné',
+      email: 'aicha.kone@example.com',
+      organisation_name: 'Orange CI',
+      id_number: 'CI-2027-0027',
+      contact: '+225 07 07 07 07 07',
+      language: 'fr',
+      privacy_accepted: '1',
+    }))
+      form.set(key, value);
+    form.set('request_image', new Blob([new Uint8Array(ID_PNG)], { type: 'image/png' }), 'id.png');
+    const registered = await fetch(`${server.url}/api/evenement/demo/${slug}/register`, {
+      method: 'POST',
+      body: form,
+    });
+    expect(registered.status, await registered.clone().text()).toBe(201);
+
+    const context = await newContext(sesame.browser, server.url);
+    const page: Page = await context.newPage();
+    await signIn(page, server.adminEmail, server.adminPassword);
+    const eventPage = `/demo/list-qrcode-events/${slug}`;
+    await page.goto(eventPage);
+    const participant = page.getByRole('row').filter({ hasText: 'aicha.kone@example.com' });
+    await participant.getByRole('link', { name: 'Carte', exact: true }).click();
+    await page.waitForURL(/\/company\/demo\/meeting-request-qr\//);
+
+    // 'Exporter les données': the ZIP carries her name as written and the day (the demo
+    // company's zone is UTC), read around the click so a midnight between still passes.
+    const today = () => new Date().toISOString().slice(0, 10);
+    const dayBefore = today();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Exporter les données' }).click(),
+    ]);
+    expect(
+      [dayBefore, today()].map((day) => `sesame-donnees-aïcha-koné-${day}.zip`.normalize('NFC')),
+    ).toContain(download.suggestedFilename().normalize('NFC'));
+
+    // 'Effacer la personne', confirmed: back on the participants she was opened from, and
+    // that list, loaded afresh, no longer holds her.
+    await page.getByRole('button', { name: 'Effacer la personne' }).click();
+    const confirm = page.getByRole('dialog');
+    await confirm.getByText('Effacer Aïcha Koné ?').waitFor();
+    await confirm.getByRole('button', { name: 'Effacer définitivement' }).click();
+    await page.getByText('Les données de cette personne ont été effacées.').waitFor();
+    await page.waitForURL(`${server.url}${eventPage}`);
+    await page.getByText('Aucun participant inscrit pour le moment.').waitFor();
+    expect(await participant.count()).toBe(0);
+    await screenshot(page, 'privacy-erased-back-to-event');
     await context.close();
   });
 });

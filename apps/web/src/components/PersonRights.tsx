@@ -1,15 +1,19 @@
 /**
  * A person's rights (issue 16), on a visitor's or a card holder's page for admins and
- * managers: export everything Sésame holds about them (a ZIP), or erase them at once
- * after a confirmation that names what will go.
+ * managers: export everything Sésame holds about them (a ZIP named after them and the day,
+ * by the server), or erase them at once after a confirmation that names what will go, and
+ * then return to the page the person's page was opened from (issue 27, `lib/came-from`).
  */
 import { useState } from 'react';
 import { Button, Group, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import { useLocation, useNavigate } from 'react-router';
 import { useTranslation, withFrenchWords } from '../lib/i18n';
 import { mayPerform, type ErasurePreview } from '@sesame/shared';
 import { api, serverMessageOf } from '../lib/api-client';
 import { useAuth } from '../lib/auth';
+import { returnPath } from '../lib/came-from';
 import { downloadFile } from '../lib/download';
 import { TitledSection } from './TitledSection';
 import privacyWords from '../locales/fr/privacy.json';
@@ -21,11 +25,17 @@ export function PersonRights(props: {
   kind: 'visitor' | 'qr_user';
   /** The person's record id, or their code. */
   personKey: string;
-  /** Where to go once the person is erased. */
-  onErased: () => void;
+  /**
+   * Where to go once the person is erased when the page was not opened from another page
+   * of the app (a typed address, a mail): the list of this kind of person.
+   */
+  listPath: string;
 }) {
   const { t } = useTranslation('privacy');
   const { role } = useAuth();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const [busy, setBusy] = useState<'export' | 'erase' | null>(null);
   if (!role || !mayPerform(role, 'privacy.rights')) return null;
   const base = `/privacy/${props.kind}/${encodeURIComponent(props.personKey)}`;
@@ -33,7 +43,8 @@ export function PersonRights(props: {
   const exportData = async () => {
     setBusy('export');
     try {
-      await downloadFile(`${base}/export`, 'donnees-personnelles.zip');
+      // The server names the file after the person and the day; this is only its fallback.
+      await downloadFile(`${base}/export`, 'sesame-donnees.zip');
     } catch (error) {
       notifications.show({
         color: 'red',
@@ -86,7 +97,10 @@ export function PersonRights(props: {
           .post<{ message: string }>(`${base}/erase`)
           .then((answer) => {
             notifications.show({ color: 'teal', message: answer.message });
-            props.onErased();
+            // The person may be in any list cached earlier (requests, logs, cards): those
+            // screens load afresh rather than show them again for a moment.
+            queryClient.removeQueries({ predicate: (query) => query.getObserversCount() === 0 });
+            void navigate(returnPath(location.state, props.listPath));
           })
           .catch((error: unknown) =>
             notifications.show({

@@ -4,8 +4,9 @@
  * delete button on both; each screen passes its own words (its namespace's labels).
  */
 import { Anchor, Badge, Stack, Text } from '@mantine/core';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import type { RequestRow, RequestRowState } from '@sesame/shared';
+import { cameFromHere } from '../lib/came-from';
 import { DeleteRowButton } from './ListParts';
 import { IdentityDocument } from './visitor-form/IdentityDocument';
 import { MailStatus } from './MailStatus';
@@ -98,13 +99,18 @@ export const mailColumn = (header: string, canResend: boolean): Column<RequestRo
   render: (row) => <MailStatus visitorId={row.visitor.id} canResend={canResend} />,
 });
 
-/** The meeting card's link, once the visitor has a code. */
+/**
+ * The meeting card's link, once the visitor has a code. The card knows the list it was opened
+ * from: erasing the visitor there returns to it (issue 27).
+ */
 export function CardLink({ row, label }: { row: RequestRow; label: string }) {
+  const location = useLocation();
   if (!row.visitor.uidn) return null;
   return (
     <Anchor
       component={Link}
       to={`/company/${row.company.slug}/meeting-request-qr/${row.visitor.uidn}`}
+      state={cameFromHere(location)}
       size="sm"
     >
       {label}

@@ -3,6 +3,7 @@
  * with the bearer token as a blob, then handed to the browser under the server's name.
  */
 import { ApiError } from './api-client';
+import { dispositionFileName } from './disposition';
 import { languageHeader } from './language';
 import { saveBlob } from './save-blob';
 import { getToken } from './session';
@@ -26,7 +27,5 @@ export async function downloadFile(path: string, fallbackName: string): Promise<
     );
   }
   const blob = await response.blob();
-  const disposition = response.headers.get('content-disposition') ?? '';
-  const name = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? fallbackName;
-  saveBlob(blob, name);
+  saveBlob(blob, dispositionFileName(response.headers.get('content-disposition')) ?? fallbackName);
 }

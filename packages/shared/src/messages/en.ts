@@ -291,6 +291,7 @@ export const en: Catalogue = {
   privacy: {
     retentionSaved: 'The privacy settings have been saved.',
     erased: "This person's data has been erased.",
+    exportFileName: 'sesame-personal-data',
     noticeRequired: 'Please accept the privacy notice.',
     daysInvalid: 'Invalid number of days.',
     daysTooFew: 'At least 1 day.',

@@ -332,6 +332,8 @@ export const fr = {
   privacy: {
     retentionSaved: 'Les paramètres de confidentialité ont été enregistrés.',
     erased: 'Les données de cette personne ont été effacées.',
+    /** Issue 27: a person's export is named `<this>-<their name>-<the day>.zip` (ASCII: a file name). */
+    exportFileName: 'sesame-donnees',
     noticeRequired: 'Veuillez accepter la notice de confidentialité.',
     daysInvalid: 'Nombre de jours invalide.',
     daysTooFew: 'Au moins 1 jour.',

@@ -24,6 +24,7 @@ import { PageTitle } from '../../../components/PageTitle';
 import { PersonRights } from '../../../components/PersonRights';
 import { ApiError } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
+import { keepCameFrom } from '../../../lib/came-from';
 import { useQrUser, useReissue } from '../api/qr-users';
 import { MemberBadge } from '../components/MemberCard';
 import { QrUserCardWithCapture } from '../components/QrUserCard';
@@ -92,7 +93,7 @@ export default function QrDetailsPage() {
             .then((answer) => {
               notifications.show({ color: 'teal', message: t('details.reissued') });
               void navigate(detailsPath(answer.data.id), {
-                state: { qrUser: answer.data },
+                state: { qrUser: answer.data, ...keepCameFrom(location.state) },
                 replace: true,
               });
             })
@@ -111,7 +112,11 @@ export default function QrDetailsPage() {
           <Alert color="orange" role="status" w="100%">
             {t('details.replaced')}{' '}
             {card.replaced_by && (
-              <Anchor component={Link} to={detailsPath(card.replaced_by)}>
+              <Anchor
+                component={Link}
+                to={detailsPath(card.replaced_by)}
+                state={keepCameFrom(location.state)}
+              >
                 {t('details.openReplacement')}
               </Anchor>
             )}
@@ -142,7 +147,11 @@ export default function QrDetailsPage() {
         <PersonRights
           kind="qr_user"
           personKey={card.id}
-          onErased={() => void navigate(domain ? `/${domain}/qr-code-list` : '/')}
+          listPath={
+            card.kind === 'member'
+              ? `/company/${card.company.slug}/members`
+              : `/${domain || card.company.slug}/qr-code-list`
+          }
         />
       </Stack>
     );

@@ -5,10 +5,11 @@
  */
 import { Anchor, Container, Image, Text, UnstyledButton } from '@mantine/core';
 import { useTranslation } from '../../../lib/i18n';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { IMAGE_SIZES, type QrUserCard } from '@sesame/shared';
 import { ImageModal } from '../../../components/ImageModal';
 import { PageTitle } from '../../../components/PageTitle';
+import { cameFromHere } from '../../../lib/came-from';
 import { ServerTable, type Column } from '../../../components/ServerTable';
 import { getQrUsers, qrUserKeys } from '../api/qr-users';
 import { displayName, formatDay } from '../lib/names';
@@ -17,7 +18,11 @@ import { detailsPath } from '../lib/paths';
 export default function QrUserListPage() {
   const { t, i18n } = useTranslation('qrUsers');
   const navigate = useNavigate();
-  const open = (row: QrUserCard) => void navigate(detailsPath(row.id), { state: { qrUser: row } });
+  // The details know this list (its page, its search): erasing the person there returns here
+  // (issue 27).
+  const here = cameFromHere(useLocation());
+  const state = (row: QrUserCard) => ({ qrUser: row, ...here });
+  const open = (row: QrUserCard) => void navigate(detailsPath(row.id), { state: state(row) });
 
   const columns: Column<QrUserCard>[] = [
     { key: 'index', header: t('list.columns.index'), render: (_row, index) => index + 1 },
@@ -25,7 +30,7 @@ export default function QrUserListPage() {
       key: 'name',
       header: t('list.columns.name'),
       render: (row) => (
-        <Anchor component={Link} to={detailsPath(row.id)} state={{ qrUser: row }} fw={600}>
+        <Anchor component={Link} to={detailsPath(row.id)} state={state(row)} fw={600}>
           {displayName(row) || row.uidn}
         </Anchor>
       ),

@@ -7,7 +7,7 @@
 import { useRef } from 'react';
 import { Button, Container, Group, Stack } from '@mantine/core';
 import { useTranslation, withFrenchWords } from '../../../lib/i18n';
-import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import { Link, useLocation, useParams } from 'react-router';
 import { mayPerform } from '@sesame/shared';
 import { MailStatus } from '../../../components/MailStatus';
 import { NotFoundPage } from '../../../components/NotFoundPage';
@@ -32,7 +32,6 @@ export default function MeetingQrCardPage() {
   const card = useVisitorCard(uidn);
   // Staff see the code mail's state under the card (issue 12 §5); the visitor does not.
   const { role } = useAuth();
-  const navigate = useNavigate();
   const ref = useRef<HTMLDivElement>(null);
   // Opened by a scan without a session (issue 15): the visitor sees their card, and the
   // front desk may sign in, which goes back to the scan to record the arrival.
@@ -86,7 +85,7 @@ export default function MeetingQrCardPage() {
             <PersonRights
               kind="visitor"
               personKey={data.uidn}
-              onErased={() => void navigate(`/${data.company.slug}`)}
+              listPath={`/${data.company.slug}/list-qrcode`}
             />
           </Stack>
         )}
