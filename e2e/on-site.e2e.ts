@@ -199,4 +199,87 @@ describe('on site now, live across two screens', () => {
     );
     expect(refused).toHaveLength(1);
   }, 30_000);
+
+  it('an arrival undone is said as such on both screens and the visitor is expected again; no host reads "Sans hôte", never the company', async () => {
+    const { server } = sesame;
+    const admin = await apiToken(server);
+    // A visitor who named no host (issue 27).
+    const visitor = await createConfirmedVisitor(
+      server,
+      admin,
+      { firstname: 'Fatou', lastname: 'Diabaté', email: 'fatou.diabate@example.com' },
+      { host: '' },
+    );
+    const company = (
+      (await (await fetch(`${server.url}/api/company/demo`)).json()) as { data: { name: string } }
+    ).data.name;
+
+    // The guard's phone hears the live feed; the platform admin's screen names each card's company.
+    const guard = await sesame.signedIn(GUARD.email, GUARD.password, PHONE);
+    await guard.goto('/demo/on-site');
+    await guard.locator('[data-live="live"]').waitFor();
+    await guard.getByTestId('tab-expected').click();
+    await guard
+      .getByTestId('expected-row')
+      .filter({ hasText: 'Fatou Diabaté' })
+      .getByText('Sans hôte')
+      .waitFor();
+    await guard.getByTestId('tab-present').click();
+    const desk = await sesame.signedIn(server.adminEmail, server.adminPassword);
+    await desk.goto('/demo/on-site');
+    await desk.locator('[data-live="live"]').waitFor();
+
+    const scanned = await fetch(`${server.url}/api/get-qr-data/${visitor.uidn}`, {
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    expect(scanned.status).toBe(200);
+    await within(
+      2_000,
+      async () => (await names(guard)).includes('Fatou Diabaté'),
+      'the arrival on the guard’s phone',
+    );
+
+    // The host's slot, under the organisation, says there is none: the company visited is a
+    // line of its own, named as such, never in that slot.
+    const card = desk.getByTestId('on-site-row').filter({ hasText: 'Fatou Diabaté' });
+    await card.getByTestId('no-host').waitFor();
+    const lines = (await card.locator('p').allInnerTexts()).map((line) => line.trim());
+    expect(lines[lines.indexOf('Orange CI') + 1]).toBe('Sans hôte');
+    expect(lines).toContain(`Entreprise : ${company}`);
+    expect(lines).not.toContain(company);
+    await guard
+      .getByTestId('on-site-row')
+      .filter({ hasText: 'Fatou Diabaté' })
+      .getByText('Sans hôte')
+      .waitFor();
+
+    // The desk takes the arrival back: a scan made by mistake.
+    await card.getByRole('button', { name: 'Annuler', exact: true }).click();
+    const dialog = desk.getByRole('dialog');
+    await dialog.getByLabel("Motif de l'annulation").fill('Scanné par erreur');
+    await dialog.getByRole('button', { name: 'Annuler ce passage' }).click();
+
+    // Both live regions say the arrival was undone — the desk's own, and the guard's from the
+    // live feed — and neither says 'Départ': nobody left.
+    for (const [screen, page] of [
+      ['desk', desk],
+      ['guard', guard],
+    ] as const) {
+      const news = page.getByTestId('on-site-announcement');
+      await within(
+        5_000,
+        async () => ((await news.textContent()) ?? '').includes('Arrivée annulée : Fatou Diabaté.'),
+        `the undone arrival said on the ${screen}'s screen`,
+      );
+      expect(await news.textContent()).not.toContain('Départ');
+      expect(await names(page)).not.toContain('Fatou Diabaté');
+    }
+
+    // She is still to come: back under 'Attendus aujourd'hui', without a reload.
+    await guard.getByTestId('tab-expected').click();
+    await guard
+      .getByTestId('expected-row')
+      .filter({ hasText: 'Fatou Diabaté' })
+      .waitFor({ timeout: 5_000 });
+  }, 60_000);
 });

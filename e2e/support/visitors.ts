@@ -65,10 +65,12 @@ export async function fileRequest(
   return { visitorId, requestId };
 }
 
+/** A visitor of today whose request the staff confirmed; `request` overrides its host or reason. */
 export async function createConfirmedVisitor(
   server: RunningServer,
   staffToken: string,
   person: { firstname: string; lastname: string; email: string },
+  request: { host?: string; reason?: string } = {},
 ): Promise<{ uidn: string; qrPng: Buffer; requestId: string }> {
   const { requestId } = await fileRequest(
     server,
@@ -83,7 +85,7 @@ export async function createConfirmedVisitor(
       // Issue 16: the privacy notice accepted.
       privacy_accepted: '1',
     },
-    { host: 'Mme Traoré', reason: 'Entretien' },
+    { host: 'Mme Traoré', reason: 'Entretien', ...request },
   );
 
   const confirmed = await fetch(`${server.url}/api/requests/update/${requestId}`, {

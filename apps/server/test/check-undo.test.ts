@@ -10,13 +10,16 @@ import {
   UNDO_MESSAGES,
   UNDO_WINDOW_MINUTES,
   mayPerform,
+  type ExpectedPage,
+  type LiveEvent,
   type OnSitePage,
   type UserLogRow,
 } from '@sesame/shared';
 import { auditEvents, userChecks, visitorChecks } from '../src/db/schema';
+import { LiveHub } from '../src/on-site/live';
 import { as, tokenFor, useTestApp } from './helpers/app';
 import { testDatabaseKind } from './helpers/db';
-import { buildQrUser, buildTenant, buildVisitor } from './helpers/factories';
+import { buildQrUser, buildRequest, buildTenant, buildVisitor } from './helpers/factories';
 
 const ctx = useTestApp();
 const NOW = new Date('2031-03-10T10:00:00Z');
@@ -246,5 +249,125 @@ describe(`undo a check (${testDatabaseKind})`, () => {
     expect((await undo(other.desk, check.id)).statusCode).toBe(404);
     expect((await undo(desk, '0190e4a6-0000-7000-8000-000000000000')).statusCode).toBe(404);
     expect((await checkRow(check.id)).undoneAt).toBeNull();
+  });
+});
+
+/** The presence events the database announces (what every live screen hears), as they come. */
+async function listenPresence() {
+  const hub = LiveHub.for(ctx.db, ctx.app.log);
+  const heard: Extract<LiveEvent, { type: 'presence' }>[] = [];
+  const unsubscribe = await hub.subscribe((message) => {
+    if (message.type === 'presence') heard.push(message);
+  });
+  return {
+    heard,
+    /** The events about `personId` once `count` of them have come (or what came in 5 s). */
+    async of(personId: string, count: number) {
+      const deadline = performance.now() + 5_000;
+      const about = () => heard.filter((e) => e.person_id === personId);
+      while (about().length < count && performance.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return about().map((e) => e.op);
+    },
+    async close() {
+      unsubscribe();
+      await hub.close();
+    },
+  };
+}
+
+describe(`an undo on the live screens (issue 27, ${testDatabaseKind})`, () => {
+  async function expectedIds(token: string) {
+    const res = await as(ctx.app, token)({ method: 'GET', url: '/api/on-site/expected' });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<ExpectedPage>().data.map((r) => r.person_id);
+  }
+  async function onSiteIds(token: string) {
+    const res = await as(ctx.app, token)({ method: 'GET', url: '/api/on-site?per_page=100' });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<OnSitePage>().data.map((r) => r.person_id);
+  }
+  const at = (minutes: number) => vi.setSystemTime(new Date(NOW.getTime() + minutes * 60_000));
+
+  it('announces an undone arrival as such, not as a departure, and its visitor is expected today again', async () => {
+    const { company, desk } = await setup();
+    const visitor = await buildVisitor(ctx.db, { company, lastname: 'Attendue' });
+    await buildRequest(ctx.db, { company, visitor, confirmed: true, status: 1 });
+    const live = await listenPresence();
+    try {
+      expect(await expectedIds(desk)).toContain(visitor.id);
+
+      const scan = await as(
+        ctx.app,
+        desk,
+      )({ method: 'GET', url: `/api/get-qr-data/${visitor.uidn}` });
+      expect(scan.json(), scan.body).toMatchObject({ action: 'check_in' });
+      expect(await live.of(visitor.id, 1)).toEqual(['in']);
+      expect(await expectedIds(desk)).not.toContain(visitor.id);
+      expect(await onSiteIds(desk)).toContain(visitor.id);
+
+      const [check] = await ctx.db
+        .select()
+        .from(visitorChecks)
+        .where(eq(visitorChecks.visitorId, visitor.id));
+      at(2);
+      expect((await undo(desk, check!.id)).json()).toMatchObject({ undone: 'arrival' });
+
+      // Told apart from a departure ('out'), which is what a screen said before.
+      expect(await live.of(visitor.id, 2)).toEqual(['in', 'arrival_undone']);
+      expect(live.heard.at(-1)).toEqual({
+        type: 'presence',
+        company_id: company.id,
+        person_id: visitor.id,
+        table: 'visitor',
+        op: 'arrival_undone',
+      });
+      expect(await onSiteIds(desk)).not.toContain(visitor.id);
+      // The mistaken arrival does not count: the visitor is still to come.
+      expect(await expectedIds(desk)).toContain(visitor.id);
+
+      // When they do come, they leave the expected list again.
+      const back = await as(
+        ctx.app,
+        desk,
+      )({ method: 'GET', url: `/api/get-qr-data/${visitor.uidn}` });
+      expect(back.json(), back.body).toMatchObject({ action: 'check_in' });
+      expect(await live.of(visitor.id, 3)).toEqual(['in', 'arrival_undone', 'in']);
+      expect(await expectedIds(desk)).not.toContain(visitor.id);
+    } finally {
+      await live.close();
+    }
+  });
+
+  it('announces an undone departure as such, not as an arrival; the person is inside, not expected', async () => {
+    const { company, desk } = await setup();
+    const visitor = await buildVisitor(ctx.db, { company, lastname: 'Revenue' });
+    await buildRequest(ctx.db, { company, visitor, confirmed: true, status: 1 });
+    const live = await listenPresence();
+    try {
+      const url = `/api/get-qr-data/${visitor.uidn}`;
+      expect((await as(ctx.app, desk)({ method: 'GET', url })).json()).toMatchObject({
+        action: 'check_in',
+      });
+      // Past the repeat-scan window: the next scan is the departure.
+      at(5);
+      expect((await as(ctx.app, desk)({ method: 'GET', url })).json()).toMatchObject({
+        action: 'check_out',
+      });
+      expect(await live.of(visitor.id, 2)).toEqual(['in', 'out']);
+
+      const [check] = await ctx.db
+        .select()
+        .from(visitorChecks)
+        .where(eq(visitorChecks.visitorId, visitor.id));
+      at(6);
+      expect((await undo(desk, check!.id)).json()).toMatchObject({ undone: 'departure' });
+      expect(await live.of(visitor.id, 3)).toEqual(['in', 'out', 'departure_undone']);
+      expect(await onSiteIds(desk)).toContain(visitor.id);
+      expect(await expectedIds(desk)).not.toContain(visitor.id);
+    } finally {
+      await live.close();
+    }
   });
 });

@@ -207,7 +207,8 @@ interface ExpectedDbRow extends PersonDbRow {
  * Expected today: visitors with a confirmed request (a meeting, or an event
  * registration) whose day — the event's, else the meeting's — is today in their
  * company's time zone (the day's instants written with the row, never its text), and
- * who have not arrived (no check at all). By time.
+ * who have not arrived: no check that counts — an arrival undone (checkins/undo.ts) was
+ * a mistake, so its visitor is expected again (issue 27). By time.
  */
 export async function listExpected(
   db: Db,
@@ -220,7 +221,8 @@ export async function listExpected(
       and coalesce(e.day_starts_at, v.day_starts_at) <= ${now.toISOString()}::timestamptz
       and ${now.toISOString()}::timestamptz < coalesce(e.day_ends_at, v.day_ends_at)
       and exists (select 1 from visit_requests r where r.visitor_id = v.id and r.confirmed)
-      and not exists (select 1 from visitor_checks vc where vc.visitor_id = v.id)
+      and not exists (select 1 from visitor_checks vc
+                       where vc.visitor_id = v.id and vc.undone_at is null)
       ${query.q ? sql`and ${likeAny(query.q, [sql`v.firstname || ' ' || v.lastname || ' ' || v.firstname || ' ' || v.organisation_name || ' ' || v.uidn`])}` : sql``}
       ${query.kind === 'visitor' ? sql`and v.event_id is null` : query.kind === 'event_guest' ? sql`and v.event_id is not null` : query.kind ? sql`and false` : sql``}`;
   const from = sql`from visitors v join companies c on c.id = v.company_id

@@ -27,15 +27,18 @@ export function undoable(at: string | null, now: number = Date.now()): boolean {
 /**
  * 'Annuler' for the check `checkId`, whose last event (the departure if any, else the
  * arrival) was at `madeAt`; nothing when too late or the role may not record checks.
+ * `onUndone` hears the undo before the lists refetch (the on-site screen announces it).
  */
 export function UndoCheckButton({
   checkId,
   madeAt,
   name,
+  onUndone,
 }: {
   checkId: string;
   madeAt: string;
   name: string;
+  onUndone?: (result: CheckUndoResult) => void;
 }) {
   const { t } = useTranslation('common');
   const { role } = useAuth();
@@ -45,7 +48,10 @@ export function UndoCheckButton({
     mutationFn: (reason: string) =>
       api.post<CheckUndoResult>(`/checks/${checkId}/undo`, { reason }),
     // Every list that shows checks (logs, on site) reads the change.
-    onSuccess: () => client.invalidateQueries(),
+    onSuccess: (result) => {
+      onUndone?.(result);
+      return client.invalidateQueries();
+    },
   });
   const { form, submit, summary, setSummary } = useSchemaForm(checkUndoSchema, {
     ns: 'common',

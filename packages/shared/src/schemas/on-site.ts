@@ -82,8 +82,8 @@ export type ExpectedPage = z.infer<typeof expectedPageSchema>;
 export const onSiteCheckParamsSchema = z.object({ checkId: uuidSchema });
 
 /**
- * What the live stream sends (Server-Sent Events, `event:` is the type): a check made
- * or closed (`presence`), a meeting request filed or decided (`request`), a roll call
+ * What the live stream sends (Server-Sent Events, `event:` is the type): a check made,
+ * closed or undone (`presence`), a meeting request filed or decided (`request`), a roll call
  * started, marked or ended (`rollCall`). Only ids:
  * a screen refetches what it shows.
  */
@@ -94,7 +94,11 @@ export const liveEventSchema = z.discriminatedUnion('type', [
     person_id: z.string(),
     /** 'visitor' (visitor_checks) or 'user' (user_checks). */
     table: z.enum(['visitor', 'user']),
-    op: z.enum(['in', 'out']),
+    /**
+     * A check made ('in') or closed ('out'); or a mistaken arrival or departure taken
+     * back (checkins/undo.ts): the person is expected again, or inside again.
+     */
+    op: z.enum(['in', 'out', 'arrival_undone', 'departure_undone']),
   }),
   z.object({
     type: z.literal('request'),

@@ -44,7 +44,12 @@ import { useLiveFeed, useThrottledInvalidate } from '../../../lib/live';
 import { expectedQueryOptions, onSiteKeys, onSiteQueryOptions, useCheckOut } from '../api/on-site';
 import { latestRollCallOptions, rollCallKeys, useStartRollCall } from '../api/roll-call';
 import { LiveBadge } from '../components/LiveBadge';
-import { presenceChanges, type PresentPerson } from '../lib/presence-changes';
+import {
+  noteLiveEvent,
+  presenceChanges,
+  type PresentPerson,
+  type UndoNotes,
+} from '../lib/presence-changes';
 import '@mantine/core/styles/Tabs.css';
 
 const PER_PAGE = 24;
@@ -84,12 +89,13 @@ function PersonCard(props: {
   showCompany: boolean;
   mayCheckOut: boolean;
   onCheckOut: (row: OnSiteRow) => void;
+  /** This screen undid the card's arrival (its live region says so, not 'Départ'). */
+  onArrivalUndone: (row: OnSiteRow) => void;
   busy: boolean;
 }) {
   const { t, i18n } = useTranslation('onSite');
   const { row } = props;
   const name = `${row.firstname} ${row.lastname}`.trim();
-  const context = row.event ?? row.host;
   return (
     <Paper withBorder radius="md" p="md" data-testid="on-site-row" data-check={row.check_id}>
       <Group wrap="nowrap" align="flex-start" gap="md">
@@ -98,16 +104,8 @@ function PersonCard(props: {
         </Avatar>
         <Stack gap={4} style={{ flex: 1, minWidth: 0 }}>
           <PersonTitle name={name} row={row} nameTestId="on-site-name" />
-          {context && (
-            <Text size="sm">
-              {row.event ? t('event', { event: row.event }) : t('host', { host: row.host })}
-            </Text>
-          )}
-          {props.showCompany && (
-            <Text size="sm" c="dimmed">
-              {row.company.name}
-            </Text>
-          )}
+          <HostLine row={row} />
+          {props.showCompany && <CompanyLine name={row.company.name} />}
           <Text size="sm">
             {t('arrivedAt', {
               time: formatTime(row.check_in_time, props.timeZone, i18n.language),
@@ -132,7 +130,12 @@ function PersonCard(props: {
       )}
       {/* A mistaken arrival, within the undo window (issue 14): shown to who may record checks. */}
       <Group justify="flex-end" mt={4}>
-        <UndoCheckButton checkId={row.check_id} madeAt={row.check_in_time} name={name} />
+        <UndoCheckButton
+          checkId={row.check_id}
+          madeAt={row.check_in_time}
+          name={name}
+          onUndone={() => props.onArrivalUndone(row)}
+        />
       </Group>
     </Paper>
   );
@@ -160,6 +163,33 @@ function PersonTitle(props: {
   );
 }
 
+/**
+ * Whom the person came for: the event, the host, or 'Sans hôte' for a visitor who named
+ * none (issue 27) — the slot is never left for the next line (the company visited) to
+ * read as the host. A QR user or member is nobody's guest: nothing.
+ */
+function HostLine({ row }: { row: Pick<OnSiteRow | ExpectedRow, 'kind' | 'event' | 'host'> }) {
+  const { t } = useTranslation('onSite');
+  if (row.event) return <Text size="sm">{t('event', { event: row.event })}</Text>;
+  if (row.host) return <Text size="sm">{t('host', { host: row.host })}</Text>;
+  if (row.kind !== 'visitor') return null;
+  return (
+    <Text size="sm" c="dimmed" data-testid="no-host">
+      {t('noHost')}
+    </Text>
+  );
+}
+
+/** The company visited, named as such (roles that see every company). */
+function CompanyLine({ name }: { name: string }) {
+  const { t } = useTranslation('onSite');
+  return (
+    <Text size="sm" c="dimmed">
+      {t('company', { company: name })}
+    </Text>
+  );
+}
+
 function ExpectedCard({ row, showCompany }: { row: ExpectedRow; showCompany: boolean }) {
   const { t } = useTranslation('onSite');
   const name = `${row.firstname} ${row.lastname}`.trim();
@@ -171,18 +201,8 @@ function ExpectedCard({ row, showCompany }: { row: ExpectedRow; showCompany: boo
         </Text>
         <Stack gap={4} style={{ flex: 1, minWidth: 0 }}>
           <PersonTitle name={name} row={row} />
-          <Text size="sm">
-            {row.event
-              ? t('event', { event: row.event })
-              : row.host
-                ? t('host', { host: row.host })
-                : ''}
-          </Text>
-          {showCompany && (
-            <Text size="sm" c="dimmed">
-              {row.company.name}
-            </Text>
-          )}
+          <HostLine row={row} />
+          {showCompany && <CompanyLine name={row.company.name} />}
         </Stack>
       </Group>
     </Paper>
@@ -191,12 +211,14 @@ function ExpectedCard({ row, showCompany }: { row: ExpectedRow; showCompany: boo
 
 /**
  * The sentence the live region says when the list changes for the same search and page (a live
- * arrival or departure, not the guard's own filtering): who arrived, who left, how many are in.
+ * arrival or departure, not the guard's own filtering): who arrived, who left, whose arrival or
+ * departure was undone (`notes`, from the live feed), how many are in.
  */
 function usePresenceAnnouncement(
   rows: readonly PresentPerson[] | undefined,
   inside: number | undefined,
   listKey: string,
+  notes: UndoNotes,
 ): string {
   const { t } = useTranslation('onSite');
   const [announcement, setAnnouncement] = useState('');
@@ -206,15 +228,20 @@ function usePresenceAnnouncement(
     const before = previous.current;
     previous.current = { key: listKey, rows, inside };
     if (!before || before.key !== listKey) return;
-    const { arrived, left } = presenceChanges(before.rows, rows);
-    if (arrived.length === 0 && left.length === 0 && before.inside === inside) return;
+    const changes = presenceChanges(before.rows, rows, notes);
+    for (const person of changes.settled) notes.delete(person);
+    const said = (key: string, names: string[]) =>
+      names.length > 0 ? t(key, { names: names.join(', ') }) : '';
     const parts = [
-      arrived.length > 0 ? t('announce.arrived', { names: arrived.join(', ') }) : '',
-      left.length > 0 ? t('announce.left', { names: left.join(', ') }) : '',
-      inside === undefined ? '' : t('announce.inside', { count: inside }),
+      said('announce.arrived', changes.arrived),
+      said('announce.left', changes.left),
+      said('announce.arrivalUndone', changes.arrivalUndone),
+      said('announce.departureUndone', changes.departureUndone),
     ];
+    if (parts.every((part) => !part) && before.inside === inside) return;
+    parts.push(inside === undefined ? '' : t('announce.inside', { count: inside }));
     setAnnouncement(parts.filter(Boolean).join(' '));
-  }, [rows, inside, listKey, t]);
+  }, [rows, inside, listKey, notes, t]);
   return announcement;
 }
 
@@ -264,10 +291,16 @@ export default function OnSitePage() {
     placeholderData: keepPreviousData,
   });
 
-  // Any arrival or departure, or a request decided, may change both tabs.
+  // Any arrival or departure, or a request decided, may change both tabs. An undo is noted
+  // first, so the refetched list is announced as one.
   const refresh = useThrottledInvalidate([onSiteKeys.all, rollCallKeys.all]);
+  // One map for the screen's life, read and written outside render (events, the effect).
+  const [undoNotes] = useState<UndoNotes>(() => new Map());
   const status = useLiveFeed({
-    onEvent: refresh,
+    onEvent: (event) => {
+      if (event.type === 'presence') noteLiveEvent(undoNotes, event);
+      refresh();
+    },
     onResync: refresh,
   });
 
@@ -301,6 +334,7 @@ export default function OnSitePage() {
     present.isPlaceholderData ? undefined : present.data?.data,
     inside,
     JSON.stringify(params),
+    undoNotes,
   );
   const presentPages = Math.max(1, Math.ceil((present.data?.meta.total ?? 0) / PER_PAGE));
   const expectedPages = Math.max(1, Math.ceil((expected.data?.meta.total ?? 0) / PER_PAGE));
@@ -432,6 +466,12 @@ export default function OnSitePage() {
                     showCompany={showCompany}
                     mayCheckOut={mayCheckOut}
                     onCheckOut={confirmCheckOut}
+                    onArrivalUndone={(undone) =>
+                      noteLiveEvent(undoNotes, {
+                        person_id: undone.person_id,
+                        op: 'arrival_undone',
+                      })
+                    }
                     busy={checkOut.isPending && checkOut.variables === row.check_id}
                   />
                 ))}
