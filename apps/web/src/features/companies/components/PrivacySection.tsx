@@ -41,6 +41,26 @@ type PrivacyValues = Record<RetentionClass, number | string> & {
   privacy_notice_en: string;
 };
 
+/** The notice in each language a visitor may fill the form in, and its preview. */
+const NOTICES = [
+  {
+    field: 'privacy_notice',
+    lang: 'fr',
+    label: 'settings.notice',
+    help: 'settings.noticeHelp',
+    preview: 'settings.preview',
+    shown: 'notice_text',
+  },
+  {
+    field: 'privacy_notice_en',
+    lang: 'en',
+    label: 'settings.noticeEn',
+    help: 'settings.noticeEnHelp',
+    preview: 'settings.previewEn',
+    shown: 'notice_text_en',
+  },
+] as const;
+
 /** What each field holds: the period asked for (a shortening to come), else today's. */
 function askedOf(settings: RetentionSettingsResponse, kind: RetentionClass): number {
   return settings.pending[kind]?.days ?? settings[kind];
@@ -130,35 +150,29 @@ function PrivacyForm({ companyId, timeZone, initial }: FormProps) {
           />
         ))}
         {/* Issue 27: a visitor accepts a notice they can read, in the form's language. */}
-        <Textarea
-          name="privacy_notice"
-          label={t('settings.notice')}
-          description={t('settings.noticeHelp')}
-          autosize
-          minRows={3}
-          maxLength={2000}
-          {...form.getInputProps('privacy_notice')}
-        />
-        <Alert variant="light" title={t('settings.preview')}>
-          <Text size="sm" data-testid="privacy-notice-preview">
-            {initial.notice_text}
-          </Text>
-        </Alert>
-        <Textarea
-          name="privacy_notice_en"
-          label={t('settings.noticeEn')}
-          description={t('settings.noticeEnHelp')}
-          autosize
-          minRows={3}
-          maxLength={2000}
-          lang="en"
-          {...form.getInputProps('privacy_notice_en')}
-        />
-        <Alert variant="light" title={t('settings.previewEn')}>
-          <Text size="sm" lang="en" data-testid="privacy-notice-preview-en">
-            {initial.notice_text_en}
-          </Text>
-        </Alert>
+        {NOTICES.map(({ field, lang, label, help, preview, shown }) => (
+          <Stack key={field} gap="sm">
+            <Textarea
+              name={field}
+              label={t(label)}
+              description={t(help)}
+              autosize
+              minRows={3}
+              maxLength={2000}
+              lang={lang}
+              {...form.getInputProps(field)}
+            />
+            <Alert variant="light" title={t(preview)}>
+              <Text
+                size="sm"
+                lang={lang}
+                data-testid={`privacy-notice-preview${lang === 'fr' ? '' : '-en'}`}
+              >
+                {initial[shown]}
+              </Text>
+            </Alert>
+          </Stack>
+        ))}
         <Button type="submit" loading={save.isPending} w="fit-content">
           {t('settings.save')}
         </Button>

@@ -120,11 +120,7 @@ export function WaitingPanel({ domain, id }: { domain: string; id: string }) {
   // Staff of the request's company get its row; the page then speaks to them (issue 27).
   const staff = !!data.request;
   if (data.state === 'declined') {
-    return staff ? (
-      <StaffDeclinedPanel domain={domain} reason={data.decline_reason} />
-    ) : (
-      <DeclinedPanel domain={domain} reason={data.decline_reason} />
-    );
+    return <DeclinedPanel domain={domain} reason={data.decline_reason} staff={staff} />;
   }
 
   // The visitor's recap after sending (issue 15): what they asked for, and what comes next.
@@ -233,50 +229,47 @@ function RequestSummary({ request }: { request: RequestRow }) {
   );
 }
 
-/** A declined request as staff read it: what happened, the reason, and back to the list. */
-function StaffDeclinedPanel({ domain, reason }: { domain: string; reason: string | null }) {
-  const { t } = useTranslation(['visitors', 'hostLoop']);
+/**
+ * A declined request: the visitor reads that it was not accepted and may ask again; staff of
+ * the company read what happened and go back to the list (issue 27). The reason, when given.
+ */
+function DeclinedPanel({
+  domain,
+  reason,
+  staff,
+}: {
+  domain: string;
+  reason: string | null;
+  staff: boolean;
+}) {
+  const { t } = useTranslation(['hostLoop', 'visitors']);
+  const words = staff
+    ? {
+        title: 'visitors:waiting.staffDeclinedTitle',
+        text: 'visitors:waiting.staffDeclined',
+        action: 'visitors:waiting.backToList',
+        to: `/${domain}/list-qrcode`,
+      }
+    : {
+        title: 'declined.title',
+        text: 'declined.text',
+        action: 'declined.again',
+        to: `/${domain}/request-meeting`,
+      };
   return (
     <Alert
       color="yellow"
       role="status"
-      title={t('waiting.staffDeclinedTitle')}
+      title={t(words.title)}
       maw={520}
       mx="auto"
       data-testid="request-declined"
     >
       <Stack gap="sm">
-        <Text size="sm">{t('waiting.staffDeclined')}</Text>
-        {reason && <Text size="sm">{t('hostLoop:declined.reason', { reason })}</Text>}
-        <Button component={Link} to={`/${domain}/list-qrcode`} variant="default" w="fit-content">
-          {t('waiting.backToList')}
-        </Button>
-      </Stack>
-    </Alert>
-  );
-}
-
-function DeclinedPanel({ domain, reason }: { domain: string; reason: string | null }) {
-  const { t } = useTranslation('hostLoop');
-  return (
-    <Alert
-      color="yellow"
-      role="status"
-      title={t('declined.title')}
-      maw={520}
-      mx="auto"
-      data-testid="request-declined"
-    >
-      <Stack gap="sm">
-        <Text size="sm">{t('declined.text')}</Text>
+        <Text size="sm">{t(words.text)}</Text>
         {reason && <Text size="sm">{t('declined.reason', { reason })}</Text>}
-        <Button
-          component={Link}
-          to={`/${domain}/request-meeting`}
-          variant="default"
-          w="fit-content"
-        >
-          {t('declined.again')}
+        <Button component={Link} to={words.to} variant="default" w="fit-content">
+          {t(words.action)}
         </Button>
       </Stack>
     </Alert>
