@@ -17,8 +17,18 @@ import { ID_PNG } from './support/visitors';
 
 const TIME_ZONE = 'Africa/Abidjan';
 
-const LEAVER = { firstname: 'Mariam', lastname: 'Ouattara', email: 'mariam.ouattara@example.com' };
-const STAYER = { firstname: 'Koffi', lastname: 'Brou', email: 'koffi.brou@example.com' };
+const LEAVER = {
+  firstname: 'Mariam',
+  lastname: 'Ouattara',
+  email: 'mariam.ouattara@example.com',
+  organisation: 'Orange CI',
+};
+const STAYER = {
+  firstname: 'Koffi',
+  lastname: 'Brou',
+  email: 'koffi.brou@example.com',
+  organisation: 'Cacao Export SA',
+};
 const BADGE = {
   firstname: 'Ibrahim',
   lastname: 'Traoré',
@@ -92,7 +102,7 @@ async function confirmedVisitor(
     firstname: who.firstname,
     lastname: who.lastname,
     id_number: `CI-${who.lastname.toUpperCase()}`,
-    organisation_name: 'Orange CI',
+    organisation_name: who.organisation,
     email: who.email,
     contact: '0707070707',
     address: 'Rue des Jardins',
@@ -223,6 +233,22 @@ describe('presence logs in Chromium', () => {
     // The visitor who came and left: both times, in French, and who recorded them.
     const leaver = page.getByRole('row').filter({ hasText: LEAVER.email });
     await leaver.getByText(`${LEAVER.firstname} ${LEAVER.lastname}`).waitFor();
+    // Under the name, the visitor's own organisation (issue 27); the company visited is a
+    // line of its own, named as such (the admin reads every company's log).
+    const nameLines = (await leaver.getByRole('cell').nth(1).locator('p').allInnerTexts()).map(
+      (line) => line.trim(),
+    );
+    expect(nameLines).toEqual([
+      `${LEAVER.firstname} ${LEAVER.lastname}`,
+      LEAVER.organisation,
+      'Entreprise : Demo',
+    ]);
+    await page
+      .getByRole('row')
+      .filter({ hasText: STAYER.email })
+      .getByTestId('visitor-organisation')
+      .getByText(STAYER.organisation, { exact: true })
+      .waitFor();
     const cells = leaver.getByRole('cell');
     const checkInText = (await cells.nth(5).locator('p').first().innerText()).trim();
     const checkOutText = (await cells.nth(6).locator('p').first().innerText()).trim();

@@ -529,6 +529,7 @@ describe(`check-in and check-out (${testDatabaseKind})`, () => {
         const a = await confirmedVisitor(ctx, tenant, {
           firstname: 'Logged',
           lastname: `In-${tenant.company.slug}`,
+          organisationName: `Employer of ${tenant.company.slug}`,
         });
         await ctx.db.insert(visitorChecks).values([
           {
@@ -568,6 +569,10 @@ describe(`check-in and check-out (${testDatabaseKind})`, () => {
       expect(ownRows[0]).toMatchObject({
         visitor_name: 'Logged',
         visitor_lastname: `In-${acme.company.slug}`,
+        // Issue 27: the visitor's own organisation, which the list shows under the name
+        // (the company visited is `company`).
+        organisation_name: `Employer of ${acme.company.slug}`,
+        company: { slug: acme.company.slug },
         check_in_time: '2030-01-10T08:00:00.000Z',
         check_out_time: '2030-01-10T09:30:00.000Z',
         check_in_method: 'scan',

@@ -298,6 +298,7 @@ describe(`server messages in the reader's language (${testDatabaseKind})`, () =>
         firstname: 'Awa',
         lastname: 'Koné',
         email: 'awa@example.com',
+        organisationName: 'Orange CI',
         imageId: null,
         imageType: null,
         companyName: 'Acme',

@@ -181,6 +181,7 @@ export interface VisitorLogEntry extends CheckEntry {
   firstname: string;
   lastname: string;
   email: string;
+  organisationName: string;
   imageId: string | null;
   imageType: string | null;
   companyName: string;
@@ -198,6 +199,7 @@ function selectVisitorLog(db: Db) {
       firstname: visitors.firstname,
       lastname: visitors.lastname,
       email: visitors.email,
+      organisationName: visitors.organisationName,
       imageId: visitors.requestImageId,
       imageType: photo.mediaType,
       companyName: companies.name,

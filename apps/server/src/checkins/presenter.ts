@@ -52,6 +52,7 @@ export function presentVisitorLog(row: VisitorLogEntry, fileUrls: FileSigner): V
     visitor_name: row.firstname,
     visitor_lastname: row.lastname,
     visitor_email: row.email,
+    organisation_name: row.organisationName,
     image: fileUrls.signed(row.imageId),
     image_type: row.imageType,
     company: { name: row.companyName, slug: row.companySlug },

@@ -143,7 +143,11 @@ const checkFields = {
   ...undoFields,
 };
 
-/** Spec §3 "Visitor log", plus how and by whom each check was recorded. */
+/**
+ * Spec §3 "Visitor log", plus how and by whom each check was recorded, and the
+ * visitor's organisation (their employer, as the form says it: what the front desk reads
+ * under the name; `company` is the company visited).
+ */
 export const visitorLogRowSchema = z.object({
   id: z.string(),
   visitor_id: z.string(),
@@ -151,6 +155,7 @@ export const visitorLogRowSchema = z.object({
   visitor_name: z.string(),
   visitor_lastname: z.string(),
   visitor_email: z.string(),
+  organisation_name: z.string(),
   image: z.string().nullable(),
   image_type: z.string().nullable(),
   company: z.object({ name: z.string(), slug: z.string() }),

@@ -53,9 +53,15 @@ function VisitorLog({ scope, showCompany }: { scope: VisitorLogScope; showCompan
           <Text size="sm" fw={500}>
             {fullName(row)}
           </Text>
+          {/* Who they are with (issue 27): their own organisation, as their form says it. */}
+          {row.organisation_name && (
+            <Text size="xs" data-testid="visitor-organisation">
+              {row.organisation_name}
+            </Text>
+          )}
           {showCompany && (
             <Text size="xs" c="dimmed">
-              {row.company.name}
+              {t('visitorLog.company', { company: row.company.name })}
             </Text>
           )}
         </Stack>
