@@ -168,7 +168,7 @@ export const onSiteRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['on-site'],
         summary:
-          'Server-Sent Events (text/event-stream; the request must accept it, else 406) for the live screens: `presence` when a check is made or closed, ' +
+          'Server-Sent Events (text/event-stream; the request must accept it, else 406) for the live screens: `presence` when a check is made, closed or undone (`op` in, out, arrival_undone, departure_undone), ' +
           '`request` when a meeting request is filed or decided, `interrupted` when the server stopped hearing the database ' +
           '(events are being missed: show the feed as interrupted), `resync` when it hears again or events may have been missed (refetch). ' +
           'Each event only to whom its list reaches; ?company= narrows to one company. Read it with fetch() and the ' +
