@@ -19,3 +19,4 @@ export * from './schemas/mail';
 export * from './schemas/on-site';
 export * from './schemas/roll-call';
 export * from './schemas/privacy';
+export * from './schemas/audit';

@@ -1,26 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { auditEntrySchema, auditQuerySchema, catalogue, paginatedSchema } from '@sesame/shared';
+import { auditListEntrySchema, auditQuerySchema, catalogue, paginatedSchema } from '@sesame/shared';
 import { companyScope, signedIn } from '../auth/authorize';
 import { csvField, EXPORT_MAX_ROWS } from '../checkins/csv';
 import { listMeta } from '../db/pagination';
-import { auditActors, listAudit, type AuditRow } from './service';
-
-function present(row: AuditRow) {
-  return {
-    id: row.id,
-    at: row.at.toISOString(),
-    company_id: row.companyId,
-    company_name: row.companyName,
-    actor_id: row.actorUserId,
-    actor_name: row.actorName,
-    action: row.action,
-    subject_type: row.subjectType,
-    subject_id: row.subjectId,
-    detail: (row.detail as Record<string, unknown> | null) ?? null,
-    by_platform: row.byPlatform,
-  };
-}
+import { presentAuditEntry } from './presenter';
+import { auditActors, listAudit } from './service';
 
 /** The audit log (issue 16): read-only routes; no route updates or deletes an entry. */
 export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -32,12 +17,15 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['audit'],
         summary:
           "The audit log, newest first: identity documents viewed and staff changes. A company's admin-side staff see " +
-          'their company; the platform admin every company (or one, `company`). Searched by actor and action, ' +
+          'their company; the platform admin every company (or one, `company`). Each entry names its actor (name, ' +
+          'role, company) and its subject (a name where it has one; `subject_state` says when it was anonymised or ' +
+          "is gone, without a name), as they are now. `q` finds the actor's and the subject's names (either order, " +
+          'case and accents ignored), e-mail addresses and the action; ' +
           "filtered by actor, action, period and origin (`by=platform`: what the Sésame platform's own staff, " +
           'acting from another company, did to the company, each such entry `by_platform`; ' +
           '`by=company`: the rest), paged.',
         querystring: auditQuerySchema,
-        response: { 200: paginatedSchema(auditEntrySchema) },
+        response: { 200: paginatedSchema(auditListEntrySchema) },
       },
     },
     async (request) => {
@@ -47,7 +35,7 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
         request.query,
         companyScope(who, 'audit.list'),
       );
-      return { data: rows.map(present), meta: listMeta(request.query, total) };
+      return { data: rows.map(presentAuditEntry), meta: listMeta(request.query, total) };
     },
   );
 

@@ -246,9 +246,39 @@ export async function createCompany(
 export type CompanyChanges = Partial<Omit<typeof companies.$inferInsert, 'id' | 'slug'>>;
 
 /**
- * One company's update and its optional new logo, audited with the names of the
- * fields sent (never their values). The old logo's row goes in the transaction and
- * its bytes once it is committed; a failure removes the new logo's bytes.
+ * The settings whose values an audit entry keeps, before → after (issue 27): how the company
+ * works, never who it is nor whom to reach (a contact's name, an e-mail, a phone number).
+ */
+const AUDITED_SETTINGS = ['arrivalEarlyMinutes', 'dayEnd', 'kioskEmailEnabled'] as const;
+
+/**
+ * What an update changed, for its audit entry: the names of the fields whose value changed
+ * (and 'logo' for a new one), and each changed setting as 'before→after'.
+ */
+export function changeDetail(
+  current: typeof companies.$inferSelect,
+  changes: CompanyChanges,
+  newLogo: boolean,
+): Record<string, string | string[]> {
+  const changed = (Object.keys(changes) as (keyof CompanyChanges)[]).filter(
+    (field) => changes[field] !== undefined && changes[field] !== current[field],
+  );
+  const detail: Record<string, string | string[]> = {
+    fields: [...changed, ...(newLogo ? ['logo'] : [])],
+  };
+  for (const setting of AUDITED_SETTINGS) {
+    if (changed.includes(setting)) {
+      detail[setting] = `${String(current[setting])}→${String(changes[setting])}`;
+    }
+  }
+  return detail;
+}
+
+/**
+ * One company's update and its optional new logo, audited with the names of the fields it
+ * changed (never their values, but a setting's before → after: `changeDetail`). The old
+ * logo's row goes in the transaction and its bytes once it is committed; a failure removes
+ * the new logo's bytes.
  */
 export async function updateCompany(
   work: CompanyWork,
@@ -259,7 +289,7 @@ export async function updateCompany(
   const oldLogo = await withStoredFileCleanup(work.storage, (storage) =>
     work.db.transaction(async (tx) => {
       const [current] = await tx
-        .select({ id: companies.id, logoFileId: companies.logoFileId })
+        .select()
         .from(companies)
         .where(eq(companies.id, companyId))
         .for('update');
@@ -271,7 +301,7 @@ export async function updateCompany(
         action: 'company.updated',
         subjectType: 'company',
         subjectId: companyId,
-        detail: { fields: [...Object.keys(changes), ...(logo ? ['logo'] : [])] },
+        detail: changeDetail(current, changes, Boolean(logo)),
       });
       if (!logo) return null;
       const file = await storeFile(tx, storage, logo, {
