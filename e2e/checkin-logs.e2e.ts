@@ -270,8 +270,9 @@ describe('presence logs in Chromium', () => {
     await stayer.getByText(/^Saisie manuelle · par /).waitFor();
     await screenshot(page, 'checkin-logs-visitors-1280');
 
-    // The image opens full size.
-    await leaver.getByRole('button', { name: /Agrandir l'image/ }).click();
+    // The identity document is no thumbnail: 'Voir la pièce' opens it (issue 27).
+    expect(await leaver.locator('img').count()).toBe(0);
+    await leaver.getByRole('button', { name: /^Voir la pièce de / }).click();
     const modal = page.getByRole('dialog');
     await modal.getByRole('img', { name: /Pièce d'identité de Mariam Ouattara/ }).waitFor();
     await modal.getByRole('button', { name: 'Fermer' }).click();

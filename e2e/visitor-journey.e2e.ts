@@ -167,8 +167,9 @@ describe('visitor journey in Chromium', () => {
     ).toBe(true);
     // Only admins delete.
     expect(await staff.getByRole('columnheader', { name: 'Supprimer' }).count()).toBe(0);
-    // The identity document opens full size in a modal.
-    await row.getByRole('button', { name: /Agrandir/ }).click();
+    // The identity document is no thumbnail: 'Voir la pièce' opens it in a modal (issue 27).
+    expect(await row.locator('img').count()).toBe(0);
+    await row.getByRole('button', { name: /^Voir la pièce de / }).click();
     const modal = staff.getByRole('dialog');
     await modal.waitFor();
     expect(await modal.locator('img').getAttribute('src')).toMatch(/^\/api\/files\//);

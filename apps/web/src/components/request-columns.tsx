@@ -15,7 +15,10 @@ import type { Column } from './RowsTable';
 export const requestFullName = (row: RequestRow) =>
   `${row.visitor.firstname} ${row.visitor.lastname}`;
 
-/** The visitor's identity document, small. */
+/**
+ * The visitor's identity document: 'Voir la pièce', no thumbnail (issue 27). The list draws
+ * nobody's ID, and the one view it audits is the one somebody opened.
+ */
 const identityColumn = (header: string): Column<RequestRow> => ({
   key: 'image',
   header,
@@ -24,7 +27,6 @@ const identityColumn = (header: string): Column<RequestRow> => ({
       src={row.visitor.request_image}
       type={row.visitor.request_image_type}
       name={requestFullName(row)}
-      size={50}
     />
   ),
 });

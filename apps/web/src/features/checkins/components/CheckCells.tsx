@@ -1,7 +1,6 @@
-import { Anchor, Badge, Stack, Text } from '@mantine/core';
+import { Badge, Stack, Text } from '@mantine/core';
 import { useTranslation } from '../../../lib/i18n';
 import type { CheckMethod, CheckUndoFields } from '@sesame/shared';
-import { ImageModal } from '../../../components/ImageModal';
 import { UndoCheckButton, UndoneNote } from '../../../components/UndoCheck';
 import { formatDateTime } from '../../../lib/format';
 import type { LogColumn } from './LogTable';
@@ -48,27 +47,6 @@ export function CheckOutTime(props: {
     );
   }
   return <CheckTime {...props} at={props.at} />;
-}
-
-/** An identity image or photo opening full size in a modal; a PDF opens in a new tab. */
-export function LogImage({
-  src,
-  type,
-  alt,
-}: {
-  src: string | null;
-  type: string | null;
-  alt: string;
-}) {
-  const { t } = useTranslation();
-  if (src && type === 'application/pdf') {
-    return (
-      <Anchor href={src} target="_blank" rel="noreferrer" size="sm">
-        {t('openDocument')}
-      </Anchor>
-    );
-  }
-  return <ImageModal src={src} alt={alt} />;
 }
 
 /** The fields of a log row that say when, how and by whom a person came and left. */

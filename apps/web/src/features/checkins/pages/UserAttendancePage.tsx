@@ -12,7 +12,8 @@ import { USER_CHECK_LOGS_PER_ROW, mayPerform, type UserCheckRow } from '@sesame/
 import { useAuth } from '../../../lib/auth';
 import { formatDateTime, formatLongDate } from '../../../lib/format';
 import { useUserAttendance } from '../api/logs';
-import { CheckOutTime, CheckTime, LogImage } from '../components/CheckCells';
+import { ViewDocument } from '../../../components/ViewDocument';
+import { CheckOutTime, CheckTime } from '../components/CheckCells';
 import { FilteredLog, LogScreen, indexColumn } from '../components/LogScreen';
 import type { LogColumn } from '../components/LogTable';
 import { formatWallTime as wall, type WallRange } from '../lib/log-range';
@@ -156,10 +157,12 @@ function UserAttendance({ domain, canEdit }: { domain: string; canEdit: boolean 
       header: t('attendance.columns.image'),
       card: 'aside',
       render: (row) => (
-        <LogImage
+        <ViewDocument
           src={row.image}
           type={row.image_type}
+          name={nameOf(row)}
           alt={t('attendance.imageAlt', { name: nameOf(row) })}
+          photo={row.kind === 'member'}
         />
       ),
     },

@@ -14,7 +14,8 @@ import { mayPerform, type VisitorLogRow } from '@sesame/shared';
 import { useAuth } from '../../../lib/auth';
 import { formatDateTime } from '../../../lib/format';
 import { downloadVisitorLogCsv, useVisitorLog, type VisitorLogScope } from '../api/logs';
-import { checkColumns, LogImage } from '../components/CheckCells';
+import { ViewDocument } from '../../../components/ViewDocument';
+import { checkColumns } from '../components/CheckCells';
 import { FilteredLog, LogScreen, indexColumn } from '../components/LogScreen';
 import type { LogColumn } from '../components/LogTable';
 import { useLogFilters, useLogTimeZone } from '../lib/use-log-filters';
@@ -78,9 +79,10 @@ function VisitorLog({ scope, showCompany }: { scope: VisitorLogScope; showCompan
       header: t('visitorLog.columns.image'),
       card: 'aside',
       render: (row) => (
-        <LogImage
+        <ViewDocument
           src={row.image}
           type={row.image_type}
+          name={fullName(row)}
           alt={t('visitorLog.imageAlt', { name: fullName(row) })}
         />
       ),

@@ -4,7 +4,7 @@
  */
 import { Container } from '@mantine/core';
 import { useTranslation } from '../../../lib/i18n';
-import { ImageModal } from '../../../components/ImageModal';
+import { ViewDocument } from '../../../components/ViewDocument';
 import { PageTitle } from '../../../components/PageTitle';
 import { ServerTable, type Column } from '../../../components/ServerTable';
 import { getAttendance, type AttendanceRow } from '../api/events';
@@ -25,14 +25,19 @@ export default function EventAttendancePage() {
     {
       key: 'image',
       header: t('attendance.columns.image'),
-      render: (row) => (
-        <ImageModal
-          src={row.visitor.request_image}
-          alt={t('attendance.imageAlt', {
-            name: `${row.visitor.firstname} ${row.visitor.lastname}`,
-          })}
-        />
-      ),
+      // Opened on demand, never drawn: the list shows nobody's ID (issue 27). The row does not
+      // say the document's type, so it opens in a new tab (an image inline, a PDF downloaded).
+      render: (row) => {
+        const name = `${row.visitor.firstname} ${row.visitor.lastname}`;
+        return (
+          <ViewDocument
+            src={row.visitor.request_image}
+            type={null}
+            name={name}
+            alt={t('attendance.imageAlt', { name })}
+          />
+        );
+      },
     },
     {
       key: 'address',

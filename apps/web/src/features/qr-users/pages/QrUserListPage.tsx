@@ -7,7 +7,7 @@ import { Anchor, Container, Image, Text, UnstyledButton } from '@mantine/core';
 import { useTranslation } from '../../../lib/i18n';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { IMAGE_SIZES, type QrUserCard } from '@sesame/shared';
-import { ImageModal } from '../../../components/ImageModal';
+import { ViewDocument } from '../../../components/ViewDocument';
 import { PageTitle } from '../../../components/PageTitle';
 import { cameFromHere } from '../../../lib/came-from';
 import { ServerTable, type Column } from '../../../components/ServerTable';
@@ -40,18 +40,15 @@ export default function QrUserListPage() {
     {
       key: 'image',
       header: t('list.columns.image'),
-      render: (row) =>
-        row.photo ? (
-          <ImageModal src={row.photo} alt={displayName(row) || row.uidn} size={IMAGE_SIZES.small} />
-        ) : row.user_document ? (
-          <Anchor href={row.user_document} target="_blank" rel="noreferrer" size="sm">
-            {t('list.openDocument')}
-          </Anchor>
-        ) : (
-          <Text size="sm" c="dimmed">
-            {t('list.noImage')}
-          </Text>
-        ),
+      // Opened on demand, never drawn: the list shows nobody's document (issue 27).
+      render: (row) => (
+        <ViewDocument
+          src={row.user_document}
+          type={row.user_document_type}
+          name={displayName(row) || row.uidn}
+          alt={displayName(row) || row.uidn}
+        />
+      ),
     },
     {
       key: 'qrcode',
