@@ -3,6 +3,10 @@
  * are kept in the company's 'Confidentialité' section, looks at a visitor's identity
  * document in the request list, and finds both — the retention change and that view, with
  * who and when — in the audit log, filtered by action.
+ * Issue 27: the request list draws no identity document; 'Voir la pièce' opens it, and that
+ * opening is the one `document.viewed` entry. The audit screen names the actor (name, role,
+ * company) and the subject, says what happened in a sentence (a retention change before →
+ * after), and its search finds a visitor by name.
  * Issue 26 §9: what the Sésame platform's own staff (a ROLE_SESAME of another company) did to
  * the company shows in its log with a « Plateforme Sésame » badge, and the origin filter
  * shows that alone, to the company's own manager.
@@ -16,6 +20,15 @@ import { useSesame } from './support/sesame';
 import { ID_PNG, createConfirmedVisitor } from './support/visitors';
 
 const STAFF_PASSWORD = 'Un-mot-de-passe-solide-42';
+
+/** How many `document.viewed` entries the admin's audit log holds (read through the API). */
+async function documentViews(server: RunningServer, token: string): Promise<number> {
+  const res = await fetch(`${server.url}/api/audit?action=document.viewed&per_page=1`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  if (res.status !== 200) throw new Error(`/audit: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { meta: { total: number } }).meta.total;
+}
 
 /** Set-up through the API: a call as `token` that must succeed; answers its `data`. */
 async function created(
@@ -101,43 +114,76 @@ describe('privacy: retention, document views and the audit log in Chromium', () 
       .poll(() => section.getByTestId('privacy-notice-preview').textContent())
       .toContain('supprimées 30 jours après la visite');
 
-    // The request list shows the visitor's identity document: the admin's browser fetches it.
+    // The request list draws no identity document: nothing is fetched, nothing is audited.
+    const adminToken = await apiToken(sesame.server);
+    const viewsBefore = await documentViews(sesame.server, adminToken);
     await page.goto('/demo/list-qrcode');
-    const thumbnail = page.getByRole('img', { name: 'Mariam Ouattara' }).first();
-    await thumbnail.waitFor();
+    const row = page.getByRole('row').filter({ hasText: 'mariam.ouattara@example.com' });
+    const viewDocument = row.getByRole('button', { name: 'Voir la pièce de Mariam Ouattara' });
+    await viewDocument.waitFor();
+    expect(await page.locator('img[src^="/api/files/"]').count()).toBe(0);
+    expect(await row.locator('img').count()).toBe(0);
+    expect(await documentViews(sesame.server, adminToken)).toBe(viewsBefore);
+    await screenshot(page, 'privacy-request-list-no-document');
+
+    // 'Voir la pièce' opens it in a dialog: that opening is the one audited view.
+    await viewDocument.click();
+    const dialog = page.getByRole('dialog');
+    const shown = dialog.getByRole('img', { name: "Pièce d'identité de Mariam Ouattara" });
+    await shown.waitFor();
     await page.waitForFunction(
       (el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0,
-      await thumbnail.elementHandle(),
+      await shown.elementHandle(),
     );
+    await expect.poll(() => documentViews(sesame.server, adminToken)).toBe(viewsBefore + 1);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await documentViews(sesame.server, adminToken)).toBe(viewsBefore + 1);
 
-    // The audit log ('Journal d'audit', a tile of the admin's menu), filtered on document views.
+    // The audit log ('Journal d'audit', a tile of the admin's menu), filtered on document views:
+    // who (name, role, company), about whom, and a sentence — no id, no JSON.
     await page.goto('/demo/audit');
     await page.getByRole('heading', { name: "Journal d'audit" }).waitFor();
-    await page
+    const action = page
       .getByRole('textbox', { name: 'Action', exact: true })
       .or(page.getByRole('combobox', { name: 'Action', exact: true }))
-      .first()
-      .click();
+      .first();
+    await action.click();
     await page.getByRole('option', { name: "Pièce d'identité consultée" }).click();
     const rows = page.getByTestId('audit-table').locator('tbody tr');
-    await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(1);
     await expect
       .poll(async () =>
         (await rows.allTextContents()).every((r) => r.includes("Pièce d'identité consultée")),
       )
       .toBe(true);
-    const first = await rows.first().textContent();
-    expect(first).toContain('Visiteur');
+    expect(await rows.count()).toBe(viewsBefore + 1);
+    const viewed = rows.first();
+    await viewed.getByText('Sésame Admin', { exact: true }).waitFor();
+    await viewed.getByText(/^Administrateur · /).waitFor();
+    await viewed.getByText('Mariam Ouattara', { exact: true }).waitFor();
+    expect(await viewed.getByTestId('audit-sentence').textContent()).toBe(
+      "Sésame Admin a consulté la pièce d'identité de Mariam Ouattara.",
+    );
+    expect(await viewed.textContent()).not.toMatch(/[{}]/);
     await screenshot(page, 'privacy-audit-log');
 
-    await page
-      .getByRole('textbox', { name: 'Action', exact: true })
-      .or(page.getByRole('combobox', { name: 'Action', exact: true }))
-      .first()
-      .click();
+    // The retention change, in a sentence: before → after, and when the shortening applies.
+    await action.click();
     await page.getByRole('option', { name: 'Durées de conservation modifiées' }).click();
-    await expect.poll(() => rows.first().textContent()).toContain('documentsDays');
-    expect(await rows.first().textContent()).toContain('30→15');
+    await expect
+      .poll(() => rows.first().getByTestId('audit-sentence').textContent())
+      .toMatch(
+        /^Sésame Admin a modifié les durées de conservation : pièces d'identité et photos : 30 → 15 jours \(à partir du \d{1,2} \S+ \d{4}\)\.$/,
+      );
+
+    // The search finds the visitor by name, in any case and order: every entry about her.
+    await page.goto('/demo/audit');
+    await page.getByRole('heading', { name: "Journal d'audit" }).waitFor();
+    await page.getByRole('textbox', { name: 'Rechercher', exact: true }).fill('OUATTARA mariam');
+    await expect
+      .poll(async () => (await rows.allTextContents()).join('|'))
+      .toContain("a consulté la pièce d'identité de Mariam Ouattara.");
+    expect((await rows.allTextContents()).every((r) => r.includes('Mariam Ouattara'))).toBe(true);
     await context.close();
   });
 

@@ -1,6 +1,6 @@
 /** The audit log (issue 16): a page of entries, the actors to filter by, the CSV. */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { AuditAction, AuditEntry, AuditOrigin } from '@sesame/shared';
+import type { AuditAction, AuditListEntry, AuditOrigin } from '@sesame/shared';
 import { api, toQuery, type Paginated } from '../../../lib/api-client';
 import { downloadFile } from '../../../lib/download';
 
@@ -18,7 +18,9 @@ export function useAuditLog(filters: AuditFilters, page: number, perPage: number
   return useQuery({
     queryKey: ['audit', filters, page, perPage],
     queryFn: () =>
-      api.get<Paginated<AuditEntry>>(`/audit${toQuery({ ...filters, page, per_page: perPage })}`),
+      api.get<Paginated<AuditListEntry>>(
+        `/audit${toQuery({ ...filters, page, per_page: perPage })}`,
+      ),
     placeholderData: keepPreviousData,
   });
 }

@@ -2,13 +2,15 @@
  * The audit log (issue 16): every view of an identity document and every staff change,
  * newest first; searched, filtered by actor, action, origin and period, paged, exported to
  * CSV. What the Sésame platform's own staff did to the company carries a badge, and the
- * origin filter shows only that (issue 26 §9).
+ * origin filter shows only that (issue 26 §9). People read it (issue 27): each entry names
+ * its actor (name, role, company) and its subject, and says what happened in a sentence of
+ * the reader's language (lib/sentence.ts), a setting's before → after included; the search
+ * finds the actor's and the subject's names.
  */
 import { useState } from 'react';
 import {
   Badge,
   Button,
-  Code,
   Container,
   Group,
   Pagination,
@@ -25,6 +27,7 @@ import {
   AUDIT_ORIGINS,
   actsOnAllCompanies,
   type AuditAction,
+  type AuditListEntry,
   type AuditOrigin,
 } from '@sesame/shared';
 import { PageTitle } from '../../../components/PageTitle';
@@ -34,7 +37,7 @@ import { serverMessageOf } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
 import { formatDateTime } from '../../../lib/format';
 import { downloadAuditCsv, useAuditActors, useAuditLog, type AuditFilters } from '../api/audit';
-import '@mantine/core/styles/Code.css';
+import { actorPhrase, auditSentence } from '../lib/sentence';
 
 const PER_PAGE = 25;
 
@@ -45,8 +48,72 @@ function dayBound(day: string, end: boolean): string | undefined {
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
+/** A second, dimmed line under a name: a role and a company, either alone. */
+function Affiliation({ role, company }: { role: string | null; company: string | null }) {
+  const { t } = useTranslation(['audit', 'users']);
+  const roleName = role ? t(`users:roles.${role}`, { defaultValue: role }) : null;
+  if (!roleName && !company) return null;
+  return (
+    <Text size="xs" c="dimmed">
+      {roleName && company
+        ? t('audit:actorLine', { role: roleName, company })
+        : (roleName ?? company)}
+    </Text>
+  );
+}
+
+/** Who acted: name, role and company as they are now, and the platform's badge. */
+function ActorCell({ entry }: { entry: AuditListEntry }) {
+  const { t } = useTranslation(['privacy', 'audit']);
+  return (
+    <>
+      <Group gap={6}>
+        <Text size="sm" fw={500}>
+          {actorPhrase(entry, t)}
+        </Text>
+        {entry.by_platform && (
+          <Badge
+            color="grape"
+            variant="light"
+            title={t('audit.platformHint')}
+            style={{ overflow: 'visible' }}
+          >
+            {t('audit.platformBadge')}
+          </Badge>
+        )}
+      </Group>
+      <Affiliation role={entry.actor_role} company={entry.actor_company_name} />
+    </>
+  );
+}
+
+/**
+ * Whom or what the entry is about: its kind, its name where it has one, or what became of it
+ * (anonymised, gone: no name is sent for those).
+ */
+function SubjectCell({ entry }: { entry: AuditListEntry }) {
+  const { t } = useTranslation(['privacy', 'audit']);
+  if (!entry.subject_type) return <>—</>;
+  const kind = t(`audit.subjects.${entry.subject_type}`, { defaultValue: entry.subject_type });
+  const state =
+    entry.subject_state === 'anonymised' || entry.subject_state === 'gone'
+      ? t(`audit:subjectState.${entry.subject_state}`)
+      : null;
+  return (
+    <>
+      <Text size="xs" c="dimmed">
+        {kind}
+      </Text>
+      <Text size="sm" fw={entry.subject_name ? 500 : undefined} fs={state ? 'italic' : undefined}>
+        {entry.subject_name ?? state ?? '—'}
+      </Text>
+      <Affiliation role={entry.subject_role} company={entry.subject_company_name} />
+    </>
+  );
+}
+
 export default function AuditPage() {
-  const { t, i18n } = useTranslation('privacy');
+  const { t, i18n } = useTranslation(['privacy', 'audit', 'users']);
   const { role } = useAuth();
   const [search, setSearch] = useState('');
   const [q] = useDebouncedValue(search.trim(), 300);
@@ -96,6 +163,7 @@ export default function AuditPage() {
       <Group align="flex-end" mb="md" wrap="wrap">
         <TextInput
           label={t('audit.search')}
+          placeholder={t('audit:searchPlaceholder')}
           value={search}
           maxLength={200}
           onChange={(e) => reset(setSearch)(e.currentTarget.value)}
@@ -162,7 +230,7 @@ export default function AuditPage() {
                   <Table.Th>{t('audit.columns.actor')}</Table.Th>
                   <Table.Th>{t('audit.columns.action')}</Table.Th>
                   <Table.Th>{t('audit.columns.subject')}</Table.Th>
-                  <Table.Th>{t('audit.columns.detail')}</Table.Th>
+                  <Table.Th>{t('audit:columns.what')}</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -175,40 +243,16 @@ export default function AuditPage() {
                     <Table.Td>{formatDateTime(entry.at, undefined, i18n.language)}</Table.Td>
                     {allCompanies && <Table.Td>{entry.company_name ?? '—'}</Table.Td>}
                     <Table.Td>
-                      <Group gap={6}>
-                        <span>
-                          {entry.actor_name ??
-                            (entry.actor_id ? t('audit.deletedAccount') : t('audit.system'))}
-                        </span>
-                        {entry.by_platform && (
-                          <Badge
-                            color="grape"
-                            variant="light"
-                            title={t('audit.platformHint')}
-                            style={{ overflow: 'visible' }}
-                          >
-                            {t('audit.platformBadge')}
-                          </Badge>
-                        )}
-                      </Group>
+                      <ActorCell entry={entry} />
                     </Table.Td>
                     <Table.Td>
                       {t(`audit.actions.${entry.action}`, { defaultValue: entry.action })}
                     </Table.Td>
                     <Table.Td>
-                      {entry.subject_type ? (
-                        <Text size="sm">
-                          {t(`audit.subjects.${entry.subject_type}`, {
-                            defaultValue: entry.subject_type,
-                          })}{' '}
-                          <Code>{entry.subject_id?.slice(-8)}</Code>
-                        </Text>
-                      ) : (
-                        '—'
-                      )}
+                      <SubjectCell entry={entry} />
                     </Table.Td>
-                    <Table.Td>
-                      {entry.detail ? <Code block>{JSON.stringify(entry.detail)}</Code> : '—'}
+                    <Table.Td data-testid="audit-sentence">
+                      <Text size="sm">{auditSentence(entry, t, i18n.language)}</Text>
                     </Table.Td>
                   </Table.Tr>
                 ))}
