@@ -335,7 +335,7 @@ describe('presence logs in Chromium', () => {
     await signIn(phone, sesame.server.adminEmail, sesame.server.adminPassword);
     await phone.goto('/demo/display-logs');
     // Each check is a card there: the times without scrolling sideways.
-    const card = phone.getByTestId('log-card').filter({ hasText: LEAVER.email });
+    const card = phone.getByTestId('row-card').filter({ hasText: LEAVER.email });
     await card.getByText('Heure de check-out').waitFor();
     await card
       .getByText(/^Scan du QR Code · par /)
@@ -405,10 +405,10 @@ describe('presence logs in Chromium', () => {
     const phone = await phoneContext.newPage();
     await signIn(phone, sesame.server.adminEmail, sesame.server.adminPassword);
     await phone.goto('/demo/user-check-ins');
-    await phone.getByTestId('log-card').filter({ hasText: BADGE.email }).waitFor();
+    await phone.getByTestId('row-card').filter({ hasText: BADGE.email }).waitFor();
     await screenshot(phone, 'checkin-logs-attendance-375');
     await phone.goto('/user-check-in-out');
-    await phone.getByTestId('log-card').filter({ hasText: BADGE.email }).first().waitFor();
+    await phone.getByTestId('row-card').filter({ hasText: BADGE.email }).first().waitFor();
     await screenshot(phone, 'checkin-logs-badges-375');
 
     await phoneContext.close();

@@ -69,7 +69,8 @@ export function MailStatus({ canResend, ...target }: Target & { canResend: boole
   );
   return (
     <Stack gap={2} align="flex-start">
-      <Group gap="xs" wrap="nowrap">
+      {/* Renvoyer goes under the state when the column or the card is narrow (issue 27). */}
+      <Group gap="xs">
         {latest.last_error ? (
           <Tooltip label={latest.last_error} multiline w={280}>
             {badge}

@@ -3,10 +3,21 @@ import type { ReactNode } from 'react';
 import { Table, type TableProps } from '@mantine/core';
 import '@mantine/core/styles/Table.css';
 
+/**
+ * Where a column goes when its rows are cards (a phone, `ResponsiveRows`): `title` heads the
+ * card, `aside` sits beside the title (an image), `number` is the row's number beside it,
+ * `wide` takes the card's width, `actions` joins the buttons at the card's foot (its header
+ * unsaid: the buttons name themselves), `hidden` is left out; the others share the width in
+ * two, each under its header.
+ */
+export type CardPlace = 'title' | 'aside' | 'number' | 'wide' | 'actions' | 'hidden';
+
 export interface Column<T> {
   key: string;
   header: ReactNode;
   render: (row: T, index: number) => ReactNode;
+  /** Its place on a card; a list with a `title` column shows cards on a phone. */
+  card?: CardPlace;
 }
 
 export function RowsTable<T>({
@@ -27,9 +38,7 @@ export function RowsTable<T>({
       <Table.Thead>
         <Table.Tr>
           {columns.map((c) => (
-            <Table.Th key={c.key} style={{ whiteSpace: 'nowrap' }}>
-              {c.header}
-            </Table.Th>
+            <Table.Th key={c.key}>{c.header}</Table.Th>
           ))}
         </Table.Tr>
       </Table.Thead>

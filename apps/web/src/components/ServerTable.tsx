@@ -6,8 +6,8 @@ import { useTranslation } from '../lib/i18n';
 import { PAGE_SIZE } from '@sesame/shared';
 import type { Paginated } from '../lib/api-client';
 import { QueryState } from './QueryState';
-import { RowsTable, type Column } from './RowsTable';
-import { TableScroll } from './TableScroll';
+import { ResponsiveRows } from './ResponsiveRows';
+import type { Column } from './RowsTable';
 
 export type { Column } from './RowsTable';
 
@@ -28,7 +28,8 @@ export interface ServerTableProps<T> {
 
 /**
  * A table whose rows are paged and searched on the server (ARCHITECTURE §4). Every
- * list is paged: none stops silently at a page's worth of rows (issue 17).
+ * list is paged: none stops silently at a page's worth of rows (issue 17). On a phone,
+ * a list whose columns have their place on a card shows cards (`ResponsiveRows`).
  */
 export function ServerTable<T>(props: ServerTableProps<T>) {
   const { t } = useTranslation();
@@ -67,15 +68,15 @@ export function ServerTable<T>(props: ServerTableProps<T>) {
         empty={props.emptyMessage}
       >
         {(answer) => (
-          <TableScroll label={props.label ?? t('table.label')}>
-            <RowsTable
-              columns={props.columns}
-              rows={answer.data}
-              rowKey={props.rowKey}
-              offset={offset}
-              miw={600}
-            />
-          </TableScroll>
+          <ResponsiveRows
+            columns={props.columns}
+            rows={answer.data}
+            rowKey={props.rowKey}
+            offset={offset}
+            label={props.label ?? t('table.label')}
+            minWidth={600}
+            busy={query.isPlaceholderData}
+          />
         )}
       </QueryState>
       {pages > 1 && (

@@ -3,10 +3,12 @@
  * event's participants. Same identity document, status badge, code-mail state, card link and
  * delete button on both; each screen passes its own words (its namespace's labels).
  */
-import { Anchor, Badge, Stack, Text } from '@mantine/core';
+import { Fragment, type ReactNode } from 'react';
+import { Anchor, Badge, Group, Stack, Text } from '@mantine/core';
 import { Link, useLocation } from 'react-router';
 import type { RequestRow, RequestRowState } from '@sesame/shared';
 import { cameFromHere } from '../lib/came-from';
+import { emailParts } from '../lib/email-breaks';
 import { DeleteRowButton } from './ListParts';
 import { IdentityDocument } from './visitor-form/IdentityDocument';
 import { MailStatus } from './MailStatus';
@@ -16,12 +18,30 @@ export const requestFullName = (row: RequestRow) =>
   `${row.visitor.firstname} ${row.visitor.lastname}`;
 
 /**
+ * An e-mail address that may go on a new line after its '@' and before a dot (`emailParts`): a
+ * long one no longer makes its column as wide as itself, nor breaks in the middle of a word.
+ */
+function BreakableEmail({ address }: { address: string }) {
+  return (
+    <>
+      {emailParts(address).map((part, i) => (
+        <Fragment key={i}>
+          {i > 0 && <wbr />}
+          {part}
+        </Fragment>
+      ))}
+    </>
+  );
+}
+
+/**
  * The visitor's identity document: 'Voir la pièce', no thumbnail (issue 27). The list draws
  * nobody's ID, and the one view it audits is the one somebody opened.
  */
 const identityColumn = (header: string): Column<RequestRow> => ({
   key: 'image',
   header,
+  card: 'actions',
   render: (row) => (
     <IdentityDocument
       src={row.visitor.request_image}
@@ -32,31 +52,36 @@ const identityColumn = (header: string): Column<RequestRow> => ({
 });
 
 /**
- * Who the visitor is: name and organisation, e-mail, phone, identity document (the first four
- * columns of both lists).
+ * Who the visitor is and how to reach them, then their identity document (the first two columns
+ * of both lists). Name, organisation, e-mail and phone share one cell, as the meeting's day and
+ * time do (issue 14): four columns of their own left the other columns too narrow to read at
+ * 1280 px, statuses and actions cut (issue 27). On a phone this cell heads the card.
  */
 export const visitorColumns = (headers: {
   visitor: string;
-  email: string;
-  contact: string;
   image: string;
 }): Column<RequestRow>[] => [
   {
     key: 'visitor',
     header: headers.visitor,
+    card: 'title',
     render: (row) => (
-      <Stack gap={0}>
+      <Stack gap={0} miw="12rem">
         <Text size="sm" fw={500}>
           {requestFullName(row)}
         </Text>
-        <Text size="xs" c="dimmed">
-          {row.visitor.organisation_name}
+        {row.visitor.organisation_name && (
+          <Text size="xs" c="dimmed">
+            {row.visitor.organisation_name}
+          </Text>
+        )}
+        <Text size="xs" mt={4}>
+          <BreakableEmail address={row.visitor.email} />
         </Text>
+        {row.visitor.contact && <Text size="xs">{row.visitor.contact}</Text>}
       </Stack>
     ),
   },
-  { key: 'email', header: headers.email, render: (row) => row.visitor.email },
-  { key: 'contact', header: headers.contact, render: (row) => row.visitor.contact },
   identityColumn(headers.image),
 ];
 
@@ -120,16 +145,35 @@ export function CardLink({ row, label }: { row: RequestRow; label: string }) {
   );
 }
 
-/** The row's delete button; `remove` asks for the confirmation. */
-export const deleteColumn = (
+/**
+ * The row's actions in one column (issue 27): the screen's own (validate, the meeting card), then
+ * delete for whoever may (spec: the admin), side by side or one above the other as the column's
+ * width allows, and at a card's foot on a phone. Delete in a column of its own left the others
+ * too narrow to read at 1280 px. No action for the row: an empty cell.
+ */
+export const actionsColumn = (
   header: string,
-  label: string,
-  ariaLabel: (row: RequestRow) => string,
-  remove: (row: RequestRow) => void,
+  actions: ((row: RequestRow) => ReactNode)[],
 ): Column<RequestRow> => ({
-  key: 'delete',
+  key: 'action',
   header,
-  render: (row) => (
-    <DeleteRowButton label={label} ariaLabel={ariaLabel(row)} onDelete={() => remove(row)} />
-  ),
+  card: 'actions',
+  render: (row) => {
+    const shown = actions.map((action) => action(row)).filter((node) => !!node);
+    if (shown.length === 0) return null;
+    return (
+      <Group gap="xs">
+        {shown.map((node, i) => (
+          <Fragment key={i}>{node}</Fragment>
+        ))}
+      </Group>
+    );
+  },
 });
+
+/** The row's delete button, an action of `actionsColumn`; `remove` asks for the confirmation. */
+export const deleteAction =
+  (label: string, ariaLabel: (row: RequestRow) => string, remove: (row: RequestRow) => void) =>
+  (row: RequestRow) => (
+    <DeleteRowButton label={label} ariaLabel={ariaLabel(row)} onDelete={() => remove(row)} />
+  );

@@ -43,9 +43,9 @@ export function LogScreen(props: {
   );
 }
 
-/** The row's number on its page; a phone's card shows it beside the title instead. */
+/** The row's number on its page; a phone's card shows it beside the title. */
 export function indexColumn<T>(header: string): LogColumn<T> {
-  return { key: 'index', header, render: (_row, i) => i + 1, card: 'hidden' };
+  return { key: 'index', header, render: (_row, i) => i + 1, card: 'number' };
 }
 
 /** The log's filters (search, range, `actions` at the bar's end) above its paged table. */

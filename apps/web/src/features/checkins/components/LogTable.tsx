@@ -1,22 +1,14 @@
 import type { ReactNode } from 'react';
-import { Box, Group, Pagination, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
+import { Group, Pagination, Text } from '@mantine/core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useTranslation } from '../../../lib/i18n';
 import { QueryState } from '../../../components/QueryState';
-import { RowsTable, type Column } from '../../../components/RowsTable';
-import { TableScroll } from '../../../components/TableScroll';
+import { ResponsiveRows, usePhoneLayout } from '../../../components/ResponsiveRows';
+import type { Column } from '../../../components/RowsTable';
 import type { LogPage } from '../api/logs';
-import '@mantine/core/styles/SimpleGrid.css';
 
-/**
- * A log column. On a phone each row becomes a card: `title` heads it, `aside` sits
- * beside the title (the image), `wide` takes the card's width, `hidden` is left out
- * (the row number, shown next to the title); the others share the width in two.
- */
-export interface LogColumn<T> extends Column<T> {
-  card?: 'title' | 'aside' | 'wide' | 'hidden';
-}
+/** A log column; on a phone each row is a card (`Column.card` says where the column goes). */
+export type LogColumn<T> = Column<T>;
 
 export interface LogTableProps<T> {
   query: UseQueryResult<LogPage<T>>;
@@ -32,38 +24,6 @@ export interface LogTableProps<T> {
   minWidth?: number;
 }
 
-/** One row as a card, for screens too narrow for the table. */
-function LogCard<T>({ row, index, columns }: { row: T; index: number; columns: LogColumn<T>[] }) {
-  const title = columns.find((c) => c.card === 'title');
-  const aside = columns.find((c) => c.card === 'aside');
-  const fields = columns.filter((c) => !c.card || c.card === 'wide');
-  return (
-    <Paper component="li" withBorder p="sm" radius="md" data-testid="log-card">
-      <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm" mb="xs">
-        <Group align="flex-start" wrap="nowrap" gap="sm" miw={0}>
-          {aside && <Box>{aside.render(row, index)}</Box>}
-          <Box miw={0}>{title?.render(row, index)}</Box>
-        </Group>
-        <Text size="xs" c="dimmed">
-          #{index + 1}
-        </Text>
-      </Group>
-      <SimpleGrid cols={2} spacing="sm" verticalSpacing="xs">
-        {fields.map((c) => (
-          <Box key={c.key} style={c.card === 'wide' ? { gridColumn: '1 / -1' } : undefined}>
-            <Text size="xs" c="dimmed" fw={500}>
-              {c.header}
-            </Text>
-            <Box fz="sm" style={{ overflowWrap: 'anywhere' }}>
-              {c.render(row, index)}
-            </Box>
-          </Box>
-        ))}
-      </SimpleGrid>
-    </Paper>
-  );
-}
-
 /**
  * A page of a log served by the server (ARCHITECTURE §4): its total ("10 000+" when
  * the server stopped counting), the rows (a table, or cards on a phone), the pages.
@@ -71,7 +31,7 @@ function LogCard<T>({ row, index, columns }: { row: T; index: number; columns: L
  */
 export function LogTable<T>(props: LogTableProps<T>) {
   const { t, i18n } = useTranslation('checkinLogs');
-  const narrow = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
+  const narrow = usePhoneLayout();
   const { query, page } = props;
   const meta = query.data?.meta;
   const perPage = meta?.per_page ?? 10;
@@ -88,7 +48,6 @@ export function LogTable<T>(props: LogTableProps<T>) {
     );
   }
   const rows = query.data.data;
-  const refreshing = { opacity: query.isPlaceholderData ? 0.6 : 1 };
   return (
     <div>
       <Text size="sm" c="dimmed" mb="xs" aria-live="polite" data-testid="log-total">
@@ -100,33 +59,17 @@ export function LogTable<T>(props: LogTableProps<T>) {
         <Text py="lg" c="dimmed" data-testid="empty">
           {props.emptyMessage}
         </Text>
-      ) : narrow ? (
-        <Stack
-          component="ul"
-          gap="sm"
-          p={0}
-          m={0}
-          style={{ listStyle: 'none', ...refreshing }}
-          aria-label={props.label}
-          aria-busy={query.isPlaceholderData || undefined}
-        >
-          {rows.map((row, i) => (
-            <LogCard key={props.rowKey(row)} row={row} index={offset + i} columns={props.columns} />
-          ))}
-        </Stack>
       ) : (
-        <TableScroll type="auto" offsetScrollbars label={props.label}>
-          <RowsTable
-            columns={props.columns}
-            rows={rows}
-            rowKey={props.rowKey}
-            offset={offset}
-            miw={props.minWidth ?? 720}
-            aria-label={props.label}
-            aria-busy={query.isPlaceholderData || undefined}
-            style={refreshing}
-          />
-        </TableScroll>
+        <ResponsiveRows
+          columns={props.columns}
+          rows={rows}
+          rowKey={props.rowKey}
+          offset={offset}
+          label={props.label}
+          minWidth={props.minWidth ?? 720}
+          busy={query.isPlaceholderData}
+          scroll={{ type: 'auto', offsetScrollbars: true }}
+        />
       )}
       {pages > 1 && (
         <Group justify="center" mt="md">

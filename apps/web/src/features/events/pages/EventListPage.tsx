@@ -41,11 +41,12 @@ export default function EventListPage() {
   };
 
   const columns: Column<Event>[] = [
-    { key: 'id', header: t('list.columns.id'), render: (_row, index) => index + 1 },
+    { key: 'id', header: t('list.columns.id'), card: 'number', render: (_row, index) => index + 1 },
     { key: 'company', header: t('list.columns.company'), render: (row) => row.company.name },
     {
       key: 'name',
       header: t('list.columns.name'),
+      card: 'title',
       render: (row) => (
         <Stack gap={2}>
           <Anchor
@@ -83,6 +84,7 @@ export default function EventListPage() {
     {
       key: 'link',
       header: t('list.columns.link'),
+      card: 'actions',
       render: (row) => <CopyLinkButton link={row.link} />,
     },
     {
@@ -104,6 +106,7 @@ export default function EventListPage() {
     {
       key: 'qrcode',
       header: t('list.columns.qrcode'),
+      card: 'aside',
       render: (row) =>
         row.qrcode_url ? (
           <QrThumbnailLink
@@ -123,8 +126,11 @@ export default function EventListPage() {
     columns.push({
       key: 'actions',
       header: t('list.columns.actions'),
+      card: 'actions',
+      // One above the other when the column is narrow: side by side, they pushed the
+      // delete button out of a 1280 px screen (issue 27).
       render: (row) => (
-        <Group gap="xs" wrap="nowrap">
+        <Group gap="xs">
           <CloseEventButton event={row} />
           <DeleteRowButton
             label={t('list.delete')}

@@ -5,7 +5,7 @@
  * then its participants paged like every list, with the CSV export. The organiser
  * lands here after creating the event.
  */
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import {
   Anchor,
   Badge,
@@ -37,7 +37,8 @@ import { ServerTable, type Column } from '../../../components/ServerTable';
 import { confirmDelete } from '../../../components/confirm-delete';
 import {
   CardLink,
-  deleteColumn,
+  actionsColumn,
+  deleteAction,
   mailColumn,
   requestFullName,
   statusColumn,
@@ -210,8 +211,6 @@ function Participants({ event, role }: { event: Event; role: Role | null }) {
   const columns: Column<RequestRow>[] = [
     ...visitorColumns({
       visitor: t('participants.columns.visitor'),
-      email: t('participants.columns.email'),
-      contact: t('participants.columns.contact'),
       image: t('participants.columns.image'),
     }),
     {
@@ -253,23 +252,23 @@ function Participants({ event, role }: { event: Event; role: Role | null }) {
       render: (row) => formatLongDate(row.created_at, event.company.timezone, lang),
     },
   ];
+  // The row's actions, in one column (issue 27): the meeting card, then delete.
+  const actions: ((row: RequestRow) => ReactNode)[] = [];
   if (showCard) {
-    columns.push({
-      key: 'card',
-      header: t('participants.columns.action'),
-      render: (row) => <CardLink row={row} label={t('participants.card')} />,
-    });
+    actions.push((row) =>
+      row.visitor.uidn ? <CardLink row={row} label={t('participants.card')} /> : null,
+    );
   }
   if (showDelete) {
-    columns.push(
-      deleteColumn(
-        t('participants.columns.delete'),
+    actions.push(
+      deleteAction(
         t('list.delete'),
         (row) => t('participants.deleteLabel', { name: fullName(row) }),
         (row) => void remove(row),
       ),
     );
   }
+  if (actions.length > 0) columns.push(actionsColumn(t('participants.columns.action'), actions));
 
   return (
     <section aria-labelledby="participants-title">

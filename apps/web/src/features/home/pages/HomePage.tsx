@@ -1,4 +1,5 @@
 import { Alert, Button, Card, Center, Container, Loader, Stack, Text, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useTranslation, withFrenchWords } from '../../../lib/i18n';
 import { Link, useParams } from 'react-router';
 import { showsHomeButton } from '@sesame/shared';
@@ -16,6 +17,9 @@ export default function HomePage() {
   const { domain = '' } = useParams();
   const { role, isAuthenticated } = useAuth();
   const company = useCompany(domain);
+  // On a phone (below Mantine's `sm`) the card's padding and the buttons' size shrink, so
+  // 'Demander un rendez-vous' holds on one line (issue 27: it broke after 'rendez-').
+  const phone = useMediaQuery('(max-width: 47.99em)', false, { getInitialValueInEffect: false });
 
   if (company.isPending) {
     return (
@@ -37,7 +41,7 @@ export default function HomePage() {
   const viewer = isAuthenticated ? role : null;
   return (
     <Container size="sm" py="xl">
-      <Card withBorder radius="lg" padding="xl" shadow="sm">
+      <Card withBorder radius="lg" padding={phone ? 'md' : 'xl'} shadow="sm">
         <Stack align="center" gap="lg">
           <CompanyLogo company={company.data} h={75} />
           <Title order={1} ta="center" size="h2">
@@ -50,11 +54,13 @@ export default function HomePage() {
             <Button
               component={Link}
               to={`/${company.data.slug}/meeting`}
-              size="lg"
+              size={phone ? 'md' : 'lg'}
               fullWidth
               h="auto"
+              mih="2.75rem"
               py="sm"
-              styles={{ label: { whiteSpace: 'normal', textAlign: 'center' } }}
+              // Narrower still (a 320 px screen), it wraps between words into even lines.
+              styles={{ label: { whiteSpace: 'normal', textAlign: 'center', textWrap: 'balance' } }}
             >
               {t('requestMeeting')}
             </Button>
@@ -63,7 +69,7 @@ export default function HomePage() {
             <Button
               component={Link}
               to={`/${company.data.slug}/menu`}
-              size="lg"
+              size={phone ? 'md' : 'lg'}
               variant="light"
               fullWidth
             >

@@ -1,9 +1,10 @@
 /**
  * 'Liste des demandes' (spec §2 Request list): pages of 10 served by the server, the
  * image in a full-size modal, 'Confirmé' / 'En attente', the action column for those
- * who may validate (never supervisors), delete for admin only. An event's participants
- * ('Liste Participants') are the events feature's event page.
+ * who may validate (never supervisors), delete for admin only (in the action column, issue
+ * 27). An event's participants ('Liste Participants') are the events feature's event page.
  */
+import type { ReactNode } from 'react';
 import { Anchor, Button, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from '../../../lib/i18n';
@@ -20,7 +21,8 @@ import { confirmDelete } from '../../../components/confirm-delete';
 import { ServerTable, type Column } from '../../../components/ServerTable';
 import {
   CardLink,
-  deleteColumn,
+  actionsColumn,
+  deleteAction,
   mailColumn,
   requestFullName,
   statusColumn,
@@ -55,8 +57,6 @@ export function RequestTable({ domain, role, userCompany }: RequestTableProps) {
   const columns: Column<RequestRow>[] = [
     ...visitorColumns({
       visitor: t('columns.visitor'),
-      email: t('columns.email'),
-      contact: t('columns.contact'),
       image: t('columns.image'),
     }),
     // Issue 14: the meeting's day and time (one column: the list fits 1280 px), and
@@ -85,6 +85,7 @@ export function RequestTable({ domain, role, userCompany }: RequestTableProps) {
     {
       key: 'host',
       header: t('columns.host'),
+      card: 'wide',
       // A host with an account is a person Sésame knows (issue 15): a link to the user
       // for whoever may edit users, their name otherwise.
       render: (row) =>
@@ -99,6 +100,7 @@ export function RequestTable({ domain, role, userCompany }: RequestTableProps) {
     {
       key: 'reason',
       header: t('columns.reason'),
+      card: 'wide',
       // An event registration's stored reason is a code, said in the reader's language.
       render: (row) =>
         row.reason === EVENT_DEFAULT_REASON ? t('reasonNotApplicable') : (row.reason ?? ''),
@@ -119,30 +121,29 @@ export function RequestTable({ domain, role, userCompany }: RequestTableProps) {
       render: (row) => formatShortDate(row.created_at, undefined, i18n.language),
     },
   );
+  // The row's actions, in one column (issue 27): validate or the card, then delete.
+  const actions: ((row: RequestRow) => ReactNode)[] = [];
   if (showAction) {
-    columns.push({
-      key: 'action',
-      header: t('columns.action'),
-      render: (row) =>
-        row.state === 'pending' ? (
-          <Button component={Link} to={`/${domain}/waiting-validation/${row.id}`} size="xs">
-            {t('action.validate')}
-          </Button>
-        ) : row.confirmed ? (
-          <CardLink row={row} label={t('action.card')} />
-        ) : null,
-    });
+    actions.push((row) =>
+      row.state === 'pending' ? (
+        <Button component={Link} to={`/${domain}/waiting-validation/${row.id}`} size="xs">
+          {t('action.validate')}
+        </Button>
+      ) : row.confirmed && row.visitor.uidn ? (
+        <CardLink row={row} label={t('action.card')} />
+      ) : null,
+    );
   }
   if (showDelete) {
-    columns.push(
-      deleteColumn(
-        t('columns.delete'),
+    actions.push(
+      deleteAction(
         t('action.delete'),
         (row) => t('action.deleteLabel', { name: fullName(row) }),
         (row) => void remove(row),
       ),
     );
   }
+  if (actions.length > 0) columns.push(actionsColumn(t('columns.action'), actions));
 
   return (
     <ServerTable<RequestRow>
