@@ -107,6 +107,21 @@ describe('the staff pages each role reaches (issue 27)', () => {
     for (const name of ['Sur place', "Journal d'audit", 'Scanner QR']) {
       await admin.getByRole('link', { name }).waitFor();
     }
+    // The user list's Edit link, on every row the super admin may edit (not only their own):
+    // the roles the manager assigns; never a manager's or an admin's row.
+    await admin.goto('/demo/list-users');
+    const row = (email: string) => admin.getByRole('row').filter({ hasText: email });
+    await row(person('ROLE_EMPLOYEE').email)
+      .getByRole('link', { name: /^Modifier/ })
+      .waitFor();
+    await row(person('ROLE_SUPERVISOR').email)
+      .getByRole('link', { name: /^Modifier/ })
+      .waitFor();
+    expect(
+      await row(person('ROLE_MANAGER').email)
+        .getByRole('link', { name: /^Modifier/ })
+        .count(),
+    ).toBe(0);
     await screenshot(admin, 'page-guard-super-admin-menu');
   });
 });
