@@ -39,7 +39,9 @@ describe('foundation journey in Chromium', () => {
       .locator('[data-tile]')
       .evaluateAll((els) => els.map((el) => el.getAttribute('data-tile')));
     expect(tiles).toEqual(menuTilesFor('ROLE_ADMIN').map((t) => t.id));
-    expect(tiles).toHaveLength(MENU_TILES.length);
+    // Every tile but a host's own account tiles (issue 27), which the admin reaches from the
+    // account menu.
+    expect(tiles).toHaveLength(MENU_TILES.filter((t) => t.roles.join() !== 'ROLE_USER').length);
     await screenshot(page, 'foundation-menu');
 
     await page.getByRole('button', { name: 'Déconnexion' }).click();

@@ -68,9 +68,11 @@ export default function ThankYouPage() {
             )
           )}
           {presence.isError && (
+            // The screen's own words: the server's would stay in the language of the first load.
             <Text role="alert" c="red.8" ta="center">
-              {(presence.error instanceof ApiError && presence.error.serverMessage) ||
-                t('common:notFound.text')}
+              {presence.error instanceof ApiError && presence.error.status === 404
+                ? t('thanks.unknownCode')
+                : t('thanks.loadFailed')}
             </Text>
           )}
           {presence.data && (
