@@ -22,7 +22,12 @@
  * unfinished, by the next day's.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { AUDIT_MIN_DAYS_DEFAULT, RETENTION_DEFAULTS } from '@sesame/shared';
+import {
+  AUDIT_MIN_DAYS_DEFAULT,
+  PURGE_COUNT_KEYS,
+  RETENTION_DEFAULTS,
+  type PurgeCountKey,
+} from '@sesame/shared';
 import type { Database, Db } from '../db/client';
 import type { FileStorage } from '../files/storage';
 import { audit } from '../audit/service';
@@ -32,25 +37,9 @@ import { periodInForce } from './periods';
 
 const BATCH = 500;
 
-export interface RetentionCounts {
-  unfiledVisitors: number;
-  documents: number;
-  identities: number;
-  visitorChecks: number;
-  userChecks: number;
-  auditEntries: number;
-  rollCalls: number;
-}
-type CountKey = keyof RetentionCounts;
-const COUNT_KEYS: CountKey[] = [
-  'unfiledVisitors',
-  'documents',
-  'identities',
-  'visitorChecks',
-  'userChecks',
-  'auditEntries',
-  'rollCalls',
-];
+export type RetentionCounts = Record<PurgeCountKey, number>;
+type CountKey = PurgeCountKey;
+const COUNT_KEYS = PURGE_COUNT_KEYS;
 
 /** Adds a batch's count to the run's totals, inside the batch's own transaction. */
 export type Tally = (tx: Db, key: CountKey, n: number) => Promise<void>;

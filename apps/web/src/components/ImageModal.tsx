@@ -5,6 +5,33 @@ import { IMAGE_SIZES } from '@sesame/shared';
 
 const ImageModalDialog = lazy(() => import('./ImageModalDialog'));
 
+/**
+ * The full-size image dialog of `src`, its code loaded the first time `show` is called; once
+ * opened it stays mounted, so its closing transition plays. Used by the thumbnail below and by
+ * a list's 'Voir la pièce' (ViewDocument).
+ */
+export function useImageDialog(src: string, alt: string) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const [wanted, setWanted] = useState(false);
+  const show = () => {
+    setWanted(true);
+    setOpen(true);
+  };
+  const dialog = wanted ? (
+    <Suspense fallback={null}>
+      <ImageModalDialog
+        src={src}
+        alt={alt}
+        opened={open}
+        onClose={() => setOpen(false)}
+        closeLabel={t('close')}
+      />
+    </Suspense>
+  ) : null;
+  return { show, dialog };
+}
+
 /** A thumbnail that opens the full-size image in a modal (whose code loads on the first click). */
 export function ImageModal({
   src,
@@ -16,9 +43,7 @@ export function ImageModal({
   size?: number;
 }) {
   const { t } = useTranslation();
-  const [open, setOpen] = useState(false);
-  // Once opened, the dialog stays mounted: its closing transition plays.
-  const [wanted, setWanted] = useState(false);
+  const { show, dialog } = useImageDialog(src ?? '', alt);
   if (!src)
     return (
       <Text c="dimmed" size="sm">
@@ -35,26 +60,10 @@ export function ImageModal({
   }
   return (
     <>
-      <UnstyledButton
-        onClick={() => {
-          setWanted(true);
-          setOpen(true);
-        }}
-        aria-label={t('enlargeImage', { name: alt })}
-      >
+      <UnstyledButton onClick={show} aria-label={t('enlargeImage', { name: alt })}>
         <Image src={src} alt={alt} w={size} h={size} fit="cover" radius="sm" />
       </UnstyledButton>
-      {wanted && (
-        <Suspense fallback={null}>
-          <ImageModalDialog
-            src={src}
-            alt={alt}
-            opened={open}
-            onClose={() => setOpen(false)}
-            closeLabel={t('close')}
-          />
-        </Suspense>
-      )}
+      {dialog}
     </>
   );
 }

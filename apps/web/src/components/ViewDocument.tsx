@@ -9,11 +9,9 @@
  * documents as downloads. `src` is the signed URL the server gave: it opens only with the
  * staff member's own session (the files cookie goes with the request).
  */
-import { lazy, Suspense, useState } from 'react';
 import { Button, Text } from '@mantine/core';
 import { useTranslation } from '../lib/i18n';
-
-const ImageModalDialog = lazy(() => import('./ImageModalDialog'));
+import { useImageDialog } from './ImageModal';
 
 const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
 
@@ -35,9 +33,7 @@ export function ViewDocument({
   photo?: boolean;
 }) {
   const { t } = useTranslation();
-  const [open, setOpen] = useState(false);
-  // Once opened, the dialog stays mounted: its closing transition plays.
-  const [wanted, setWanted] = useState(false);
+  const { show, dialog } = useImageDialog(src ?? '', alt);
   if (!src) {
     return (
       <Text c="dimmed" size="sm">
@@ -71,24 +67,11 @@ export function ViewDocument({
         aria-label={label}
         aria-haspopup="dialog"
         data-testid="view-document"
-        onClick={() => {
-          setWanted(true);
-          setOpen(true);
-        }}
+        onClick={show}
       >
         {text}
       </Button>
-      {wanted && (
-        <Suspense fallback={null}>
-          <ImageModalDialog
-            src={src}
-            alt={alt}
-            opened={open}
-            onClose={() => setOpen(false)}
-            closeLabel={t('close')}
-          />
-        </Suspense>
-      )}
+      {dialog}
     </>
   );
 }

@@ -6,6 +6,21 @@ import { fr } from '../messages/fr';
 import { withLineFeeds } from '../text-lines';
 import { TEXT_MAX, atMost, listQuerySchema, said, textLines } from './common';
 
+/**
+ * What a retention purge counts, in the order a reader expects them: the purge's audit entry
+ * holds them (server) and the audit screen says them (web).
+ */
+export const PURGE_COUNT_KEYS = [
+  'unfiledVisitors',
+  'documents',
+  'identities',
+  'visitorChecks',
+  'userChecks',
+  'auditEntries',
+  'rollCalls',
+] as const;
+export type PurgeCountKey = (typeof PURGE_COUNT_KEYS)[number];
+
 /** Everything the audit log records. Labels live in the locale files (audit.actions.{action}). */
 export const AUDIT_ACTIONS = [
   'document.viewed',

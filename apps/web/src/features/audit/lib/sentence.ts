@@ -6,7 +6,7 @@
  * `audit` namespace (and `users:roles`), so a unit test builds the sentences in both
  * languages from the locale files.
  */
-import { isRole, type AuditListEntry } from '@sesame/shared';
+import { isRole, PURGE_COUNT_KEYS, type AuditListEntry } from '@sesame/shared';
 import type { TFunction } from '../../../lib/translator';
 import { formatLongDate } from '../../../lib/format';
 
@@ -16,15 +16,6 @@ type Detail = Record<string, unknown>;
 const RETENTION_NAMES = ['documents', 'identity', 'checks', 'audit'] as const;
 
 /** What a purge or an erasure counts, in the order a reader expects them. */
-const PURGE_COUNTS = [
-  'unfiledVisitors',
-  'documents',
-  'identities',
-  'visitorChecks',
-  'userChecks',
-  'auditEntries',
-  'rollCalls',
-] as const;
 const ERASURE_COUNTS = ['documents', 'requests', 'checks', 'mails'] as const;
 const ROLL_CALL_COUNTS = ['safe', 'missing', 'unknown', 'total'] as const;
 
@@ -205,7 +196,7 @@ function sentenceOf(
         typeof detail.day === 'string'
           ? formatLongDate(`${detail.day}T12:00:00Z`, 'UTC', lang)
           : '';
-      const removed = counts(detail, PURGE_COUNTS, 'counts', t, true);
+      const removed = counts(detail, PURGE_COUNT_KEYS, 'counts', t, true);
       const then = detail.finished === false ? t('audit:sentences.purgeUnfinished') : undefined;
       return removed.length
         ? { key: action, values: { day, counts: listOf(removed, lang) }, then }
