@@ -9,7 +9,7 @@ import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { AuditListEntry } from '@sesame/shared';
 import { audit } from '../src/audit/service';
-import { auditEvents, files, users, visitors } from '../src/db/schema';
+import { auditEvents, users } from '../src/db/schema';
 import { ANONYMOUS_VISITOR } from '../src/privacy/retention';
 import { qrPng } from '../src/qr/qr';
 import { as, callAs, multipart, tokenFor, useTestApp } from './helpers/app';
@@ -24,6 +24,7 @@ import {
   buildVisitor,
   companyFormFields,
 } from './helpers/factories';
+import { storeIdentityDocument } from './helpers/documents';
 
 const png = await qrPng('identity document');
 
@@ -78,29 +79,13 @@ describe(`the audit log names people (${testDatabaseKind})`, () => {
     );
     expect(checked.statusCode, checked.body).toBe(200);
     // The manager views the visitor's identity document, through its signed URL.
-    const stored = `${Math.random().toString(16).slice(2).padEnd(32, '0').slice(0, 32)}.png`;
-    await ctx.app.storage.put(stored, png);
-    const [file] = await ctx.db
-      .insert(files)
-      .values({
-        companyId: company.id,
-        ownerType: 'visitor',
-        storedName: stored,
-        mediaType: 'image/png',
-        size: png.length,
-        sha256: 'x',
-      })
-      .returning();
-    await ctx.db
-      .update(visitors)
-      .set({ requestImageId: file!.id })
-      .where(eq(visitors.id, visitor.id));
+    const file = await storeIdentityDocument(ctx.app, ctx.db, visitor, png);
     const token = await tokenFor(ctx.app, manager.email);
     const { sid } = (await ctx.app.tokens.verify(token))!;
     const viewed = await as(
       ctx.app,
       token,
-    )({ method: 'GET', url: ctx.app.fileUrls.signed(file!.id, { sessionId: sid })! });
+    )({ method: 'GET', url: ctx.app.fileUrls.signed(file.id, { sessionId: sid })! });
     expect(viewed.statusCode).toBe(200);
 
     // The other kinds of subject, written as their routes write them.

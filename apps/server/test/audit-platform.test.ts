@@ -8,7 +8,7 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { CROSS_TENANT_ROLES, ROLES, activeRole, catalogue, type Role } from '@sesame/shared';
 import { audit } from '../src/audit/service';
-import { auditEvents, files, sessions, users, visitors } from '../src/db/schema';
+import { auditEvents, sessions, users } from '../src/db/schema';
 import { qrPng } from '../src/qr/qr';
 import { as, callAs, multipart, tokenFor, useTestApp } from './helpers/app';
 import { testDatabaseKind } from './helpers/db';
@@ -20,6 +20,7 @@ import {
   buildUser,
   buildVisitor,
 } from './helpers/factories';
+import { storeIdentityDocument } from './helpers/documents';
 
 const png = await qrPng('identity document');
 const NEW_PASSWORD = 'Reinitialise-par-Sesame-42';
@@ -217,24 +218,7 @@ describe(`platform actions in the company's audit log (${testDatabaseKind})`, ()
       ),
       'manual check-in',
     );
-    const stored = `${Math.random().toString(16).slice(2).padEnd(32, '0').slice(0, 32)}.png`;
-    await ctx.app.storage.put(stored, png);
-    const [file] = await ctx.db
-      .insert(files)
-      .values({
-        companyId: company.id,
-        ownerType: 'visitor',
-        ownerId: visitor.id,
-        storedName: stored,
-        mediaType: 'image/png',
-        size: png.length,
-        sha256: 'x',
-      })
-      .returning();
-    await ctx.db
-      .update(visitors)
-      .set({ requestImageId: file!.id })
-      .where(eq(visitors.id, visitor.id));
+    const file = await storeIdentityDocument(ctx.app, ctx.db, visitor, png);
     const adminToken = await tokenFor(ctx.app, platformAdmin.email);
     const [session] = await ctx.db
       .select({ id: sessions.id })
@@ -242,7 +226,7 @@ describe(`platform actions in the company's audit log (${testDatabaseKind})`, ()
       .where(and(eq(sessions.userId, platformAdmin.id), isNull(sessions.revokedAt)))
       .orderBy(sql`${sessions.createdAt} desc`)
       .limit(1);
-    const url = ctx.app.fileUrls.signed(file!.id, { sessionId: session!.id })!;
+    const url = ctx.app.fileUrls.signed(file.id, { sessionId: session!.id })!;
     ok(await as(ctx.app, adminToken)({ method: 'GET', url }), 'document viewed');
     ok(
       await call(

@@ -6,11 +6,12 @@
  */
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { auditEvents, files, visitors } from '../src/db/schema';
+import { auditEvents } from '../src/db/schema';
 import { qrPng } from '../src/qr/qr';
 import { as, multipart, tokenFor, useTestApp } from './helpers/app';
 import { testDatabaseKind } from './helpers/db';
 import { TEST_PASSWORD, buildRequest, buildTenant, buildVisitor } from './helpers/factories';
+import { storeIdentityDocument } from './helpers/documents';
 
 const png = await qrPng('identity document');
 
@@ -198,27 +199,11 @@ describe(`audit log (${testDatabaseKind})`, () => {
         },
       }),
     );
-    const stored = `${Math.random().toString(16).slice(2).padEnd(32, '0').slice(0, 32)}.png`;
-    await ctx.app.storage.put(stored, png);
-    const [file] = await ctx.db
-      .insert(files)
-      .values({
-        companyId: company.id,
-        ownerType: 'visitor',
-        storedName: stored,
-        mediaType: 'image/png',
-        size: png.length,
-        sha256: 'x',
-      })
-      .returning();
-    await ctx.db
-      .update(visitors)
-      .set({ requestImageId: file!.id })
-      .where(eq(visitors.id, visitor.id));
+    const file = await storeIdentityDocument(ctx.app, ctx.db, visitor, png);
     // Signed for the session of the admin's bearer token, and opened with that token: the
     // URL alone opens nothing (issue 26 §3).
     const { sid } = (await ctx.app.tokens.verify(token))!;
-    const url = ctx.app.fileUrls.signed(file!.id, { sessionId: sid })!;
+    const url = ctx.app.fileUrls.signed(file.id, { sessionId: sid })!;
     const viewed = await one('document.viewed', () => call({ method: 'GET', url }));
     expect(viewed).toMatchObject({
       subjectType: 'visitor',
