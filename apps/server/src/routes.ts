@@ -3,6 +3,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { authRoutes } from './auth/routes';
+import { siteRoutes } from './sites/routes';
 import { companyRoutes } from './companies/routes';
 import { fileRoutes } from './files/routes';
 import { healthRoutes } from './health/routes';
@@ -22,6 +23,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(companyRoutes);
+  await app.register(siteRoutes);
   await app.register(fileRoutes);
   await app.register(qrUserRoutes);
   await app.register(userRoutes);

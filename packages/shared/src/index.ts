@@ -8,6 +8,7 @@ export * from './messages';
 export * from './schemas/common';
 export * from './schemas/auth';
 export * from './schemas/company';
+export * from './schemas/site';
 export * from './schemas/user';
 export * from './schemas/qr-user';
 export * from './schemas/visitor';

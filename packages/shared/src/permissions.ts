@@ -32,6 +32,7 @@ export const MENU_TILE_IDS = [
   'audit',
   'account',
   'mailSettings',
+  'sites',
 ] as const;
 export type MenuTileId = (typeof MENU_TILE_IDS)[number];
 
@@ -72,6 +73,8 @@ export const MENU_TILES: readonly MenuTile[] = [
   // pages from the account menu.
   { id: 'account', path: 'mon-compte', roles: ['ROLE_USER'] },
   { id: 'mailSettings', path: 'my-mail-settings', roles: ['ROLE_USER'] },
+  // Issue 28: the company's buildings, for whoever runs the company's settings.
+  { id: 'sites', path: 'sites', roles: [adm, sa, mgr, sc] },
 ];
 
 export function menuTilesFor(role: Role): MenuTile[] {
@@ -206,6 +209,14 @@ export const ACTIONS = {
   'audit.list': { roles: tileRoles('audit'), allCompanies: [adm] },
   'privacy.settings': { roles: [adm, mgr, sa], allCompanies: [adm] },
   'privacy.rights': { roles: [adm, mgr, sa], allCompanies: [adm] },
+  // Sites (issue 28): every staff member reads their company's sites (the site switcher,
+  // the filters); the company's admin-side staff create, edit and archive them, and the
+  // product's role as it edits companies.
+  'sites.list': {
+    roles: [emp, adm, sup, mgr, sc, sa, 'ROLE_USER'],
+    allCompanies: [adm, sc],
+  },
+  'sites.manage': { roles: tileRoles('sites'), allCompanies: [adm, sc] },
   // Who is on site (issue 14): the list, and checking a person out from it.
   'onSite.list': { roles: tileRoles('onSite'), allCompanies: [adm, sc] },
   'onSite.checkOut': { roles: tileRoles('onSite'), allCompanies: [adm, sc] },
@@ -253,6 +264,7 @@ export const STAFF_PAGE_ACTIONS: Readonly<Record<string, readonly Action[]>> = {
   'display-logs': ['visitorLogs.list'],
   'on-site': ['onSite.list'],
   audit: ['audit.list'],
+  sites: ['sites.manage'],
 };
 
 /** Whether `role` may open the staff page `page` (the segment after the company's slug). */

@@ -17,6 +17,10 @@ export interface Principal {
   name: string;
   firstname: string;
   email: string;
+  /** Where their screens open (issue 28); null: the company's main site. */
+  homeSiteId: string | null;
+  /** The sites they are limited to; empty: every site of their company. */
+  siteIds: string[];
 }
 
 const principalQuery = (db: Db) =>
@@ -31,6 +35,8 @@ const principalQuery = (db: Db) =>
       name: users.name,
       firstname: users.firstname,
       email: users.email,
+      homeSiteId: users.homeSiteId,
+      siteIds: users.siteIds,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))

@@ -10,19 +10,42 @@ import {
 import { audit } from '../audit/service';
 import type { Database, Db } from '../db/client';
 import { countRows, likeAny } from '../db/pagination';
-import { companies, events, files, mailOutbox, qrUsers, users, visitors } from '../db/schema';
+import { alias } from 'drizzle-orm/pg-core';
+import {
+  companies,
+  events,
+  files,
+  mailOutbox,
+  qrUsers,
+  rollCalls,
+  sites,
+  users,
+  visitors,
+} from '../db/schema';
 import { conflict, isUniqueViolation, notFound } from '../errors';
 import type { FileStorage } from '../files/storage';
 import { storeFile, withStoredFileCleanup, type CheckedFile } from '../files/uploads';
 
+/**
+ * A company, its logo and member count, and its main site's place settings (issue 28:
+ * the time zone, 'Fin de journée' and early arrivals belong to each site; the company's
+ * own form and API show and edit its main site's, so a company of one site works as before).
+ */
 export type CompanyRow = typeof companies.$inferSelect & {
   logoStoredName: string | null;
   memberCount: number;
+  mainSiteId: string;
+  timezone: string;
+  dayEnd: string;
+  arrivalEarlyMinutes: number;
 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const memberCount = sql<number>`(select count(*)::int from ${qrUsers} where ${qrUsers.companyId} = ${companies.id} and ${qrUsers.kind} = 'member' and ${qrUsers.revokedAt} is null)`;
+
+/** The company's main site (sites/service.ts `mainSite`): its oldest active one. */
+const mainSiteOf = alias(sites, 'main_site');
 
 function selectCompanies(db: Db) {
   return db
@@ -30,17 +53,42 @@ function selectCompanies(db: Db) {
       company: companies,
       logoStoredName: files.storedName,
       memberCount,
+      mainSiteId: mainSiteOf.id,
+      timezone: mainSiteOf.timezone,
+      dayEnd: mainSiteOf.dayEnd,
+      arrivalEarlyMinutes: mainSiteOf.arrivalEarlyMinutes,
     })
     .from(companies)
-    .leftJoin(files, eq(files.id, companies.logoFileId));
+    .leftJoin(files, eq(files.id, companies.logoFileId))
+    .leftJoin(
+      mainSiteOf,
+      eq(
+        mainSiteOf.id,
+        sql`(select s.id from ${sites} s where s.company_id = ${companies.id} and s.archived_at is null
+              order by s.created_at, s.id limit 1)`,
+      ),
+    );
 }
 
 function toRow(r: {
   company: typeof companies.$inferSelect;
   logoStoredName: string | null;
   memberCount: number;
+  mainSiteId: string | null;
+  timezone: string | null;
+  dayEnd: string | null;
+  arrivalEarlyMinutes: number | null;
 }): CompanyRow {
-  return { ...r.company, logoStoredName: r.logoStoredName, memberCount: Number(r.memberCount) };
+  return {
+    ...r.company,
+    logoStoredName: r.logoStoredName,
+    memberCount: Number(r.memberCount),
+    // Every company keeps an active site (sites/service.ts refuses to archive the last).
+    mainSiteId: r.mainSiteId ?? '',
+    timezone: r.timezone ?? 'UTC',
+    dayEnd: r.dayEnd ?? '23:59',
+    arrivalEarlyMinutes: r.arrivalEarlyMinutes ?? 0,
+  };
 }
 
 /** A live company by slug (case-insensitive) or by id. */
@@ -120,16 +168,33 @@ export function companyValues(input: CompanyUpdate): CompanyValues {
     phoneNumber: input.phone_number,
     description: input.description ?? null,
     numberOfEmployee: input.number_of_employee ?? null,
-    // Absent from a form that does not show it: the column keeps its value (or its default, 0).
-    arrivalEarlyMinutes: input.arrival_early_minutes,
     // The kiosk's e-mail presence: absent keeps the value (off by default).
     kioskEmailEnabled: input.kiosk_email_enabled,
-    // 'Fin de journée': absent keeps the value (23:59 by default).
-    dayEnd: input.day_end,
+  };
+}
+
+/**
+ * The main site's settings a company form sends (issue 28): 'Fin de journée' and early
+ * arrivals; absent keeps the value (23:59 and 0 for a new company).
+ */
+export function mainSiteValues(input: CompanyUpdate): {
+  dayEnd?: string;
+  arrivalEarlyMinutes?: number;
+} {
+  return {
+    ...(input.day_end !== undefined ? { dayEnd: input.day_end } : {}),
+    ...(input.arrival_early_minutes !== undefined
+      ? { arrivalEarlyMinutes: input.arrival_early_minutes }
+      : {}),
   };
 }
 
 /** Inserts the company under a free slug; the caller retries on a slug race. */
+/**
+ * Inserts the company under a free slug, with its first site (issue 28): its own address,
+ * in `timezone` (the server's APP_TIMEZONE), the front desk at its e-mail. The caller
+ * retries on a slug race.
+ */
 export async function insertCompany(
   db: Db,
   input: CompanyCreate,
@@ -138,9 +203,20 @@ export async function insertCompany(
   const slug = await freeSlug(db, input.name);
   const [row] = await db
     .insert(companies)
-    .values({ name: input.name, slug, timezone, ...companyValues(input) })
+    .values({ name: input.name, slug, ...companyValues(input) })
     .returning();
   if (!row) throw new Error('the company just inserted was not returned');
+  await db.insert(sites).values({
+    companyId: row.id,
+    name: input.name,
+    address: input.address ?? null,
+    city: input.city ?? null,
+    zipcode: input.zipcode ?? null,
+    country: input.country ?? null,
+    timezone,
+    frontDeskEmail: input.email ?? null,
+    ...mainSiteValues(input),
+  });
   return row;
 }
 
@@ -189,6 +265,9 @@ export async function deleteEmptyCompany(db: Db, companyId: string): Promise<str
     .where(eq(files.companyId, companyId))
     .returning({ storedName: files.storedName });
   await db.delete(mailOutbox).where(eq(mailOutbox.companyId, companyId));
+  // Its sites go with it (nothing else refers to them once it is empty), its roll calls first.
+  await db.delete(rollCalls).where(eq(rollCalls.companyId, companyId));
+  await db.delete(sites).where(eq(sites.companyId, companyId));
   await db.delete(companies).where(eq(companies.id, companyId));
   return removed.map((r) => r.storedName);
 }
@@ -242,26 +321,32 @@ export async function createCompany(
   }
 }
 
-/** The columns an update form may change (never the slug). */
-export type CompanyChanges = Partial<Omit<typeof companies.$inferInsert, 'id' | 'slug'>>;
+/**
+ * The columns an update form may change (never the slug), and its main site's settings
+ * ('Fin de journée', early arrivals: `mainSiteValues`).
+ */
+export type CompanyChanges = Partial<Omit<typeof companies.$inferInsert, 'id' | 'slug'>> &
+  ReturnType<typeof mainSiteValues>;
 
 /**
  * The settings whose values an audit entry keeps, before → after (issue 27): how the company
  * works, never who it is nor whom to reach (a contact's name, an e-mail, a phone number).
  */
 const AUDITED_SETTINGS = ['arrivalEarlyMinutes', 'dayEnd', 'kioskEmailEnabled'] as const;
+type Audited = Pick<CompanyRow, (typeof AUDITED_SETTINGS)[number]>;
 
 /**
  * What an update changed, for its audit entry: the names of the fields whose value changed
  * (and 'logo' for a new one), and each changed setting as 'before→after'.
  */
 export function changeDetail(
-  current: typeof companies.$inferSelect,
+  current: typeof companies.$inferSelect & Audited,
   changes: CompanyChanges,
   newLogo: boolean,
 ): Record<string, string | string[]> {
   const changed = (Object.keys(changes) as (keyof CompanyChanges)[]).filter(
-    (field) => changes[field] !== undefined && changes[field] !== current[field],
+    (field) =>
+      changes[field] !== undefined && changes[field] !== (current as CompanyChanges)[field],
   );
   const detail: Record<string, string | string[]> = {
     fields: [...changed, ...(newLogo ? ['logo'] : [])],
@@ -288,13 +373,28 @@ export async function updateCompany(
 ): Promise<void> {
   const oldLogo = await withStoredFileCleanup(work.storage, (storage) =>
     work.db.transaction(async (tx) => {
-      const [current] = await tx
+      const [locked] = await tx
         .select()
         .from(companies)
         .where(eq(companies.id, companyId))
         .for('update');
-      if (!current) throw notFound();
-      await tx.update(companies).set(changes).where(eq(companies.id, companyId));
+      const main = locked ? await findCompany(tx, companyId) : null;
+      if (!locked || !main) throw notFound();
+      const current = {
+        ...locked,
+        dayEnd: main.dayEnd,
+        arrivalEarlyMinutes: main.arrivalEarlyMinutes,
+      };
+      const { dayEnd, arrivalEarlyMinutes, ...own } = changes;
+      if (Object.values(own).some((value) => value !== undefined)) {
+        await tx.update(companies).set(own).where(eq(companies.id, companyId));
+      }
+      if (dayEnd !== undefined || arrivalEarlyMinutes !== undefined) {
+        await tx
+          .update(sites)
+          .set({ dayEnd, arrivalEarlyMinutes })
+          .where(eq(sites.id, main.mainSiteId));
+      }
       await audit(tx, {
         companyId,
         actorUserId: work.actorUserId,

@@ -29,6 +29,11 @@ const companyRef = () =>
   uuid('company_id')
     .notNull()
     .references(() => companies.id, { onDelete: 'restrict' });
+/** The site (building) a record happened at (issue 28). */
+const siteRef = () =>
+  uuid('site_id')
+    .notNull()
+    .references(() => sites.id, { onDelete: 'restrict' });
 
 export const companies = pgTable(
   'companies',
@@ -51,14 +56,6 @@ export const companies = pgTable(
     title: text('title'),
     address: text('address'),
     zipcode: text('zipcode'),
-    timezone: text('timezone').notNull().default('Africa/Abidjan'),
-    /** Codes of this company's visitors check in from this many minutes before their day starts. */
-    arrivalEarlyMinutes: integer('arrival_early_minutes').notNull().default(0),
-    /**
-     * 'Fin de journée' (issue 14), HH:MM in the company's time zone: whoever is still
-     * inside then is checked out automatically (checkins/auto-check-out.ts).
-     */
-    dayEnd: text('day_end').notNull().default('23:59'),
     /**
      * The kiosk's e-mail presence (ARCHITECTURE §6): off unless the company turns it on,
      * since an e-mail address is no secret.
@@ -104,6 +101,50 @@ export const companies = pgTable(
   ],
 );
 
+/**
+ * A company's buildings (issue 28): each with its own address, time zone, front desk and
+ * hours. Everything that happens in a place (a request, an event, a check, a roll call)
+ * belongs to one; days, codes and the automatic check-out follow the site's zone. A site
+ * with history is archived (`archived_at`), never deleted. Every company has at least one.
+ */
+export const sites = pgTable(
+  'sites',
+  {
+    id: id(),
+    companyId: companyRef(),
+    name: text('name').notNull(),
+    address: text('address'),
+    city: text('city'),
+    zipcode: text('zipcode'),
+    /** ISO 3166-1 alpha-2, as the company's own country. */
+    country: text('country'),
+    /** IANA zone: the site's days, codes, automatic check-out and the times its mails show. */
+    timezone: text('timezone').notNull(),
+    /** Where the front desk is told of arrivals and requests for this site. */
+    frontDeskEmail: text('front_desk_email'),
+    /** When the front desk opens, HH:MM in the site's zone (shown to visitors; `day_end` closes it). */
+    opensAt: text('opens_at').notNull().default('00:00'),
+    /**
+     * 'Fin de journée' (issue 14), HH:MM in the site's zone: whoever is still inside then
+     * is checked out automatically (checkins/auto-check-out.ts).
+     */
+    dayEnd: text('day_end').notNull().default('23:59'),
+    /** Codes of this site's visitors check in from this many minutes before their day starts. */
+    arrivalEarlyMinutes: integer('arrival_early_minutes').notNull().default(0),
+    /** A short code printed on badges ('PAR', 'NOU'); unique within the company. */
+    shortCode: text('short_code'),
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('sites_company_idx').on(t.companyId, t.createdAt),
+    uniqueIndex('sites_company_name_key').on(t.companyId, sql`lower(${t.name})`),
+    uniqueIndex('sites_company_short_code_key')
+      .on(t.companyId, sql`upper(${t.shortCode})`)
+      .where(sql`${t.shortCode} is not null`),
+  ],
+);
+
 export const users = pgTable(
   'users',
   {
@@ -132,6 +173,13 @@ export const users = pgTable(
     languageChosen: boolean('language_chosen').notNull().default(false),
     /** Whether this person, as a host, is mailed when their visitor checks in (issue 15). */
     arrivalMail: boolean('arrival_mail').notNull().default(true),
+    /** Where this person works (issue 28): the site their screens open on. */
+    homeSiteId: uuid('home_site_id').references(() => sites.id, { onDelete: 'set null' }),
+    /** The sites this person is limited to (front desk, supervisor); empty: every site of the company. */
+    siteIds: uuid('site_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
     createdAt: createdAt(),
   },
   (t) => [
@@ -212,6 +260,7 @@ export const events = pgTable(
   {
     id: id(),
     companyId: companyRef(),
+    siteId: siteRef(),
     name: text('name').notNull(),
     slug: text('slug').notNull(),
     location: text('location').notNull(),
@@ -238,6 +287,7 @@ export const events = pgTable(
   (t) => [
     uniqueIndex('events_company_slug_key').on(t.companyId, t.slug),
     index('events_company_created_idx').on(t.companyId, t.createdAt),
+    index('events_site_created_idx').on(t.siteId, t.createdAt),
   ],
 );
 
@@ -260,6 +310,8 @@ export const visitors = pgTable(
   {
     id: id(),
     companyId: companyRef(),
+    /** The site the visitor comes to: their meeting's, or their event's. */
+    siteId: siteRef(),
     eventId: uuid('event_id').references(() => events.id, { onDelete: 'set null' }),
     uidn: text('uidn').notNull(),
     firstname: text('firstname').notNull(),
@@ -289,6 +341,8 @@ export const visitors = pgTable(
     uniqueIndex('visitors_uidn_key').on(t.uidn),
     index('visitors_company_created_idx').on(t.companyId, t.createdAt),
     index('visitors_company_event_idx').on(t.companyId, t.eventId),
+    // Expected today of one site: its visitors by day.
+    index('visitors_site_day_idx').on(t.siteId, t.dayStartsAt),
     // Whose identity document a file is (the audit of a document view, the retention purge).
     index('visitors_request_image_idx').on(t.requestImageId),
     // An address's registrations (one per event, a few a day): found without a scan.
@@ -357,6 +411,8 @@ export const qrUsers = pgTable(
 const checkColumns = () => ({
   id: id(),
   companyId: companyRef(),
+  /** Where the person came in: a visitor's own site; a QR user's or member's desk. */
+  siteId: siteRef(),
   checkInAt: timestamp('check_in_at', { withTimezone: true }).notNull().defaultNow(),
   checkOutAt: timestamp('check_out_at', { withTimezone: true }),
   /** 'scan' | 'manual' | 'kiosk' | 'automatic' (CHECK_METHODS) */
@@ -405,6 +461,11 @@ export const visitorChecks = pgTable(
     index('visitor_checks_open_idx')
       .on(t.companyId, t.checkInAt)
       .where(sql`${t.checkOutAt} is null and ${t.undoneAt} is null`),
+    // Who is inside one site, by arrival.
+    index('visitor_checks_site_open_idx')
+      .on(t.siteId, t.checkInAt)
+      .where(sql`${t.checkOutAt} is null and ${t.undoneAt} is null`),
+    index('visitor_checks_site_in_idx').on(t.siteId, t.checkInAt),
   ],
 );
 
@@ -426,6 +487,11 @@ export const userChecks = pgTable(
     index('user_checks_open_idx')
       .on(t.companyId, t.checkInAt)
       .where(sql`${t.checkOutAt} is null and ${t.undoneAt} is null`),
+    // Who is inside one site, by arrival.
+    index('user_checks_site_open_idx')
+      .on(t.siteId, t.checkInAt)
+      .where(sql`${t.checkOutAt} is null and ${t.undoneAt} is null`),
+    index('user_checks_site_in_idx').on(t.siteId, t.checkInAt),
   ],
 );
 
@@ -574,14 +640,18 @@ export const rollCalls = pgTable(
     companyId: uuid('company_id')
       .notNull()
       .references(() => companies.id, { onDelete: 'cascade' }),
+    /** The site evacuated; null: every site of the company at once. */
+    siteId: uuid('site_id').references(() => sites.id, { onDelete: 'restrict' }),
     startedBy: uuid('started_by').references(() => users.id, { onDelete: 'set null' }),
     startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
     endedAt: timestamp('ended_at', { withTimezone: true }),
     endedBy: uuid('ended_by').references(() => users.id, { onDelete: 'set null' }),
   },
   (t) => [
+    // At most one open roll call per site, and one for all sites (null); that the two do
+    // not overlap is checked under the company's lock (roll-calls/service.ts).
     uniqueIndex('roll_calls_one_open_key')
-      .on(t.companyId)
+      .on(t.companyId, sql`coalesce(${t.siteId}, '00000000-0000-0000-0000-000000000000'::uuid)`)
       .where(sql`${t.endedAt} is null`),
     index('roll_calls_company_idx').on(t.companyId, t.startedAt),
   ],

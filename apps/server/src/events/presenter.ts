@@ -32,6 +32,7 @@ export function presentEvent(row: EventRow, publicUrl: string): Event {
     company_id: row.companyId,
     companyId: row.companyId,
     company: row.company,
+    site: row.site,
     link: qrTargets.eventShareLink(publicUrl, row.company.slug, row.slug),
     qrcode_url: eventQrImageUrl(row.company.slug, row.slug),
     participant_count: row.participantCount,

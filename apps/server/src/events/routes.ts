@@ -45,6 +45,7 @@ import {
   listEventVisitorLogs,
 } from './service';
 import { found } from '../db/rows';
+import { assertWithinSites, siteForNewRecord } from '../sites/service';
 import { say } from '../language';
 
 const idParams = z.object({ id: z.uuid(said((m) => m.api.badRequest)) });
@@ -89,7 +90,19 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
         companyForNewRecord(who, 'events.create', request.body.company_id),
       );
       if (!company) throw notFound();
-      const event = await createEvent(app.db, request.body, { company, createdBy: who.userId });
+      // Its site (issue 28): the one named, else the company's only site or the creator's home site.
+      const site = await siteForNewRecord(
+        app.db,
+        company.id,
+        request.body.site_id,
+        company.id === who.companyId ? who.homeSiteId : null,
+      );
+      assertWithinSites(who, site);
+      const event = await createEvent(app.db, request.body, {
+        company,
+        site,
+        createdBy: who.userId,
+      });
       request.log.info(
         { eventId: event.id, companyId: company.id, by: who.userId },
         'event created',

@@ -27,7 +27,7 @@ import {
 } from '@sesame/shared';
 import { audit } from '../audit/service';
 import type { Db } from '../db/client';
-import { companies, events, visitorChecks, visitors } from '../db/schema';
+import { companies, events, sites, visitorChecks, visitors } from '../db/schema';
 import { likeAny } from '../db/pagination';
 import { badRequest, isUniqueViolation } from '../errors';
 import type { CheckedFile } from '../files/uploads';
@@ -46,7 +46,9 @@ export interface EventCompany {
 }
 
 export interface EventRow extends EventRecord {
+  /** The company, with the zone of the event's site (issue 28): its dates and times are read in it. */
   company: EventCompany;
+  site: { id: string; name: string; timezone: string };
   participantCount: number;
 }
 
@@ -62,22 +64,26 @@ function selectEvents(db: Db) {
         id: companies.id,
         name: companies.name,
         slug: companies.slug,
-        timezone: companies.timezone,
+        timezone: sites.timezone,
       },
+      site: { id: sites.id, name: sites.name, timezone: sites.timezone },
       participantCount,
     })
     .from(events)
-    .innerJoin(companies, eq(companies.id, events.companyId));
+    .innerJoin(companies, eq(companies.id, events.companyId))
+    .innerJoin(sites, eq(sites.id, events.siteId));
 }
 
 type Selected = {
   event: EventRecord;
   company: EventCompany;
+  site: EventRow['site'];
   participantCount: number;
 };
 const toRow = (r: Selected): EventRow => ({
   ...r.event,
   company: r.company,
+  site: r.site,
   participantCount: Number(r.participantCount),
 });
 
@@ -165,24 +171,23 @@ export async function freeEventSlug(db: Db, companyId: string, name: string): Pr
 export async function insertEvent(
   db: Db,
   input: EventCreate,
-  values: { companyId: string; startsAt: Date; createdBy: string },
+  values: {
+    companyId: string;
+    site: { id: string; timezone: string };
+    startsAt: Date;
+    createdBy: string;
+  },
 ): Promise<EventRecord> {
   const slug = await freeEventSlug(db, values.companyId, input.name);
   const orNull = (v: string) => (v ? v : null);
-  // The day's instants, in the company's zone, written with the event (the code check reads them).
-  const company = firstRow(
-    await db
-      .select({ timezone: companies.timezone })
-      .from(companies)
-      .where(eq(companies.id, values.companyId)),
-    "the event's company",
-  );
-  const day = dayBounds(input.date_event, company.timezone);
+  // The day's instants, in the site's zone, written with the event (the code check reads them).
+  const day = dayBounds(input.date_event, values.site.timezone);
   if (!day) throw new Error(`not a DD/MM/YYYY date: ${input.date_event}`);
   const rows = await db
     .insert(events)
     .values({
       companyId: values.companyId,
+      siteId: values.site.id,
       name: input.name,
       slug,
       location: input.location,
@@ -214,17 +219,26 @@ const SLUG_RACE_TRIES = 5;
 export async function createEvent(
   db: Db,
   input: EventCreate,
-  context: { company: { id: string; timezone: string }; createdBy: string },
+  context: {
+    company: { id: string };
+    site: { id: string; timezone: string };
+    createdBy: string;
+  },
 ): Promise<EventRow> {
-  const { company, createdBy } = context;
-  if (isEventDayOver(input.date_event, company.timezone)) {
+  const { company, site, createdBy } = context;
+  if (isEventDayOver(input.date_event, site.timezone)) {
     throw badRequest((m) => m.event.datePast, { date_event: (m) => m.event.datePast });
   }
-  const startsAt = eventStartsAt(input.date_event, input.time_event, company.timezone);
+  const startsAt = eventStartsAt(input.date_event, input.time_event, site.timezone);
   for (let attempt = 1; ; attempt++) {
     try {
       const created = await db.transaction(async (tx) => {
-        const row = await insertEvent(tx, input, { companyId: company.id, startsAt, createdBy });
+        const row = await insertEvent(tx, input, {
+          companyId: company.id,
+          site,
+          startsAt,
+          createdBy,
+        });
         await audit(tx, {
           companyId: company.id,
           actorUserId: createdBy,
@@ -438,7 +452,7 @@ export async function listAttendance(
           id: companies.id,
           name: companies.name,
           slug: companies.slug,
-          timezone: companies.timezone,
+          timezone: sites.timezone,
         },
         visitor: {
           id: visitors.id,
@@ -454,6 +468,7 @@ export async function listAttendance(
       .from(visitors)
       .innerJoin(events, eq(events.id, visitors.eventId))
       .innerJoin(companies, eq(companies.id, events.companyId))
+      .innerJoin(sites, eq(sites.id, events.siteId))
       .where(where)
       .orderBy(desc(events.createdAt), desc(events.id), asc(visitors.createdAt), asc(visitors.id))
       .limit(query.per_page)

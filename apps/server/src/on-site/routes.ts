@@ -68,7 +68,12 @@ export function endsStreamOf(change: AccessChange, who: Principal): boolean {
  * still live, the same role and company (what `hears` and the company scope read).
  */
 export function sameAccess(opened: Principal, now: Principal | null): boolean {
-  return now !== null && now.role === opened.role && now.companyId === opened.companyId;
+  return (
+    now !== null &&
+    now.role === opened.role &&
+    now.companyId === opened.companyId &&
+    now.siteIds.join() === opened.siteIds.join()
+  );
 }
 
 export const onSiteRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -11,6 +11,7 @@
 import { eq } from 'drizzle-orm';
 import { catalogue, slugify, type Language } from '@sesame/shared';
 import type { Db } from '../db/client';
+import { mainSiteZone } from '../sites/service';
 import { companies } from '../db/schema';
 import { firstRow } from '../db/rows';
 import { dayOf } from '../time-zones';
@@ -60,7 +61,7 @@ export async function exportDisposition(
 ): Promise<string> {
   const company = firstRow(
     await db
-      .select({ timezone: companies.timezone })
+      .select({ timezone: mainSiteZone(companies.id) })
       .from(companies)
       .where(eq(companies.id, person.companyId)),
     "the person's company",

@@ -9,6 +9,7 @@ import { formatUidn, isUidnShaped, type ListQuery, type QrUserKind } from '@sesa
 import type { Db } from '../db/client';
 import { newId, newUidn } from '../db/ids';
 import { countRows, fullNames, likeAny } from '../db/pagination';
+import { mainSiteZone } from '../sites/service';
 import { companies, files, qrUsers, userChecks } from '../db/schema';
 import { badRequest, conflict, notFound } from '../errors';
 import type { CheckedFile } from '../files/uploads';
@@ -43,7 +44,8 @@ function selectQrUsers(db: Db) {
         id: companies.id,
         name: companies.name,
         slug: companies.slug,
-        timezone: companies.timezone,
+        // Cards serve every site: their expiry is a day in the main site's zone.
+        timezone: mainSiteZone(companies.id),
         logoStoredName: logo.storedName,
       },
       documentMediaType: doc.mediaType,
@@ -83,7 +85,7 @@ export async function findLiveCompany(db: Db, companyId: string): Promise<QrUser
       id: companies.id,
       name: companies.name,
       slug: companies.slug,
-      timezone: companies.timezone,
+      timezone: mainSiteZone(companies.id),
       logoStoredName: logo.storedName,
       archivedAt: companies.archivedAt,
     })

@@ -24,7 +24,7 @@ import { audit } from '../audit/service';
 import { companyScope, loadAuthorized, signedIn } from '../auth/authorize';
 import type { Principal } from '../auth/principal';
 import { loadCompany } from '../companies/load';
-import { companies, visitors } from '../db/schema';
+import { companies, sites, visitors } from '../db/schema';
 import { badRequest, conflict, notFound } from '../errors';
 import { dayOf } from '../time-zones';
 import { findCardSource, isConfirmed, presentVisitorCard } from '../visitors/card';
@@ -93,14 +93,14 @@ export const requestRoutes: FastifyPluginAsyncZod = async (app) => {
             companyId: visitors.companyId,
             eventId: visitors.eventId,
             requestDate: visitors.requestDate,
-            timezone: companies.timezone,
+            timezone: sites.timezone,
           })
           .from(visitors)
-          .innerJoin(companies, eq(companies.id, visitors.companyId))
+          .innerJoin(sites, eq(sites.id, visitors.siteId))
           .where(eq(visitors.id, visitor_id))
           .for('update', { of: visitors });
         if (!visitor) throw notFound();
-        // A meeting whose day is already past (the company's zone) is never requested.
+        // A meeting whose day is already past (the site's zone) is never requested.
         const date = visitor.requestDate;
         if (
           !visitor.eventId &&

@@ -9,7 +9,7 @@ import { arrayContains, eq, sql } from 'drizzle-orm';
 import { hashPassword } from '../auth/passwords';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
-import { companies, users } from '../db/schema';
+import { companies, sites, users } from '../db/schema';
 import { found } from '../db/rows';
 
 /**
@@ -62,14 +62,22 @@ async function seedUnderLock(db: Db, config: SeedConfig): Promise<SeedResult> {
     .where(eq(sql`lower(${companies.slug})`, config.defaultCompanySlug))
     .limit(1);
   if (!company) {
+    const profile = defaultCompanyProfile(adminEmail);
     [company] = await db
       .insert(companies)
-      .values({
-        ...defaultCompanyProfile(adminEmail),
-        slug: config.defaultCompanySlug,
-        timezone: config.timezone,
-      })
+      .values({ ...profile, slug: config.defaultCompanySlug })
       .returning();
+    // Its first site (issue 28), in the zone the server runs in.
+    await db.insert(sites).values({
+      companyId: found(company, 'the default company').id,
+      name: profile.name,
+      address: profile.address,
+      city: profile.city,
+      zipcode: profile.zipcode,
+      country: profile.country,
+      timezone: config.timezone,
+      frontDeskEmail: profile.email,
+    });
     result.companyCreated = true;
   }
 

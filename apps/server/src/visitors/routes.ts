@@ -23,6 +23,7 @@ import { findCardSource, isConfirmed, presentVisitorCard } from './card';
 import { createVisitor, deleteVisitor, findVisitor } from './service';
 import { presentCreatedVisitor } from './presenter';
 import { issueMessage, issueMessages, say } from '../language';
+import { siteForNewRecord } from '../sites/service';
 
 export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
   const limits = app.config.rateLimits;
@@ -87,15 +88,17 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!fields.company_id) throw badRequest();
       const company = await findCompany(app.db, fields.company_id);
       if (!company) throw notFound();
-      // A meeting in the past: judged in the company's time zone, today allowed.
-      if (isPastVisitDate(fields.request_date, dayOf(new Date(), company.timezone))) {
+      // The site of the visit (issue 28): the one chosen or given by its link, else the only one.
+      const site = await siteForNewRecord(app.db, company.id, fields.site_id);
+      // A meeting in the past: judged in the site's time zone, today allowed.
+      if (isPastVisitDate(fields.request_date, dayOf(new Date(), site.timezone))) {
         throw badRequest((m) => m.visitor.datePast, { request_date: (m) => m.visitor.datePast });
       }
       const document = checkFile(upload, ALLOWED.identityDocument, ID_FILE_MAX_BYTES);
 
       const visitor = await withStoredFileCleanup(app.storage, (storage) =>
         app.db.transaction((tx) =>
-          createVisitor(tx, storage, { companyId: company.id, fields, document }),
+          createVisitor(tx, storage, { companyId: company.id, site, fields, document }),
         ),
       );
       request.log.info({ visitorId: visitor.id, companyId: company.id }, 'visitor created');

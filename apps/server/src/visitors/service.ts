@@ -29,6 +29,8 @@ export const VISITOR_DOCUMENT_OWNER = 'visitor';
 
 export interface CreateVisitorInput {
   companyId: string;
+  /** Where the visit takes place (issue 28): its day is read in the site's zone. */
+  site: { id: string; timezone: string };
   /** The form's fields, parsed by `visitorFormSchema`. */
   fields: VisitorCreateInput;
   /** The identity document, already checked by `checkFile` (type by content, size). */
@@ -59,18 +61,9 @@ export async function createVisitor(
       contact: (m) => m.validation.phoneInvalid,
     });
   }
-  // The meeting's day as instants in the company's zone, written with the visitor.
+  // The meeting's day as instants in the site's zone, written with the visitor.
   let day = input.day ?? null;
-  if (!day && fields.request_date) {
-    const company = firstRow(
-      await tx
-        .select({ timezone: companies.timezone })
-        .from(companies)
-        .where(eq(companies.id, companyId)),
-      "the visitor's company",
-    );
-    day = dayBounds(fields.request_date, company.timezone);
-  }
+  if (!day && fields.request_date) day = dayBounds(fields.request_date, input.site.timezone);
   const document = await storeFile(tx, storage, input.document, {
     companyId,
     ownerType: VISITOR_DOCUMENT_OWNER,
@@ -79,6 +72,7 @@ export async function createVisitor(
     .insert(visitors)
     .values({
       companyId,
+      siteId: input.site.id,
       eventId: input.eventId ?? null,
       uidn: newUidn(),
       firstname: fields.firstname,
@@ -144,6 +138,7 @@ export interface EventRegistrationInput {
     EventRow,
     | 'id'
     | 'companyId'
+    | 'siteId'
     | 'addressName'
     | 'city'
     | 'state'
@@ -172,6 +167,8 @@ export async function createConfirmedEventRegistration(
   const { event } = input;
   const visitor = await createVisitor(tx, storage, {
     companyId: event.companyId,
+    // An event guest comes to the event's site, on the event's day there.
+    site: { id: event.siteId, timezone: '' },
     eventId: event.id,
     day: { dayStartsAt: event.dayStartsAt, dayEndsAt: event.dayEndsAt },
     document: input.document,

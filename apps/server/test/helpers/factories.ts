@@ -8,7 +8,15 @@ import type { Role } from '@sesame/shared';
 import { hashPassword } from '../../src/auth/passwords';
 import type { Db } from '../../src/db/client';
 import { newUidn } from '../../src/db/ids';
-import { companies, events, qrUsers, users, visitRequests, visitors } from '../../src/db/schema';
+import {
+  companies,
+  events,
+  qrUsers,
+  sites,
+  users,
+  visitRequests,
+  visitors,
+} from '../../src/db/schema';
 import { dayBounds } from '../../src/events/time';
 import { enqueueVisitorCodeMail } from '../../src/mail/outbox';
 
@@ -16,13 +24,57 @@ export const TEST_PASSWORD = 'Test-Password-123';
 let passwordHash: Promise<string> | undefined;
 const unique = () => randomBytes(4).toString('hex');
 
-export async function buildCompany(db: Db, values: Partial<typeof companies.$inferInsert> = {}) {
+/** A main site's settings a test may give its company (issue 28: they belong to sites). */
+type PlaceSettings = Partial<
+  Pick<typeof sites.$inferInsert, 'timezone' | 'dayEnd' | 'arrivalEarlyMinutes'>
+>;
+
+/**
+ * A company and its main site (every company has one), in `timezone` (UTC by default),
+ * with the site's `dayEnd` and `arrivalEarlyMinutes` if given. `siteId` is the main site.
+ */
+export async function buildCompany(
+  db: Db,
+  values: Partial<typeof companies.$inferInsert> & PlaceSettings = {},
+) {
   const suffix = unique();
+  const { timezone = 'UTC', dayEnd, arrivalEarlyMinutes, ...own } = values;
   const [row] = await db
     .insert(companies)
-    .values({ name: `Company ${suffix}`, slug: `company-${suffix}`, ...values })
+    .values({ name: `Company ${suffix}`, slug: `company-${suffix}`, ...own })
+    .returning();
+  const site = await buildSite(db, {
+    company: row!,
+    name: row!.name,
+    timezone,
+    ...(dayEnd !== undefined ? { dayEnd } : {}),
+    ...(arrivalEarlyMinutes !== undefined ? { arrivalEarlyMinutes } : {}),
+  });
+  return { ...row!, siteId: site.id, timezone: site.timezone };
+}
+
+/** Another site of `company` (its own zone, UTC by default). */
+export async function buildSite(
+  db: Db,
+  options: { company: { id: string } } & Partial<typeof sites.$inferInsert>,
+) {
+  const { company, ...values } = options;
+  const [row] = await db
+    .insert(sites)
+    .values({ companyId: company.id, name: `Site ${unique()}`, timezone: 'UTC', ...values })
     .returning();
   return row!;
+}
+
+/** The company's main site (its oldest active one), as the server picks it. */
+async function mainSiteOf(db: Db, companyId: string) {
+  const [site] = await db
+    .select()
+    .from(sites)
+    .where(eq(sites.companyId, companyId))
+    .orderBy(sites.createdAt, sites.id)
+    .limit(1);
+  return site!;
 }
 
 export async function buildUser(
@@ -47,13 +99,20 @@ export async function buildUser(
   return row!;
 }
 
-/** A day's instants in the company's zone, as the services write them with an event or a visitor. */
-async function dayOfCompany(db: Db, companyId: string, date: string | null | undefined) {
-  const [company] = await db
-    .select({ timezone: companies.timezone })
-    .from(companies)
-    .where(eq(companies.id, companyId));
-  return dayBounds(date, company!.timezone);
+/**
+ * The site a record goes to (`siteId` given, else the company's main site) and the day's
+ * instants in its zone, as the services write them with an event or a visitor.
+ */
+async function placeOf(
+  db: Db,
+  companyId: string,
+  siteId: string | undefined,
+  date: string | null | undefined,
+) {
+  const site = siteId
+    ? (await db.select().from(sites).where(eq(sites.id, siteId)))[0]!
+    : await mainSiteOf(db, companyId);
+  return { siteId: site.id, ...(dayBounds(date, site.timezone) ?? {}) };
 }
 
 export async function buildVisitor(
@@ -79,8 +138,8 @@ export async function buildVisitor(
       organisationName: 'Acme',
       requestDate,
       requestTime: '10:30',
-      // The day's instants, as createVisitor writes them.
-      ...((await dayOfCompany(db, company.id, requestDate)) ?? {}),
+      // The site and the day's instants, as createVisitor writes them.
+      ...(await placeOf(db, company.id, values.siteId, requestDate)),
       ...values,
     })
     .returning();
@@ -132,8 +191,8 @@ export async function buildEvent(
       addressName: 'Plateau',
       dateEvent,
       timeEvent: '10:00',
-      // The day's instants, as insertEvent writes them.
-      ...(await dayOfCompany(db, company.id, dateEvent))!,
+      // The site and the day's instants, as insertEvent writes them.
+      ...(await placeOf(db, company.id, values.siteId, dateEvent)),
       ...values,
     })
     .returning();

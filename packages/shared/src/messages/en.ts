@@ -26,6 +26,21 @@ const visitorFields: Catalogue['visitor']['fields'] = {
   contact: 'Contact',
 };
 
+const siteFields: Catalogue['site']['fields'] = {
+  name: 'Site name',
+  address: 'Address',
+  city: 'City',
+  zipcode: 'Postcode',
+  country: 'Country',
+  timezone: 'Time zone',
+  front_desk_email: 'Front desk email',
+  opens_at: 'Opens at',
+  day_end: 'End of day',
+  arrival_early_minutes: 'Early arrivals (minutes)',
+  short_code: 'Short code',
+  site_id: 'Site',
+};
+
 const companyFields: Catalogue['company']['fields'] = {
   logo: 'Logo',
   name: 'Name',
@@ -304,6 +319,27 @@ export const en: Catalogue = {
   audit: {
     originInvalid:
       'Unknown origin: choose "platform" (the Sésame platform) or "company" (the company).',
+  },
+  site: {
+    fields: siteFields,
+    required: (field) => required(siteFields[field]),
+    timezoneInvalid: 'Please choose a time zone from the list (for example Europe/Paris).',
+    timeInvalid: 'Please enter a time as HH:MM, from 00:00 to 23:59.',
+    shortCodeInvalid: 'The short code has 2 to 6 letters or digits (for example PAR).',
+    nameTaken: 'Another site of this company already has this name.',
+    shortCodeTaken: 'Another site of this company already has this short code.',
+    created: 'Site created successfully.',
+    updated: 'Site updated successfully.',
+    archived: 'Site archived.',
+    restored: 'Site restored.',
+    deleted: 'Site deleted.',
+    hasHistory: 'This site has history (requests, events or check-ins): archive it instead.',
+    lastSite: 'A company keeps at least one active site.',
+    archivedSite: 'This site is archived.',
+    choose: 'Please choose the site of your visit.',
+    otherSite: (site) => `This code is expected at the site “${site}”.`,
+    notYours: 'You do not have access to this site.',
+    all: 'All sites',
   },
   rollCall: {
     alreadyRunning: 'An evacuation roll call is already under way.',

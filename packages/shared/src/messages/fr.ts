@@ -74,6 +74,21 @@ const accountFields = {
   confirm_password: 'Confirmer le mot de passe',
 } as const;
 
+const siteFields = {
+  name: 'Nom du site',
+  address: 'Adresse',
+  city: 'Ville',
+  zipcode: 'Code postal',
+  country: 'Pays',
+  timezone: 'Fuseau horaire',
+  front_desk_email: 'Email de l’accueil',
+  opens_at: 'Ouverture',
+  day_end: 'Fin de journée',
+  arrival_early_minutes: 'Arrivées anticipées (minutes)',
+  short_code: 'Code court',
+  site_id: 'Site',
+} as const;
+
 const qrUserFields = {
   firstname: 'Prénom',
   lastname: 'Nom',
@@ -349,6 +364,32 @@ export const fr = {
     /** Issue 26 §9: the audit log's origin filter (`by`). */
     originInvalid:
       "Origine inconnue : choisissez « platform » (la plateforme Sésame) ou « company » (l'entreprise).",
+  },
+  /** Issue 28: a company's sites (buildings). */
+  site: {
+    fields: siteFields,
+    required: (field: keyof typeof siteFields) => required(siteFields[field]),
+    timezoneInvalid: 'Veuillez choisir un fuseau horaire de la liste (par exemple Europe/Paris).',
+    timeInvalid: 'Veuillez entrer une heure HH:MM, de 00:00 à 23:59.',
+    shortCodeInvalid: 'Le code court compte 2 à 6 lettres ou chiffres (par exemple PAR).',
+    nameTaken: 'Un autre site de cette entreprise porte déjà ce nom.',
+    shortCodeTaken: 'Un autre site de cette entreprise a déjà ce code court.',
+    created: 'Site créé avec succès.',
+    updated: 'Site mis à jour avec succès.',
+    archived: 'Site archivé.',
+    restored: 'Site rétabli.',
+    deleted: 'Site supprimé.',
+    /** A site with history (requests, events, checks) is archived, never deleted. */
+    hasHistory: 'Ce site a un historique (demandes, évènements ou passages) : archivez-le plutôt.',
+    lastSite: 'Une entreprise garde au moins un site actif.',
+    archivedSite: 'Ce site est archivé.',
+    /** The public form of a company with several sites. */
+    choose: 'Veuillez choisir le site de votre visite.',
+    /** A visitor's code scanned at another site's desk. */
+    otherSite: (site: string) => `Ce code est attendu sur le site « ${site} ».`,
+    /** A staff member limited to some sites acting on another. */
+    notYours: "Vous n'avez pas accès à ce site.",
+    all: 'Tous les sites',
   },
   rollCall: {
     alreadyRunning: "Un appel d'évacuation est déjà en cours.",

@@ -49,6 +49,7 @@ export const COMPANY_PAGE_NAMES = [
   'user-check-ins',
   'on-site',
   'audit',
+  'sites',
 ] as const;
 
 /** Top-level route names a company slug may not take (ARCHITECTURE §6). */

@@ -7,6 +7,7 @@
  * so the first one is the message a person reads on either side.
  */
 import { z } from 'zod';
+import { siteRefSchema } from './site';
 import { EVENT_DEFAULT_DEPARTMENT, HOURS, MINUTES } from '../constants';
 import { fr } from '../messages/fr';
 import type { Say } from '../messages/catalogue';
@@ -68,6 +69,11 @@ export const eventCreateSchema = z
     },
     z.object({
       company_id: formText(TEXT_MAX.slug),
+      /** Where it takes place (issue 28): blank, the company's only site or the creator's home site. */
+      site_id: z.preprocess(
+        (v) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v),
+        z.uuid(keyed((m) => m.site.choose, { key: 'siteChoose', field: 'site_id' })).optional(),
+      ),
       name: formText(TEXT_MAX.companyName),
       location: formText(TEXT_MAX.line),
       address_name: formText(TEXT_MAX.address),
@@ -151,6 +157,8 @@ export const eventSchema = z.object({
   company_id: z.string(),
   companyId: z.string(),
   company: eventCompanySchema,
+  /** Where it takes place (issue 28); `company.timezone` is this site's zone. */
+  site: siteRefSchema,
   /** The share link: {PUBLIC_URL}/company/{company slug}/event/{event slug} (spec §7). */
   link: z.string(),
   /** The public PNG of the share link's QR code (the poster). */

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { listQuerySchema, slugOrIdFilter, uuidSchema } from './common';
+import { siteFilter, siteRefSchema } from './site';
 
 /** Every kind of person who can be inside: a visitor, an event guest, a permanent QR user, a member. */
 export const PERSON_KINDS = ['visitor', 'event_guest', 'qr_user', 'member'] as const;
@@ -12,6 +13,8 @@ export type PersonKind = (typeof PERSON_KINDS)[number];
 /** `?company=` (a slug or id) narrows the list of a role that sees every company. */
 export const onSiteQuerySchema = listQuerySchema.extend({
   company: slugOrIdFilter,
+  /** One site's people (issue 28); absent: every site the caller may see. */
+  site: siteFilter,
   kind: z.enum(PERSON_KINDS).optional(),
 });
 export type OnSiteQuery = z.infer<typeof onSiteQuerySchema>;
@@ -28,6 +31,8 @@ export const onSiteRowSchema = z.object({
   /** The visitor's organisation; a QR user's or member's title. */
   organisation: z.string().nullable(),
   company: companyRef,
+  /** Where they came in (issue 28). */
+  site: siteRefSchema,
   host: z.string().nullable(),
   event: z.string().nullable(),
   check_in_time: z.string(),
@@ -66,6 +71,8 @@ export const expectedRowSchema = z.object({
   lastname: z.string(),
   organisation: z.string().nullable(),
   company: companyRef,
+  /** Where they are expected (issue 28). */
+  site: siteRefSchema,
   host: z.string().nullable(),
   event: z.string().nullable(),
   /** HH:MM in the company's time zone, as the form or the event gave it. */
@@ -91,6 +98,8 @@ export const liveEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('presence'),
     company_id: z.string(),
+    /** The site it happened at (issue 28); a roll call of every site: null. */
+    site_id: z.string().nullable().default(null),
     person_id: z.string(),
     /** 'visitor' (visitor_checks) or 'user' (user_checks). */
     table: z.enum(['visitor', 'user']),
@@ -103,12 +112,16 @@ export const liveEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('request'),
     company_id: z.string(),
+    /** The site it happened at (issue 28); a roll call of every site: null. */
+    site_id: z.string().nullable().default(null),
     request_id: z.string(),
     op: z.enum(['created', 'updated']),
   }),
   z.object({
     type: z.literal('rollCall'),
     company_id: z.string(),
+    /** The site it happened at (issue 28); a roll call of every site: null. */
+    site_id: z.string().nullable().default(null),
     roll_call_id: z.string(),
     op: z.enum(['started', 'marked', 'ended']),
   }),
@@ -125,4 +138,6 @@ export const LIVE_HEARTBEAT_MS = 15_000;
 
 export const liveQuerySchema = z.object({
   company: slugOrIdFilter,
+  /** One site's events only (a front-desk screen opened on a site). */
+  site: siteFilter,
 });

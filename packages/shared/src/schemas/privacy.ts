@@ -38,6 +38,12 @@ export const AUDIT_ACTIONS = [
   'company.created',
   'company.updated',
   'company.deleted',
+  /** Issue 28: a company's sites. */
+  'site.created',
+  'site.updated',
+  'site.archived',
+  'site.restored',
+  'site.deleted',
   'event.created',
   'event.closed',
   'event.deleted',
@@ -70,6 +76,7 @@ export const AUDIT_SUBJECTS = [
   'request',
   'file',
   'event',
+  'site',
 ] as const;
 export type AuditSubject = (typeof AUDIT_SUBJECTS)[number];
 

@@ -17,7 +17,15 @@ import { z } from 'zod';
 import { HOURS, ID_DOCUMENT_TYPES, ID_FILE_MAX_BYTES, MINUTES } from '../constants';
 import type { Say } from '../messages/catalogue';
 import { megabytes } from '../messages/units';
-import { EMAIL_PATTERN, TEXT_MAX, countryField, formText, isPhoneShaped, sayIssue } from './common';
+import {
+  EMAIL_PATTERN,
+  TEXT_MAX,
+  countryField,
+  formText,
+  isPhoneShaped,
+  keyed,
+  sayIssue,
+} from './common';
 
 import { fr } from '../messages/fr';
 import {
@@ -44,6 +52,14 @@ export const visitorFormSchema = z
   .object({
     /** The company: its id or its slug (the visitor form knows the slug of its URL). */
     company_id: text(TEXT_MAX.slug),
+    /**
+     * The site of the visit (issue 28): asked when the company has several, set by a site's
+     * own link; blank: the company's only site. The server says when one must be chosen.
+     */
+    site_id: z.preprocess(
+      (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+      z.uuid(keyed((m) => m.site.choose, { key: 'siteChoose', field: 'site_id' })).optional(),
+    ),
     firstname: text(TEXT_MAX.name),
     lastname: text(TEXT_MAX.name),
     id_number: text(TEXT_MAX.identifier),
