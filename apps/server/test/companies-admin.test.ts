@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { COMPANY_MESSAGES, LOGO_MAX_BYTES, type Role } from '@sesame/shared';
-import { companies, files } from '../src/db/schema';
+import { sites, companies, files } from '../src/db/schema';
 import { qrPng } from '../src/qr/qr';
 import { as, multipart, tokenFor, useTestApp } from './helpers/app';
 import { testDatabaseKind } from './helpers/db';
@@ -343,7 +343,8 @@ describe(`companies, write side (${testDatabaseKind})`, () => {
       }
       expect((await edit('720')).json().data.arrival_early_minutes).toBe(720);
       expect((await edit(undefined)).json().data.arrival_early_minutes).toBe(720);
-      const [row] = await ctx.db.select().from(companies).where(eq(companies.id, id));
+      // Issue 28: the setting is the company's main site's.
+      const [row] = await ctx.db.select().from(sites).where(eq(sites.companyId, id));
       expect(row!.arrivalEarlyMinutes).toBe(720);
     });
 
@@ -364,7 +365,8 @@ describe(`companies, write side (${testDatabaseKind})`, () => {
       }
       expect((await edit('18:30')).json().data.day_end).toBe('18:30');
       expect((await edit(undefined)).json().data.day_end).toBe('18:30');
-      const [row] = await ctx.db.select().from(companies).where(eq(companies.id, id));
+      // Issue 28: the setting is the company's main site's.
+      const [row] = await ctx.db.select().from(sites).where(eq(sites.companyId, id));
       expect(row!.dayEnd).toBe('18:30');
     });
 

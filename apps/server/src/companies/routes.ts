@@ -28,6 +28,7 @@ import { loadCompany } from './load';
 import { presentCompany, presentListedCompany, presentPublicCompany } from './presenter';
 import {
   companyValues,
+  mainSiteValues,
   createCompany,
   deleteCompany,
   findCompany,
@@ -239,7 +240,11 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) =>
-      updateFromForm(request, (fields) => companyValues(parseFields(companyUpdateFields, fields))),
+      updateFromForm(request, (fields) => {
+        const input = parseFields(companyUpdateFields, fields);
+        // 'Fin de journée' and early arrivals are the main site's (issue 28).
+        return { ...companyValues(input), ...mainSiteValues(input) };
+      }),
   );
 
   app.put(

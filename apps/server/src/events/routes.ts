@@ -10,6 +10,7 @@ import {
   eventSchema,
   eventVisitorLogQuerySchema,
   eventVisitorLogSchema,
+  eventListQuerySchema,
   listQuerySchema,
   paginatedSchema,
   publicEventEnvelopeSchema,
@@ -45,7 +46,7 @@ import {
   listEventVisitorLogs,
 } from './service';
 import { found } from '../db/rows';
-import { assertWithinSites, siteForNewRecord } from '../sites/service';
+import { assertWithinSites, siteForNewRecord, siteScope } from '../sites/service';
 import { say } from '../language';
 
 const idParams = z.object({ id: z.uuid(said((m) => m.api.badRequest)) });
@@ -114,8 +115,12 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  const listAnswer = async (query: ListQuery, companyId: string | undefined) => {
-    const { rows, total } = await listEvents(app.db, query, companyId);
+  const listAnswer = async (
+    query: ListQuery,
+    companyId: string | undefined,
+    siteIds?: string[],
+  ) => {
+    const { rows, total } = await listEvents(app.db, query, companyId, siteIds);
     return {
       data: rows.map((row) => presentEvent(row, publicUrl)),
       meta: listMeta(query, total),
@@ -128,14 +133,17 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { action: 'events.list' },
       schema: {
         tags: ['events'],
-        summary: 'Events the caller may see, newest first, paged (?page=&per_page=&q=).',
-        querystring: listQuerySchema,
+        summary:
+          "Events the caller may see, newest first, paged (?page=&per_page=&q=); ?site= one site's events.",
+        querystring: eventListQuerySchema,
         response: { 200: paginatedSchema(eventSchema) },
       },
     },
     async (request) => {
       const who = signedIn(request);
-      return listAnswer(request.query, companyScope(who, 'events.list'));
+      const companyId = companyScope(who, 'events.list');
+      const siteIds = await siteScope(app.db, who, 'events.list', companyId, request.query.site);
+      return listAnswer(request.query, companyId, siteIds);
     },
   );
 
@@ -397,7 +405,14 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       const companyId = request.query.company
         ? (await loadCompany(request, request.query.company)).record.id
         : companyScope(who, 'eventAttendance.list');
-      const { rows, total } = await listAttendance(app.db, request.query, companyId);
+      const siteIds = await siteScope(
+        app.db,
+        who,
+        'eventAttendance.list',
+        companyId,
+        request.query.site,
+      );
+      const { rows, total } = await listAttendance(app.db, request.query, companyId, siteIds);
       return {
         data: presentAttendance(rows, app.fileUrls.for(who)),
         meta: listMeta(request.query, total),

@@ -9,6 +9,7 @@ import {
   count,
   desc,
   eq,
+  inArray,
   gt,
   isNotNull,
   isNull,
@@ -110,8 +111,12 @@ export async function listEvents(
   db: Db,
   query: ListQuery,
   companyId: string | undefined,
+  siteIds?: string[],
 ): Promise<{ rows: EventRow[]; total: number }> {
-  const conditions: (SQL | undefined)[] = [companyId ? eq(events.companyId, companyId) : undefined];
+  const conditions: (SQL | undefined)[] = [
+    companyId ? eq(events.companyId, companyId) : undefined,
+    siteIds ? inArray(events.siteId, siteIds) : undefined,
+  ];
   if (query.q) {
     conditions.push(
       likeAny(query.q, [
@@ -418,10 +423,12 @@ export async function listAttendance(
   db: Db,
   query: EventAttendanceQuery,
   companyId: string | undefined,
+  siteIds?: string[],
 ): Promise<{ rows: AttendanceRow[]; total: number }> {
   const conditions: (SQL | undefined)[] = [
     isNotNull(visitors.eventId),
     companyId ? eq(events.companyId, companyId) : undefined,
+    siteIds ? inArray(events.siteId, siteIds) : undefined,
   ];
   if (query.q) {
     conditions.push(

@@ -32,6 +32,7 @@ export function presentRequestRow(row: RequestListRow, fileUrls: FileSigner): Re
     created_at: request.createdAt.toISOString(),
     decided_at: request.decidedAt ? request.decidedAt.toISOString() : null,
     company,
+    site: row.site,
     visitor: {
       id: visitor.id,
       uidn: request.confirmed ? formatUidn(visitor.uidn) : null,

@@ -39,6 +39,7 @@ import {
   listRequests,
   visitorHasRequest,
 } from './service';
+import { siteScope } from '../sites/service';
 import { say } from '../language';
 
 const idParams = z.object({ id: z.uuid(said((m) => m.api.badRequest)) });
@@ -140,8 +141,9 @@ export const requestRoutes: FastifyPluginAsyncZod = async (app) => {
     query: RequestListQuery,
     companyId: string | undefined,
     viewer: Principal | null,
+    siteIds?: string[],
   ) => {
-    const page = await listRequests(app.db, query, companyId);
+    const page = await listRequests(app.db, query, companyId, siteIds);
     if (!page) throw notFound();
     const fileUrls = app.fileUrls.for(viewer);
     return {
@@ -169,7 +171,11 @@ export const requestRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const who = signedIn(request);
-      return listResponse(request.query, companyScope(who, listAction(request.query)), who);
+      const action = listAction(request.query);
+      const companyId = companyScope(who, action);
+      // ?site= (issue 28): one site's requests; a person limited to sites sees theirs.
+      const siteIds = await siteScope(app.db, who, action, companyId, request.query.site);
+      return listResponse(request.query, companyId, who, siteIds);
     },
   );
 
@@ -187,7 +193,9 @@ export const requestRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { who, record: company } = await loadCompany(request, request.params.company);
-      return listResponse(request.query, company.id, who);
+      const action = listAction(request.query);
+      const siteIds = await siteScope(app.db, who, action, company.id, request.query.site);
+      return listResponse(request.query, company.id, who, siteIds);
     },
   );
 

@@ -2,17 +2,18 @@
  * Visit requests: the staff list (paged on the server, scoped per company),
  * the host's decision, and what the waiting screen polls.
  */
-import { and, count, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { formatUidn, isUidnShaped, type RequestListQuery } from '@sesame/shared';
 import type { Db } from '../db/client';
 import {
   companies,
   events,
   files,
+  sites,
   users,
   visitRequests,
-  visitors,
   visitorChecks,
+  visitors,
 } from '../db/schema';
 import { fullNames, likeAny } from '../db/pagination';
 import { enqueueVisitorCodeMail } from '../mail/outbox';
@@ -35,6 +36,7 @@ const rowSelection = {
   request: visitRequests,
   visitor: visitors,
   company: { id: companies.id, name: companies.name, slug: companies.slug },
+  site: { id: sites.id, name: sites.name, timezone: sites.timezone },
   event: { id: events.id, name: events.name, slug: events.slug },
   checkIns: checkInsOf,
   documentType: files.mediaType,
@@ -45,6 +47,7 @@ export type RequestListRow = {
   request: typeof visitRequests.$inferSelect;
   visitor: typeof visitors.$inferSelect;
   company: { id: string; name: string; slug: string };
+  site: { id: string; name: string; timezone: string };
   event: { id: string; name: string; slug: string } | null;
   checkIns: { check_in_time: string; check_out_time: string | null }[];
   documentType: string | null;
@@ -57,6 +60,7 @@ function selectRows(db: Db) {
     .from(visitRequests)
     .innerJoin(visitors, eq(visitors.id, visitRequests.visitorId))
     .innerJoin(companies, eq(companies.id, visitRequests.companyId))
+    .innerJoin(sites, eq(sites.id, visitors.siteId))
     .leftJoin(events, eq(events.id, visitors.eventId))
     .leftJoin(files, eq(files.id, visitors.requestImageId))
     .leftJoin(users, eq(users.id, visitRequests.hostUserId));
@@ -89,12 +93,14 @@ export async function listRequests(
   db: Db,
   query: RequestListQuery,
   companyId: string | undefined,
+  siteIds?: string[],
 ): Promise<{ rows: RequestListRow[]; total: number } | null> {
   const byEvent = await eventCondition(db, query.event, companyId);
   if (byEvent === null) return null;
   const conditions: (SQL | undefined)[] = [
     companyId ? eq(visitRequests.companyId, companyId) : undefined,
     byEvent,
+    siteIds ? inArray(visitors.siteId, siteIds) : undefined,
   ];
   if (query.q) {
     conditions.push(

@@ -7,7 +7,7 @@
  * so the first one is the message a person reads on either side.
  */
 import { z } from 'zod';
-import { siteRefSchema } from './site';
+import { siteFilter, siteRefSchema } from './site';
 import { EVENT_DEFAULT_DEPARTMENT, HOURS, MINUTES } from '../constants';
 import { fr } from '../messages/fr';
 import type { Say } from '../messages/catalogue';
@@ -240,7 +240,13 @@ export type EventRegistered = z.infer<typeof eventRegisteredSchema>;
 /** `?company=` narrows admin's attendance list to one company (the page's domain). */
 export const eventAttendanceQuerySchema = listQuerySchema.extend({
   company: slugOrIdFilter,
+  /** One site's events (issue 28); absent: every site the caller may see. */
+  site: siteFilter,
 });
+
+/** `GET /api/evenement/list`: paged, searched, and one site's events with `?site=` (issue 28). */
+export const eventListQuerySchema = listQuerySchema.extend({ site: siteFilter });
+export type EventListQuery = z.infer<typeof eventListQuerySchema>;
 export type EventAttendanceQuery = z.infer<typeof eventAttendanceQuerySchema>;
 
 /** Spec §3 "Event attendance entry": an event with its visitors. */

@@ -2,6 +2,7 @@
  * Visit requests (spec §3 "Visit request", §4 "Request", §7 requests calls).
  */
 import { z } from 'zod';
+import { siteFilter, siteRefSchema } from './site';
 import { fr } from '../messages/fr';
 import { withLineFeeds } from '../text-lines';
 import { TEXT_MAX, atMost, formLines, listQuerySchema, oneLine, said, textLines } from './common';
@@ -148,6 +149,8 @@ export const MAIL_PREFERENCES_MESSAGES = fr.mailPreferences;
  */
 export const requestListQuerySchema = listQuerySchema.extend({
   event: z.string().max(TEXT_MAX.slug).trim().min(1).optional(),
+  /** One site's requests (issue 28); absent: every site the caller may see. */
+  site: siteFilter,
 });
 export type RequestListQuery = z.infer<typeof requestListQuerySchema>;
 
@@ -180,6 +183,8 @@ export const requestRowSchema = z.object({
   created_at: z.string(),
   decided_at: z.string().nullable(),
   company: z.object({ id: z.string(), name: z.string(), slug: z.string() }),
+  /** Where the visit takes place (issue 28). */
+  site: siteRefSchema,
   visitor: z.object({
     id: z.string(),
     /** Given once the request is confirmed (it opens the meeting QR card). */
