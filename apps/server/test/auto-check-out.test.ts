@@ -15,12 +15,13 @@ import { buildCompany, buildQrUser, buildTenant, buildVisitor } from './helpers/
 
 const ctx = useTestApp();
 
-async function openUserCheck(company: { id: string }, at: string) {
+async function openUserCheck(company: { id: string; siteId: string }, at: string) {
   const person = await buildQrUser(ctx.db, { company, dateExp: null });
   const [row] = await ctx.db
     .insert(userChecks)
     .values({
       companyId: company.id,
+      siteId: company.siteId,
       qrUserId: person.id,
       checkInAt: new Date(at),
       checkInMethod: 'scan',
@@ -81,6 +82,7 @@ describe(`automatic check-out (${testDatabaseKind})`, () => {
       .insert(visitorChecks)
       .values({
         companyId: company.id,
+        siteId: visitor.siteId,
         visitorId: visitor.id,
         checkInAt: new Date('2030-01-10T08:00:00Z'),
         checkInMethod: 'scan',

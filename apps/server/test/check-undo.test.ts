@@ -41,13 +41,19 @@ async function setup() {
 }
 
 async function insertCheck(
-  company: { id: string },
+  company: { id: string; siteId: string },
   person: { id: string },
   values: Partial<typeof userChecks.$inferInsert>,
 ) {
   const [row] = await ctx.db
     .insert(userChecks)
-    .values({ companyId: company.id, qrUserId: person.id, checkInMethod: 'scan', ...values })
+    .values({
+      companyId: company.id,
+      siteId: company.siteId,
+      qrUserId: person.id,
+      checkInMethod: 'scan',
+      ...values,
+    })
     .returning();
   return row!;
 }
@@ -206,6 +212,7 @@ describe(`undo a check (${testDatabaseKind})`, () => {
       .insert(visitorChecks)
       .values({
         companyId: company.id,
+        siteId: visitor.siteId,
         visitorId: visitor.id,
         checkInAt: minutesAgo(3),
         checkInMethod: 'manual',
@@ -319,6 +326,7 @@ describe(`an undo on the live screens (issue 27, ${testDatabaseKind})`, () => {
       expect(live.heard.at(-1)).toEqual({
         type: 'presence',
         company_id: company.id,
+        site_id: visitor.siteId,
         person_id: visitor.id,
         table: 'visitor',
         op: 'arrival_undone',

@@ -9,7 +9,7 @@ import {
 } from '@sesame/shared';
 import { DEFAULT_RATE_LIMITS } from '../src/config';
 import { checkVisitorCode } from '../src/checkins/toggle';
-import { companies, userChecks, users, visitorChecks } from '../src/db/schema';
+import { companies, sites, userChecks, users, visitorChecks } from '../src/db/schema';
 import { qrPng } from '../src/qr/qr';
 import { as, callAs, multipart, tokenFor, useTestApp, type TestContext } from './helpers/app';
 import { testDatabaseKind } from './helpers/db';
@@ -200,6 +200,7 @@ describe(`check-in and check-out (${testDatabaseKind})`, () => {
       const inside = await confirmedVisitor(ctx, acme, { requestDate: formDate(-1) });
       await ctx.db.insert(visitorChecks).values({
         companyId: acme.company.id,
+        siteId: inside.siteId,
         visitorId: inside.id,
         checkInAt: new Date(Date.now() - 86_400_000),
         checkInMethod: 'scan',
@@ -286,6 +287,7 @@ describe(`check-in and check-out (${testDatabaseKind})`, () => {
       const inside = await confirmedVisitor(ctx, acme, { requestDate: formDate(10) });
       await ctx.db.insert(visitorChecks).values({
         companyId: acme.company.id,
+        siteId: inside.siteId,
         visitorId: inside.id,
         checkInAt: new Date(Date.now() - 3_600_000),
         checkInMethod: 'scan',
@@ -295,13 +297,13 @@ describe(`check-in and check-out (${testDatabaseKind})`, () => {
       expect(out.json<CheckResult>()).toMatchObject({ status: 'success', action: 'check_out' });
     });
 
-    it("opens from the company's early-arrival minutes before the day, in the company's zone", async () => {
-      // A Paris company; the meeting is on 15/03/2030, which starts there at 23:00 UTC the day before.
+    it("opens from the site's early-arrival minutes before the day, in the site's zone", async () => {
+      // A Paris site; the meeting is on 15/03/2030, which starts there at 23:00 UTC the day before.
       const company = await buildTenant(ctx.db);
       await ctx.db
-        .update(companies)
+        .update(sites)
         .set({ timezone: 'Europe/Paris' })
-        .where(eq(companies.id, company.company.id));
+        .where(eq(sites.id, company.company.siteId));
       const token = await tokenFor(ctx.app, company.staff.ROLE_EMPLOYEE.email);
       const caller = (await ctx.app.tokens.verify(token))!;
       const scanAt = async (iso: string) => {
@@ -321,9 +323,9 @@ describe(`check-in and check-out (${testDatabaseKind})`, () => {
       const notYet = `409 ${CHECK_MESSAGES.meetingNotYet('15/03/2030')}`;
       const setEarly = (minutes: number) =>
         ctx.db
-          .update(companies)
+          .update(sites)
           .set({ arrivalEarlyMinutes: minutes })
-          .where(eq(companies.id, company.company.id));
+          .where(eq(sites.id, company.company.siteId));
 
       // Default 0: not before the day's first instant in Paris.
       expect(await scanAt('2030-03-14T22:59:00Z')).toBe(notYet);
@@ -534,6 +536,7 @@ describe(`check-in and check-out (${testDatabaseKind})`, () => {
         await ctx.db.insert(visitorChecks).values([
           {
             companyId: tenant.company.id,
+            siteId: a.siteId,
             visitorId: a.id,
             checkInAt: new Date('2030-01-10T08:00:00Z'),
             checkOutAt: new Date('2030-01-10T09:30:00Z'),
@@ -550,6 +553,7 @@ describe(`check-in and check-out (${testDatabaseKind})`, () => {
         });
         await ctx.db.insert(userChecks).values({
           companyId: tenant.company.id,
+          siteId: tenant.company.siteId,
           qrUserId: member.id,
           checkInAt: new Date('2030-01-10T07:00:00Z'),
           checkInMethod: 'kiosk',
@@ -625,7 +629,7 @@ describe(`check-in and check-out (${testDatabaseKind})`, () => {
       expect([...body.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
       const lines = body.toString('utf8').slice(1).trim().split('\r\n');
       expect(lines[0]).toBe(
-        "Prénom;Nom;E-mail;Code;Entreprise;Arrivée;Départ;Mode d'arrivée;Mode de départ;Arrivée enregistrée par;Départ enregistré par;Annulation",
+        "Prénom;Nom;E-mail;Code;Entreprise;Site;Arrivée;Départ;Mode d'arrivée;Mode de départ;Arrivée enregistrée par;Départ enregistré par;Annulation",
       );
       expect(lines).toHaveLength(2);
       expect(lines[1]).toContain(';10/01/2030 08:00;10/01/2030 09:30;Scan QR;Saisie manuelle;');

@@ -18,14 +18,23 @@ import { nextMidnight } from '../src/time-zones';
 import { createTestDatabase, testDatabaseKind } from './helpers/db';
 import { buildCompany, buildEvent, buildUser, buildVisitor } from './helpers/factories';
 
-/** Migration 0013's backfill: its UPDATEs that compute the day from the text. */
+/**
+ * Migration 0013's backfill: its UPDATEs that compute the day from the text. The zone was
+ * the company's then; it is the record's site's now (issue 28), so the join reads the site.
+ */
 const BACKFILL = readFileSync(
   path.join(MIGRATIONS_FOLDER, '0013_day_bounds_timestamptz.sql'),
   'utf8',
 )
   .split('--> statement-breakpoint')
   .map((statement) => statement.trim())
-  .filter((statement) => statement.startsWith('UPDATE') && statement.includes('make_timestamp'));
+  .filter((statement) => statement.startsWith('UPDATE') && statement.includes('make_timestamp'))
+  .map((statement) =>
+    statement.replace(
+      'JOIN "companies" AS c ON c.id = x.company_id',
+      'JOIN "sites" AS c ON c.id = x.site_id',
+    ),
+  );
 
 const ZONES = [
   'Africa/Abidjan',
@@ -75,6 +84,7 @@ describe(`a day's instants, in TypeScript and in SQL (${testDatabaseKind})`, () 
   it("migration 0013's backfill gives the instants the server writes, for every zone and date", async () => {
     const db = database.db;
     expect(BACKFILL).toHaveLength(2);
+    for (const statement of BACKFILL) expect(statement).toContain('JOIN "sites"');
     const built: { id: string; zone: string; date: string }[] = [];
     for (const zone of ZONES) {
       const company = await buildCompany(db, { timezone: zone });
@@ -123,7 +133,7 @@ describe(`a day's instants, in TypeScript and in SQL (${testDatabaseKind})`, () 
     expect(dayBounds('2026-11-23', 'Europe/Paris')).toBeNull();
   });
 
-  it("an event is stored with its day in its company's zone", async () => {
+  it("an event is stored with its day in its site's zone", async () => {
     const db = database.db;
     const company = await buildCompany(db, { timezone: 'America/Santiago' });
     const admin = await buildUser(db, { company, role: 'ROLE_ADMIN' });
@@ -142,7 +152,12 @@ describe(`a day's instants, in TypeScript and in SQL (${testDatabaseKind})`, () 
         time_event: '10:00',
         departement_id: 1,
       },
-      { companyId: company.id, startsAt: new Date(), createdBy: admin.id },
+      {
+        companyId: company.id,
+        site: { id: company.siteId, timezone: company.timezone },
+        startsAt: new Date(),
+        createdBy: admin.id,
+      },
     );
     const [row] = await db.select().from(events).where(eq(events.id, event.id));
     // Santiago, 06/09/2026: midnight is skipped; the 5th ends at the change.

@@ -1,6 +1,6 @@
 /**
- * Automatic check-out (issue 14): each company's 'fin de journée' (`companies.day_end`,
- * HH:MM in its time zone) closes every check still open, with the method 'automatic'
+ * Automatic check-out (issue 14): each site's 'fin de journée' (`sites.day_end`,
+ * HH:MM in the site's time zone, issue 28; a check's site is where it was made) closes every check still open, with the method 'automatic'
  * and no recorder, at that day end.
  *
  * A check's day end is the first one after its own arrival: the day end of the local
@@ -14,11 +14,11 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 
-/** The instant check `k` of company `c` is closed at: the first day end after its arrival. */
+/** The instant check `k` made at site `s` is closed at: the first day end after its arrival. */
 const dayEndOf = (k: string): SQL => {
   const arrival = sql.raw(`${k}.check_in_at`);
-  const localDay = sql`(${arrival} at time zone c.timezone)::date`;
-  const endOn = (day: SQL) => sql`((${day} + c.day_end::time) at time zone c.timezone)`;
+  const localDay = sql`(${arrival} at time zone s.timezone)::date`;
+  const endOn = (day: SQL) => sql`((${day} + s.day_end::time) at time zone s.timezone)`;
   return sql`case when ${endOn(localDay)} > ${arrival} then ${endOn(localDay)}
                   else ${endOn(sql`(${localDay} + 1)`)} end`;
 };
@@ -27,8 +27,8 @@ function closeIn(table: 'visitor_checks' | 'user_checks', now: SQL): SQL {
   return sql`
     update ${sql.raw(table)} k
        set check_out_at = ${dayEndOf('k')}, check_out_method = 'automatic', check_out_by = null
-      from companies c
-     where c.id = k.company_id
+      from sites s
+     where s.id = k.site_id
        and k.check_out_at is null and k.undone_at is null
        and ${dayEndOf('k')} <= ${now}
     returning k.id`;

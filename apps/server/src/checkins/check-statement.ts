@@ -19,6 +19,7 @@ import type { Database } from '../db/client';
 import { rawPrepared } from '../db/raw-prepared';
 import { sessions, users } from '../db/schema';
 import { firstRow } from '../db/rows';
+import { mainSiteZone } from '../sites/service';
 
 /** What the statement decided for the holder. */
 export type CheckDecision = 'repeatIn' | 'close' | 'repeatOut' | 'refuse' | 'open';
@@ -31,7 +32,16 @@ export type Refusal =
   | 'meetingDayOver'
   | 'meetingNotYet'
   | 'expired'
-  | 'replaced';
+  | 'replaced'
+  /** A visitor's code at another site's desk, or beyond the scanner's site limits (issue 28). */
+  | 'otherSite';
+
+/**
+ * The desk's site the request named (issue 28): 'none' when it named none, 'unknown' when
+ * no site the caller reaches has that id (404), 'notYours' beyond the caller's site limits
+ * (403), 'archived' (400), else 'ok'. Anything but 'none' and 'ok' finds no holder.
+ */
+export type DeskState = 'none' | 'unknown' | 'notYours' | 'archived' | 'ok';
 
 export interface CheckOutcome {
   /** The token's session is live and its user active. */
@@ -42,7 +52,12 @@ export interface CheckOutcome {
   uidn: string | null;
   firstname: string | null;
   lastname: string | null;
+  /** The zone of the check's site (the visitor's site; a QR user's: the desk's). */
   timezone: string | null;
+  /** The name of the holder's site (a visitor's: the site their code is valid at). */
+  siteName: string | null;
+  /** QR users: the zone a card's expiry day is read in (the company's main site's). */
+  expiryZone: string | null;
   dateExp: Date | null;
   /** A visitor's day, DD/MM/YYYY: the event's or the meeting's (null for QR users). */
   day: string | null;
@@ -52,6 +67,7 @@ export interface CheckOutcome {
   decision: CheckDecision | null;
   /** The guarded write found something to do. */
   wrote: boolean;
+  desk: DeskState;
   /** The kiosk only: the caller's company has turned e-mail presence on. */
   kioskEmailEnabled?: boolean | null;
   /** The kiosk only: the holder's photo (their document when it is an image), or null. */
@@ -68,6 +84,12 @@ export interface CheckValues {
   method: string;
   newCheckId: string;
   /**
+   * The desk's site the request named (issue 28), or null: a QR user's or member's check is
+   * recorded there (else the scanner's home site, else the company's main site); a visitor's
+   * code is refused at another site's desk.
+   */
+  site: string | null;
+  /**
    * Check-out only (the on-site list, issue 14): close the open check whatever the
    * repeat window, never open one; someone already out is reported as such.
    */
@@ -79,6 +101,21 @@ export interface CheckValues {
 export type RecordAction = 'checks.record' | 'onSite.checkOut';
 
 const p = (name: string) => sql.placeholder(name);
+
+/** The desk's site the request named, or null. */
+const DESK = sql`${p('site')}::uuid`;
+
+/**
+ * Site `s` (a row alias with id and company_id) is within the caller's site limits: limits
+ * apply within the caller's own company, and an empty list is every site.
+ */
+const withinLimits = (s: SQL) => sql`not exists (
+  select 1 from caller lc
+   where lc.company_id = ${s}.company_id and cardinality(lc.site_ids) > 0
+     and ${s}.id <> all(lc.site_ids))`;
+
+/** The holder may be looked for: the request named no desk, or one the caller may act at. */
+const deskAllows = sql`(select state from desk) in ('none', 'ok')`;
 
 /** A PostgreSQL array literal of text, written once instead of by the driver on every call. */
 function textArrayLiteral(values: readonly string[]): string {
@@ -99,7 +136,8 @@ const permissionValues: Record<RecordAction, ReturnType<typeof permissionsOf>> =
 const callerCtes = sql`
   caller as (
     select ${users.id} as user_id, ${users.companyId} as company_id,
-           ${activeRoleOf(users.roles)} as role
+           ${activeRoleOf(users.roles)} as role,
+           ${users.homeSiteId} as home_site_id, ${users.siteIds} as site_ids
       from ${sessions}
       join ${users} on ${users.id} = ${sessions.userId}
      where ${liveSession(sql`${p('sessionId')}::uuid`, sql`${p('userId')}::uuid`)}
@@ -109,6 +147,20 @@ const callerCtes = sql`
            role = any(${p('recordRoles')}::text[]) as may_record,
            role = any(${p('allCompanyRoles')}::text[]) as all_companies
       from caller
+  ),
+  desk as (
+    select case
+             when ${DESK} is null then 'none'
+             when not exists (
+               select 1 from sites s join recorder r on r.may_record
+                         and (r.company_id = s.company_id or r.all_companies)
+                where s.id = ${DESK}) then 'unknown'
+             when exists (select 1 from sites s where s.id = ${DESK} and not ${withinLimits(sql`s`)})
+               then 'notYours'
+             when exists (select 1 from sites s where s.id = ${DESK} and s.archived_at is not null)
+               then 'archived'
+             else 'ok'
+           end as state
   )`;
 
 /** The holder is within the caller's reach: their company, or every company for some roles. */
@@ -118,22 +170,26 @@ const reaches = (companyId: SQL) =>
 
 const NOW = sql`${p('now')}::timestamptz`;
 
-/** Whether `now` is before the day that starts at `dayStartsAt`, less the company's early-arrival minutes. */
+/** Whether `now` is before the day that starts at `dayStartsAt`, less the site's early-arrival minutes. */
 const beforeDay = (dayStartsAt: SQL) =>
-  sql`${NOW} < ${dayStartsAt} - c.arrival_early_minutes * interval '1 minute'`;
+  sql`${NOW} < ${dayStartsAt} - s.arrival_early_minutes * interval '1 minute'`;
 
 /**
  * Step 2 for a visitor's code: confirmed request, and within their day (the event's or
- * the meeting's, stored as instants in the company's zone when the row was written;
- * from the company's early-arrival minutes before). The decision lets a holder
- * already inside out whatever the day (step 3).
+ * the meeting's, stored as instants in their site's zone when the row was written;
+ * from the site's early-arrival minutes before). The decision lets a holder
+ * already inside out whatever the day (step 3). Their check is at their own site: a
+ * desk of another site (named by the request, or beyond the scanner's site limits)
+ * refuses them in and out (issue 28).
  */
 const visitorHolder = sql`
   holder as (
-    select v.id, v.uidn, v.company_id, v.firstname, v.lastname, c.timezone,
+    select v.id, v.uidn, v.company_id, v.site_id, s.timezone, s.name as site_name,
+           null::text as expiry_zone, v.firstname, v.lastname,
            null::timestamptz as date_exp,
            coalesce(e.date_event, v.request_date) as day,
-           null::text as blocked,
+           case when (${DESK} is not null and ${DESK} <> v.site_id) or not ${withinLimits(sql`s`)}
+                then 'otherSite' end as blocked,
            case
              when not exists (select 1 from visit_requests r where r.visitor_id = v.id and r.confirmed)
                then 'notConfirmed'
@@ -145,25 +201,53 @@ const visitorHolder = sql`
                     when ${beforeDay(sql`v.day_starts_at`)} then 'meetingNotYet' end
            end as refusal
       from visitors v
-      join companies c on c.id = v.company_id
+      join sites s on s.id = v.site_id
       left join events e on e.id = v.event_id
-     where v.uidn = ${p('code')} and ${reaches(sql`v.company_id`)}
+     where v.uidn = ${p('code')} and ${reaches(sql`v.company_id`)} and ${deskAllows}
      limit 1
   )`;
 
-/** QR users and members: a re-issued card's old code is refused in and out; an expired one may not come in. */
+/**
+ * QR users and members: a re-issued card's old code is refused in and out; an expired one
+ * may not come in. Their check is at the desk's site (`ds`, deskSite).
+ */
 const qrUserColumns = sql`
-    q.id, q.uidn, q.company_id, coalesce(q.firstname, '') as firstname,
-    coalesce(q.lastname, '') as lastname, c.timezone, q.date_exp, null::text as day,
+    q.id, q.uidn, q.company_id, ds.id as site_id, ds.timezone, ds.name as site_name,
+    ${mainSiteZone(sql`q.company_id`)} as expiry_zone,
+    coalesce(q.firstname, '') as firstname,
+    coalesce(q.lastname, '') as lastname, q.date_exp, null::text as day,
     case when q.revoked_at is not null then 'replaced' end as blocked,
     case when q.date_exp is not null and q.date_exp < ${NOW} then 'expired' end as refusal`;
+
+/**
+ * The site a QR user's or member's check is recorded at (issue 28), among the active sites
+ * of their company: the desk's the request named, else the scanner's home site (within
+ * their limits), else the oldest within their limits (the main site for whoever has none),
+ * else the main site.
+ */
+const deskSite = sql`
+      join lateral (
+        select s.id, s.timezone, s.name from sites s
+         where s.company_id = q.company_id and s.archived_at is null
+         order by s.id is not distinct from ${DESK} desc,
+                  (s.id is not distinct from (select home_site_id from caller)
+                   and ${withinLimits(sql`s`)}) desc,
+                  ${withinLimits(sql`s`)} desc,
+                  s.created_at, s.id
+         limit 1
+      ) ds on true`;
+
+/** A desk named by the request is of the holder's company (another company's card: unknown there). */
+const deskOfCompany = (company: SQL) =>
+  sql`(${DESK} is null or exists (select 1 from sites sd where sd.id = ${DESK} and sd.company_id = ${company}))`;
 
 const qrUserHolder = sql`
   holder as (
     select ${qrUserColumns}
       from qr_users q
-      join companies c on c.id = q.company_id
-     where q.uidn = ${p('code')} and ${reaches(sql`q.company_id`)}
+      ${deskSite}
+     where q.uidn = ${p('code')} and ${reaches(sql`q.company_id`)} and ${deskAllows}
+       and ${deskOfCompany(sql`q.company_id`)}
      limit 1
   )`;
 
@@ -180,9 +264,10 @@ const kioskHolder = sql`
            case when f.media_type like 'image/%' then f.id end as photo_id
       from qr_users q
       join companies c on c.id = q.company_id
+      ${deskSite}
       left join files f on f.id = q.document_id
      where q.company_id = (select company_id from recorder where may_record)
-       and c.kiosk_email_enabled
+       and c.kiosk_email_enabled and ${deskAllows} and ${deskOfCompany(sql`q.company_id`)}
        and lower(q.email) = ${p('email')} and q.revoked_at is null
      order by q.kind = 'member' desc, q.created_at desc
      limit 1
@@ -210,6 +295,7 @@ function decideAndWrite(table: 'visitor_checks' | 'user_checks'): SQL {
   decision as (
     select latest.*,
            case
+             when blocked = 'otherSite' then 'refuse'
              when ${p('closeOnly')}::boolean then
                case when latest_id is not null and latest_out is null then 'close' else 'repeatOut' end
              when blocked is not null then 'refuse'
@@ -230,8 +316,8 @@ function decideAndWrite(table: 'visitor_checks' | 'user_checks'): SQL {
     returning id
   ),
   opened as (
-    insert into ${checks} (id, company_id, ${holderColumn}, check_in_at, check_in_method, check_in_by)
-    select ${p('newCheckId')}::uuid, company_id, id, ${NOW}, ${p('method')}, (select user_id from caller)
+    insert into ${checks} (id, company_id, site_id, ${holderColumn}, check_in_at, check_in_method, check_in_by)
+    select ${p('newCheckId')}::uuid, company_id, site_id, id, ${NOW}, ${p('method')}, (select user_id from caller)
       from decision where decision = 'open'
     on conflict do nothing
     returning id
@@ -241,10 +327,12 @@ function decideAndWrite(table: 'visitor_checks' | 'user_checks'): SQL {
 const answer = (extra: SQL = sql``) => sql`
   select c.user_id is not null as authenticated,
          coalesce(r.may_record, false) as "mayRecord",
-         d.id as "holderId", d.uidn, d.firstname, d.lastname, d.timezone, d.date_exp as "dateExp", d.day,
+         d.id as "holderId", d.uidn, d.firstname, d.lastname, d.timezone,
+         d.site_name as "siteName", d.expiry_zone as "expiryZone", d.date_exp as "dateExp", d.day,
          coalesce(d.blocked, d.refusal) as refusal,
          d.latest_in as "latestIn", d.latest_out as "latestOut", d.decision,
-         (exists (select 1 from closed) or exists (select 1 from opened)) as wrote${extra}
+         (exists (select 1 from closed) or exists (select 1 from opened)) as wrote,
+         (select state from desk) as desk${extra}
     from (select 1) as one
     left join caller c on true
     left join recorder r on true

@@ -13,6 +13,7 @@ import {
   checkUndoResultSchema,
   checkUndoSchema,
   codeCheckQuerySchema,
+  kioskCheckQuerySchema,
   kioskCheckResultSchema,
   kioskCheckSchema,
   mayPerform,
@@ -83,7 +84,12 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
     sessionCheckedByRoute: true,
     action: 'checks.record',
   } as const;
-  const checkContext = (request: FastifyRequest, method: CheckMethod): CheckContext => {
+  // `site`: the desk's site the request names (issue 28), checked by the statement too.
+  const checkContext = (
+    request: FastifyRequest,
+    method: CheckMethod,
+    site: string | undefined,
+  ): CheckContext => {
     const caller = request.claims;
     if (!caller) throw unauthenticated();
     return {
@@ -92,6 +98,7 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
       action: checkConfig.action,
       repeatWindowMs: app.config.repeatScanWindowMs,
       lang: request.lang,
+      ...(site ? { site } : {}),
     };
   };
   const codeMethod = (type: number | undefined) => (type === MANUAL_CHECK_TYPE ? 'manual' : 'scan');
@@ -111,7 +118,11 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       async (request) => {
-        const context = checkContext(request, codeMethod(request.query.type));
+        const context = checkContext(
+          request,
+          codeMethod(request.query.type),
+          request.query.site,
+        );
         const key = scanKey(request, context.caller.sub);
         // A retried scan (Idempotency-Key) gets its first answer back, never a second toggle;
         // the same key with another code answers 422.
@@ -126,6 +137,8 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
   codeCheckRoute(
     '/get-qr-data/:uidn',
     "Checks a visitor's code: in when outside, out when inside (staff who scan). ?type=1 records a manual validation. " +
+      "?site= names the desk's site: a visitor of another site is refused (409), nothing recorded; a site beyond " +
+      "the caller's site limits 403, another company's 404. The check is at the visitor's own site. " +
       "A second scan inside the repeat window answers status 'repeat' and changes nothing. " +
       '409 for a request not confirmed or a day over; 404 for an unknown code or another company’s.',
     checkVisitorCode,
@@ -133,7 +146,8 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
   codeCheckRoute(
     '/get-qr-user-data/:uidn',
     "Checks a QR user's or member's code like get-qr-data. An expired code may not come in (409); " +
-      'a re-issued card’s old code is refused (409).',
+      'a re-issued card’s old code is refused (409). The check is recorded at the desk’s site: ?site=, else the ' +
+      'scanner’s home site, else the company’s main site.',
     checkQrUserCode,
   );
 
@@ -147,13 +161,15 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
           "The camera scanner's kiosk presence (ARCHITECTURE §6): an e-mail-shaped code of a QR user or member " +
           "of the caller's company checks them in, the same code again checks them out. Signs nobody in. " +
           'Only where the company turned e-mail presence on (kiosk_email_enabled; 409 otherwise, nothing recorded). ' +
-          "`photo` is the person's photo, signed for the caller's session, for the agent to compare the face.",
+          "`photo` is the person's photo, signed for the caller's session, for the agent to compare the face. " +
+          "The desk's site (`site` in the body or ?site=) is where the check is recorded, as for get-qr-user-data.",
+        querystring: kioskCheckQuerySchema,
         body: kioskCheckSchema,
         response: { 200: kioskCheckResultSchema },
       },
     },
     async (request) => {
-      const context = checkContext(request, 'kiosk');
+      const context = checkContext(request, 'kiosk', request.query.site ?? request.body.site);
       // The photo's link is bound to the scanning staff member's session (files/urls.ts).
       const viewer = { sessionId: context.caller.sid };
       const photoUrl = (fileId: string | null) => app.fileUrls.signed(fileId, viewer);

@@ -22,7 +22,7 @@ import {
 import type { TokenClaims } from '../auth/tokens';
 import type { Database } from '../db/client';
 import { newId } from '../db/ids';
-import { forbidden, HttpError, notFound, unauthenticated } from '../errors';
+import { badRequest, forbidden, HttpError, notFound, unauthenticated } from '../errors';
 import { dayOf } from '../time-zones';
 import {
   checkKioskEmailStatement,
@@ -49,6 +49,12 @@ export interface CheckContext {
   closeOnly?: boolean;
   /** The request's language, the answer's message's (French, the default, when not said). */
   lang?: Language;
+  /**
+   * The desk's site the request named (`?site=`, issue 28): a QR user's or member's check
+   * is recorded there, a visitor of another site is refused. Not said: the scanner's home
+   * site, else the company's main site, for QR users; the visitor's own site for visitors.
+   */
+  site?: string;
 }
 
 type Toggled = Omit<CheckResult, 'redirectUrl'>;
@@ -66,6 +72,7 @@ function checkValues(ctx: CheckContext): CheckValues {
     since: new Date(now.getTime() - ctx.repeatWindowMs),
     method: ctx.method,
     newCheckId: newId(),
+    site: ctx.site ?? null,
     ...(ctx.action ? { action: ctx.action } : {}),
     ...(ctx.closeOnly ? { closeOnly: true, action: 'onSite.checkOut' as const } : {}),
   };
@@ -81,13 +88,17 @@ function refusalMessage(outcome: CheckOutcome): Say {
     case 'expired': {
       const [year, month, day] = dayOf(
         found(outcome.dateExp, "an expired code's end"),
-        found(outcome.timezone, "the holder's time zone"),
+        found(outcome.expiryZone ?? outcome.timezone, "the holder's time zone"),
       ).split('-');
       return (m) => m.check.expired(`${day}/${month}/${year}`);
     }
     case 'meetingNotYet':
     case 'eventNotYet':
       return (m) => m.check[refusal](outcome.day!);
+    case 'otherSite': {
+      const site = found(outcome.siteName, "the visitor's site");
+      return (m) => m.site.otherSite(site);
+    }
     case 'notConfirmed':
     case 'eventOver':
     case 'meetingDayOver':
@@ -105,6 +116,12 @@ function refusalMessage(outcome: CheckOutcome): Say {
 function toResult(outcome: CheckOutcome, lang: Language, now: Date, unknown: Say): Toggled {
   if (!outcome.authenticated) throw unauthenticated();
   if (!outcome.mayRecord) throw forbidden();
+  // The desk's site the request named: another company's or unknown 404, beyond the
+  // caller's site limits 403, archived 400; nothing was looked for nor written.
+  if (outcome.desk === 'unknown') throw notFound();
+  if (outcome.desk === 'notYours') throw forbidden((m) => m.site.notYours);
+  if (outcome.desk === 'archived')
+    throw badRequest((m) => m.site.archivedSite, { site: (m) => m.site.archivedSite });
   if (!outcome.holderId || !outcome.decision) throw notFound(unknown);
   const timezone = found(outcome.timezone, "the holder's time zone");
   const firstname = outcome.firstname ?? '';
@@ -184,8 +201,9 @@ async function checkCode(
 
 /**
  * A visitor's code (`get-qr-data`). To come in, their request must be confirmed
- * and it must be their day (the event's, or the meeting's, in the company's zone;
- * from the company's early-arrival minutes before). Going out is never refused.
+ * and it must be their day (the event's, or the meeting's, in their site's zone;
+ * from the site's early-arrival minutes before). Going out is never refused, but a
+ * visitor is checked at their own site only: another site's desk refuses them (409).
  */
 export const checkVisitorCode = (db: Database, uidn: string, ctx: CheckContext) =>
   checkCode(checkVisitorCodeStatement, ['success-checkin', 'success-checkout'], db, uidn, ctx);

@@ -15,6 +15,7 @@ import {
   listQuerySchema,
   uuidSchema,
 } from './common';
+import { siteFilter, siteRefSchema } from './site';
 
 /**
  * How a check was recorded: a scanned QR, a code typed by hand, the kiosk's e-mail code,
@@ -56,13 +57,25 @@ export type KioskCheckResult = z.infer<typeof kioskCheckResultSchema>;
  */
 export const typedCodeSchema = z.object({ uidn: formText(TEXT_MAX.code) });
 
-/** `?type=1` marks a manual validation (spec §9). */
+/**
+ * `?type=1` marks a manual validation (spec §9). `?site=` names the desk's site (issue 28):
+ * a QR user's or member's check is recorded there, a visitor of another site is refused.
+ * Not given: the scanner's home site, else the company's main site.
+ */
 export const codeCheckQuerySchema = z.object({
   type: z.coerce.number().int().optional(),
+  site: siteFilter,
 });
 
-/** The kiosk presence session (ARCHITECTURE §6): an e-mail-shaped code. */
+/** `?site=` of the kiosk presence: the desk's site, as for the code checks. */
+export const kioskCheckQuerySchema = z.object({ site: siteFilter });
+
+/**
+ * The kiosk presence session (ARCHITECTURE §6): an e-mail-shaped code, and the desk's site
+ * (issue 28: `site` here or `?site=`, as for the code checks).
+ */
 export const kioskCheckSchema = z.object({
+  site: siteFilter,
   email: z
     .string()
     .max(...atMost(TEXT_MAX.email))
