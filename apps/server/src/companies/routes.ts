@@ -13,6 +13,7 @@ import {
   companyUpdateSchema,
   listQuerySchema,
   paginatedSchema,
+  siteFilter,
   type Catalogue,
 } from '@sesame/shared';
 import { readPhones } from '@sesame/shared/phone';
@@ -24,6 +25,7 @@ import { ALLOWED } from '../files/detect';
 import { parseFields } from '../files/fields';
 import { checkFile, readMultipart, type UploadedFile } from '../files/uploads';
 import { qrPng, qrTargets } from '../qr/qr';
+import { findSite } from '../sites/service';
 import { loadCompany } from './load';
 import { presentCompany, presentListedCompany, presentPublicCompany } from './presenter';
 import {
@@ -138,20 +140,30 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { public: true },
       schema: {
         tags: ['companies'],
-        summary: "QR image of a company's request-meeting link (public poster).",
+        summary:
+          "QR image of a company's request-meeting link (public poster); ?site= a site's own poster (its link names the site).",
         params: z.object({
           file: z
             .string()
             .max(120)
             .regex(/^qrcode-[a-z0-9-]+\.png$/),
         }),
+        querystring: z.object({ site: siteFilter }),
       },
     },
     async (request, reply) => {
       const slug = request.params.file.replace(/^qrcode-/, '').replace(/\.png$/, '');
       const company = await findCompany(app.db, slug);
       if (!company) throw notFound();
-      const png = await qrPng(qrTargets.companyRequestMeeting(app.config.publicUrl, company.slug));
+      const siteId = request.query.site;
+      if (siteId) {
+        // Another company's site, or an archived one, has no poster here.
+        const site = await findSite(app.db, siteId);
+        if (!site || site.companyId !== company.id || site.archivedAt) throw notFound();
+      }
+      const png = await qrPng(
+        qrTargets.companyRequestMeeting(app.config.publicUrl, company.slug, siteId),
+      );
       return reply
         .header('content-type', 'image/png')
         .header('cache-control', 'public, max-age=3600')

@@ -17,8 +17,9 @@ export function qrDataUrl(text: string): Promise<string> {
 export const qrTargets = {
   visitor: (publicUrl: string, uidn: string) => `${publicUrl}/scan/${formatUidn(uidn)}`,
   qrUser: (publicUrl: string, uidn: string) => `${publicUrl}/scan-user-qrcode/${formatUidn(uidn)}`,
-  companyRequestMeeting: (publicUrl: string, companySlug: string) =>
-    `${publicUrl}/${companySlug}/request-meeting`,
+  /** A site's poster (issue 28) names its site: the form then asks no site. */
+  companyRequestMeeting: (publicUrl: string, companySlug: string, siteId?: string) =>
+    `${publicUrl}/${companySlug}/request-meeting${siteId ? `?site=${siteId}` : ''}`,
   eventShareLink: (publicUrl: string, companySlug: string, eventSlug: string) =>
     `${publicUrl}/company/${companySlug}/event/${eventSlug}`,
 };
