@@ -21,6 +21,7 @@ describe(`streamed visitor-log export (${testDatabaseKind})`, () => {
     // 1,234 closed checks; pairs share a check-in time, so the order needs the id too.
     const rows = Array.from({ length: 1234 }, (_, i) => ({
       companyId: acme.company.id,
+      siteId: visitor.siteId,
       visitorId: visitor.id,
       checkInAt: new Date(base + Math.floor(i / 2) * 60_000),
       checkOutAt: new Date(base + Math.floor(i / 2) * 60_000 + 30_000),
@@ -59,8 +60,8 @@ describe(`streamed visitor-log export (${testDatabaseKind})`, () => {
     // 1,100 checks at one instant with microseconds, written by the database itself
     // (a JavaScript Date would round them to the millisecond).
     await ctx.db.execute(sql`
-      insert into visitor_checks (id, company_id, visitor_id, check_in_at, check_out_at, check_in_method)
-      select gen_random_uuid(), ${acme.company.id}, ${visitor.id},
+      insert into visitor_checks (id, company_id, site_id, visitor_id, check_in_at, check_out_at, check_in_method)
+      select gen_random_uuid(), ${acme.company.id}, ${visitor.siteId}, ${visitor.id},
              timestamptz '2031-02-03 10:00:00.123456+00', timestamptz '2031-02-03 10:30:00+00', 'scan'
       from generate_series(1, 1100)`);
     const query = { page: 1, per_page: 10 } as Parameters<typeof streamVisitorLog>[1];

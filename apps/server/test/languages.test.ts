@@ -303,6 +303,8 @@ describe(`server messages in the reader's language (${testDatabaseKind})`, () =>
         imageType: null,
         companyName: 'Acme',
         companySlug: 'acme',
+        siteId: 's1',
+        siteName: 'Plateau',
         timezone: 'UTC',
         createdAt: at,
         checkInAt: at,
@@ -323,11 +325,11 @@ describe(`server messages in the reader's language (${testDatabaseKind})`, () =>
       };
       const [, english] = visitorLogCsv([entry], 'en').split('\r\n');
       expect(english).toBe(
-        'Awa;Koné;awa@example.com;ABCD-EFGH-JKMN;Acme;10/01/2030 09:30;;Typed code;;Desk;;Arrival undone by Chief: Wrong person',
+        'Awa;Koné;awa@example.com;ABCD-EFGH-JKMN;Acme;Plateau;10/01/2030 09:30;;Typed code;;Desk;;Arrival undone by Chief: Wrong person',
       );
       const [, french] = visitorLogCsv([entry], 'fr').split('\r\n');
       expect(french).toBe(
-        'Awa;Koné;awa@example.com;ABCD-EFGH-JKMN;Acme;10/01/2030 09:30;;Saisie manuelle;;Desk;;Arrivée annulée par Chief : Wrong person',
+        'Awa;Koné;awa@example.com;ABCD-EFGH-JKMN;Acme;Plateau;10/01/2030 09:30;;Saisie manuelle;;Desk;;Arrivée annulée par Chief : Wrong person',
       );
     });
   });

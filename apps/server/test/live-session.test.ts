@@ -59,11 +59,14 @@ async function reconnects(base: string, token: string): Promise<number> {
 }
 
 /** A person's check-in of a QR card, straight in the table: every list screen hears it. */
-async function someoneArrives(company: { id: string }) {
+async function someoneArrives(company: { id: string; siteId: string }) {
   const card = await buildQrUser(ctx.db, { company });
-  await ctx.db
-    .insert(userChecks)
-    .values({ companyId: company.id, qrUserId: card.id, checkInMethod: 'scan' });
+  await ctx.db.insert(userChecks).values({
+    companyId: company.id,
+    siteId: company.siteId,
+    qrUserId: card.id,
+    checkInMethod: 'scan',
+  });
   return (event: LiveEvent) => event.type === 'presence' && event.person_id === card.id;
 }
 

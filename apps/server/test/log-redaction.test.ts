@@ -160,7 +160,11 @@ describe('log redaction', () => {
   it('keeps a failed insert’s reason, not the values it was given', async () => {
     const failure = await ctx.db
       .insert(visitors)
-      .values({ ...PERSON, companyId: '00000000-0000-4000-8000-000000000000' })
+      .values({
+        ...PERSON,
+        companyId: '00000000-0000-4000-8000-000000000000',
+        siteId: '00000000-0000-4000-8000-000000000000',
+      })
       .then(
         () => null,
         (error: unknown) => error,

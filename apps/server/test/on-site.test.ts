@@ -110,9 +110,12 @@ describe('on site now: presence from the check history', () => {
     const a = await buildTenant(ctx.db);
     const b = await buildTenant(ctx.db);
     const inB = await buildQrUser(ctx.db, { company: b.company, lastname: 'Ailleurs' });
-    await ctx.db
-      .insert(userChecks)
-      .values({ companyId: b.company.id, qrUserId: inB.id, checkInMethod: 'scan' });
+    await ctx.db.insert(userChecks).values({
+      companyId: b.company.id,
+      siteId: b.company.siteId,
+      qrUserId: inB.id,
+      checkInMethod: 'scan',
+    });
 
     for (const role of ['ROLE_EMPLOYEE', 'ROLE_SUPERVISOR', 'ROLE_MANAGER'] as const) {
       const token = await tokenFor(ctx.app, a.staff[role].email);
@@ -207,7 +210,12 @@ describe('checking a person out from the list', () => {
     const card = await buildQrUser(ctx.db, { company: other });
     const [check] = await ctx.db
       .insert(userChecks)
-      .values({ companyId: other.id, qrUserId: card.id, checkInMethod: 'scan' })
+      .values({
+        companyId: other.id,
+        siteId: other.siteId,
+        qrUserId: card.id,
+        checkInMethod: 'scan',
+      })
       .returning();
     const url = `/api/on-site/${check!.id}/check-out`;
     expect((await ctx.app.inject({ method: 'POST', url })).statusCode).toBe(401);
@@ -286,13 +294,21 @@ describe('who hears what on the live stream', () => {
   const presence = {
     type: 'presence',
     company_id: own,
+    site_id: 'site-1',
     person_id: 'p',
     table: 'user',
     op: 'in',
   } as const;
-  const request = { type: 'request', company_id: own, request_id: 'r', op: 'created' } as const;
+  const request = {
+    type: 'request',
+    company_id: own,
+    site_id: 'site-1',
+    request_id: 'r',
+    op: 'created',
+  } as const;
   const elsewhere = { ...presence, company_id: 'company-b' };
-  const who = (role: Role) => ({ role, companyId: own }) as Principal;
+  const who = (role: Role, siteIds: string[] = []) =>
+    ({ role, companyId: own, siteIds }) as unknown as Principal;
 
   it('follows the matrix: each event to whom its list reaches', () => {
     for (const role of ROLES) {
@@ -303,6 +319,35 @@ describe('who hears what on the live stream', () => {
       );
     }
     expect(hears(who('ROLE_ADMIN'), elsewhere, own)).toBe(false);
+  });
+
+  it('a screen opened on a site, and a person limited to sites, hear those sites only (issue 28)', () => {
+    const atTwo = { ...presence, site_id: 'site-2' };
+    const everySite = {
+      type: 'rollCall',
+      company_id: own,
+      site_id: null,
+      roll_call_id: 'rc',
+      op: 'started',
+    } as const;
+    const desk = who('ROLE_EMPLOYEE');
+    expect(hears(desk, presence, undefined, 'site-1')).toBe(true);
+    expect(hears(desk, atTwo, undefined, 'site-1')).toBe(false);
+    expect(hears(desk, atTwo, undefined)).toBe(true);
+    // A roll call of every site reaches every site's screens.
+    const manager = who('ROLE_MANAGER');
+    expect(hears(manager, everySite, undefined, 'site-1')).toBe(true);
+
+    const limited = who('ROLE_EMPLOYEE', ['site-1']);
+    expect(hears(limited, presence, undefined)).toBe(true);
+    expect(hears(limited, atTwo, undefined)).toBe(false);
+    expect(hears(limited, request, undefined)).toBe(true);
+    expect(hears(who('ROLE_MANAGER', ['site-1']), everySite, undefined)).toBe(true);
+    expect(
+      hears(who('ROLE_MANAGER', ['site-1']), { ...everySite, site_id: 'site-2' }, undefined),
+    ).toBe(false);
+    // Limits are within their own company: never another company's events.
+    expect(hears(who('ROLE_ADMIN', ['site-1']), elsewhere, undefined)).toBe(false);
   });
 });
 
@@ -389,12 +434,15 @@ describe('live stream (Server-Sent Events from LISTEN/NOTIFY)', () => {
     cleanups.push(async () => stream.close());
     const inA = await buildQrUser(ctx.db, { company: a.company });
     const inB = await buildQrUser(ctx.db, { company: b });
+    await ctx.db.insert(userChecks).values({
+      companyId: a.company.id,
+      siteId: a.company.siteId,
+      qrUserId: inA.id,
+      checkInMethod: 'scan',
+    });
     await ctx.db
       .insert(userChecks)
-      .values({ companyId: a.company.id, qrUserId: inA.id, checkInMethod: 'scan' });
-    await ctx.db
-      .insert(userChecks)
-      .values({ companyId: b.id, qrUserId: inB.id, checkInMethod: 'scan' });
+      .values({ companyId: b.id, siteId: b.siteId, qrUserId: inB.id, checkInMethod: 'scan' });
     await stream.next((e) => e.type === 'presence' && e.person_id === inB.id);
     expect(stream.seen.some((e) => e.company_id === a.company.id)).toBe(false);
     const employee = await buildUser(ctx.db, { company: a.company, role: 'ROLE_EMPLOYEE' });
@@ -417,9 +465,12 @@ describe('live stream (Server-Sent Events from LISTEN/NOTIFY)', () => {
       expect(killed.rowCount).toBeGreaterThan(0);
       await stream.heard('resync', 10_000);
       const card = await buildQrUser(ctx.db, { company: a.company });
-      await ctx.db
-        .insert(userChecks)
-        .values({ companyId: a.company.id, qrUserId: card.id, checkInMethod: 'scan' });
+      await ctx.db.insert(userChecks).values({
+        companyId: a.company.id,
+        siteId: a.company.siteId,
+        qrUserId: card.id,
+        checkInMethod: 'scan',
+      });
       await stream.next((e) => e.type === 'presence' && e.person_id === card.id);
     },
   );

@@ -42,6 +42,7 @@ describe('searches ignore accents and find a piece of a code', () => {
     await buildRequest(ctx.db, { company: acme.company, visitor });
     await ctx.db.insert(visitorChecks).values({
       companyId: acme.company.id,
+      siteId: visitor.siteId,
       visitorId: visitor.id,
       checkInAt: new Date('2030-01-10T08:00:00Z'),
       checkInMethod: 'scan',
@@ -55,6 +56,7 @@ describe('searches ignore accents and find a piece of a code', () => {
     });
     await ctx.db.insert(userChecks).values({
       companyId: acme.company.id,
+      siteId: acme.company.siteId,
       qrUserId: member.id,
       checkInAt: new Date('2030-01-10T07:00:00Z'),
       checkInMethod: 'kiosk',

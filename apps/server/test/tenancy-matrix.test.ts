@@ -85,7 +85,12 @@ async function memberInside(ctx: ProbeContext) {
   const card = await buildQrUser(ctx.db, { company: ctx.other });
   const [check] = await ctx.db
     .insert(userChecks)
-    .values({ companyId: ctx.other.id, qrUserId: card.id, checkInMethod: 'manual' })
+    .values({
+      companyId: ctx.other.id,
+      siteId: ctx.other.siteId,
+      qrUserId: card.id,
+      checkInMethod: 'manual',
+    })
     .returning();
   return { card, check };
 }
@@ -384,6 +389,21 @@ const PROBES: Record<Action, (ctx: ProbeContext) => Promise<Probe>> = {
       reachedOther: lists(ctx),
     };
   },
+  // A site of the other company (issue 28): read it, rename it.
+  'sites.list': async (ctx) => ({
+    request: { method: 'GET', url: `/api/company/${ctx.other.id}/sites/${ctx.other.siteId}` },
+    kind: 'record',
+    reachedOther: ok,
+  }),
+  'sites.manage': async (ctx) => ({
+    request: {
+      method: 'PUT',
+      url: `/api/company/${ctx.other.id}/sites/${ctx.other.siteId}`,
+      payload: { name: `Probe ${Math.random().toString(36).slice(2)}` },
+    },
+    kind: 'record',
+    reachedOther: ok,
+  }),
   'privacy.settings': async (ctx) => ({
     request: { method: 'GET', url: `/api/company/${ctx.other.id}/privacy` },
     kind: 'record',

@@ -1,7 +1,7 @@
 /**
  * The visitor log as CSV that French Excel opens cleanly: UTF-8 with a byte-order
  * mark (or accents come out garbled), semicolons (the comma is the decimal
- * separator there), CRLF line ends, dates in the company's time zone. The headers
+ * separator there), CRLF line ends, each check's dates in its site's time zone. The headers
  * and fixed words are in the reader's language; the file's form is the same in
  * every language, so French Excel opens an English export as well.
  */
@@ -97,6 +97,7 @@ function csvLine(row: VisitorLogEntry, words: LogWords): string {
     row.email,
     row.uidn,
     row.companyName,
+    row.siteName,
     localDateTime(row.checkInAt, row.timezone),
     localDateTime(row.checkOutAt, row.timezone),
     words.methods[row.checkInMethod],

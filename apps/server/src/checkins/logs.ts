@@ -1,7 +1,9 @@
 /**
  * Presence logs: who came and left, when, how and recorded by whom. Every list is
  * a page of the newest check-ins first, limited to a company unless the role sees
- * every company, to a check-in range, and to a search.
+ * every company, to sites (issue 28: `siteIds` from `siteScope`, undefined: every
+ * site), to a check-in range, and to a search. Each check says its site, whose zone
+ * its times are read in.
  *
  * Totals are counted up to LOG_COUNT_CAP rows: counting a million rows on every
  * page would cost more than the page, and past ten thousand rows a person narrows
@@ -34,6 +36,7 @@ import {
   companies,
   files,
   qrUsers,
+  sites,
   userChecks,
   users,
   visitorChecks,
@@ -61,6 +64,28 @@ function rangeOf(
     query.to ? lte(column, new Date(query.to)) : undefined,
   ];
 }
+
+/** Checks at the sites `siteIds` (undefined: every site; empty: none). */
+function atSites(
+  column: typeof visitorChecks.siteId | typeof userChecks.siteId,
+  siteIds: string[] | undefined,
+): SQL | undefined {
+  if (siteIds === undefined) return undefined;
+  return siteIds.length === 0 ? sql`false` : inArray(column, siteIds);
+}
+
+/** A check's site, as every log row says it (its zone is the check's). */
+export interface SiteOfEntry {
+  siteId: string;
+  siteName: string;
+  timezone: string;
+}
+
+const siteFields = (table: typeof visitorChecks | typeof userChecks) => ({
+  siteId: table.siteId,
+  siteName: sites.name,
+  timezone: sites.timezone,
+});
 
 export interface LogPage<T> {
   rows: T[];
@@ -149,6 +174,7 @@ function visitorLogWhere(
   db: Db,
   query: CheckLogQuery,
   companyId: string | undefined,
+  siteIds: string[] | undefined,
 ): SQL | undefined {
   const q = query.q?.trim();
   const company = companyId ? eq(visitorChecks.companyId, companyId) : undefined;
@@ -169,12 +195,13 @@ function visitorLogWhere(
     : undefined;
   return and(
     company,
+    atSites(visitorChecks.siteId, siteIds),
     ...rangeOf(visitorChecks.checkInAt, query),
     matching ? inArray(visitorChecks.visitorId, matching) : undefined,
   );
 }
 
-export interface VisitorLogEntry extends CheckEntry {
+export interface VisitorLogEntry extends CheckEntry, SiteOfEntry {
   id: string;
   visitorId: string;
   uidn: string;
@@ -186,7 +213,6 @@ export interface VisitorLogEntry extends CheckEntry {
   imageType: string | null;
   companyName: string;
   companySlug: string;
-  timezone: string;
   createdAt: Date;
 }
 
@@ -204,13 +230,14 @@ function selectVisitorLog(db: Db) {
       imageType: photo.mediaType,
       companyName: companies.name,
       companySlug: companies.slug,
-      timezone: companies.timezone,
+      ...siteFields(visitorChecks),
       createdAt: visitorChecks.createdAt,
       ...checkFields(visitorChecks),
     })
     .from(visitorChecks)
     .innerJoin(visitors, eq(visitors.id, visitorChecks.visitorId))
     .innerJoin(companies, eq(companies.id, visitorChecks.companyId))
+    .innerJoin(sites, eq(sites.id, visitorChecks.siteId))
     .leftJoin(photo, eq(photo.id, visitors.requestImageId))
     .leftJoin(checkInUser, eq(checkInUser.id, visitorChecks.checkInBy))
     .leftJoin(checkOutUser, eq(checkOutUser.id, visitorChecks.checkOutBy));
@@ -220,8 +247,9 @@ export async function listVisitorLog(
   db: Db,
   query: CheckLogQuery,
   companyId: string | undefined,
+  siteIds?: string[],
 ): Promise<LogPage<VisitorLogEntry>> {
-  const where = visitorLogWhere(db, query, companyId);
+  const where = visitorLogWhere(db, query, companyId, siteIds);
   const rows = await selectVisitorLog(db)
     .where(where)
     .orderBy(desc(visitorChecks.checkInAt), desc(visitorChecks.id))
@@ -245,8 +273,9 @@ export async function* streamVisitorLog(
   query: CheckLogQuery,
   companyId: string | undefined,
   max: number,
+  siteIds?: string[],
 ): AsyncGenerator<VisitorLogEntry> {
-  const where = visitorLogWhere(db, query, companyId);
+  const where = visitorLogWhere(db, query, companyId, siteIds);
   const order = [desc(visitorChecks.checkInAt), desc(visitorChecks.id)] as const;
   let sent = 0;
   // The last row's id: the next page starts below its (check_in_at, id) as stored.
@@ -275,7 +304,7 @@ export async function* streamVisitorLog(
 
 // ── QR users' and members' checks ─────────────────────────────────────────────
 
-export interface UserLogEntry extends CheckEntry {
+export interface UserLogEntry extends CheckEntry, SiteOfEntry {
   id: string;
   userId: string;
   uidn: string;
@@ -292,10 +321,12 @@ export async function listUserLog(
   db: Db,
   query: CheckLogQuery,
   companyId: string | undefined,
+  siteIds?: string[],
 ): Promise<LogPage<UserLogEntry>> {
   const q = query.q?.trim();
   const where = and(
     companyId ? eq(userChecks.companyId, companyId) : undefined,
+    atSites(userChecks.siteId, siteIds),
     ...rangeOf(userChecks.checkInAt, query),
     q
       ? inArray(
@@ -318,11 +349,13 @@ export async function listUserLog(
       email: qrUsers.email,
       companyName: companies.name,
       companySlug: companies.slug,
+      ...siteFields(userChecks),
       ...checkFields(userChecks),
     })
     .from(userChecks)
     .innerJoin(qrUsers, eq(qrUsers.id, userChecks.qrUserId))
     .innerJoin(companies, eq(companies.id, userChecks.companyId))
+    .innerJoin(sites, eq(sites.id, userChecks.siteId))
     .leftJoin(checkInUser, eq(checkInUser.id, userChecks.checkInBy))
     .leftJoin(checkOutUser, eq(checkOutUser.id, userChecks.checkOutBy))
     .where(where)
@@ -350,12 +383,14 @@ export interface AttendanceEntry {
 /**
  * 'Liste Check in / Check out Participants': a page of live QR users and members
  * (by name), each with their checks inside the range (newest first, at most
- * USER_CHECK_LOGS_PER_ROW).
+ * USER_CHECK_LOGS_PER_ROW) at the sites `siteIds` (undefined: every site; a QR user
+ * belongs to the company, so the people listed are the same at every site).
  */
 export async function listUserAttendance(
   db: Db,
   query: CheckLogQuery,
   companyId: string | undefined,
+  siteIds?: string[],
 ): Promise<{ rows: AttendanceEntry[]; total: number }> {
   const q = query.q?.trim();
   const where = and(
@@ -399,7 +434,13 @@ export async function listUserAttendance(
       ),
     })
     .from(userChecks)
-    .where(and(inArray(userChecks.qrUserId, ids), ...rangeOf(userChecks.checkInAt, query)))
+    .where(
+      and(
+        inArray(userChecks.qrUserId, ids),
+        atSites(userChecks.siteId, siteIds),
+        ...rangeOf(userChecks.checkInAt, query),
+      ),
+    )
     .as('ranked');
   const checks = ids.length
     ? await db

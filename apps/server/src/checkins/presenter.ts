@@ -5,7 +5,14 @@
  */
 import type { CheckUndoFields, UserCheckRow, UserLogRow, VisitorLogRow } from '@sesame/shared';
 import type { FileSigner } from '../files/urls';
-import type { AttendanceEntry, CheckEntry, UndoEntry, UserLogEntry, VisitorLogEntry } from './logs';
+import type {
+  AttendanceEntry,
+  CheckEntry,
+  SiteOfEntry,
+  UndoEntry,
+  UserLogEntry,
+  VisitorLogEntry,
+} from './logs';
 
 const iso = (at: Date | null) => at?.toISOString() ?? null;
 const fullName = (first: string | null, last: string | null) =>
@@ -30,6 +37,13 @@ export function presentUndo(row: UndoEntry): CheckUndoFields {
         : null,
   };
 }
+
+/** Where a log entry's check was made (issue 28). */
+const siteOf = (row: SiteOfEntry) => ({
+  id: row.siteId,
+  name: row.siteName,
+  timezone: row.timezone,
+});
 
 /** When, how and by whom a log entry's check was recorded, and its undos. */
 function presentCheck(row: CheckEntry) {
@@ -56,6 +70,7 @@ export function presentVisitorLog(row: VisitorLogEntry, fileUrls: FileSigner): V
     image: fileUrls.signed(row.imageId),
     image_type: row.imageType,
     company: { name: row.companyName, slug: row.companySlug },
+    site: siteOf(row),
     created_at: row.createdAt.toISOString(),
     ...presentCheck(row),
   };
@@ -70,6 +85,7 @@ export function presentUserLog(row: UserLogEntry): UserLogRow {
     user_name: fullName(row.firstname, row.lastname),
     user_email: row.email,
     company: { name: row.companyName, slug: row.companySlug },
+    site: siteOf(row),
     ...presentCheck(row),
   };
 }

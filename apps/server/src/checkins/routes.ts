@@ -36,6 +36,7 @@ import { visitorLogCsvChunks, EXPORT_MAX_ROWS } from './csv';
 import { oncePerKey, scanKey } from './idempotency';
 import { listUserAttendance, listUserLog, listVisitorLog, streamVisitorLog } from './logs';
 import { presentAttendance, presentUserLog, presentVisitorLog } from './presenter';
+import { siteScope } from '../sites/service';
 import { findCheckForUndo, undoCheck } from './undo';
 import {
   checkByEmail,
@@ -118,11 +119,7 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       async (request) => {
-        const context = checkContext(
-          request,
-          codeMethod(request.query.type),
-          request.query.site,
-        );
+        const context = checkContext(request, codeMethod(request.query.type), request.query.site);
         const key = scanKey(request, context.caller.sub);
         // A retried scan (Idempotency-Key) gets its first answer back, never a second toggle;
         // the same key with another code answers 422.
@@ -318,15 +315,21 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
 
   const logQueryHelp =
     'Newest check-in first. ?page=&per_page= (default 10), ?q= name, e-mail or code, ' +
-    '?from=&to= ISO instants bounding the check-in time. meta.total counts up to 10 000 rows ' +
-    '(meta.total_capped says there are more: narrow the range).';
+    "?from=&to= ISO instants bounding the check-in time, ?site= one site's checks (a site beyond the " +
+    "caller's reach: 404; without it, every site the caller may see). Each row says its site. " +
+    'meta.total counts up to 10 000 rows (meta.total_capped says there are more: narrow the range).';
+
+  /** The sites a log covers for the caller (sites/service.ts `siteScope`). */
+  const logSites = (request: FastifyRequest, action: Action, companyId: string | undefined) =>
+    siteScope(app.db, signedIn(request), action, companyId, (request.query as CheckLogQuery).site);
 
   const visitorLogPage = async (
     query: CheckLogQuery,
     companyId: string | undefined,
+    siteIds: string[] | undefined,
     viewer: Principal | null,
   ) => {
-    const page = await listVisitorLog(app.db, query, companyId);
+    const page = await listVisitorLog(app.db, query, companyId, siteIds);
     const fileUrls = app.fileUrls.for(viewer);
     return listAnswer(
       query,
@@ -353,7 +356,9 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const who = signedIn(request);
-      return visitorLogPage(request.query, companyScope(who, 'visitorLogs.list'), who);
+      const companyId = companyScope(who, 'visitorLogs.list');
+      const siteIds = await logSites(request, 'visitorLogs.list', companyId);
+      return visitorLogPage(request.query, companyId, siteIds, who);
     },
   );
 
@@ -371,7 +376,8 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const companyId = await companyOf(request, request.params.company);
-      return visitorLogPage(request.query, companyId, request.principal);
+      const siteIds = await logSites(request, 'visitorLogs.list', companyId);
+      return visitorLogPage(request.query, companyId, siteIds, request.principal);
     },
   );
 
@@ -382,7 +388,7 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['checkins'],
         summary:
-          "The visitor log of the filtered range as CSV for French Excel (UTF-8 with BOM, semicolons), in the company's time zone. " +
+          "The visitor log of the filtered range as CSV for French Excel (UTF-8 with BOM, semicolons), with each check's site, in that site's time zone. " +
           `Same scope and filters as /visitorlog (?company= a slug to limit it); at most ${EXPORT_MAX_ROWS} rows.`,
         querystring: checkLogQuerySchema.extend({ company: z.string().min(1).max(100).optional() }),
         produces: ['text/csv'],
@@ -393,9 +399,10 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
       const companyId = request.query.company
         ? await companyOf(request, request.query.company)
         : companyScope(who, 'visitorLogs.list');
+      const siteIds = await logSites(request, 'visitorLogs.list', companyId);
       // Streamed from a cursor (issue 12 §9). The first row is read before answering,
       // so a database out still answers 503 rather than a cut download.
-      const rows = streamVisitorLog(app.db, request.query, companyId, EXPORT_MAX_ROWS);
+      const rows = streamVisitorLog(app.db, request.query, companyId, EXPORT_MAX_ROWS, siteIds);
       const first = await rows.next();
       async function* all() {
         if (first.done) return;
@@ -427,7 +434,9 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const who = signedIn(request);
-      const page = await listUserLog(app.db, request.query, companyScope(who, 'userChecks.list'));
+      const companyId = companyScope(who, 'userChecks.list');
+      const siteIds = await logSites(request, 'userChecks.list', companyId);
+      const page = await listUserLog(app.db, request.query, companyId, siteIds);
       return listAnswer(request.query, page.total, page.rows.map(presentUserLog), {
         total_capped: page.totalCapped,
       });
@@ -442,18 +451,17 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['checkins'],
         summary:
           "'Liste Check in / Check out Participants': a page of QR users and members by name, each with their " +
-          'checks inside ?from=&to= (newest first, at most 50). Every company for admin, their own for others.',
+          'checks inside ?from=&to= (newest first, at most 50), at ?site= only when given (the people are the ' +
+          "company's at every site). Every company for admin, their own for others.",
         querystring: checkLogQuerySchema,
         response: { 200: checkLogPageSchema(userCheckRowSchema) },
       },
     },
     async (request) => {
       const who = signedIn(request);
-      const page = await listUserAttendance(
-        app.db,
-        request.query,
-        companyScope(who, 'userChecks.list'),
-      );
+      const companyId = companyScope(who, 'userChecks.list');
+      const siteIds = await logSites(request, 'userChecks.list', companyId);
+      const page = await listUserAttendance(app.db, request.query, companyId, siteIds);
       return listAnswer(
         request.query,
         page.total,

@@ -23,23 +23,26 @@ import {
 import type { Db } from '../db/client';
 import { likeAny } from '../db/pagination';
 import type { FileSigner } from '../files/urls';
+import { inSites } from '../sites/service';
 
 /** 'visitor' for visitor_checks, 'user' for user_checks (QR users and members). */
 export type CheckTable = 'visitor' | 'user';
 
 /**
- * The open checks (one per person inside) of one company, or of every company:
- * check_id, company_id, person_id, tbl, check_in_at, check_in_method.
+ * The open checks (one per person inside) of one company, or of every company, at the
+ * sites `siteIds` (issue 28; undefined: every site): check_id, company_id, site_id,
+ * person_id, tbl, check_in_at, check_in_method. Narrowed to sites, each table's partial
+ * index on (site_id, check_in_at) of the open checks gives them by arrival.
  */
-export function openChecks(companyId: string | undefined): SQL {
-  const visitorsOf = companyId ? sql`and company_id = ${companyId}` : sql``;
+export function openChecks(companyId: string | undefined, siteIds?: string[]): SQL {
+  const within = sql`${companyId ? sql`and company_id = ${companyId}` : sql``} ${inSites('site_id', siteIds)}`;
   return sql`
-    select id as check_id, company_id, visitor_id as person_id, 'visitor'::text as tbl,
+    select id as check_id, company_id, site_id, visitor_id as person_id, 'visitor'::text as tbl,
            check_in_at, check_in_method
-      from visitor_checks where check_out_at is null and undone_at is null ${visitorsOf}
+      from visitor_checks where check_out_at is null and undone_at is null ${within}
     union all
-    select id, company_id, qr_user_id, 'user'::text, check_in_at, check_in_method
-      from user_checks where check_out_at is null and undone_at is null ${visitorsOf}`;
+    select id, company_id, site_id, qr_user_id, 'user'::text, check_in_at, check_in_method
+      from user_checks where check_out_at is null and undone_at is null ${within}`;
 }
 
 const byArrival = (alias: string) =>
@@ -82,6 +85,9 @@ interface PersonDbRow extends Record<string, unknown> {
   company_slug: string;
   host: string | null;
   event: string | null;
+  site_id: string;
+  site_name: string;
+  site_timezone: string;
 }
 
 interface OnSiteDbRow extends PersonDbRow {
@@ -102,6 +108,7 @@ const personFields = <K>(row: PersonDbRow & { kind: K }) => ({
   lastname: row.lastname,
   organisation: row.organisation,
   company: { id: row.company_id, name: row.company_name, slug: row.company_slug },
+  site: { id: row.site_id, name: row.site_name, timezone: row.site_timezone },
   host: row.host,
   event: row.event,
 });
@@ -119,14 +126,17 @@ export interface OnSitePageData {
 
 /**
  * A page of the people inside, newest arrival first, with everyone inside counted by
- * kind. `companyId` undefined: every company (roles that act on all of them).
+ * kind. `companyId` undefined: every company (roles that act on all of them);
+ * `siteIds` undefined: every site (sites/service.ts `siteScope`).
  */
 export async function listOnSite(
   db: Db,
   query: OnSiteQuery,
   companyId: string | undefined,
   files: FileSigner,
+  siteIds?: string[],
 ): Promise<OnSitePageData> {
+  const open = openChecks(companyId, siteIds);
   const window = sql`limit ${query.per_page} offset ${(query.page - 1) * query.per_page}`;
   // Unfiltered, the page is cut from the open checks alone (the partial indexes give them
   // by arrival) before anyone is looked up: a first page joins 24 people, not everyone inside.
@@ -139,12 +149,14 @@ export async function listOnSite(
                coalesce(v.lastname, q.lastname, '') as lastname,
                coalesce(v.organisation_name, q.title) as organisation,
                c.id as company_id, c.name as company_name, c.slug as company_slug,
+               s.id as site_id, s.name as site_name, s.timezone as site_timezone,
                case when o.tbl = 'visitor' and v.event_id is null then ${hostOf(sql`v.id`)} end as host,
                e.name as event, o.check_in_at, o.check_in_method,
                (select f.id from files f where f.id = coalesce(v.request_image_id, q.document_id)
                    and f.media_type like 'image/%') as photo_id
-          from (${pageFirst ? sql`select * from (${openChecks(companyId)}) oc ${byArrival('oc')} ${window}` : openChecks(companyId)}) o
+          from (${pageFirst ? sql`select * from (${open}) oc ${byArrival('oc')} ${window}` : open}) o
           ${peopleJoins}
+          join sites s on s.id = o.site_id
           left join events e on e.id = v.event_id
           ${filters}
          ${byArrival('o')}
@@ -153,14 +165,14 @@ export async function listOnSite(
   const counted = rows<{ kind: PersonKind; n: number | string }>(
     db,
     sql`select ${kindOf} as kind, count(*) as n
-          from (${openChecks(companyId)}) o ${peopleJoins}
+          from (${open}) o ${peopleJoins}
          group by 1`,
   );
   const filtered =
     query.q || query.kind
       ? rows<{ n: number | string }>(
           db,
-          sql`select count(*) as n from (${openChecks(companyId)}) o ${peopleJoins} ${filters}`,
+          sql`select count(*) as n from (${open}) o ${peopleJoins} ${filters}`,
         )
       : Promise.resolve(null);
   const [pageRows, countRows, filteredRows] = await Promise.all([page, counted, filtered]);
@@ -182,20 +194,22 @@ export async function listOnSite(
   };
 }
 
-/** The open check `checkId` within reach: its person's code and company, or null. */
+/** The open check `checkId` within reach: its person's code, company and site, or null. */
 export async function findOpenCheck(
   db: Db,
   checkId: string,
-): Promise<{ companyId: string; table: CheckTable; uidn: string } | null> {
-  const [row] = await rows<{ company_id: string; tbl: CheckTable; uidn: string }>(
+): Promise<{ companyId: string; siteId: string; table: CheckTable; uidn: string } | null> {
+  const [row] = await rows<{ company_id: string; site_id: string; tbl: CheckTable; uidn: string }>(
     db,
-    sql`select o.company_id, o.tbl, coalesce(v.uidn, q.uidn) as uidn
+    sql`select o.company_id, o.site_id, o.tbl, coalesce(v.uidn, q.uidn) as uidn
           from (${openChecks(undefined)}) o
           left join visitors v on o.tbl = 'visitor' and v.id = o.person_id
           left join qr_users q on o.tbl = 'user' and q.id = o.person_id
          where o.check_id = ${checkId}`,
   );
-  return row ? { companyId: row.company_id, table: row.tbl, uidn: row.uidn } : null;
+  return row
+    ? { companyId: row.company_id, siteId: row.site_id, table: row.tbl, uidn: row.uidn }
+    : null;
 }
 
 interface ExpectedDbRow extends PersonDbRow {
@@ -205,8 +219,8 @@ interface ExpectedDbRow extends PersonDbRow {
 
 /**
  * Expected today: visitors with a confirmed request (a meeting, or an event
- * registration) whose day — the event's, else the meeting's — is today in their
- * company's time zone (the day's instants written with the row, never its text), and
+ * registration) whose day — the event's, else the meeting's — is today at their site
+ * (the day's instants written with the row in the site's zone, never its text), and
  * who have not arrived: no check that counts — an arrival undone (checkins/undo.ts) was
  * a mistake, so its visitor is expected again (issue 27). By time.
  */
@@ -214,10 +228,11 @@ export async function listExpected(
   db: Db,
   query: OnSiteQuery,
   companyId: string | undefined,
+  siteIds?: string[],
   now = new Date(),
 ): Promise<{ rows: ExpectedRow[]; total: number }> {
   const where = sql`
-    where ${companyId ? sql`v.company_id = ${companyId}` : sql`true`}
+    where ${companyId ? sql`v.company_id = ${companyId}` : sql`true`} ${inSites('v.site_id', siteIds)}
       and coalesce(e.day_starts_at, v.day_starts_at) <= ${now.toISOString()}::timestamptz
       and ${now.toISOString()}::timestamptz < coalesce(e.day_ends_at, v.day_ends_at)
       and exists (select 1 from visit_requests r where r.visitor_id = v.id and r.confirmed)
@@ -226,6 +241,7 @@ export async function listExpected(
       ${query.q ? sql`and ${likeAny(query.q, [sql`v.firstname || ' ' || v.lastname || ' ' || v.firstname || ' ' || v.organisation_name || ' ' || v.uidn`])}` : sql``}
       ${query.kind === 'visitor' ? sql`and v.event_id is null` : query.kind === 'event_guest' ? sql`and v.event_id is not null` : query.kind ? sql`and false` : sql``}`;
   const from = sql`from visitors v join companies c on c.id = v.company_id
+                   join sites s on s.id = v.site_id
                    left join events e on e.id = v.event_id`;
   const [page, counted] = await Promise.all([
     rows<ExpectedDbRow>(
@@ -234,6 +250,7 @@ export async function listExpected(
                  case when v.event_id is null then 'visitor' else 'event_guest' end as kind,
                  v.firstname, v.lastname, v.organisation_name as organisation,
                  c.id as company_id, c.name as company_name, c.slug as company_slug,
+                 s.id as site_id, s.name as site_name, s.timezone as site_timezone,
                  case when v.event_id is null then ${hostOf(sql`v.id`)} end as host,
                  e.name as event, coalesce(e.time_event, v.request_time) as time
           ${from} ${where}

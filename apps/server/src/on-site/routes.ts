@@ -36,6 +36,7 @@ import { findCompany } from '../companies/service';
 import { HttpError, unauthenticated } from '../errors';
 import { LiveHub, type AccessChange, type LiveMessage } from './live';
 import { findOpenCheck, listExpected, listOnSite } from './presence';
+import { assertWithinSites, siteScope } from '../sites/service';
 
 /** A stream ends after this long; the browser reconnects (and its session is checked again). */
 export const LIVE_STREAM_MAX_MS = 5 * 60_000;
@@ -50,11 +51,27 @@ const actionOf = (event: LiveEvent): Action =>
       ? 'rollCall.run'
       : 'requests.list';
 
-/** Whether `who` may hear `event` (its list's action, its company), within `onlyCompany`. */
-export function hears(who: Principal, event: LiveEvent, onlyCompany: string | undefined): boolean {
+/**
+ * Whether `who` may hear `event` (its list's action, its company), within `onlyCompany`
+ * and, for a screen opened on a site, `onlySite` (issue 28). An event of no site (a roll
+ * call of every site) reaches every site's screens. A person limited to some sites hears
+ * their own company's events of those sites only (and its roll calls of every site).
+ */
+export function hears(
+  who: Principal,
+  event: LiveEvent,
+  onlyCompany: string | undefined,
+  onlySite?: string,
+): boolean {
   const action = actionOf(event);
   if (!mayPerform(who.role, action)) return false;
   if (onlyCompany && event.company_id !== onlyCompany) return false;
+  const site = event.site_id ?? null;
+  if (onlySite && site !== null && site !== onlySite) return false;
+  if (who.siteIds.length > 0) {
+    if (event.company_id !== who.companyId) return false;
+    return site === null || who.siteIds.includes(site);
+  }
   return event.company_id === who.companyId || actsOnAllCompanies(who.role, action);
 }
 
@@ -107,7 +124,9 @@ export const onSiteRoutes: FastifyPluginAsyncZod = async (app) => {
         summary:
           'Everyone inside now (an open check): visitors, event guests, QR users and members, newest arrival ' +
           'first, with everyone inside counted by kind (meta.counts). ?q= a name or organisation, ?kind=, ' +
-          '?company= a slug or id (roles that see every company; their own company otherwise).',
+          '?company= a slug or id (roles that see every company; their own company otherwise), ' +
+          "?site= one site's people (a site beyond the caller's reach: 404; without it, every site the " +
+          'caller may see). Each row says its site (id, name, time zone).',
         querystring: onSiteQuerySchema,
         response: { 200: onSitePageSchema },
       },
@@ -115,7 +134,14 @@ export const onSiteRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const who = signedIn(request);
       const companyId = await scopeOf(request, 'onSite.list', request.query.company);
-      const page = await listOnSite(app.db, request.query, companyId, app.fileUrls.for(who));
+      const siteIds = await siteScope(app.db, who, 'onSite.list', companyId, request.query.site);
+      const page = await listOnSite(
+        app.db,
+        request.query,
+        companyId,
+        app.fileUrls.for(who),
+        siteIds,
+      );
       return listAnswer(request.query, page.total, page.rows, { counts: page.counts });
     },
   );
@@ -127,15 +153,17 @@ export const onSiteRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['on-site'],
         summary:
-          "Expected today: confirmed meetings and event registrations of today (each company's time zone) " +
-          'whose visitor has not arrived, by time. Same filters as /on-site.',
+          "Expected today: confirmed meetings and event registrations of today (each site's time zone) " +
+          'whose visitor has not arrived, by time. Same filters as /on-site (?site= included); each row says its site.',
         querystring: onSiteQuerySchema,
         response: { 200: expectedPageSchema },
       },
     },
     async (request) => {
+      const who = signedIn(request);
       const companyId = await scopeOf(request, 'onSite.list', request.query.company);
-      const page = await listExpected(app.db, request.query, companyId);
+      const siteIds = await siteScope(app.db, who, 'onSite.list', companyId, request.query.site);
+      const page = await listExpected(app.db, request.query, companyId, siteIds);
       return listAnswer(request.query, page.total, page.rows);
     },
   );
@@ -148,13 +176,15 @@ export const onSiteRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['on-site'],
         summary:
           "Checks out the person of an open check, from the on-site list: a manual check-out by the caller, through the code check's own statement (closing only). " +
-          "Someone who already left answers status 'repeat'; another company's check, or one already closed by then and unknown, 404.",
+          "Someone who already left answers status 'repeat'; another company's check, or one already closed by then and unknown, 404; " +
+          "a check at a site beyond the caller's site limits, 403.",
         params: onSiteCheckParamsSchema,
         response: { 200: checkResultSchema },
       },
     },
     async (request) => {
       const { record } = await loadAuthorized(request, findOpenCheck, request.params.checkId);
+      assertWithinSites(signedIn(request), { id: record.siteId, companyId: record.companyId });
       if (!request.claims) throw unauthenticated();
       const result = await checkOutFromList(app.db, record.table, record.uidn, {
         caller: request.claims,
@@ -176,7 +206,8 @@ export const onSiteRoutes: FastifyPluginAsyncZod = async (app) => {
           'Server-Sent Events (text/event-stream; the request must accept it, else 406) for the live screens: `presence` when a check is made, closed or undone (`op` in, out, arrival_undone, departure_undone), ' +
           '`request` when a meeting request is filed or decided, `interrupted` when the server stopped hearing the database ' +
           '(events are being missed: show the feed as interrupted), `resync` when it hears again or events may have been missed (refetch). ' +
-          'Each event only to whom its list reaches; ?company= narrows to one company. Read it with fetch() and the ' +
+          "Each event only to whom its list reaches (a person limited to some sites: those sites' events); ?company= narrows to one company, " +
+          "?site= to one site (a roll call of every site reaches every site's screens; a site beyond reach: 404). Read it with fetch() and the " +
           'bearer header. It ends when its session ends or its role or company changes (reconnect: a 401 means signed out), ' +
           `and after ${LIVE_STREAM_MAX_MS / 60_000} minutes: reconnect and refetch.`,
         querystring: liveQuerySchema,
@@ -187,6 +218,10 @@ export const onSiteRoutes: FastifyPluginAsyncZod = async (app) => {
       const who = signedIn(request);
       const onlyCompany = request.query.company
         ? await scopeOf(request, 'live.listen', request.query.company)
+        : undefined;
+      // A site the caller may not see is a 404, as for its lists.
+      const onlySite = request.query.site
+        ? (await siteScope(app.db, who, 'live.listen', onlyCompany, request.query.site))?.[0]
         : undefined;
       // A client that cannot read a stream is told so (after the company check: 404 first).
       if (!request.headers.accept?.includes('text/event-stream'))
@@ -277,7 +312,7 @@ export const onSiteRoutes: FastifyPluginAsyncZod = async (app) => {
             void resync();
             return;
           default:
-            if (hears(who, message, onlyCompany)) write(message.type, message);
+            if (hears(who, message, onlyCompany, onlySite)) write(message.type, message);
         }
       };
       if (hub.interrupted) write('interrupted', {});

@@ -359,6 +359,7 @@ export const en: Catalogue = {
         'Email',
         'Code',
         'Company',
+        'Site',
         'Arrival',
         'Departure',
         'Arrival method',

@@ -411,6 +411,7 @@ export const fr = {
         'E-mail',
         'Code',
         'Entreprise',
+        'Site',
         'Arrivée',
         'Départ',
         "Mode d'arrivée",

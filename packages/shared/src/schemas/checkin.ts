@@ -97,10 +97,14 @@ const isoInstant = z.iso
     said((m) => m.validation.dateInvalid),
   );
 
-/** A log list: paged, searchable, limited to check-ins inside [from, to]. */
+/**
+ * A log list: paged, searchable, limited to check-ins inside [from, to], and to one
+ * site's checks with `?site=` (issue 28; absent: every site the caller may see).
+ */
 export const checkLogQuerySchema = listQuerySchema.extend({
   from: isoInstant.optional(),
   to: isoInstant.optional(),
+  site: siteFilter,
 });
 export type CheckLogQuery = z.infer<typeof checkLogQuerySchema>;
 
@@ -172,6 +176,8 @@ export const visitorLogRowSchema = z.object({
   image: z.string().nullable(),
   image_type: z.string().nullable(),
   company: z.object({ name: z.string(), slug: z.string() }),
+  /** Where the check was made (issue 28): the visitor's site; its zone is the check's. */
+  site: siteRefSchema,
   created_at: z.string(),
   ...checkFields,
 });
@@ -186,6 +192,8 @@ export const userLogRowSchema = z.object({
   user_name: z.string(),
   user_email: z.string().nullable(),
   company: z.object({ name: z.string(), slug: z.string() }),
+  /** Where the check was made (issue 28): the desk's site where the code was scanned. */
+  site: siteRefSchema,
   ...checkFields,
 });
 export type UserLogRow = z.infer<typeof userLogRowSchema>;
