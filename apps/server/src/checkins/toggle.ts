@@ -110,18 +110,25 @@ function refusalMessage(outcome: CheckOutcome): Say {
 }
 
 /**
- * The statement's answer as the response: who may not call (401, 403), an unknown
- * code or another company's (404, alike), a refusal (409), or what was done.
+ * Who may not call (401, 403), and the desk's site the request named: unknown or another
+ * company's 404, beyond the caller's site limits 403, archived 400 (nothing was looked
+ * for nor written then).
  */
-function toResult(outcome: CheckOutcome, lang: Language, now: Date, unknown: Say): Toggled {
+function assertCaller(outcome: CheckOutcome): void {
   if (!outcome.authenticated) throw unauthenticated();
   if (!outcome.mayRecord) throw forbidden();
-  // The desk's site the request named: another company's or unknown 404, beyond the
-  // caller's site limits 403, archived 400; nothing was looked for nor written.
   if (outcome.desk === 'unknown') throw notFound();
   if (outcome.desk === 'notYours') throw forbidden((m) => m.site.notYours);
   if (outcome.desk === 'archived')
     throw badRequest((m) => m.site.archivedSite, { site: (m) => m.site.archivedSite });
+}
+
+/**
+ * The statement's answer as the response: who may not call (assertCaller), an unknown
+ * code or another company's (404, alike), a refusal (409), or what was done.
+ */
+function toResult(outcome: CheckOutcome, lang: Language, now: Date, unknown: Say): Toggled {
+  assertCaller(outcome);
   if (!outcome.holderId || !outcome.decision) throw notFound(unknown);
   const timezone = found(outcome.timezone, "the holder's time zone");
   const firstname = outcome.firstname ?? '';
@@ -231,8 +238,8 @@ export async function checkByEmail(
     ...values,
     email: email.trim().toLowerCase(),
   });
-  if (outcome.authenticated && outcome.mayRecord && !outcome.kioskEmailEnabled)
-    throw new HttpError(409, (m) => m.check.kioskEmailOff);
+  assertCaller(outcome);
+  if (!outcome.kioskEmailEnabled) throw new HttpError(409, (m) => m.check.kioskEmailOff);
   const result = toResult(
     outcome,
     ctx.lang ?? DEFAULT_LANGUAGE,
