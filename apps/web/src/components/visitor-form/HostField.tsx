@@ -23,6 +23,8 @@ const MIN_SEARCH = 2;
 
 export interface HostFieldProps {
   companySlug: string;
+  /** The site of the visit (issue 28): the search prefers its staff. */
+  siteId?: string;
   label: string;
   value: string;
   hostUserId: string;
@@ -32,6 +34,7 @@ export interface HostFieldProps {
 
 export function HostField({
   companySlug,
+  siteId,
   label,
   value,
   hostUserId,
@@ -44,11 +47,13 @@ export function HostField({
   const chosen = useRef<HostCandidate | null>(null);
   const enabled = search.length >= MIN_SEARCH && !hostUserId;
   const hosts = useQuery({
-    queryKey: ['hosts', companySlug, search],
+    queryKey: ['hosts', companySlug, search, siteId ?? null],
     queryFn: () =>
       api
         .get<{ data: HostCandidate[] }>(
-          `/requests/hosts/${encodeURIComponent(companySlug)}?q=${encodeURIComponent(search)}`,
+          `/requests/hosts/${encodeURIComponent(companySlug)}?q=${encodeURIComponent(search)}${
+            siteId ? `&site=${encodeURIComponent(siteId)}` : ''
+          }`,
         )
         .then((r) => r.data),
     enabled,

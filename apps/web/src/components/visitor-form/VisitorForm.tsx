@@ -16,6 +16,11 @@
  *   the values pass `visitorFormSchema` (the server's schema), after the spec's 1 s
  *   submit delay. Throwing from it is fine: the caller shows its own message.
  * - `submitting`: the caller's request is in flight (the button shows it).
+ * - `sites` (optional, issue 28): the company's active sites. With more than one, a
+ *   required 'Site' select comes before the date, unless `siteId` (a site's own link or
+ *   poster, `?site=`) names one of them: the form then says that site and asks nothing.
+ *   The chosen site is sent as `site_id`; its zone decides today, and the date says
+ *   the zone ('Heure de Nouméa') when it is not the browser's.
  */
 import { startTransition, useEffect, useState } from 'react';
 import {
@@ -29,6 +34,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useTranslation, withFrenchWords } from '../../lib/i18n';
+import type { PublicSite } from '@sesame/shared';
 import {
   EVENT_DEFAULT_REASON,
   HOURS,
@@ -45,6 +51,7 @@ import {
 import { useCountryOptions } from '../../lib/country-options';
 import { DEFAULT_TIMEZONE, todayIn } from '../../lib/format';
 import { useSchemaForm } from '../../lib/use-schema-form';
+import { zoneCity, zoneDiffers } from '../../lib/zone-label';
 import { DateField } from '../DateField';
 import { HostField } from './HostField';
 import { PrivacyNotice } from './PrivacyNotice';
@@ -86,6 +93,15 @@ export interface VisitorFormProps {
   submitLabel?: string;
   /** Event mode: the id of the page's heading that names the form. */
   labelledBy?: string;
+  /** The company's active sites (issue 28): with more than one, the visitor chooses. */
+  sites?: PublicSite[];
+  /** The site of the page's link (`?site=`): chosen for the visitor. */
+  siteId?: string;
+}
+
+/** A site as the select names it: its name, and its city when it has one. */
+export function siteOptionLabel(site: Pick<PublicSite, 'name' | 'city'>): string {
+  return site.city ? `${site.name} — ${site.city}` : site.name;
 }
 
 type TextField =
@@ -112,6 +128,8 @@ type Values = Record<TextField, string> & {
   request_image: File | null;
   /** The privacy notice accepted (issue 16). */
   privacy_accepted: boolean;
+  /** The site of the visit (issue 28); '' while none is chosen. */
+  site_id: string;
 };
 
 const EMPTY: Values = {
@@ -134,6 +152,7 @@ const EMPTY: Values = {
   minute: MINUTE_PLACEHOLDER,
   request_image: null,
   privacy_accepted: false,
+  site_id: '',
 };
 
 function valuesFromEvent(event: VisitorFormEvent): Partial<Values> {
@@ -165,29 +184,45 @@ export function VisitorForm({
   privacySlug = companySlug,
   submitLabel,
   labelledBy,
+  sites = [],
+  siteId,
 }: VisitorFormProps) {
   const { t, i18n } = useTranslation('visitors');
   const language = i18n.language?.startsWith('en') ? 'en' : 'fr';
+  // The link's site when it is one of the company's active sites; else the only one.
+  const fixedSite =
+    sites.find((site) => site.id === siteId) ?? (sites.length === 1 ? sites[0] : undefined);
+  const asksSite = !event && !fixedSite && sites.length > 1;
+
+  const zoneOf = (chosen: string) =>
+    sites.find((site) => site.id === chosen)?.timezone ?? fixedSite?.timezone ?? timeZone;
 
   const { form, submit, summary, validateField } = useSchemaForm(loadVisitorSchema, {
     ns: 'visitors',
     keys: { errors: 'form.errors', fields: 'form.fields' },
-    initialValues: { ...EMPTY, ...(event ? valuesFromEvent(event) : {}) },
+    initialValues: {
+      ...EMPTY,
+      ...(event ? valuesFromEvent(event) : {}),
+      site_id: event ? '' : (fixedSite?.id ?? ''),
+    },
     toInput: (values) => ({
       ...values,
       request_time: `${values.hour}:${values.minute}`,
       language,
       request_image: values.request_image ?? undefined,
+      // The server says when a site must be chosen; the form says it first.
+      site_id: event ? undefined : values.site_id || fixedSite?.id || undefined,
       // An event's place is the server's to write: its country (shown read-only) may be a
       // name stored before countries were codes, which is no visitor input to check.
       ...(event ? { country: '' } : {}),
     }),
     // A meeting in the past (the company's day decides; the server checks it again).
     check: (values) => ({
+      site_id: asksSite && !values.site_id ? t('form.errors.siteChoose') : undefined,
       request_date:
         !event &&
         isVisitDate(values.request_date) &&
-        isPastVisitDate(values.request_date, todayIn(timeZone))
+        isPastVisitDate(values.request_date, todayIn(zoneOf(values.site_id)))
           ? t('form.errors.datePast')
           : undefined,
     }),
@@ -205,6 +240,12 @@ export function VisitorForm({
   });
   const busy = form.submitting || submitting;
   const values = form.values;
+  const chosenSite = fixedSite ?? sites.find((site) => site.id === values.site_id);
+  const visitZone = chosenSite?.timezone ?? timeZone;
+  // The date and the hour are the site's: said with its zone when not the browser's.
+  const zoneHint = zoneDiffers(visitZone)
+    ? t('form.siteZone', { city: zoneCity(visitZone, language) })
+    : undefined;
   // The country list (~250 options) is not part of the form's first render, which it made
   // much longer on a phone (issue 19): it is built once the browser is idle after it, in a
   // transition (React renders it in slices, no long task), or at once when the form is
@@ -323,6 +364,7 @@ export function VisitorForm({
                   {companySlug ? (
                     <HostField
                       companySlug={companySlug}
+                      siteId={chosenSite?.id}
                       label={t('form.fields.host')}
                       value={values.host}
                       hostUserId={values.host_user_id}
@@ -338,6 +380,26 @@ export function VisitorForm({
                 <div className={cells.half}>{field('reason')}</div>
               </>
             )}
+            {asksSite && (
+              <div className={cells.full}>
+                <NativeSelect
+                  label={t('form.fields.site_id')}
+                  data={[
+                    { value: '', label: t('form.sitePlaceholder') },
+                    ...sites.map((site) => ({ value: site.id, label: siteOptionLabel(site) })),
+                  ]}
+                  {...form.getInputProps('site_id')}
+                  required
+                  name="site_id"
+                  data-testid="visitor-site"
+                />
+              </div>
+            )}
+            {!event && fixedSite && sites.length > 1 && (
+              <Text className={cells.full} fw={500} data-testid="visitor-site-fixed">
+                {t('form.siteFixed', { name: siteOptionLabel(fixedSite) })}
+              </Text>
+            )}
             {!event && (
               <>
                 <div className={cells.half}>
@@ -349,7 +411,8 @@ export function VisitorForm({
                     onChange={(value) => form.setFieldValue('request_date', value)}
                     calendarLabel={t('form.openCalendar')}
                     language={language}
-                    minDate={todayIn(timeZone)}
+                    minDate={todayIn(visitZone)}
+                    description={zoneHint}
                     required
                     name="request_date"
                   />

@@ -19,6 +19,8 @@ export interface VisitorSummary {
   date_event: string;
   /** HH:MM */
   time_event: string;
+  /** The site of the visit (issue 28), when the company has several. */
+  site?: string;
 }
 
 export const VISITOR_SUMMARY_KEY = 'visitor';

@@ -3,7 +3,7 @@
  * request; the waiting screen's status; Valider; the meeting QR card by code.
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { RequestStatus, VisitorCard, VisitorCreated } from '@sesame/shared';
+import type { PublicSite, RequestStatus, VisitorCard, VisitorCreated } from '@sesame/shared';
 import { api } from '../../../lib/api-client';
 
 /** How often the waiting screen asks whether the host decided (short polling). */
@@ -61,6 +61,20 @@ export function useDeclineRequest(id: string) {
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: ['requests'] });
     },
+  });
+}
+
+/** The company's active sites, as the visitor form lists them (issue 28; public). */
+export function usePublicSites(slug: string | undefined) {
+  return useQuery({
+    queryKey: ['public-sites', slug?.toLowerCase()],
+    queryFn: () =>
+      api
+        .get<{ data: PublicSite[] }>(`/public/sites/${encodeURIComponent(slug!)}`)
+        .then((r) => r.data),
+    enabled: !!slug,
+    staleTime: 60_000,
+    retry: false,
   });
 }
 

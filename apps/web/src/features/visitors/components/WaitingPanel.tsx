@@ -27,6 +27,7 @@ import { DetailRows } from '../../../components/DetailRows';
 import { IdentityDocument } from '../../../components/visitor-form/IdentityDocument';
 import { ApiError } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
+import { withZone } from '../../../lib/zone-label';
 import { useConfirmRequest, useDeclineRequest, useRequestStatus } from '../api/visitors';
 import { failureText, statusText } from '../lib/outcome';
 import { CaptureButton, meetingCaptureName } from './CaptureButton';
@@ -178,7 +179,7 @@ export function WaitingPanel({ domain, id }: { domain: string; id: string }) {
 }
 
 function RequestSummary({ request }: { request: RequestRow }) {
-  const { t } = useTranslation('visitors');
+  const { t, i18n } = useTranslation('visitors');
   const { role } = useAuth();
   const v = request.visitor;
   // A host with an account (issue 15): a link to the user for those who may edit users.
@@ -202,7 +203,16 @@ function RequestSummary({ request }: { request: RequestRow }) {
     [t('form.fields.contact'), v.contact],
     [t('form.fields.host'), host],
     [t('form.fields.reason'), request.reason],
-    [t('card.date'), [request.request_date, request.request_time].filter(Boolean).join(' ')],
+    // The site of the visit (issue 28); its time says its zone when not the reader's.
+    [t('form.fields.site_id'), request.site?.name ?? null],
+    [
+      t('card.date'),
+      withZone(
+        [request.request_date, request.request_time].filter(Boolean).join(' '),
+        request.site?.timezone,
+        i18n.language,
+      ),
+    ],
   ];
   return (
     <Group align="flex-start" gap="lg" wrap="wrap" data-testid="request-summary">
@@ -276,10 +286,17 @@ function DeclinedPanel({
   );
 }
 
+function siteOfRecap(recap: RequestStatus['recap']): string | null {
+  const site = (recap as { site?: { name?: string } | null }).site;
+  return site?.name ?? null;
+}
+
 function RecapPanel({ recap }: { recap: RequestStatus['recap'] }) {
   const { t } = useTranslation('hostLoop');
   const rows: [string, string | null][] = [
     [t('recap.company'), recap.company],
+    // The site of the visit (issue 28), once the recap carries it.
+    [t('visitors:form.fields.site_id'), siteOfRecap(recap)],
     [t('recap.name'), `${recap.firstname} ${recap.lastname}`],
     [t('recap.organisation'), recap.organisation_name],
     [t('recap.date'), recap.request_date],

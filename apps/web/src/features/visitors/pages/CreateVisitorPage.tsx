@@ -1,5 +1,6 @@
 /**
- * CreateVisitor (`/{domain}/meeting`): the visitor form, then the two calls of
+ * CreateVisitor (`/{domain}/meeting[?site=<id>]`): the visitor form (the company's
+ * sites to choose from, or the link's site, issue 28), then the two calls of
  * spec §4 — visitor (200 → 'Visiteur créé avec succès.'), then request
  * (201 → 'Demande créée avec succès.') — and on to RequestMeeting with the id.
  */
@@ -8,13 +9,13 @@ import { useState } from 'react';
 import { Alert, Container } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from '../../../lib/i18n';
-import { useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { storeVisitorSummary } from '../../../components/visitor-form/summary';
 import { VisitorForm } from '../../../components/visitor-form/VisitorForm';
 import { ApiError } from '../../../lib/api-client';
 import { useCompany } from '../../../lib/company';
 import { useDelayedNavigate } from '../../../lib/use-delayed-navigate';
-import { createRequest, createVisitor } from '../api/visitors';
+import { createRequest, createVisitor, usePublicSites } from '../api/visitors';
 import { failureText } from '../lib/outcome';
 import { ScreenLoader } from '../../../components/ScreenLoader';
 
@@ -24,6 +25,10 @@ export default function CreateVisitorPage() {
   const navigate = useNavigate();
   const navigateLater = useDelayedNavigate();
   const company = useCompany(domain);
+  const [params] = useSearchParams();
+  const linkSite = params.get('site') ?? undefined;
+  // Without the list (an error), the form asks nothing and the server's answer says it.
+  const sites = usePublicSites(company.data?.slug);
   const [submitting, setSubmitting] = useState(false);
 
   const submit = async (formData: FormData) => {
@@ -34,6 +39,11 @@ export default function CreateVisitorPage() {
       const visitor = await createVisitor(formData);
       notifications.show({ color: 'teal', message: t('outcome.visitorCreated') });
       const v = visitor.data;
+      const siteList = sites.data ?? [];
+      const site =
+        siteList.length > 1
+          ? siteList.find((s) => s.id === formData.get('site_id'))?.name
+          : undefined;
       storeVisitorSummary({
         firstname: v.firstname,
         lastname: v.lastname,
@@ -46,6 +56,7 @@ export default function CreateVisitorPage() {
         zipcode: v.zipcode ?? '',
         date_event: v.request_date ?? '',
         time_event: v.request_time ?? '',
+        site,
       });
       const request = await createRequest({
         visitor_id: v.visitor_id,
@@ -71,7 +82,7 @@ export default function CreateVisitorPage() {
 
   return (
     <Container size="md" py={{ base: 'sm', sm: 'xl' }} px={{ base: 'xs', sm: 'md' }}>
-      {company.isPending ? (
+      {company.isPending || (company.data && sites.isPending) ? (
         // The form will be taller than the screen.
         <ScreenLoader label={t('common:loading')} />
       ) : company.isError ? (
@@ -86,6 +97,8 @@ export default function CreateVisitorPage() {
           submitting={submitting}
           timeZone={company.data.timezone}
           companySlug={company.data.slug}
+          sites={sites.data}
+          siteId={linkSite}
         />
       )}
     </Container>

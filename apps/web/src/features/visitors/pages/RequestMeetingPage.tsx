@@ -8,7 +8,7 @@
 import { useEffect } from 'react';
 import { Button, Center, Container, Loader, Paper, Stack, Text } from '@mantine/core';
 import { useTranslation, withFrenchWords } from '../../../lib/i18n';
-import { Link, useParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { CompanyLogo } from '../../../components/CompanyLogo';
 import { PageTitle } from '../../../components/PageTitle';
 import { useAuth } from '../../../lib/auth';
@@ -27,6 +27,9 @@ export default function RequestMeetingPage() {
   const navigateLater = useDelayedNavigate();
   const { isAuthenticated } = useAuth();
   const company = useCompany(domain);
+  // A site's own link or poster (issue 28) names its site: the form keeps it.
+  const [params] = useSearchParams();
+  const site = params.get('site');
 
   useEffect(() => {
     if (!id || !isAuthenticated) return;
@@ -60,7 +63,12 @@ export default function RequestMeetingPage() {
                 <Text ta="center" c="dimmed">
                   {t('entry.intro')}
                 </Text>
-                <Button component={Link} to={`/${domain}/meeting`} size="md" fullWidth>
+                <Button
+                  component={Link}
+                  to={`/${domain}/meeting${site ? `?site=${encodeURIComponent(site)}` : ''}`}
+                  size="md"
+                  fullWidth
+                >
                   {t('entry.requestMeeting')}
                 </Button>
               </>

@@ -36,6 +36,11 @@ export default function RequestQrCodePage() {
             </Text>
             {summary.title && <Text fw={600}>{summary.title}</Text>}
             {summary.location && <Text>{summary.location}</Text>}
+            {summary.site && (
+              <Text data-testid="visitor-summary-site">
+                {t('summary.site', { name: summary.site })}
+              </Text>
+            )}
             <Text c="dimmed">
               {cardAddress(
                 {
