@@ -28,10 +28,12 @@ import {
   useRouteHandles,
 } from '../../lib/page-title';
 import { RecordCompanyProvider, useShownCompany } from '../../lib/shown-company';
+import { SiteChoiceProvider, useSiteChoice } from '../../lib/site';
 import classes from './AppLayout.module.css';
 import { ScreenLoader } from '../../components/ScreenLoader';
 
 const UserMenu = lazy(() => import('./UserMenu'));
+const SiteSwitcher = lazy(() => import('./SiteSwitcher'));
 
 function Navbar() {
   const { t, i18n } = useTranslation();
@@ -41,6 +43,8 @@ function Navbar() {
   const company = useCompany(slug);
   const home = slug ? `/${slug}` : '/';
   const ownSlug = user?.company ?? slug;
+  // Issue 28: the site switcher's code (Select) loads only for a company of several sites.
+  const { multi } = useSiteChoice();
 
   return (
     <Box component="header" className={classes.header}>
@@ -77,6 +81,11 @@ function Navbar() {
             >
               {t('nav.editCompany')}
             </Anchor>
+          )}
+          {isAuthenticated && multi && (
+            <Suspense fallback={null}>
+              <SiteSwitcher />
+            </Suspense>
           )}
           <SegmentedControl
             size="xs"
@@ -194,30 +203,32 @@ export function AppLayout() {
   const { t } = useTranslation();
   return (
     <RecordCompanyProvider>
-      <PageTitleProvider>
-        <DocumentTitle />
-        <div className={classes.page}>
-          <Navbar />
-          <Box component="main" className={classes.main}>
-            <SessionEndedNotice />
-            <Suspense
-              fallback={
-                // A page's code on its way.
-                <ScreenLoader label={t('loading')} />
-              }
-            >
-              <CompanyGate>
-                <Outlet />
-              </CompanyGate>
-            </Suspense>
-          </Box>
-          <Box component="footer" className={classes.footer}>
-            <Text size="sm" c="dimmed" ta="center">
-              {t('footer.copyright', { year: new Date().getFullYear() })}
-            </Text>
-          </Box>
-        </div>
-      </PageTitleProvider>
+      <SiteChoiceProvider>
+        <PageTitleProvider>
+          <DocumentTitle />
+          <div className={classes.page}>
+            <Navbar />
+            <Box component="main" className={classes.main}>
+              <SessionEndedNotice />
+              <Suspense
+                fallback={
+                  // A page's code on its way.
+                  <ScreenLoader label={t('loading')} />
+                }
+              >
+                <CompanyGate>
+                  <Outlet />
+                </CompanyGate>
+              </Suspense>
+            </Box>
+            <Box component="footer" className={classes.footer}>
+              <Text size="sm" c="dimmed" ta="center">
+                {t('footer.copyright', { year: new Date().getFullYear() })}
+              </Text>
+            </Box>
+          </div>
+        </PageTitleProvider>
+      </SiteChoiceProvider>
     </RecordCompanyProvider>
   );
 }

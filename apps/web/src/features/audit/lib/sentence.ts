@@ -169,6 +169,12 @@ function sentenceOf(
         ? { key: action, values: { changes: listOf(changes, lang) } }
         : { key: 'company.updated_none' };
     }
+    case 'site.updated': {
+      const changes = fieldChanges(detail, t);
+      return changes.length
+        ? { key: action, values: { changes: listOf(changes, lang) } }
+        : { key: 'site.updated_none' };
+    }
     case 'qr_user.updated':
       return { key: action, values: { changes: listOf(fieldChanges(detail, t), lang) } };
     case 'check.undone':
