@@ -138,7 +138,10 @@ async function login(url: string, who: { email: string; password: string }): Pro
   return ((await res.json()) as { token: string }).token;
 }
 
-/** One company, an admin and a receptionist, 100,000 visitors with a confirmed request today. */
+/**
+ * One company and its site, an admin and a receptionist, 100,000 visitors with a confirmed
+ * request today at that site.
+ */
 async function seed(db: pg.Client): Promise<string[]> {
   const { hashPassword } = await import('../apps/server/src/auth/passwords');
   const hash = await hashPassword(ADMIN.password);
@@ -147,24 +150,28 @@ async function seed(db: pg.Client): Promise<string[]> {
   const formDate = `${pad(today.getUTCDate())}/${pad(today.getUTCMonth() + 1)}/${today.getUTCFullYear()}`;
   await db.query(`
     insert into companies (id, name, slug) values (gen_random_uuid(), 'Bench', 'bench');
+    insert into sites (id, company_id, name, timezone)
+      select gen_random_uuid(), id, 'Bench', 'UTC' from companies where slug = 'bench';
     insert into users (id, company_id, name, firstname, email, password_hash, roles)
       select gen_random_uuid(), id, 'Admin', 'Bench', '${ADMIN.email}', '${hash}', array['ROLE_ADMIN'] from companies where slug = 'bench';
     insert into users (id, company_id, name, firstname, email, password_hash, roles)
       select gen_random_uuid(), id, 'Desk', 'Bench', '${RECEPTIONIST.email}', '${hash}', array['ROLE_EMPLOYEE'] from companies where slug = 'bench';
   `);
-  // The meeting's day as the server writes it with each visitor, in the company's zone.
+  // The meeting's day as the server writes it with each visitor, in the site's zone (UTC,
+  // the zone \`formDate\` was read in: it is today there at any hour).
   const { rows: zone } = await db.query<{ timezone: string }>(
-    `select timezone from companies where slug = 'bench'`,
+    `select s.timezone from sites s join companies c on c.id = s.company_id where c.slug = 'bench'`,
   );
   const day = dayBounds(formDate, zone[0]!.timezone)!;
   // uidn: 12 Crockford characters from the row number (hex digits are among them), unique.
   await db.query(
-    `insert into visitors (id, company_id, uidn, firstname, lastname, email, contact, id_number,
+    `insert into visitors (id, company_id, site_id, uidn, firstname, lastname, email, contact, id_number,
                            organisation_name, request_date, request_time, day_starts_at, day_ends_at)
-     select gen_random_uuid(), c.id, ${UIDN_OF('g')},
+     select gen_random_uuid(), c.id, s.id, ${UIDN_OF('g')},
             'Visiteur', 'N' || g, 'v' || g || '@example.com', '0700000000', 'ID-' || g, 'Acme', $1, '10:00',
             $3, $4
-       from companies c, generate_series(1, $2::int) g where c.slug = 'bench'`,
+       from companies c join sites s on s.company_id = c.id, generate_series(1, $2::int) g
+      where c.slug = 'bench'`,
     [formDate, VISITORS, day.dayStartsAt, day.dayEndsAt],
   );
   await db.query(
@@ -269,9 +276,9 @@ async function growLog(db: pg.Client, target: number): Promise<void> {
   const missing = target - Number(rows[0]!.n);
   if (missing <= 0) return;
   await db.query(
-    `insert into visitor_checks (id, company_id, visitor_id, check_in_at, check_out_at,
+    `insert into visitor_checks (id, company_id, site_id, visitor_id, check_in_at, check_out_at,
                                  check_in_method, check_out_method)
-     select gen_random_uuid(), v.company_id, v.id,
+     select gen_random_uuid(), v.company_id, v.site_id, v.id,
             now() - g * interval '31 seconds', now() - g * interval '31 seconds' + interval '1 hour',
             'scan', 'scan'
        from generate_series(1, $1::int) g

@@ -51,12 +51,14 @@ export async function run(): Promise<void> {
   const server = await startServer({ DATABASE_URL: databaseUrl });
   try {
     await admin(
-      `insert into visitors (id, company_id, uidn, firstname, lastname, email, contact, id_number, organisation_name)
-       select gen_random_uuid(), c.id, 'BENCH-' || g, 'Prénom ' || g, 'Nom ' || g, 'v' || g || '@bench.test',
+      `insert into visitors (id, company_id, site_id, uidn, firstname, lastname, email, contact, id_number, organisation_name)
+       select gen_random_uuid(), c.id,
+              (select s.id from sites s where s.company_id = c.id order by s.created_at limit 1),
+              'BENCH-' || g, 'Prénom ' || g, 'Nom ' || g, 'v' || g || '@bench.test',
               '0102030405', 'CI-' || g, 'Acme'
        from companies c, generate_series(1, ${VISITORS}) g where c.slug = 'demo';
-       insert into visitor_checks (id, company_id, visitor_id, check_in_at, check_out_at, check_in_method, check_out_method)
-       select gen_random_uuid(), v.company_id, v.id, now() - make_interval(hours => g),
+       insert into visitor_checks (id, company_id, site_id, visitor_id, check_in_at, check_out_at, check_in_method, check_out_method)
+       select gen_random_uuid(), v.company_id, v.site_id, v.id, now() - make_interval(hours => g),
               now() - make_interval(hours => g) + interval '30 minutes', 'scan', 'scan'
        from visitors v, generate_series(1, ${CHECKS_PER_VISITOR}) g where v.uidn like 'BENCH-%';
        analyze;`,

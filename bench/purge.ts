@@ -86,6 +86,8 @@ async function seed(db: pg.Client, filesRoot: string): Promise<string[]> {
   const hash = await hashPassword(PASSWORD);
   await db.query(`
     insert into companies (id, name, slug) values (gen_random_uuid(), 'Bench', 'bench');
+    insert into sites (id, company_id, name, timezone)
+      select gen_random_uuid(), id, 'Bench', 'Europe/Paris' from companies;
     insert into users (id, company_id, name, firstname, email, password_hash, roles)
       select gen_random_uuid(), id, 'Desk', 'Bench', '${DESK}', '${hash}', array['ROLE_EMPLOYEE'] from companies;
     insert into qr_users (id, company_id, kind, uidn, firstname, lastname, type, date_exp)
@@ -113,12 +115,12 @@ async function seed(db: pg.Client, filesRoot: string): Promise<string[]> {
          from n, companies c
        returning id, stored_name
      )
-     insert into visitors (id, company_id, uidn, firstname, lastname, email, contact, id_number,
+     insert into visitors (id, company_id, site_id, uidn, firstname, lastname, email, contact, id_number,
                            organisation_name, request_image_id, created_at)
-     select gen_random_uuid(), c.id, 'P' || lpad(n.g::text, 11, '0'), 'Visiteur', 'N' || n.g,
+     select gen_random_uuid(), c.id, s.id, 'P' || lpad(n.g::text, 11, '0'), 'Visiteur', 'N' || n.g,
             'v' || n.g || '@example.com', '0700000000', 'ID-' || n.g, 'Acme', f.id,
             now() - interval '400 days'
-       from n join f on f.stored_name = n.name, companies c`,
+       from n join f on f.stored_name = n.name, companies c join sites s on s.company_id = c.id`,
     [names],
   );
   await db.query(

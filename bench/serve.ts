@@ -38,8 +38,8 @@ async function serveBare(): Promise<void> {
     // for parsing and planning on every request either.
     const result = await pool.query({
       name: 'bare_insert',
-      text: `insert into visitor_checks (id, company_id, visitor_id, check_in_method, check_out_at)
-             select gen_random_uuid(), company_id, id, 'scan', now() from visitors where uidn = $1`,
+      text: `insert into visitor_checks (id, company_id, site_id, visitor_id, check_in_method, check_out_at)
+             select gen_random_uuid(), company_id, site_id, id, 'scan', now() from visitors where uidn = $1`,
       values: [request.params.uidn],
     });
     return { status: 'success', rows: result.rowCount };

@@ -7,7 +7,7 @@
  *   3. one guarded write: close only a check still open, or insert only if the
  *      one-open-check index allows (two racing scans make one change).
  * The decision (repeat window, confirmed request, the day's stored instants with the
- * company's early arrival) is made in TypeScript between 2 and 3. It answers like the real
+ * early arrival of the visitor's site, issue 28) is made in TypeScript between 2 and 3. It answers like the real
  * route: same path shape under /api/bench, same guard, rate limit and response schema.
  */
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
@@ -26,8 +26,8 @@ import type { Db } from '../../apps/server/src/db/client';
 import { newId } from '../../apps/server/src/db/ids';
 import { prepared } from '../../apps/server/src/db/prepared';
 import {
-  companies,
   events,
+  sites,
   visitorChecks,
   visitRequests,
   visitors,
@@ -57,8 +57,9 @@ const holderQuery = (db: Db) =>
       dayEndsAt: sql<Date | null>`coalesce(${events.dayEndsAt}, ${visitors.dayEndsAt})`.mapWith(
         visitors.dayEndsAt,
       ),
-      timezone: companies.timezone,
-      earlyMinutes: companies.arrivalEarlyMinutes,
+      siteId: visitors.siteId,
+      timezone: sites.timezone,
+      earlyMinutes: sites.arrivalEarlyMinutes,
       confirmed: sql<boolean>`exists (select 1 from ${visitRequests}
         where ${visitRequests.visitorId} = ${visitors.id} and ${visitRequests.confirmed})`,
       latestId: latest(sql`${visitorChecks.id}`).mapWith(String),
@@ -66,7 +67,7 @@ const holderQuery = (db: Db) =>
       latestOut: latest(sql`${visitorChecks.checkOutAt}`).mapWith(visitorChecks.checkOutAt),
     })
     .from(visitors)
-    .innerJoin(companies, eq(companies.id, visitors.companyId))
+    .innerJoin(sites, eq(sites.id, visitors.siteId))
     .leftJoin(events, eq(events.id, visitors.eventId))
     .where(eq(visitors.uidn, sql.placeholder('code')))
     .limit(1)
@@ -90,6 +91,7 @@ const openQuery = (db: Db) =>
     .values({
       id: sql.placeholder('id'),
       companyId: sql.placeholder('companyId'),
+      siteId: sql.placeholder('siteId'),
       visitorId: sql.placeholder('visitorId'),
       checkInAt: sql.placeholder('at'),
       checkInMethod: sql.placeholder('method'),
@@ -181,6 +183,7 @@ export const threeStatementsRoute: FastifyPluginAsyncZod = async (app) => {
         ...values,
         id: newId(),
         companyId: h.companyId,
+        siteId: h.siteId,
         visitorId: h.id,
       });
       return opened.length ? success('check_in') : repeat('check_in', now);
