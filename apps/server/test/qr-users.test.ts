@@ -688,9 +688,12 @@ describe(`permanent QR codes and member cards (${testDatabaseKind})`, () => {
         company: tenant.company,
         dateExp: new Date('2031-06-30T23:59:59.999Z'),
       });
-      await ctx.db
-        .insert(userChecks)
-        .values({ companyId: tenant.company.id, qrUserId: old.id, checkInMethod: 'scan' });
+      await ctx.db.insert(userChecks).values({
+        companyId: tenant.company.id,
+        siteId: tenant.company.siteId,
+        qrUserId: old.id,
+        checkInMethod: 'scan',
+      });
       const res = await call(tenant.staff.ROLE_SUPERVISOR, {
         method: 'POST',
         url: `/api/qruser/${old.id}/reissue`,

@@ -374,6 +374,7 @@ describe(`visit requests (${testDatabaseKind})`, () => {
       expect(outbox).toHaveLength(1);
       await ctx.db.insert(visitorChecks).values({
         companyId: companyA.company.id,
+        siteId: companyA.company.siteId,
         visitorId: registered.visitor.id,
         checkInMethod: 'scan',
         checkInAt: new Date('2030-12-24T09:05:00Z'),

@@ -18,9 +18,12 @@ describe(`roll-call records and privacy (${testDatabaseKind})`, () => {
   async function endedRollCallWith(firstname: string) {
     const { company, staff } = await buildTenant(ctx.db);
     const visitor = await buildVisitor(ctx.db, { company, firstname });
-    await ctx.db
-      .insert(visitorChecks)
-      .values({ companyId: company.id, visitorId: visitor.id, checkInMethod: 'scan' });
+    await ctx.db.insert(visitorChecks).values({
+      companyId: company.id,
+      siteId: visitor.siteId,
+      visitorId: visitor.id,
+      checkInMethod: 'scan',
+    });
     const desk = as(ctx.app, await tokenFor(ctx.app, staff.ROLE_EMPLOYEE.email));
     const started = await desk({ method: 'POST', url: '/api/roll-calls', payload: {} });
     expect(started.statusCode, started.body).toBe(201);

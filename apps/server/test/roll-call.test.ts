@@ -23,21 +23,27 @@ import { buildCompany, buildQrUser, buildTenant, buildVisitor } from './helpers/
 
 const ctx = useTestApp();
 
-type Company = { id: string; slug: string };
+type Company = { id: string; slug: string; siteId: string };
 
 async function checkInVisitor(company: Company, values: Record<string, unknown> = {}) {
   const visitor = await buildVisitor(ctx.db, { company, ...values });
-  await ctx.db
-    .insert(visitorChecks)
-    .values({ companyId: company.id, visitorId: visitor.id, checkInMethod: 'scan' });
+  await ctx.db.insert(visitorChecks).values({
+    companyId: company.id,
+    siteId: visitor.siteId,
+    visitorId: visitor.id,
+    checkInMethod: 'scan',
+  });
   return visitor;
 }
 
 async function checkInCard(company: Company) {
   const card = await buildQrUser(ctx.db, { company });
-  await ctx.db
-    .insert(userChecks)
-    .values({ companyId: company.id, qrUserId: card.id, checkInMethod: 'scan' });
+  await ctx.db.insert(userChecks).values({
+    companyId: company.id,
+    siteId: company.siteId,
+    qrUserId: card.id,
+    checkInMethod: 'scan',
+  });
   return card;
 }
 
@@ -220,10 +226,16 @@ describe('evacuation roll call', () => {
   });
 
   it('is heard by whom the matrix lets run it, in their company (all companies: admin, Sésame)', () => {
-    const event = { type: 'rollCall', company_id: 'a', roll_call_id: 'r', op: 'marked' } as const;
+    const event = {
+      type: 'rollCall',
+      company_id: 'a',
+      site_id: null,
+      roll_call_id: 'r',
+      op: 'marked',
+    } as const;
     const elsewhere = { ...event, company_id: 'b' };
     for (const role of ROLES) {
-      const who = { role, companyId: 'a' } as Principal;
+      const who = { role, companyId: 'a', siteIds: [] as string[] } as Principal;
       expect(hears(who, event, undefined), role).toBe(mayPerform(role, 'rollCall.run'));
       expect(hears(who, elsewhere, undefined), role).toBe(
         mayPerform(role, 'rollCall.run') && actsOnAllCompanies(role, 'rollCall.run'),

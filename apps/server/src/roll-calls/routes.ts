@@ -20,6 +20,7 @@ import { companyItself, loadAuthorized, signedIn } from '../auth/authorize';
 import { findCompany } from '../companies/service';
 import { conflict, notFound } from '../errors';
 import {
+  assertRollCallWithinSites,
   countRollCall,
   endRollCall,
   findRollCall,
@@ -27,6 +28,7 @@ import {
   getRollCall,
   latestRollCall,
   markPerson,
+  rollCallSite,
   startRollCall,
 } from './service';
 
@@ -58,7 +60,9 @@ export const rollCallRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['on-site'],
         summary:
           "Starts an evacuation roll call of a company (`company`, a slug or id, for roles that act on every company; the caller's own otherwise), " +
-          'freezing everyone on site now: whoever arrives afterwards is not in it. 409 while one is open.',
+          'freezing everyone on site now: whoever arrives afterwards is not in it. `site` (issue 28): the site evacuated; without it the ' +
+          "company's only active site, else every site (a person limited to some sites names one of theirs; another site is a 404). " +
+          '409 while one covering the same people is open (one per site; one of every site excludes any other).',
         body: rollCallStartSchema,
         response: { 201: rollCallAnswerSchema },
       },
@@ -66,8 +70,8 @@ export const rollCallRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const who = signedIn(request);
       const companyId = await companyOf(request, request.body.company);
-      const started = await startRollCall(app.db, companyId, who.userId);
-      if (!started) throw conflict((m) => m.rollCall.alreadyRunning);
+      const siteId = await rollCallSite(app.db, who, companyId, request.body.site);
+      const started = await startRollCall(app.db, companyId, siteId, who.userId);
       reply.code(201);
       return answer(started.id);
     },
@@ -80,14 +84,16 @@ export const rollCallRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['on-site'],
         summary:
-          "A company's open roll call, else its latest ended one, else null; with its people and counts. ?company= as for starting one.",
+          "A company's open roll call, else its latest ended one, else null; with its people and counts. ?company= as for starting one; " +
+          '?site= the latest covering that site (its own or one of every site).',
         querystring: rollCallLatestQuerySchema,
         response: { 200: rollCallLatestAnswerSchema },
       },
     },
     async (request) => {
+      const who = signedIn(request);
       const companyId = await companyOf(request, request.query.company);
-      return { data: await latestRollCall(app.db, companyId) };
+      return { data: await latestRollCall(app.db, who, companyId, request.query.site) };
     },
   );
 
@@ -104,7 +110,8 @@ export const rollCallRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { record } = await loadAuthorized(request, findRollCall, request.params.id);
+      const { who, record } = await loadAuthorized(request, findRollCall, request.params.id);
+      assertRollCallWithinSites(who, record);
       return answer(record.id);
     },
   );
@@ -123,10 +130,11 @@ export const rollCallRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { who } = await loadAuthorized(request, findRollCallPerson, {
+      const { who, record } = await loadAuthorized(request, findRollCallPerson, {
         rollCallId: request.params.id,
         personId: request.params.personId,
       });
+      assertRollCallWithinSites(who, record);
       const person = await markPerson(
         app.db,
         request.params.id,
@@ -153,6 +161,7 @@ export const rollCallRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { who, record } = await loadAuthorized(request, findRollCall, request.params.id);
+      assertRollCallWithinSites(who, record);
       if (!(await endRollCall(app.db, record, who.userId))) throw conflict(ENDED);
       return answer(record.id);
     },

@@ -1,5 +1,6 @@
 /**
- * The evacuation roll call (issue 14). Starting one freezes the company's on-site list
+ * The evacuation roll call (issue 14). Starting one freezes a site's on-site list (issue
+ * 28; or every site's, for a roll call of the whole company)
  * — `openChecks()`, the one presence rule — into `roll_call_people` in one INSERT …
  * SELECT, so whoever arrives afterwards is not in it. A mark is one UPDATE of one row,
  * and the counts are counted by the database, so marks racing from several phones stay
@@ -15,9 +16,11 @@ import type {
 } from '@sesame/shared';
 import type { Db } from '../db/client';
 import { audit } from '../audit/service';
+import type { Principal } from '../auth/principal';
 import { newId } from '../db/ids';
-import { isUniqueViolation } from '../errors';
+import { badRequest, conflict, isUniqueViolation, notFound } from '../errors';
 import { openChecks } from '../on-site/presence';
+import { findSite, listSites, withinSites } from '../sites/service';
 
 async function rows<T>(db: Db, query: SQL): Promise<T[]> {
   const result = await db.execute(query);
@@ -29,17 +32,67 @@ const iso = (value: Date | string | null) =>
 const staff = (id: string | null, name: string | null) =>
   id ? { id, name: (name ?? '').trim() } : null;
 
-/** Starts a roll call of `companyId`, freezing who is inside now; null if one is open already. */
+/** Whether `who` is limited to some sites of company `companyId` (their own company). */
+const limitedIn = (who: Principal, companyId: string) =>
+  who.siteIds.length > 0 && who.companyId === companyId;
+
+/**
+ * The site a roll call of company `companyId` covers for `who` (issue 28): the `requested`
+ * one (404 when it is not the company's, or beyond the caller's site limits; 400 when it is
+ * archived), else the company's only active site, else — several sites — one of the caller's
+ * when they are limited to one active site, every site (null) when they are not limited,
+ * and 400 `rollCall.siteRequired` for whoever is limited to several.
+ */
+export async function rollCallSite(
+  db: Db,
+  who: Principal,
+  companyId: string,
+  requested: string | undefined,
+): Promise<string | null> {
+  const limited = limitedIn(who, companyId);
+  if (requested) {
+    const site = await findSite(db, requested);
+    if (!site || site.companyId !== companyId) throw notFound();
+    if (limited && !withinSites(who, site.id)) throw notFound();
+    if (site.archivedAt) {
+      throw badRequest((m) => m.site.archivedSite, { site: (m) => m.site.archivedSite });
+    }
+    return site.id;
+  }
+  const active = await listSites(db, companyId);
+  if (active.length === 1) return active[0]!.id;
+  if (!limited) return null;
+  const theirs = active.filter((site) => withinSites(who, site.id));
+  if (theirs.length === 1) return theirs[0]!.id;
+  throw badRequest((m) => m.rollCall.siteRequired, { site: (m) => m.rollCall.siteRequired });
+}
+
+/**
+ * Starts a roll call of `companyId` at site `siteId` (null: every site), freezing who is
+ * inside there now. 409 while one covering the same people is open: one per site, and one
+ * of every site excludes any other — checked under the company row's lock, so two starts
+ * at once cannot overlap (the unique index keeps one per site and one of every site).
+ */
 export async function startRollCall(
   db: Db,
   companyId: string,
+  siteId: string | null,
   startedBy: string,
-): Promise<{ id: string; people: number } | null> {
+): Promise<{ id: string; people: number }> {
   const id = newId();
   try {
     return await db.transaction(async (tx) => {
+      await tx.execute(sql`select id from companies where id = ${companyId} for update`);
+      const open = await rows<{ site_id: string | null }>(
+        tx,
+        sql`select site_id from roll_calls where company_id = ${companyId} and ended_at is null`,
+      );
+      if (open.some((row) => siteId === null || row.site_id === null || row.site_id === siteId)) {
+        throw conflict((m) => m.rollCall.alreadyRunning);
+      }
       await tx.execute(
-        sql`insert into roll_calls (id, company_id, started_by) values (${id}, ${companyId}, ${startedBy})`,
+        sql`insert into roll_calls (id, company_id, site_id, started_by)
+            values (${id}, ${companyId}, ${siteId}, ${startedBy})`,
       );
       const inserted = await rows<{ id: string }>(
         tx,
@@ -52,7 +105,7 @@ export async function startRollCall(
                      else case when q.kind = 'member' then 'member' else 'qr_user' end end,
                    coalesce(v.firstname, q.firstname, ''), coalesce(v.lastname, q.lastname, ''),
                    coalesce(v.organisation_name, q.title), o.check_in_at
-              from (${openChecks(companyId)}) o
+              from (${openChecks(companyId, siteId === null ? undefined : [siteId])}) o
               left join visitors v on o.tbl = 'visitor' and v.id = o.person_id
               left join qr_users q on o.tbl = 'user' and q.id = o.person_id
             returning id`,
@@ -61,39 +114,67 @@ export async function startRollCall(
         companyId,
         actorUserId: startedBy,
         action: 'roll_call.started',
-        detail: { roll_call_id: id, people: inserted.length },
+        detail: { roll_call_id: id, site_id: siteId, people: inserted.length },
       });
       return { id, people: inserted.length };
     });
   } catch (error) {
-    if (isUniqueViolation(error, 'roll_calls_one_open_key')) return null;
+    if (isUniqueViolation(error, 'roll_calls_one_open_key')) {
+      throw conflict((m) => m.rollCall.alreadyRunning);
+    }
     throw error;
   }
 }
 
-/** The roll call `id`'s company and state (for the guard), or null. */
-export async function findRollCall(
-  db: Db,
-  id: string,
-): Promise<{ id: string; companyId: string; ended: boolean } | null> {
-  const [row] = await rows<{ id: string; company_id: string; ended_at: Date | string | null }>(
-    db,
-    sql`select id, company_id, ended_at from roll_calls where id = ${id}`,
-  );
-  return row ? { id: row.id, companyId: row.company_id, ended: row.ended_at !== null } : null;
+/** A roll call as its guard reads it: its company, its site (null: every site). */
+export interface RollCallKey {
+  id: string;
+  companyId: string;
+  siteId: string | null;
+  ended: boolean;
 }
 
-/** The person row `personId` of roll call `rollCallId`: its roll call's company, or null. */
+/** The roll call `id`'s company, site and state (for the guard), or null. */
+export async function findRollCall(db: Db, id: string): Promise<RollCallKey | null> {
+  const [row] = await rows<{
+    id: string;
+    company_id: string;
+    site_id: string | null;
+    ended_at: Date | string | null;
+  }>(db, sql`select id, company_id, site_id, ended_at from roll_calls where id = ${id}`);
+  return row
+    ? {
+        id: row.id,
+        companyId: row.company_id,
+        siteId: row.site_id,
+        ended: row.ended_at !== null,
+      }
+    : null;
+}
+
+/** The person row `personId` of roll call `rollCallId`: its roll call's company and site, or null. */
 export async function findRollCallPerson(
   db: Db,
   key: { rollCallId: string; personId: string },
-): Promise<{ companyId: string } | null> {
-  const [row] = await rows<{ company_id: string }>(
+): Promise<{ companyId: string; siteId: string | null } | null> {
+  const [row] = await rows<{ company_id: string; site_id: string | null }>(
     db,
-    sql`select rc.company_id from roll_call_people p join roll_calls rc on rc.id = p.roll_call_id
+    sql`select rc.company_id, rc.site_id from roll_call_people p join roll_calls rc on rc.id = p.roll_call_id
          where p.id = ${key.personId} and p.roll_call_id = ${key.rollCallId}`,
   );
-  return row ? { companyId: row.company_id } : null;
+  return row ? { companyId: row.company_id, siteId: row.site_id } : null;
+}
+
+/**
+ * A staff member limited to some sites reads and marks the roll calls of their sites and
+ * those of every site; another site's is a 404 to them, as a record out of reach.
+ */
+export function assertRollCallWithinSites(
+  who: Principal,
+  rollCall: { companyId: string; siteId: string | null },
+): void {
+  if (rollCall.siteId === null || !limitedIn(who, rollCall.companyId)) return;
+  if (!withinSites(who, rollCall.siteId)) throw notFound();
 }
 
 /** The counts of a roll call, counted by the database. */
@@ -200,6 +281,9 @@ interface RollCallDbRow extends Record<string, unknown> {
   company_id: string;
   company_name: string;
   company_slug: string;
+  site_id: string | null;
+  site_name: string | null;
+  site_timezone: string | null;
   started_by: string | null;
   started_by_name: string | null;
   started_at: Date | string;
@@ -212,9 +296,11 @@ async function present(db: Db, where: SQL): Promise<RollCall | null> {
   const [head] = await rows<RollCallDbRow>(
     db,
     sql`select rc.id, c.id as company_id, c.name as company_name, c.slug as company_slug,
+               s.id as site_id, s.name as site_name, s.timezone as site_timezone,
                rc.started_by, trim(su.firstname || ' ' || su.name) as started_by_name, rc.started_at,
                rc.ended_by, trim(eu.firstname || ' ' || eu.name) as ended_by_name, rc.ended_at
           from roll_calls rc join companies c on c.id = rc.company_id
+          left join sites s on s.id = rc.site_id
           left join users su on su.id = rc.started_by
           left join users eu on eu.id = rc.ended_by
          where ${where}
@@ -232,6 +318,10 @@ async function present(db: Db, where: SQL): Promise<RollCall | null> {
   return {
     id: head.id,
     company: { id: head.company_id, name: head.company_name, slug: head.company_slug },
+    site:
+      head.site_id === null
+        ? null
+        : { id: head.site_id, name: head.site_name ?? '', timezone: head.site_timezone ?? 'UTC' },
     started_by: staff(head.started_by, head.started_by_name),
     started_at: new Date(head.started_at).toISOString(),
     ended_by: staff(head.ended_by, head.ended_by_name),
@@ -244,6 +334,34 @@ async function present(db: Db, where: SQL): Promise<RollCall | null> {
 /** A roll call with its people and counts. */
 export const getRollCall = (db: Db, id: string) => present(db, sql`rc.id = ${id}`);
 
-/** A company's latest roll call (the open one, if any, is the latest), or null. */
-export const latestRollCall = (db: Db, companyId: string) =>
-  present(db, sql`rc.company_id = ${companyId}`);
+/**
+ * A company's latest roll call (an open one, if any, is the latest), or null. With
+ * `siteId`, the latest covering that site: its own or one of every site. Without it, for
+ * someone limited to some sites, the latest of theirs or of every site; else any.
+ */
+export async function latestRollCall(
+  db: Db,
+  who: Principal,
+  companyId: string,
+  siteId: string | undefined,
+): Promise<RollCall | null> {
+  if (siteId) {
+    const site = await findSite(db, siteId);
+    if (!site || site.companyId !== companyId) throw notFound();
+    if (limitedIn(who, companyId) && !withinSites(who, site.id)) throw notFound();
+    return present(
+      db,
+      sql`rc.company_id = ${companyId} and (rc.site_id is null or rc.site_id = ${site.id})`,
+    );
+  }
+  if (limitedIn(who, companyId)) {
+    return present(
+      db,
+      sql`rc.company_id = ${companyId} and (rc.site_id is null or rc.site_id in (${sql.join(
+        who.siteIds.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )}))`,
+    );
+  }
+  return present(db, sql`rc.company_id = ${companyId}`);
+}

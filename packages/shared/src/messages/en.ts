@@ -241,6 +241,8 @@ export const en: Catalogue = {
     roleNotAssignable: 'You do not have permission to assign this role.',
     userProtected: 'You do not have permission to change this user.',
     lastAdmin: 'The last administrator can be neither deleted, nor deactivated, nor demoted.',
+    siteInvalid: "This site is not an active site of the user's company.",
+    homeSiteOutside: 'The home site must be one of the allowed sites.',
     created: 'The user was created successfully.',
     updated: 'User updated successfully.',
     deleted: 'User deleted successfully.',
@@ -343,6 +345,7 @@ export const en: Catalogue = {
   },
   rollCall: {
     alreadyRunning: 'An evacuation roll call is already under way.',
+    siteRequired: 'Choose the site to evacuate.',
     ended: 'This evacuation roll call is over.',
     statusUnknown: 'Unknown status.',
   },

@@ -272,6 +272,9 @@ export const fr = {
     roleNotAssignable: "Vous n'avez pas la permission d'attribuer ce rôle.",
     userProtected: "Vous n'avez pas la permission de modifier cet utilisateur.",
     lastAdmin: 'Le dernier administrateur ne peut être ni supprimé, ni désactivé, ni rétrogradé.',
+    /** Issue 28: a home site or a site of the limits that is not an active site of the company. */
+    siteInvalid: "Ce site n'est pas un site actif de l'entreprise de l'utilisateur.",
+    homeSiteOutside: 'Le site de rattachement doit faire partie des sites autorisés.',
     created: "L'utilisateur a été créé avec succès.",
     updated: 'Utilisateur mis à jour avec succès.',
     deleted: 'Utilisateur supprimé avec succès.',
@@ -393,6 +396,8 @@ export const fr = {
   },
   rollCall: {
     alreadyRunning: "Un appel d'évacuation est déjà en cours.",
+    /** Issue 28: a person limited to several sites names the one evacuated. */
+    siteRequired: 'Choisissez le site à évacuer.',
     ended: "Cet appel d'évacuation est terminé.",
     statusUnknown: 'Statut inconnu.',
   },

@@ -5,16 +5,23 @@
 import { z } from 'zod';
 import { said, slugOrIdFilter, uuidSchema } from './common';
 import { PERSON_KINDS } from './on-site';
+import { siteFilter, siteRefSchema } from './site';
 
 /** A person's mark: not yet (`unknown`), safe, or missing. */
 export const ROLL_CALL_STATUSES = ['unknown', 'safe', 'missing'] as const;
 export type RollCallStatus = (typeof ROLL_CALL_STATUSES)[number];
 
-/** `company`: a slug or id (roles that act on every company); the caller's own otherwise. */
-export const rollCallStartSchema = z.object({ company: slugOrIdFilter });
+/**
+ * `company`: a slug or id (roles that act on every company); the caller's own otherwise.
+ * `site` (issue 28): the site evacuated; without it, the company's only active site, else
+ * every site at once (for whoever is not limited to some sites).
+ */
+export const rollCallStartSchema = z.object({ company: slugOrIdFilter, site: siteFilter });
 export type RollCallStart = z.infer<typeof rollCallStartSchema>;
 
-export const rollCallLatestQuerySchema = z.object({ company: slugOrIdFilter });
+/** `site`: the latest roll call covering that site (its own, or one of every site). */
+export const rollCallLatestQuerySchema = z.object({ company: slugOrIdFilter, site: siteFilter });
+export type RollCallLatestQuery = z.infer<typeof rollCallLatestQuerySchema>;
 
 export const rollCallParamsSchema = z.object({ id: uuidSchema });
 
@@ -56,6 +63,8 @@ export type RollCallPerson = z.infer<typeof rollCallPersonSchema>;
 export const rollCallSchema = z.object({
   id: z.string(),
   company: z.object({ id: z.string(), name: z.string(), slug: z.string() }),
+  /** The site evacuated (issue 28); null: every site of the company. */
+  site: siteRefSchema.nullable(),
   started_by: staffRef,
   started_at: z.string(),
   ended_by: staffRef,
