@@ -23,6 +23,7 @@ import { companyRoutes } from '../features/companies/routes';
 import { qrUserRoutes } from '../features/qr-users/routes';
 import { onSiteRoutes } from '../features/on-site/routes';
 import { auditRoutes } from '../features/audit/routes';
+import { siteRoutes } from '../features/sites/routes';
 
 const ModalsProvider = lazy(() => import('./staff-modals'));
 
@@ -65,6 +66,7 @@ const pages: RouteObject[] = [
   ...qrUserRoutes,
   ...onSiteRoutes,
   ...auditRoutes,
+  ...siteRoutes,
 ];
 
 export const routes: RouteObject[] = [
