@@ -23,6 +23,8 @@ export type { LiveStatus } from './live-state';
 export interface LiveOptions {
   /** Narrow to one company (roles that see every company). */
   company?: string;
+  /** One site's events only (issue 28: a front-desk screen opened on a site). */
+  site?: string;
   onEvent: (event: LiveEvent) => void;
   /** Events may have been missed (a reconnection): refetch. */
   onResync: () => void;
@@ -39,6 +41,7 @@ export function useLiveFeed(options: LiveOptions): LiveStatus {
   });
   const enabled = options.enabled ?? true;
   const company = options.company;
+  const site = options.site;
 
   useEffect(() => {
     if (!enabled) return;
@@ -76,7 +79,10 @@ export function useLiveFeed(options: LiveOptions): LiveStatus {
         heard();
         try {
           const token = getToken();
-          const query = company ? `?company=${encodeURIComponent(company)}` : '';
+          const params = new URLSearchParams();
+          if (company) params.set('company', company);
+          if (site) params.set('site', site);
+          const query = params.toString() ? `?${params.toString()}` : '';
           const response = await fetch(`/api/live${query}`, {
             headers: {
               accept: 'text/event-stream',
@@ -134,7 +140,7 @@ export function useLiveFeed(options: LiveOptions): LiveStatus {
     };
     void run();
     return () => abort.abort();
-  }, [enabled, company]);
+  }, [enabled, company, site]);
 
   return status;
 }

@@ -8,6 +8,8 @@ export interface OnSiteParams {
   per_page: number;
   q?: string;
   kind?: PersonKind;
+  /** One site's people (issue 28); absent: every site the person may see. */
+  site?: string;
 }
 
 export const onSiteKeys = {

@@ -41,6 +41,8 @@ import { useAuth } from '../../../lib/auth';
 import { useCompany } from '../../../lib/company';
 import { formatTime } from '../../../lib/format';
 import { useLiveFeed, useThrottledInvalidate } from '../../../lib/live';
+import { useSiteChoice } from '../../../lib/site';
+import { withZone } from '../../../lib/zone-label';
 import { expectedQueryOptions, onSiteKeys, onSiteQueryOptions, useCheckOut } from '../api/on-site';
 import { latestRollCallOptions, rollCallKeys, useStartRollCall } from '../api/roll-call';
 import { LiveBadge } from '../components/LiveBadge';
@@ -87,6 +89,8 @@ function PersonCard(props: {
   now: Date;
   timeZone: string | undefined;
   showCompany: boolean;
+  /** Every site of a company of several is shown (issue 28): each card says its site. */
+  showSite: boolean;
   mayCheckOut: boolean;
   onCheckOut: (row: OnSiteRow) => void;
   /** This screen undid the card's arrival (its live region says so, not 'Départ'). */
@@ -106,9 +110,15 @@ function PersonCard(props: {
           <PersonTitle name={name} row={row} nameTestId="on-site-name" />
           <HostLine row={row} />
           {props.showCompany && <CompanyLine name={row.company.name} />}
+          {props.showSite && row.site && <SiteLine name={row.site.name} />}
           <Text size="sm">
             {t('arrivedAt', {
-              time: formatTime(row.check_in_time, props.timeZone, i18n.language),
+              // The site's time, and its zone when it is not the reader's (issue 28).
+              time: withZone(
+                formatTime(row.check_in_time, row.site?.timezone ?? props.timeZone, i18n.language),
+                row.site?.timezone,
+                i18n.language,
+              ),
               duration: duration(row.check_in_time, props.now, (key, o) => t(key, o)),
             })}
           </Text>
@@ -190,19 +200,40 @@ function CompanyLine({ name }: { name: string }) {
   );
 }
 
-function ExpectedCard({ row, showCompany }: { row: ExpectedRow; showCompany: boolean }) {
+/** The site of the person's visit (issue 28), when every site is shown. */
+function SiteLine({ name }: { name: string }) {
   const { t } = useTranslation('onSite');
+  return (
+    <Text size="sm" c="dimmed" data-testid="on-site-site">
+      {t('site', { site: name })}
+    </Text>
+  );
+}
+
+function ExpectedCard({
+  row,
+  showCompany,
+  showSite,
+}: {
+  row: ExpectedRow;
+  showCompany: boolean;
+  showSite: boolean;
+}) {
+  const { t, i18n } = useTranslation('onSite');
   const name = `${row.firstname} ${row.lastname}`.trim();
+  // The expected time is the site's, with its zone when it is not the reader's (issue 28).
+  const time = row.time ? withZone(row.time, row.site?.timezone, i18n.language) : null;
   return (
     <Paper withBorder radius="md" p="md" data-testid="expected-row">
       <Group wrap="nowrap" align="flex-start" gap="md">
-        <Text fw={700} size="xl" miw={64} aria-label={t('expectedAt', { time: row.time ?? '' })}>
-          {row.time ?? '—'}
+        <Text fw={700} size="xl" miw={64} aria-label={t('expectedAt', { time: time ?? '' })}>
+          {time ?? '—'}
         </Text>
         <Stack gap={4} style={{ flex: 1, minWidth: 0 }}>
           <PersonTitle name={name} row={row} />
           <HostLine row={row} />
           {showCompany && <CompanyLine name={row.company.name} />}
+          {showSite && row.site && <SiteLine name={row.site.name} />}
         </Stack>
       </Group>
     </Paper>
@@ -258,11 +289,21 @@ export default function OnSitePage() {
   const [expectedPage, setExpectedPage] = useState(1);
   const now = useNow();
   const showCompany = !!role && actsOnAllCompanies(role, 'onSite.list');
+  // The header's site (issue 28): one site's lists, roll call and live feed, or all sites.
+  const { siteId: site, multi } = useSiteChoice();
+  const showSite = multi && !site;
+  // Another site's lists start on their first page.
+  const [listedSite, setListedSite] = useState(site);
+  if (listedSite !== site) {
+    setListedSite(site);
+    setPage(1);
+    setExpectedPage(1);
+  }
   const mayCheckOut = !!role && mayPerform(role, 'onSite.checkOut');
   const mayRollCall = !!role && mayPerform(role, 'rollCall.run');
   const navigate = useNavigate();
-  const rollCall = useQuery({ ...latestRollCallOptions(domain), enabled: mayRollCall });
-  const startRollCall = useStartRollCall(domain);
+  const rollCall = useQuery({ ...latestRollCallOptions(domain, site), enabled: mayRollCall });
+  const startRollCall = useStartRollCall(domain, site);
   const rollCallOpen = !!rollCall.data && rollCall.data.ended_at === null;
   const confirmRollCall = () =>
     modals.openConfirmModal({
@@ -284,10 +325,15 @@ export default function OnSitePage() {
         }),
     });
 
-  const params = { page, per_page: PER_PAGE, q: q || undefined, kind };
+  const params = { page, per_page: PER_PAGE, q: q || undefined, kind, site };
   const present = useQuery({ ...onSiteQueryOptions(params), placeholderData: keepPreviousData });
   const expected = useQuery({
-    ...expectedQueryOptions({ page: expectedPage, per_page: PER_PAGE, q: q || undefined }),
+    ...expectedQueryOptions({
+      page: expectedPage,
+      per_page: PER_PAGE,
+      q: q || undefined,
+      site,
+    }),
     placeholderData: keepPreviousData,
   });
 
@@ -297,6 +343,7 @@ export default function OnSitePage() {
   // One map for the screen's life, read and written outside render (events, the effect).
   const [undoNotes] = useState<UndoNotes>(() => new Map());
   const status = useLiveFeed({
+    site,
     onEvent: (event) => {
       if (event.type === 'presence') noteLiveEvent(undoNotes, event);
       refresh();
@@ -464,6 +511,7 @@ export default function OnSitePage() {
                     now={now}
                     timeZone={timeZone}
                     showCompany={showCompany}
+                    showSite={showSite}
                     mayCheckOut={mayCheckOut}
                     onCheckOut={confirmCheckOut}
                     onArrivalUndone={(undone) =>
@@ -495,7 +543,12 @@ export default function OnSitePage() {
             {(answer) => (
               <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm">
                 {answer.data.map((row) => (
-                  <ExpectedCard key={row.person_id} row={row} showCompany={showCompany} />
+                  <ExpectedCard
+                    key={row.person_id}
+                    row={row}
+                    showCompany={showCompany}
+                    showSite={showSite}
+                  />
                 ))}
               </SimpleGrid>
             )}

@@ -29,6 +29,8 @@ import { serverMessageOf } from '../../../lib/api-client';
 import { useCompany } from '../../../lib/company';
 import { formatDateTime, formatTime } from '../../../lib/format';
 import { useLiveFeed, useThrottledInvalidate } from '../../../lib/live';
+import { useSiteChoice } from '../../../lib/site';
+import { withZone } from '../../../lib/zone-label';
 import {
   latestRollCallOptions,
   rollCallKeys,
@@ -170,35 +172,54 @@ export default function RollCallPage() {
   const { domain } = useParams();
   const timeZone = useCompany(domain).data?.timezone;
   const [filter, setFilter] = useState<Filter>('all');
-  const query = useQuery(latestRollCallOptions(domain));
-  const mark = useMarkPerson(domain);
-  const end = useEndRollCall(domain);
+  // The header's site (issue 28): the latest roll call covering it; all sites, the company's.
+  const { siteId: site, multi } = useSiteChoice();
+  const query = useQuery(latestRollCallOptions(domain, site));
+  const mark = useMarkPerson(domain, site);
+  const end = useEndRollCall(domain, site);
 
   // Every mark, start and end from any phone; a reconnection refetches everything.
   const refresh = useThrottledInvalidate([rollCallKeys.all], 150);
   const status = useLiveFeed({
+    site,
     onEvent: (event) => {
       if (event.type === 'rollCall') refresh();
     },
     onResync: refresh,
   });
 
-  const when = (iso: string) => formatDateTime(iso, timeZone, i18n.language);
+  // A roll call of one site is read in its zone, said when it is not the reader's.
+  const zoneOf = (rollCall: RollCall) => rollCall.site?.timezone ?? timeZone;
+  const whenAt = (rollCall: RollCall) => (iso: string) =>
+    withZone(
+      formatDateTime(iso, zoneOf(rollCall), i18n.language),
+      rollCall.site?.timezone,
+      i18n.language,
+    );
+  /** Which site it covers, for a company of several sites. */
+  const siteLine = (rollCall: RollCall) =>
+    rollCall.site
+      ? t('rollCall.site', { site: rollCall.site.name })
+      : multi
+        ? t('rollCall.allSites')
+        : '';
   const labels = (rollCall: RollCall): RollCallLabels => ({
     columns: t('rollCall.columns', { returnObjects: true }) as string[],
     kind: (p) => t(`kinds.${p.kind}`),
     status: (p) => t(`rollCall.status.${p.status}`),
-    when,
+    when: whenAt(rollCall),
     heading: [
-      `${t('rollCall.title')} — ${rollCall.company.name}`,
+      [`${t('rollCall.title')} — ${rollCall.company.name}`, rollCall.site?.name]
+        .filter(Boolean)
+        .join(' — '),
       t('rollCall.startedBy', {
         name: rollCall.started_by?.name ?? t('rollCall.someone'),
-        when: when(rollCall.started_at),
+        when: whenAt(rollCall)(rollCall.started_at),
       }),
       rollCall.ended_at
         ? t('rollCall.endedBy', {
             name: rollCall.ended_by?.name ?? t('rollCall.someone'),
-            when: when(rollCall.ended_at),
+            when: whenAt(rollCall)(rollCall.ended_at),
           })
         : t('rollCall.inProgress'),
       t('rollCall.pdfCounts', rollCall.counts),
@@ -257,11 +278,17 @@ export default function RollCallPage() {
         {(rollCall) => {
           if (!rollCall) return null;
           const open = rollCall.ended_at === null;
+          const when = whenAt(rollCall);
           const shown = rollCall.people.filter((p) => filter === 'all' || p.status === filter);
           return (
             <Stack gap="sm">
               <Alert color={open ? 'orange' : 'gray'} p="xs" data-testid="roll-call-state">
                 <Text fw={700}>{open ? t('rollCall.inProgress') : t('rollCall.ended')}</Text>
+                {siteLine(rollCall) && (
+                  <Text size="sm" data-testid="roll-call-site">
+                    {siteLine(rollCall)}
+                  </Text>
+                )}
                 <Text size="sm">
                   {t('rollCall.startedBy', {
                     name: rollCall.started_by?.name ?? t('rollCall.someone'),
@@ -327,7 +354,7 @@ export default function RollCallPage() {
                       key={person.id}
                       person={person}
                       open={open}
-                      timeZone={timeZone}
+                      timeZone={zoneOf(rollCall)}
                       busy={mark.isPending && mark.variables?.person === person.id}
                       onMark={onMark(rollCall)}
                     />
