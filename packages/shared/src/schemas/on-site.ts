@@ -75,7 +75,7 @@ export const expectedRowSchema = z.object({
   site: siteRefSchema,
   host: z.string().nullable(),
   event: z.string().nullable(),
-  /** HH:MM in the company's time zone, as the form or the event gave it. */
+  /** HH:MM in the site's time zone (`site.timezone`), as the form or the event gave it. */
   time: z.string().nullable(),
 });
 export type ExpectedRow = z.infer<typeof expectedRowSchema>;
