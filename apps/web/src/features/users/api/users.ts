@@ -42,6 +42,12 @@ export interface UserBody {
   company_id: string;
   status: boolean;
   department_id: number | null;
+  /**
+   * Issue 28, sent only for a company of several sites: the home site (null: none) and
+   * the sites the user is limited to (empty: every site of the company).
+   */
+  home_site_id?: string | null;
+  site_ids?: string[];
 }
 
 export interface UserSaved {

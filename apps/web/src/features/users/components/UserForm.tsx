@@ -8,7 +8,9 @@ import { useMemo } from 'react';
 import {
   Button,
   Grid,
+  MultiSelect,
   NativeSelect,
+  Select,
   Paper,
   PasswordInput,
   Stack,
@@ -30,12 +32,25 @@ import { CompanySelect } from '../../../components/CompanySelect';
 import { FeedbackAlert } from '../../../components/FeedbackAlert';
 import { useAuth } from '../../../lib/auth';
 import { useCompany } from '../../../lib/company';
+import { useCompanySites } from '../../../lib/site';
 import type { Save } from '../../../lib/use-save';
 import { useSchemaForm } from '../../../lib/use-schema-form';
 import type { UserBody } from '../api/users';
 
-/** The form holds the body's fields; the department is added when it is sent. */
-export type UserFormValues = Omit<UserBody, 'department_id'>;
+/**
+ * The form holds the body's fields; the department is added when it is sent. The home
+ * site is '' for none.
+ */
+export type UserFormValues = Omit<UserBody, 'department_id' | 'home_site_id' | 'site_ids'> & {
+  home_site_id: string;
+  site_ids: string[];
+};
+
+/** What a user record says of their sites (issue 28). */
+interface UserSites {
+  home_site_id?: string | null;
+  site_ids?: string[];
+}
 
 interface UserFormProps {
   mode: 'create' | 'edit';
@@ -72,6 +87,15 @@ export function UserForm(props: UserFormProps) {
     ? { id: initial.company_id, name: initial.company_name, slug: initial.company }
     : pageCompany.data;
 
+  const initialSites = (initial ?? {}) as UserSites;
+  const companyOf = (values: UserFormValues) =>
+    chooses
+      ? values.company_id || currentCompany?.id || user?.company_id || ''
+      : (initial?.company_id ?? user?.company_id ?? '');
+  /** The company's sites, once the form knows its company (below); read by `toBody`. */
+  let sites: { id: string; archived_at: string | null }[] = [];
+  let multiSite = false;
+
   const toBody = (values: UserFormValues): UserBody => ({
     name: values.name,
     firstname: values.firstname,
@@ -80,11 +104,19 @@ export function UserForm(props: UserFormProps) {
     title: values.title,
     contact: values.contact,
     role: roleOptions.includes(values.role) ? values.role : (roleOptions[0] ?? values.role),
-    company_id: chooses
-      ? values.company_id || currentCompany?.id || user?.company_id || ''
-      : (initial?.company_id ?? user?.company_id ?? ''),
+    company_id: companyOf(values),
     status: values.status,
     department_id: initial?.department_id ?? null,
+    // Issue 28: only for a company of several sites (one site: the spec's body, unchanged),
+    // and only that company's sites (another company chosen since: none of the old ones).
+    ...(multiSite
+      ? {
+          home_site_id: sites.some((site) => site.id === values.home_site_id)
+            ? values.home_site_id
+            : null,
+          site_ids: values.site_ids.filter((id) => sites.some((site) => site.id === id)),
+        }
+      : {}),
   });
 
   const { form, submit } = useSchemaForm(
@@ -101,11 +133,25 @@ export function UserForm(props: UserFormProps) {
         role: currentRole,
         company_id: initial?.company_id ?? '',
         status: initial?.status ?? true,
+        home_site_id: initialSites.home_site_id ?? '',
+        site_ids: initialSites.site_ids ?? [],
       },
       toInput: toBody,
       onSubmit: (_data, values) => props.save.submit(toBody(values)),
     },
   );
+  // The chosen company's sites, archived ones too: a user homed at an archived site keeps it.
+  const siteQuery = useCompanySites(companyOf(form.values) || undefined, { archived: true });
+  sites = siteQuery.data ?? [];
+  multiSite = sites.filter((site) => !site.archived_at).length > 1;
+  /** Active sites, and an archived one only while it is chosen. */
+  const siteOptions = (chosen: readonly string[]) =>
+    (siteQuery.data ?? [])
+      .filter((site) => !site.archived_at || chosen.includes(site.id))
+      .map((site) => ({
+        value: site.id,
+        label: site.archived_at ? t('form.archivedSite', { name: site.name }) : site.name,
+      }));
   const body = toBody(form.getValues());
   const pending = props.sending || props.save.saved;
 
@@ -187,6 +233,36 @@ export function UserForm(props: UserFormProps) {
               />
             </Grid.Col>
           </Grid>
+          {multiSite && (
+            <Grid gap="md">
+              <Grid.Col span={{ base: 12, sm: 6 }}>
+                <Select
+                  label={t('fields.home_site_id')}
+                  description={t('form.homeSiteHint')}
+                  placeholder={t('form.noHomeSite')}
+                  {...form.getInputProps('home_site_id')}
+                  value={form.values.home_site_id || null}
+                  onChange={(value) => form.setFieldValue('home_site_id', value ?? '')}
+                  data={siteOptions([form.values.home_site_id])}
+                  clearable
+                  name="home_site_id"
+                />
+              </Grid.Col>
+              <Grid.Col span={{ base: 12, sm: 6 }}>
+                <MultiSelect
+                  label={t('fields.site_ids')}
+                  description={t('form.siteIdsHint')}
+                  placeholder={form.values.site_ids.length ? undefined : t('form.allSites')}
+                  {...form.getInputProps('site_ids')}
+                  value={form.values.site_ids}
+                  onChange={(value) => form.setFieldValue('site_ids', value)}
+                  data={siteOptions(form.values.site_ids)}
+                  clearable
+                  name="site_ids"
+                />
+              </Grid.Col>
+            </Grid>
+          )}
           {props.mode === 'edit' && (
             <Switch
               label={t('fields.status')}
