@@ -268,15 +268,21 @@ async function openScreen(url: string, token: string, site: string | null): Prom
 const percentile = (sorted: number[], p: number) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]! : NaN;
 
-/** One first page (24 rows) of the on-site list, timed; `query` narrows it (`site=…`). */
-async function pageLoad(url: string, token: string, query = ''): Promise<number> {
+/**
+ * One first page (24 rows) of the on-site list, timed; `query` narrows it (`site=…`).
+ * `inside`: how many the list must count (a filter not applied would be measured otherwise).
+ */
+async function pageLoad(url: string, token: string, query = '', inside?: number): Promise<number> {
   const started = performance.now();
   const res = await fetch(`${url}/api/on-site?per_page=24${query ? `&${query}` : ''}`, {
     headers: { authorization: `Bearer ${token}` },
   });
-  const body = (await res.json()) as { meta?: { total: number } };
+  const body = (await res.json()) as { meta?: { total: number }; data?: unknown[] };
+  const elapsed = performance.now() - started;
   if (!res.ok || !body.meta) throw new Error(`on-site: ${res.status}`);
-  return performance.now() - started;
+  if (inside !== undefined && body.meta.total !== inside)
+    throw new Error(`on-site?${query}: ${body.meta.total} inside, not ${inside}`);
+  return elapsed;
 }
 
 export async function run(): Promise<void> {
@@ -317,30 +323,35 @@ export async function run(): Promise<void> {
       first: 1_000_000,
     });
     await db.query('analyze');
-    const { rows: perSite } = await db.query<{ n: string }>(
-      `select count(*) as n from (
-         select site_id from user_checks where check_out_at is null
-         union all select site_id from visitor_checks where check_out_at is null) o
-       where site_id = any($1::uuid[]) group by site_id order by 1`,
+    // Who is inside each site, by kind: each site's page must count its own.
+    const { rows: perSite } = await db.query<{ site_id: string; visitors: string; users: string }>(
+      `select site_id, count(*) filter (where tbl = 'v') as visitors, count(*) filter (where tbl = 'u') as users
+         from (select site_id, 'u' as tbl from user_checks where check_out_at is null
+               union all select site_id, 'v' from visitor_checks where check_out_at is null) o
+        where site_id = any($1::uuid[]) group by site_id`,
       [many.sites],
     );
+    const insideOf = new Map(perSite.map((r) => [r.site_id, Number(r.visitors) + Number(r.users)]));
     servers.push(await serve(dataDir));
     const [a, b] = servers as [Child, Child];
     const pageToken = await login(a.url);
     const soloToken = await login(a.url, SOLO_DESK);
     const scanToken = await login(b.url);
     const screenSites = many.sites.slice(0, SCREEN_SITES);
-    const siteQuery = (i: number) => `site=${many.sites[i % SITES]}`;
+    const sitePage = (i: number) => {
+      const site = many.sites[i % SITES]!;
+      return pageLoad(a.url, pageToken, `site=${site}`, insideOf.get(site));
+    };
 
     // Idle: the three pages in turn, so that a slow moment of the machine falls on each.
     for (let i = 0; i < 20; i++) {
-      await pageLoad(a.url, pageToken, siteQuery(i));
-      await pageLoad(a.url, pageToken);
-      await pageLoad(a.url, soloToken);
+      await sitePage(i);
+      await pageLoad(a.url, pageToken, '', ON_SITE);
+      await pageLoad(a.url, soloToken, '', ON_SITE);
     }
     const idle = { site: [] as number[], all: [] as number[], solo: [] as number[] };
     for (let i = 0; i < PAGE_SAMPLES; i++) {
-      idle.site.push(await pageLoad(a.url, pageToken, siteQuery(i)));
+      idle.site.push(await sitePage(i));
       idle.all.push(await pageLoad(a.url, pageToken));
       idle.solo.push(await pageLoad(a.url, soloToken));
     }
@@ -438,7 +449,9 @@ export async function run(): Promise<void> {
     const received = delays.site.length + delays.all.length;
     const ms = (n: number) => `${n.toFixed(1)} ms`;
     const worst = Math.max(delays.site.at(-1) ?? NaN, delays.all.at(-1) ?? NaN);
-    const sizes = perSite.map((r) => Number(r.n));
+    const sizes = [...insideOf.values()];
+    const mix = (pick: (r: (typeof perSite)[number]) => string) =>
+      perSite.reduce((n, r) => n + Number(pick(r)), 0);
     console.log(`\nlive screens (two instances, one PostgreSQL, LISTEN/NOTIFY → SSE, ?site=):`);
     console.log(
       `  scans: ${total} in ${elapsedS.toFixed(1)} s (${(total / elapsedS).toFixed(1)}/s), failed ${failed}`,
@@ -466,10 +479,14 @@ export async function run(): Promise<void> {
       console.log(
         `  ${label.padEnd(62)} p50 ${ms(percentile(times, 0.5))}, p95 ${ms(percentile(times, 0.95))}`,
       );
-    line(
-      `a site's page (?site=, ${Math.min(...sizes)}–${Math.max(...sizes)} inside each of ${SITES} sites)`,
-      idle.site,
+    const each =
+      Math.min(...sizes) === Math.max(...sizes)
+        ? `${sizes[0]}`
+        : `${Math.min(...sizes)}–${Math.max(...sizes)}`;
+    console.log(
+      `  inside the 20 sites: ${mix((r) => r.visitors).toLocaleString('en')} visitors, ${mix((r) => r.users).toLocaleString('en')} QR users and members, ${each} at each site`,
     );
+    line(`a site's page (?site=, ${each} inside, each of the ${SITES} sites in turn)`, idle.site);
     line(`every site of the 20 (no ?site=, ${ON_SITE.toLocaleString('en')} inside)`, idle.all);
     line(
       `baseline: a one-site company (no ?site=, ${ON_SITE.toLocaleString('en')} inside)`,
