@@ -58,12 +58,13 @@ describe('the scanner’s offline queue', () => {
 
   it('sends each kept scan with its own key, in order, and forgets it once taken', async () => {
     keepScan(scan('a'));
-    keepScan(scan('b'));
+    // Scanned at a site's desk (issue 28): sent again with its site.
+    keepScan({ ...scan('b'), site: 'site-b' });
     const send = vi.fn(() => Promise.resolve(ok));
     expect(await flushScans(send)).toBe(0);
     expect(send.mock.calls).toEqual([
-      ['visitor', 'CODE-a', false, 'a'],
-      ['visitor', 'CODE-b', false, 'b'],
+      ['visitor', 'CODE-a', false, 'a', undefined],
+      ['visitor', 'CODE-b', false, 'b', 'site-b'],
     ]);
     expect(pendingScans()).toEqual([]);
   });

@@ -17,14 +17,21 @@ const CHECK_PATHS: Record<CodeKind, string> = {
 /**
  * `key` (Idempotency-Key) makes a retry safe: the server answers a repeated key
  * with its first answer instead of toggling again (the offline queue's retries).
+ * `site` (issue 28) is the desk's site, the header's choice: a QR user's or member's
+ * check is recorded there, a visitor of another site is refused. Not given (all
+ * sites): the scanner's home site, else the company's main site.
  */
 export function checkCode(
   kind: CodeKind,
   uidn: string,
   manual = false,
   key?: string,
+  site?: string,
 ): Promise<CheckResult> {
-  const query = manual ? `?type=${MANUAL_CHECK_TYPE}` : '';
+  const params = new URLSearchParams();
+  if (manual) params.set('type', String(MANUAL_CHECK_TYPE));
+  if (site) params.set('site', site);
+  const query = params.toString() ? `?${params.toString()}` : '';
   return api.get<CheckResult>(
     `${CHECK_PATHS[kind]}/${encodeURIComponent(uidn)}${query}`,
     key ? { 'idempotency-key': key } : undefined,
@@ -35,18 +42,19 @@ export function checkCode(
  * A code typed by hand may be a visitor's or a member's: the visitor's check is
  * tried first, and a member's when no visitor holds that code.
  */
-export async function checkTypedCode(uidn: string): Promise<CheckResult> {
+export async function checkTypedCode(uidn: string, site?: string): Promise<CheckResult> {
   try {
-    return await checkCode('visitor', uidn, true);
+    return await checkCode('visitor', uidn, true, undefined, site);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return checkCode('user', uidn, true);
+    if (error instanceof ApiError && error.status === 404)
+      return checkCode('user', uidn, true, undefined, site);
     throw error;
   }
 }
 
 /** The kiosk's e-mail check: the answer carries the person's photo for the agent to compare. */
-export function checkByEmail(email: string): Promise<KioskCheckResult> {
-  return api.post<KioskCheckResult>('/kiosk/check', { email });
+export function checkByEmail(email: string, site?: string): Promise<KioskCheckResult> {
+  return api.post<KioskCheckResult>('/kiosk/check', site ? { email, site } : { email });
 }
 
 export interface Presence {

@@ -13,11 +13,13 @@ export interface LogPage<T> {
   meta: { page: number; per_page: number; total: number; total_capped: boolean };
 }
 
-/** What narrows a log: the search text and the check-in range (ISO instants). */
+/** What narrows a log: the search text, the check-in range (ISO instants), the site. */
 export interface LogFilters {
   q?: string;
   from?: string;
   to?: string;
+  /** One site's checks (issue 28: the header's site); absent: every site one may see. */
+  site?: string;
 }
 
 export interface LogParams extends LogFilters {

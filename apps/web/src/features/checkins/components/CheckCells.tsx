@@ -1,27 +1,35 @@
 import { Badge, Stack, Text } from '@mantine/core';
 import { useTranslation } from '../../../lib/i18n';
-import type { CheckMethod, CheckUndoFields } from '@sesame/shared';
+import type { CheckMethod, CheckUndoFields, SiteRef } from '@sesame/shared';
 import { UndoCheckButton, UndoneNote } from '../../../components/UndoCheck';
 import { formatDateTime } from '../../../lib/format';
+import { withZone } from '../../../lib/zone-label';
 import type { LogColumn } from './LogTable';
 
-/** A check's time, and underneath how and by whom it was recorded. */
+/**
+ * A check's time, and underneath how and by whom it was recorded. `siteZone` (issue 28):
+ * the check's site's zone, which the time is read in, said when not the reader's.
+ */
 export function CheckTime({
   at,
   method,
   by,
   timeZone,
+  siteZone,
 }: {
   at: string;
   method: CheckMethod | null;
   by: string | null;
   timeZone: string;
+  siteZone?: string;
 }) {
   const { t, i18n } = useTranslation('checkinLogs');
   const how = method ? t(`methods.${method}`) : null;
   return (
     <Stack gap={2}>
-      <Text size="sm">{formatDateTime(at, timeZone, i18n.language)}</Text>
+      <Text size="sm">
+        {withZone(formatDateTime(at, siteZone ?? timeZone, i18n.language), siteZone, i18n.language)}
+      </Text>
       {how && (
         <Text size="xs" c="dimmed">
           {by ? t('recordedHowBy', { method: how, by }) : t('recordedHow', { method: how })}
@@ -37,6 +45,7 @@ export function CheckOutTime(props: {
   method: CheckMethod | null;
   by: string | null;
   timeZone: string;
+  siteZone?: string;
 }) {
   const { t } = useTranslation('checkinLogs');
   if (!props.at) {
@@ -58,6 +67,8 @@ interface CheckFields extends CheckUndoFields {
   check_out_time: string | null;
   check_out_method: CheckMethod | null;
   check_out_by: string | null;
+  /** Where the check was made (issue 28): its times are read in its zone. */
+  site?: SiteRef | null;
 }
 
 /** An undone check reads struck through (issue 14): it stays in the history. */
@@ -84,6 +95,11 @@ function DepartureUndone({
   );
 }
 
+/** The site column (issue 28): shown when every site of a company of several is listed. */
+export function siteColumn<T extends { site: SiteRef }>(header: string): LogColumn<T> {
+  return { key: 'site', header, render: (row) => row.site.name, card: 'wide' };
+}
+
 /**
  * The check-in and check-out columns every log shows alike; an undone arrival struck
  * through with who undid it and why, an undone departure kept under the check-out, and
@@ -105,6 +121,7 @@ export function checkColumns<T extends CheckFields>(
             method={row.check_in_method}
             by={row.check_in_by}
             timeZone={timeZone}
+            siteZone={row.site?.timezone}
           />
         </Stack>
       ),
@@ -122,9 +139,13 @@ export function checkColumns<T extends CheckFields>(
               method={row.check_out_method}
               by={row.check_out_by}
               timeZone={timeZone}
+              siteZone={row.site?.timezone}
             />
             {row.departure_undone && (
-              <DepartureUndone undo={row.departure_undone} timeZone={timeZone} />
+              <DepartureUndone
+                undo={row.departure_undone}
+                timeZone={row.site?.timezone ?? timeZone}
+              />
             )}
             <UndoCheckButton
               checkId={row.id}

@@ -17,6 +17,8 @@ export interface PendingScan {
   kind: CodeKind;
   uidn: string;
   manual: boolean;
+  /** The desk's site it was scanned at (issue 28); sent again with it. */
+  site?: string;
   /** When it was scanned (ms). */
   at: number;
 }
@@ -67,7 +69,7 @@ export function flushScans(send = checkCode): Promise<number> {
   const run = (async () => {
     for (const scan of pendingScans()) {
       try {
-        await send(scan.kind, scan.uidn, scan.manual, scan.key);
+        await send(scan.kind, scan.uidn, scan.manual, scan.key, scan.site);
         dropScan(scan.key);
       } catch (error) {
         if (isRetryable(error)) break;

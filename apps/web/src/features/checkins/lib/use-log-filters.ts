@@ -3,13 +3,18 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { PAGE_SIZE } from '@sesame/shared';
 import { useCompany } from '../../../lib/company';
 import { DEFAULT_TIMEZONE } from '../../../lib/format';
+import { useSiteChoice } from '../../../lib/site';
 import type { LogFilters, LogParams } from '../api/logs';
 import { EMPTY_RANGE, rangeToQuery, withEndOfDay, type WallRange } from './log-range';
 
-/** The time zone a log's times are shown and picked in: the company's, else the app's. */
+/**
+ * The time zone a log's range is picked in: the header's site's (issue 28), else the
+ * company's (its main site's), else the app's. Each row's times are its own site's.
+ */
 export function useLogTimeZone(companySlug: string | null | undefined): string {
   const company = useCompany(companySlug);
-  return company.data?.timezone ?? DEFAULT_TIMEZONE;
+  const { current } = useSiteChoice();
+  return current?.timezone ?? company.data?.timezone ?? DEFAULT_TIMEZONE;
 }
 
 /**
@@ -21,10 +26,17 @@ export function useLogFilters(timeZone: string) {
   const [search, setSearchText] = useState('');
   const [q] = useDebouncedValue(search.trim(), 300);
   const [range, setRangeValue] = useState<WallRange>(EMPTY_RANGE);
+  // The header's site (issue 28): another site's log starts on its first page.
+  const { siteId: site } = useSiteChoice();
+  const [listedSite, setListedSite] = useState(site);
+  if (listedSite !== site) {
+    setListedSite(site);
+    setPage(1);
+  }
 
   const filters: LogFilters = useMemo(
-    () => ({ q: q || undefined, ...rangeToQuery(range, timeZone) }),
-    [q, range, timeZone],
+    () => ({ q: q || undefined, ...rangeToQuery(range, timeZone), site }),
+    [q, range, timeZone, site],
   );
   const params: LogParams = useMemo(
     () => ({ page, per_page: PAGE_SIZE, ...filters }),

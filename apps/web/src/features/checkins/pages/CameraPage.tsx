@@ -14,6 +14,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { IMAGE_SIZES, SCANNER } from '@sesame/shared';
 import { PageTitle } from '../../../components/PageTitle';
 import { checkByEmail } from '../api/checks';
+import { useSiteChoice } from '../../../lib/site';
 import { createDecoder, type FrameDecoder } from '../lib/decoder';
 import { createFrameGate } from '../lib/frame-gate';
 import { scanFailureText } from '../lib/messages';
@@ -33,6 +34,8 @@ export default function CameraPage() {
   const { domain = '' } = useParams();
   const { t } = useTranslation('checkins');
   const navigate = useNavigate();
+  // The desk's site (issue 28): the header's choice, sent with each check.
+  const { siteId: site } = useSiteChoice();
   const videoRef = useRef<HTMLVideoElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const lockedUntil = useRef(0);
@@ -86,7 +89,7 @@ export default function CameraPage() {
         return;
       }
       try {
-        const result = await checkByEmail(scanned.email);
+        const result = await checkByEmail(scanned.email, site);
         lockedUntil.current = Date.now() + SCANNER.kioskLockMs;
         const name = `${result.person.firstname} ${result.person.lastname}`.trim();
         setPerson({ name, photo: result.photo });
@@ -100,7 +103,7 @@ export default function CameraPage() {
         setFeedback({ tone: 'error', text: scanFailureText(error, t) });
       }
     },
-    [navigate, t],
+    [navigate, t, site],
   );
 
   useEffect(() => {

@@ -14,6 +14,7 @@ import { Link, useParams } from 'react-router';
 import { formatUidn, typedCodeSchema, type CheckResult } from '@sesame/shared';
 import { PageTitle } from '../../../components/PageTitle';
 import { useSchemaForm } from '../../../lib/use-schema-form';
+import { useSiteChoice } from '../../../lib/site';
 import { checkTypedCode } from '../api/checks';
 import { scanFailureText } from '../lib/messages';
 
@@ -21,7 +22,9 @@ export default function ManualCheckPage() {
   const { domain = '' } = useParams();
   const { t } = useTranslation('checkins');
   const [done, setDone] = useState<CheckResult | null>(null);
-  const check = useMutation({ mutationFn: checkTypedCode });
+  // The desk's site (issue 28): the header's choice.
+  const { siteId: site } = useSiteChoice();
+  const check = useMutation({ mutationFn: (uidn: string) => checkTypedCode(uidn, site) });
   const { form, submit, busy } = useSchemaForm(typedCodeSchema, {
     ns: 'checkins',
     initialValues: { uidn: '' },

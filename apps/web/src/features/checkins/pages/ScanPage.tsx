@@ -15,6 +15,7 @@ import { PageTitle } from '../../../components/PageTitle';
 import { useAuth } from '../../../lib/auth';
 import { api } from '../../../lib/api-client';
 import { hasSessionToken } from '../../../lib/session';
+import { useSiteChoice } from '../../../lib/site';
 import { checkCode, type CodeKind } from '../api/checks';
 import { scanFailureText } from '../lib/messages';
 import { isRetryable, keepScan, newScanKey, usePendingScans } from '../lib/scan-queue';
@@ -32,14 +33,19 @@ export default function ScanPage() {
   const navigate = useNavigate();
   // One key per scan: a retry from the offline queue is recognised by the server.
   const key = useRef(newScanKey());
-  const check = useMutation({ mutationFn: () => checkCode(kind, uidn, false, key.current) });
+  // The desk's site (issue 28): the header's choice on this device.
+  const { siteId: site, isLoading: siteLoading } = useSiteChoice();
+  const check = useMutation({
+    mutationFn: () => checkCode(kind, uidn, false, key.current, site),
+  });
   const kept = check.isError && isRetryable(check.error);
   const pending = usePendingScans();
   // One check per visit of the page, even when React runs effects twice.
   const asked = useRef(false);
 
   useEffect(() => {
-    if (asked.current) return;
+    // A signed-in desk's check waits for its site (the header's choice) to be known.
+    if (asked.current || (hasSessionToken() && siteLoading)) return;
     asked.current = true;
     if (!hasSessionToken()) {
       const toLogin = () => {
@@ -67,10 +73,10 @@ export default function ScanPage() {
       onError: (error) => {
         // The server did not decide (network, database out): keep the scan and send it later.
         if (isRetryable(error))
-          keepScan({ key: key.current, kind, uidn, manual: false, at: Date.now() });
+          keepScan({ key: key.current, kind, uidn, manual: false, site, at: Date.now() });
       },
     });
-  }, [check, kind, navigate, pathname, t, uidn]);
+  }, [check, kind, navigate, pathname, t, uidn, site, siteLoading]);
 
   const home = user ? `/${user.company}` : '/';
   return (

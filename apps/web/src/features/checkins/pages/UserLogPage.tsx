@@ -9,7 +9,8 @@ import { useTranslation } from '../../../lib/i18n';
 import { mayPerform, type UserLogRow } from '@sesame/shared';
 import { useAuth } from '../../../lib/auth';
 import { useUserLog } from '../api/logs';
-import { checkColumns } from '../components/CheckCells';
+import { checkColumns, siteColumn } from '../components/CheckCells';
+import { useSiteChoice } from '../../../lib/site';
 import { FilteredLog, LogScreen, indexColumn } from '../components/LogScreen';
 import type { LogColumn } from '../components/LogTable';
 import { useLogFilters, useLogTimeZone } from '../lib/use-log-filters';
@@ -19,6 +20,9 @@ function UserLog({ company, showCompany }: { company: string; showCompany: boole
   const timeZone = useLogTimeZone(company);
   const log = useLogFilters(timeZone);
   const query = useUserLog(log.params);
+  // Every site of a company of several (issue 28): each row says where it was scanned.
+  const { siteId, multi } = useSiteChoice();
+  const showSite = multi && !siteId;
 
   const columns: LogColumn<UserLogRow>[] = [
     indexColumn(t('userLog.columns.index')),
@@ -54,6 +58,7 @@ function UserLog({ company, showCompany }: { company: string; showCompany: boole
       card: 'wide',
     });
   }
+  if (showSite) columns.push(siteColumn<UserLogRow>(t('userLog.columns.site')));
   columns.push(
     ...checkColumns<UserLogRow>(
       { checkIn: t('userLog.columns.checkIn'), checkOut: t('userLog.columns.checkOut') },

@@ -15,7 +15,9 @@ import { useAuth } from '../../../lib/auth';
 import { formatDateTime } from '../../../lib/format';
 import { downloadVisitorLogCsv, useVisitorLog, type VisitorLogScope } from '../api/logs';
 import { ViewDocument } from '../../../components/ViewDocument';
-import { checkColumns } from '../components/CheckCells';
+import { checkColumns, siteColumn } from '../components/CheckCells';
+import { useSiteChoice } from '../../../lib/site';
+import { withZone } from '../../../lib/zone-label';
 import { FilteredLog, LogScreen, indexColumn } from '../components/LogScreen';
 import type { LogColumn } from '../components/LogTable';
 import { useLogFilters, useLogTimeZone } from '../lib/use-log-filters';
@@ -26,6 +28,9 @@ function VisitorLog({ scope, showCompany }: { scope: VisitorLogScope; showCompan
   const timeZone = useLogTimeZone(scope.company ?? domain);
   const log = useLogFilters(timeZone);
   const query = useVisitorLog(scope, log.params);
+  // Every site of a company of several (issue 28): each row says its site.
+  const { siteId, multi } = useSiteChoice();
+  const showSite = multi && !siteId;
   const [exporting, setExporting] = useState(false);
   const fullName = (row: VisitorLogRow) => `${row.visitor_name} ${row.visitor_lastname}`.trim();
 
@@ -92,9 +97,16 @@ function VisitorLog({ scope, showCompany }: { scope: VisitorLogScope; showCompan
       header: t('visitorLog.columns.createdAt'),
       card: 'wide',
       render: (row) => (
-        <Text size="sm">{formatDateTime(row.created_at, timeZone, i18n.language)}</Text>
+        <Text size="sm">
+          {withZone(
+            formatDateTime(row.created_at, row.site?.timezone ?? timeZone, i18n.language),
+            row.site?.timezone,
+            i18n.language,
+          )}
+        </Text>
       ),
     },
+    ...(showSite ? [siteColumn<VisitorLogRow>(t('visitorLog.columns.site'))] : []),
     ...checkColumns<VisitorLogRow>(
       { checkIn: t('visitorLog.columns.checkIn'), checkOut: t('visitorLog.columns.checkOut') },
       timeZone,
