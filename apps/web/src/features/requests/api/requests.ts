@@ -9,6 +9,8 @@ import { api, toQuery, type Paginated } from '../../../lib/api-client';
 export interface RequestListScope {
   /** Company slug; undefined lists every company the caller may see (admin). */
   company?: string;
+  /** One site's requests (issue 28: the header's site); undefined, every site one may see. */
+  site?: string;
 }
 
 export function fetchRequests(
@@ -18,7 +20,7 @@ export function fetchRequests(
   const path = scope.company
     ? `/requests/list/${encodeURIComponent(scope.company)}`
     : '/requests/list';
-  return api.get<Paginated<RequestRow>>(`${path}${toQuery({ ...params })}`);
+  return api.get<Paginated<RequestRow>>(`${path}${toQuery({ ...params, site: scope.site })}`);
 }
 
 export function deleteVisitor(visitorId: string) {

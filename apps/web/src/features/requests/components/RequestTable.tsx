@@ -29,6 +29,8 @@ import {
   visitorColumns,
 } from '../../../components/request-columns';
 import { formatShortDate } from '../../../lib/format';
+import { useSiteChoice } from '../../../lib/site';
+import { withZone } from '../../../lib/zone-label';
 import { deleteVisitor, fetchRequests, type RequestListScope } from '../api/requests';
 
 export interface RequestTableProps {
@@ -43,7 +45,10 @@ export function RequestTable({ domain, role, userCompany }: RequestTableProps) {
   const { t, i18n } = useTranslation('requests');
   const queryClient = useQueryClient();
   const isAdmin = role === 'ROLE_ADMIN';
-  const scope: RequestListScope = { company: isAdmin ? undefined : userCompany };
+  // The header's site (issue 28); every site of a company of several: a Site column.
+  const { siteId, multi } = useSiteChoice();
+  const showSite = multi && !siteId;
+  const scope: RequestListScope = { company: isAdmin ? undefined : userCompany, site: siteId };
   const showAction =
     mayPerform(role, 'requests.validate') && !REQUEST_LIST_RULES.noActionColumn.includes(role);
   const showDelete = REQUEST_LIST_RULES.deleteColumn.includes(role);
@@ -69,10 +74,21 @@ export function RequestTable({ domain, role, userCompany }: RequestTableProps) {
           <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
             {row.request_date ?? ''}
           </Text>
-          <Text size="sm">{row.request_time ?? ''}</Text>
+          <Text size="sm">
+            {withZone(row.request_time ?? '', row.site?.timezone, i18n.language)}
+          </Text>
         </Stack>
       ),
     },
+    ...(showSite
+      ? [
+          {
+            key: 'site',
+            header: t('columns.site'),
+            render: (row: RequestRow) => row.site?.name ?? '',
+          },
+        ]
+      : []),
     ...(actsOnAllCompanies(role, 'requests.list')
       ? [
           {
