@@ -231,4 +231,29 @@ describe('the audit log in sentences', () => {
         'pièces : 1, demandes : 2, passages : 3 et mails : 0.',
     );
   });
+  it("says a site's change (issue 28): its name, and a setting before → after", () => {
+    const updated = entry('site.updated', {
+      subject_type: 'site',
+      subject_id: 's',
+      subject_name: 'Nouméa',
+      subject_state: 'present',
+      detail: {
+        fields: ['timezone', 'dayEnd', 'address'],
+        timezone: 'Europe/Paris→Pacific/Noumea',
+        dayEnd: '23:59→18:00',
+      },
+    });
+    expect(auditSentence(updated, fr, 'fr')).toBe(
+      'Séverine Kouamé a modifié le site « Nouméa » : fuseau horaire : Europe/Paris → Pacific/Noumea, fin de journée : 23:59 → 18:00 et adresse.',
+    );
+    expect(auditSentence(updated, en, 'en')).toBe(
+      'Séverine Kouamé edited the site “Nouméa”: time zone: Europe/Paris → Pacific/Noumea, end of day: 23:59 → 18:00, and address.',
+    );
+    const archived = { ...updated, action: 'site.archived', detail: null };
+    expect(auditSentence(archived, fr, 'fr')).toBe('Séverine Kouamé a archivé le site « Nouméa ».');
+    const gone = { ...archived, action: 'site.restored', subject_state: 'gone' as const };
+    expect(auditSentence(gone, en, 'en')).toBe(
+      'Séverine Kouamé restored this site (since deleted).',
+    );
+  });
 });

@@ -15,6 +15,15 @@ import { CROSS_TENANT_ROLES, mayPerform, type Role, type Site } from '@sesame/sh
 import { api } from './api-client';
 import { useAuth } from './auth';
 import { useUrlCompanySlug } from './shown-company';
+import { ALL_SITES, resolveSiteChoice, siteStorageKey } from './site-choice';
+
+export {
+  ALL_SITES,
+  allowsAllSites,
+  resolveSiteChoice,
+  siteStorageKey,
+  type ChoiceSources,
+} from './site-choice';
 
 export interface SiteChoice {
   /** The company's active sites the person may see, main site first. */
@@ -28,11 +37,6 @@ export interface SiteChoice {
   current: Site | undefined;
   isLoading: boolean;
 }
-
-/** The value kept in storage for "all sites". */
-export const ALL_SITES = 'all';
-
-export const siteStorageKey = (companyId: string) => `sesame.site.${companyId}`;
 
 /** The sites query's key: the sites screen refreshes it after a change. */
 export const sitesQueryKey = (company: string | undefined, archived = false) =>
@@ -58,42 +62,6 @@ export function useCompanySites(
     enabled: enabled && !!company,
     staleTime: 60_000,
   });
-}
-
-export interface ChoiceSources {
-  /** The active sites the person may see. */
-  sites: readonly Pick<Site, 'id'>[];
-  /** What storage holds for the company: a site id, ALL_SITES, or nothing. */
-  stored: string | null | undefined;
-  /** The person's home site (their own company only). */
-  homeSiteId?: string | null;
-  /** The person is limited to some sites (their `site_ids` is not empty). */
-  limited: boolean;
-}
-
-/** Whether "all sites" may be chosen: not for a person whose sites are one. */
-export function allowsAllSites(sites: readonly unknown[], limited: boolean): boolean {
-  return sites.length > 1 || (!limited && sites.length === 0);
-}
-
-/**
- * The site the screens show, from what was remembered, the home site and the person's
- * limits (pure, for the tests). undefined = all sites. A single site is that site.
- */
-export function resolveSiteChoice({
-  sites,
-  stored,
-  homeSiteId,
-  limited,
-}: ChoiceSources): string | undefined {
-  const known = (id: string | null | undefined): id is string =>
-    !!id && sites.some((site) => site.id === id);
-  if (sites.length === 1) return sites[0]!.id;
-  if (sites.length === 0) return undefined;
-  if (stored === ALL_SITES) return undefined;
-  if (known(stored)) return stored;
-  if (known(homeSiteId)) return homeSiteId;
-  return limited ? sites[0]!.id : undefined;
 }
 
 /** What `/user/info` may carry about sites (the server adds them; both optional). */
