@@ -344,6 +344,7 @@ export async function run(): Promise<void> {
     };
 
     // Idle: the three pages in turn, so that a slow moment of the machine falls on each.
+    const loadBefore = os.loadavg()[0]!;
     for (let i = 0; i < 20; i++) {
       await sitePage(i);
       await pageLoad(a.url, pageToken, '', ON_SITE);
@@ -412,6 +413,7 @@ export async function run(): Promise<void> {
     }
     await Promise.all(inFlight);
     const elapsedS = (performance.now() - started) / 1000;
+    const loadAfter = os.loadavg()[0]!;
     // What each screen should hear: the scans at its site (every scan, for a screen of every site).
     const expectedOf = (screen: Screen) =>
       [...sentAt].reduce(
@@ -452,7 +454,10 @@ export async function run(): Promise<void> {
     const sizes = [...insideOf.values()];
     const mix = (pick: (r: (typeof perSite)[number]) => string) =>
       perSite.reduce((n, r) => n + Number(pick(r)), 0);
-    console.log(`\nlive screens (two instances, one PostgreSQL, LISTEN/NOTIFY → SSE, ?site=):`);
+    console.log(
+      `\nload average (1 min, ${os.cpus().length} cores): ${loadBefore.toFixed(1)} before the idle pages, ${loadAfter.toFixed(1)} after the scans`,
+    );
+    console.log(`live screens (two instances, one PostgreSQL, LISTEN/NOTIFY → SSE, ?site=):`);
     console.log(
       `  scans: ${total} in ${elapsedS.toFixed(1)} s (${(total / elapsedS).toFixed(1)}/s), failed ${failed}`,
     );
