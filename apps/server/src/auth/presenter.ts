@@ -14,5 +14,7 @@ export function presentUserInfo(principal: Principal): UserInfo {
     company_id: principal.companyId,
     company: principal.companySlug,
     company_name: principal.companyName,
+    home_site_id: principal.homeSiteId,
+    site_ids: principal.siteIds,
   };
 }

@@ -14,6 +14,8 @@ export function presentUser(row: UserRow): User {
     roles: row.roles,
     status: row.status,
     department_id: row.departmentId,
+    home_site_id: row.homeSiteId,
+    site_ids: row.siteIds,
     company_id: row.companyId,
     company: row.companySlug,
     company_name: row.companyName,

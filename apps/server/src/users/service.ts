@@ -1,4 +1,4 @@
-import { and, desc, eq, ne, not, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, ne, not, sql, type SQL } from 'drizzle-orm';
 import {
   activeRole,
   mayChooseCompany,
@@ -15,8 +15,8 @@ import { activeRoleOf } from '../auth/session-rule';
 import { findCompany } from '../companies/service';
 import type { Database, Db } from '../db/client';
 import { countRows, likeAny, offsetOf } from '../db/pagination';
-import { companies, sessions, users } from '../db/schema';
-import { badRequest, conflict, isUniqueViolation } from '../errors';
+import { companies, sessions, sites, users } from '../db/schema';
+import { badRequest, conflict, forbidden, isUniqueViolation } from '../errors';
 import { assertMayAssign, assertMayEdit, assertRoleChange } from './policy';
 
 export type UserRow = typeof users.$inferSelect & { companySlug: string; companyName: string };
@@ -136,6 +136,85 @@ function duplicateEmail(error: unknown): never {
   throw error;
 }
 
+/** The sites a user is written with (issue 28). */
+interface UserSites {
+  homeSiteId: string | null;
+  siteIds: string[];
+}
+
+const sameSites = (a: string[], b: string[]) =>
+  a.length === b.length && a.every((id) => b.includes(id));
+
+/**
+ * A user's home site and site limits as written (issue 28): `home_site_id` and `site_ids`
+ * left out keep the stored ones (on creation: no limits, and the one site they are limited
+ * to as their home); a user moved to another company starts again with none. Each site
+ * named must be a site of the user's company, active unless the user already had it (a
+ * site archived since stays until someone removes it): 400 otherwise; the home site is one
+ * of the limits when there are some (400). A caller limited to some sites of that company
+ * gives no more than theirs: limits within their own, never none (403 `site.notYours`).
+ */
+async function userSites(
+  db: Db,
+  who: Principal,
+  companyId: string,
+  body: { home_site_id?: string | null; site_ids?: string[] },
+  current: (UserSites & { companyId: string }) | null,
+): Promise<UserSites> {
+  const kept: UserSites =
+    current && current.companyId === companyId ? current : { homeSiteId: null, siteIds: [] };
+  const limitedCaller = who.siteIds.length > 0 && who.companyId === companyId;
+  const siteIds =
+    body.site_ids !== undefined
+      ? [...new Set(body.site_ids)]
+      : current === null && limitedCaller
+        ? who.siteIds
+        : kept.siteIds;
+  const homeSiteId =
+    body.home_site_id !== undefined
+      ? body.home_site_id
+      : current === null
+        ? siteIds.length === 1
+          ? siteIds[0]!
+          : null
+        : kept.homeSiteId;
+
+  const named = [...(body.site_ids ?? []), ...(body.home_site_id ? [body.home_site_id] : [])];
+  if (named.length > 0) {
+    const found = await db
+      .select({ id: sites.id, archivedAt: sites.archivedAt })
+      .from(sites)
+      .where(and(eq(sites.companyId, companyId), inArray(sites.id, named)));
+    const had = new Set([...kept.siteIds, ...(kept.homeSiteId ? [kept.homeSiteId] : [])]);
+    const usable = (id: string) =>
+      found.some((site) => site.id === id && (site.archivedAt === null || had.has(id)));
+    if (!(body.site_ids ?? []).every(usable)) {
+      throw badRequest((m) => m.user.siteInvalid, { site_ids: (m) => m.user.siteInvalid });
+    }
+    if (body.home_site_id && !usable(body.home_site_id)) {
+      throw badRequest((m) => m.user.siteInvalid, { home_site_id: (m) => m.user.siteInvalid });
+    }
+  }
+  if (homeSiteId && siteIds.length > 0 && !siteIds.includes(homeSiteId)) {
+    throw badRequest((m) => m.user.homeSiteOutside, {
+      home_site_id: (m) => m.user.homeSiteOutside,
+    });
+  }
+  if (limitedCaller) {
+    const limitsChanged = current === null || !sameSites(siteIds, kept.siteIds);
+    if (
+      limitsChanged &&
+      (siteIds.length === 0 || siteIds.some((id) => !who.siteIds.includes(id)))
+    ) {
+      throw forbidden((m) => m.site.notYours);
+    }
+    if (homeSiteId && homeSiteId !== kept.homeSiteId && !who.siteIds.includes(homeSiteId)) {
+      throw forbidden((m) => m.site.notYours);
+    }
+  }
+  return { homeSiteId, siteIds };
+}
+
 /** A user just written, read back as the API presents it. */
 async function readBack(db: Db, id: string): Promise<UserRow> {
   const row = await findUser(db, id);
@@ -156,6 +235,7 @@ export async function createUser(db: Database, who: Principal, body: UserCreate)
   assertPasswordAcceptable(body.password, [body.email, body.name, body.firstname]);
   const passwordHash = await hashPassword(body.password);
   return db.transaction(async (tx) => {
+    const placed = await userSites(tx, who, companyId, body, null);
     const [inserted] = await tx
       .insert(users)
       .values({
@@ -169,6 +249,8 @@ export async function createUser(db: Database, who: Principal, body: UserCreate)
         roles: [body.role],
         status: body.status,
         departmentId: body.department_id ?? null,
+        homeSiteId: placed.homeSiteId,
+        siteIds: placed.siteIds,
       })
       .returning({ id: users.id })
       .catch(duplicateEmail);
@@ -179,10 +261,45 @@ export async function createUser(db: Database, who: Principal, body: UserCreate)
       action: 'user.created',
       subjectType: 'user',
       subjectId: inserted.id,
-      detail: { role: body.role },
+      detail: {
+        role: body.role,
+        ...(placed.siteIds.length > 0 ? { site_ids: placed.siteIds } : {}),
+      },
     });
     return readBack(tx, inserted.id);
   });
+}
+
+/** The names of the fields an update changes (the audit's `fields`: names only, no values). */
+function changedFields(
+  target: UserRow,
+  body: UserUpdate,
+  after: {
+    companyId: string;
+    roles: string[];
+    password: boolean;
+    sitesChanged: boolean;
+    homeSiteId: string | null;
+  },
+): string[] {
+  const changes: [string, boolean][] = [
+    ['name', body.name !== target.name],
+    ['firstname', body.firstname !== target.firstname],
+    ['email', body.email !== target.email],
+    ['title', (body.title ?? null) !== target.title],
+    ['contact', (body.contact ?? null) !== target.contact],
+    ['role', !sameSites(after.roles, target.roles)],
+    ['status', body.status !== target.status],
+    [
+      'department_id',
+      body.department_id !== undefined && body.department_id !== target.departmentId,
+    ],
+    ['company_id', after.companyId !== target.companyId],
+    ['password', after.password],
+    ['home_site_id', after.homeSiteId !== target.homeSiteId],
+    ['site_ids', after.sitesChanged],
+  ];
+  return changes.filter(([, changed]) => changed).map(([field]) => field);
 }
 
 /** Which audit action names a user update: what matters most in it. */
@@ -228,6 +345,7 @@ export async function updateUser(
       throw conflict((m) => m.user.lastAdmin);
     }
     if (await emailTaken(tx, body.email, target.id)) throw conflict((m) => m.user.emailTaken);
+    const placed = await userSites(tx, who, companyId, body, target);
     await tx
       .update(users)
       .set({
@@ -241,10 +359,20 @@ export async function updateUser(
         status: body.status,
         ...(body.department_id !== undefined ? { departmentId: body.department_id } : {}),
         ...(passwordHash ? { passwordHash } : {}),
+        homeSiteId: placed.homeSiteId,
+        siteIds: placed.siteIds,
       })
       .where(eq(users.id, target.id))
       .catch(duplicateEmail);
     const disabled = target.status && !body.status;
+    const sitesChanged = !sameSites(placed.siteIds, target.siteIds);
+    const fields = changedFields(target, body, {
+      companyId,
+      roles,
+      password: Boolean(passwordHash),
+      sitesChanged,
+      homeSiteId: placed.homeSiteId,
+    });
     if (disabled) await revokeSessions(tx, target.id);
     else if (passwordHash) await revokeSessions(tx, target.id, who.sessionId);
     const entry = {
@@ -257,6 +385,9 @@ export async function updateUser(
         toRole: activeRole(roles),
         disabled,
         passwordReset: Boolean(passwordHash),
+        fields,
+        ...(sitesChanged ? { site_ids: placed.siteIds } : {}),
+        ...(placed.homeSiteId !== target.homeSiteId ? { home_site_id: placed.homeSiteId } : {}),
       },
     } as const;
     if (companyId === target.companyId) {

@@ -36,5 +36,8 @@ export const userInfoSchema = z.object({
   company_id: z.string(),
   company: z.string(),
   company_name: z.string(),
+  /** Issue 28: their home site (null: none) and the sites they are limited to (empty: every site). */
+  home_site_id: z.string().nullable(),
+  site_ids: z.array(z.string()),
 });
 export type UserInfo = z.infer<typeof userInfoSchema>;

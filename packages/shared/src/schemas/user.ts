@@ -30,6 +30,9 @@ const userIssue = (key: Exclude<keyof typeof USER_MESSAGES, 'required' | 'fields
 const requiredIssue = (field: UserField) =>
   keyed((m) => m.user.required(field), { key: 'required', field });
 
+/** How many sites a staff member may be limited to, at most (a company's sites, bounded). */
+export const SITE_IDS_MAX = 200;
+
 const blankToUndefined = (value: unknown) =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
@@ -91,6 +94,17 @@ const userFields = {
   ),
   status: z.boolean().default(true),
   department_id: z.number().int().min(0).max(SQL_INTEGER_MAX).nullable().optional(),
+  /**
+   * Issue 28: the staff member's home site (null: none; left out: kept, none on creation)
+   * and the sites they are limited to (empty: every site of the company; left out: kept,
+   * every site on creation). Each an active site of the user's company; the home site
+   * one of `site_ids` when they limit.
+   */
+  home_site_id: z.uuid(userIssue('siteInvalid')).nullable().optional(),
+  site_ids: z
+    .array(z.uuid(userIssue('siteInvalid')))
+    .max(SITE_IDS_MAX, userIssue('siteInvalid'))
+    .optional(),
 };
 
 /** POST /api/user/create (spec §5: every field required). */
@@ -134,6 +148,9 @@ export const userSchema = z.object({
   roles: z.array(z.string()),
   status: z.boolean(),
   department_id: z.number().nullable(),
+  /** Issue 28: the home site (null: none) and the sites they are limited to (empty: every site). */
+  home_site_id: z.string().nullable(),
+  site_ids: z.array(z.string()),
   company_id: z.string(),
   /** The company's slug (spec §3 "User info"). */
   company: z.string(),
