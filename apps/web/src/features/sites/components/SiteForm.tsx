@@ -3,7 +3,7 @@
  * `siteInputSchema` (the server's own) checks it here and again on the server; the
  * server's field errors (a name or short code already taken) come back under their field.
  */
-import { useMemo, type ReactNode } from 'react';
+import { useEffect, useMemo, type ReactNode } from 'react';
 import { Button, Grid, Group, Paper, Select, Stack, TextInput, Title } from '@mantine/core';
 import {
   ARRIVAL_EARLY_MAX_MINUTES,
@@ -41,6 +41,14 @@ export function SiteForm(props: {
     onSubmit: (data) => props.onSubmit(data),
   });
 
+  // Opened from the list's buttons: the keyboard lands in the form, on its first field.
+  useEffect(() => {
+    const name = form.getInputNode('name');
+    name?.focus();
+    name?.scrollIntoView?.({ block: 'center' });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, as the form opens
+  }, []);
+
   const text = (field: SiteField, extra: Record<string, unknown> = {}) => (
     <TextInput
       label={t(`fields.${field}`)}
@@ -71,7 +79,7 @@ export function SiteForm(props: {
             <FeedbackAlert feedback={{ color: 'red', title: summary }} />
           )}
           <Grid gap="md">
-            {col(text('name', { required: true, autoComplete: 'off', 'data-autofocus': true }))}
+            {col(text('name', { required: true, autoComplete: 'off' }))}
             {col(
               text('short_code', {
                 description: t('form.shortCodeHint'),

@@ -6,7 +6,8 @@ import { DEFAULT_DAY_END, type Site } from '@sesame/shared';
 
 /** A site's own request link: the public form, the site already chosen. */
 export function siteRequestLink(publicUrl: string, slug: string, siteId: string): string {
-  return `${publicUrl.replace(/\/+$/, '')}/${encodeURIComponent(slug)}/request-meeting?site=${encodeURIComponent(siteId)}`;
+  const base = publicUrl.endsWith('/') ? publicUrl.slice(0, -1) : publicUrl;
+  return `${base}/${encodeURIComponent(slug)}/request-meeting?site=${encodeURIComponent(siteId)}`;
 }
 
 /** A site's QR poster (the company's poster page, naming the site). */
@@ -19,7 +20,7 @@ export function sitePosterPath(domain: string, slug: string, siteId: string): st
  * lacks it (a zone stored before, 'UTC' on a runtime that lists only regions).
  */
 export function timeZoneOptions(current?: string | null): string[] {
-  let zones: string[] = [];
+  let zones: string[];
   try {
     zones = Intl.supportedValuesOf('timeZone');
   } catch {
