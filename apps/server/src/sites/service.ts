@@ -4,7 +4,18 @@
  * made for a company of one place, keep working unchanged). A site with history is
  * archived, never deleted.
  */
-import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  Column,
+  eq,
+  getTableName,
+  inArray,
+  is,
+  isNull,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Site, SiteInput, SiteRef, SiteUpdate } from '@sesame/shared';
 import { actsOnAllCompanies, type Action } from '@sesame/shared';
@@ -72,11 +83,20 @@ export async function mainSite(db: Db, companyId: string): Promise<SiteRow> {
 }
 
 /**
+ * A column with its table's name: drizzle writes a bare `"id"` in a select of one table,
+ * which inside mainSiteZone's subquery would name the site's own id.
+ */
+const qualified = (column: AnyPgColumn | SQL): SQL =>
+  is(column, Column)
+    ? sql`${sql.identifier(getTableName(column.table))}.${sql.identifier(column.name)}`
+    : column;
+
+/**
  * The zone of a company's main site, as a column (`company` is the company id's column):
  * company-wide dates (a member card's expiry, an export's day) are read in it.
  */
 export const mainSiteZone = (company: AnyPgColumn | SQL) =>
-  sql<string>`(select s.timezone from sites s where s.company_id = ${company} and s.archived_at is null
+  sql<string>`(select s.timezone from sites s where s.company_id = ${qualified(company)} and s.archived_at is null
      order by s.created_at, s.id limit 1)`;
 
 /** Several companies' main sites at once (the company list). */
