@@ -23,8 +23,24 @@ export const HOST_SEARCH_LIMIT = 8;
 
 const displayName = sql<string>`trim(${users.firstname} || ' ' || ${users.name})`;
 
-/** The company's active staff whose name matches `q` (either order): names only, never an e-mail. */
-export async function searchHosts(db: Db, companyId: string, q: string): Promise<HostCandidate[]> {
+/**
+ * The company's active staff whose name matches `q` (either order): names only, never an
+ * e-mail. With `siteId` (issue 28), the site's own first: those whose home site it is, then
+ * those who may work there (limited to it, or to no site), then the others.
+ */
+export async function searchHosts(
+  db: Db,
+  companyId: string,
+  q: string,
+  siteId?: string,
+): Promise<HostCandidate[]> {
+  const ofSite = siteId
+    ? [
+        asc(sql`case when ${users.homeSiteId} = ${siteId}::uuid then 0
+          when cardinality(${users.siteIds}) = 0 or ${siteId}::uuid = any(${users.siteIds}) then 1
+          else 2 end`),
+      ]
+    : [];
   return db
     .select({ id: users.id, name: displayName })
     .from(users)
@@ -35,7 +51,7 @@ export async function searchHosts(db: Db, companyId: string, q: string): Promise
         likeAny(q, fullNames(users.firstname, users.name)),
       ),
     )
-    .orderBy(asc(users.name), asc(users.firstname))
+    .orderBy(...ofSite, asc(users.name), asc(users.firstname))
     .limit(HOST_SEARCH_LIMIT);
 }
 

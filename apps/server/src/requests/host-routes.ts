@@ -18,6 +18,7 @@ import {
   hostSearchResultSchema,
   mailPreferencesResponseSchema,
   mailPreferencesSchema,
+  siteFilter,
   type Say,
 } from '@sesame/shared';
 import { signedIn } from '../auth/authorize';
@@ -26,6 +27,7 @@ import type { Db } from '../db/client';
 import { companies, files, users, visitRequests, visitors } from '../db/schema';
 import { HttpError, notFound } from '../errors';
 import { findStaffReader } from '../mail/sources';
+import { findSite } from '../sites/service';
 import { DecisionTokens } from './decision-token';
 import { decideRequest, searchHosts } from './host-loop';
 import { say } from '../language';
@@ -111,17 +113,20 @@ export const hostLoopRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['requests'],
         summary:
           "The visitor form's host search (public): the company's active staff whose name holds ?q= " +
-          '(2 characters at least), names only, at most 8.',
+          "(2 characters at least), names only, at most 8. ?site= (issue 28): that site's staff first " +
+          "(their home site, or they may work there); another company's site is a 404.",
         params: z.object({ company: z.string().min(1).max(100) }),
-        querystring: hostSearchQuerySchema,
+        querystring: hostSearchQuerySchema.extend({ site: siteFilter }),
         response: { 200: hostSearchResultSchema },
       },
     },
     async (request, reply) => {
       const company = await findCompany(app.db, request.params.company);
       if (!company) throw notFound();
+      const { site } = request.query;
+      if (site && (await findSite(app.db, site))?.companyId !== company.id) throw notFound();
       reply.header('cache-control', 'no-store');
-      return { data: await searchHosts(app.db, company.id, request.query.q) };
+      return { data: await searchHosts(app.db, company.id, request.query.q, site) };
     },
   );
 
