@@ -21,10 +21,13 @@ export interface PageParams {
   q?: string;
 }
 
-/** Spec §6 event list: admin and ROLE_SESAME load every event, others their company's. */
-export function getEvents(company: string | null, params: PageParams) {
+/**
+ * Spec §6 event list: admin and ROLE_SESAME load every event, others their company's;
+ * `site` (issue 28: the header's site) one site's events.
+ */
+export function getEvents(company: string | null, params: PageParams, site?: string) {
   const path = company ? `/evenement/list/${encodeURIComponent(company)}` : '/evenement/list';
-  return api.get<Paginated<Event>>(`${path}${toQuery({ ...params })}`);
+  return api.get<Paginated<Event>>(`${path}${toQuery({ ...params, site })}`);
 }
 
 export function createEvent(body: EventCreateInput) {

@@ -4,6 +4,8 @@
  * choose it. The shared schema checks the fields here and again on the server.
  * Once created, the organiser lands on the event's page with its share link and QR
  * poster (issue 17); one save at a time, and none once saved (useSave).
+ * A company of several sites (issue 28): a required 'Site' select, the header's site
+ * chosen first; the event's day is that site's.
  */
 import { useState } from 'react';
 import { Container, Grid, NativeSelect, Paper, Stack, TextInput } from '@mantine/core';
@@ -30,14 +32,20 @@ import { useAuth } from '../../../lib/auth';
 import { useCompany } from '../../../lib/company';
 import { DEFAULT_TIMEZONE, todayIn } from '../../../lib/format';
 import { useDelayedNavigate } from '../../../lib/use-delayed-navigate';
+import { useCompanySites, useSiteChoice } from '../../../lib/site';
 import { useSave, type SaveFailure } from '../../../lib/use-save';
 import { useSchemaForm } from '../../../lib/use-schema-form';
 import { useCreateEvent } from '../api/events';
 
-type TextField = Exclude<EventField, 'company_id' | 'country' | 'date_event' | 'time_event'>;
+type TextField = Exclude<
+  EventField,
+  'company_id' | 'country' | 'date_event' | 'time_event' | 'site_id'
+>;
 
 interface Values {
   company_id: string;
+  /** The event's site (issue 28); '' until one is chosen. */
+  site_id: string;
   name: string;
   location: string;
   address_name: string;
@@ -52,6 +60,7 @@ interface Values {
 
 const EMPTY: Values = {
   company_id: '',
+  site_id: '',
   name: '',
   location: '',
   address_name: '',
@@ -77,7 +86,17 @@ export default function CreateEventPage() {
   // The page's company: pre-selected for those who choose, the locked one for the others.
   const pageCompany = useCompany(domain);
   const ownCompany = useCompany(user?.company);
+  // The header's site: the event's, unless another is chosen (issue 28).
+  const { siteId: headerSite } = useSiteChoice();
+  const [siteCompany, setSiteCompany] = useState<string | undefined>(undefined);
+  const sites = useCompanySites(siteCompany ?? (chooses ? pageCompany.data?.id : user?.company_id));
+  const siteList = sites.data ?? [];
 
+  /** The site chosen, else the header's when it is one of the company's (blank otherwise). */
+  const siteIdOf = (values: Values) =>
+    values.site_id ||
+    (headerSite && siteList.some((site) => site.id === headerSite) ? headerSite : '') ||
+    (siteList.length === 1 ? siteList[0]!.id : '');
   const bodyOf = (values: Values) => ({
     // Until someone picks one, the chooser's company is the page's.
     company_id: chooses
@@ -92,6 +111,7 @@ export default function CreateEventPage() {
     zipcode: values.zipcode,
     date_event: values.date_event,
     time_event: `${values.hour}:${values.minute}`,
+    site_id: siteIdOf(values),
   });
 
   /** Spec §8: 'Erreur: {status} - {message}', or the network sentence. */
@@ -123,13 +143,19 @@ export default function CreateEventPage() {
     toInput: bodyOf,
     // The time is checked as one field; the hour shows its message.
     fieldOf: { time_event: 'hour' },
+    check: (values) => ({
+      site_id: siteList.length > 1 && !siteIdOf(values) ? t('create.errors.siteChoose') : undefined,
+    }),
     onSubmit: (_data, values) => save.submit(bodyOf(values)),
   });
   const companyId = bodyOf(form.getValues()).company_id;
+  const chosenSite = siteList.find((site) => site.id === siteIdOf(form.values));
   const timeZone =
+    chosenSite?.timezone ??
     (chooses
       ? (pickedZone ?? (pageCompany.data?.id === companyId ? pageCompany.data.timezone : undefined))
-      : ownCompany.data?.timezone) ?? DEFAULT_TIMEZONE;
+      : ownCompany.data?.timezone) ??
+    DEFAULT_TIMEZONE;
 
   const handleSubmit = (e: React.FormEvent) => {
     e.preventDefault();
@@ -167,6 +193,8 @@ export default function CreateEventPage() {
               value={companyId}
               onChange={(id, company) => {
                 form.setFieldValue('company_id', id);
+                form.setFieldValue('site_id', '');
+                setSiteCompany(id || undefined);
                 setPickedZone(company?.timezone);
               }}
               current={pageCompany.data}
@@ -206,6 +234,22 @@ export default function CreateEventPage() {
               <Grid.Col span={{ base: 12, sm: 6 }}>
                 {field('zipcode', false, { autoComplete: 'postal-code' })}
               </Grid.Col>
+              {siteList.length > 1 && (
+                <Grid.Col span={12}>
+                  <NativeSelect
+                    label={t('fields.site_id')}
+                    data={[
+                      { value: '', label: t('create.sitePlaceholder') },
+                      ...siteList.map((site) => ({ value: site.id, label: site.name })),
+                    ]}
+                    {...form.getInputProps('site_id')}
+                    value={siteIdOf(form.values)}
+                    required
+                    name="site_id"
+                    data-testid="event-site"
+                  />
+                </Grid.Col>
+              )}
               <Grid.Col span={{ base: 12, sm: 6 }}>
                 <DateField
                   label={t('fields.date_event')}

@@ -15,6 +15,8 @@ import { QrThumbnailLink } from '../../../components/QrThumbnailLink';
 import type { Column } from '../../../components/ServerTable';
 import { confirmDelete } from '../../../components/confirm-delete';
 import { useAuth } from '../../../lib/auth';
+import { useSiteChoice } from '../../../lib/site';
+import { withZone } from '../../../lib/zone-label';
 import { deleteEvent, getEvents } from '../api/events';
 import { CloseEventButton } from '../components/CloseEventButton';
 import { formatCreatedAt, formatEventDate, formatEventTime } from '../lib/format';
@@ -29,6 +31,9 @@ export default function EventListPage() {
   const mayDelete = !!role && mayPerform(role, 'events.delete');
   const mayCreate = !!role && mayPerform(role, 'events.create');
   const lang = i18n.language;
+  // The header's site (issue 28); every site of a company of several: a Site column.
+  const { siteId, multi } = useSiteChoice();
+  const showSite = multi && !siteId;
 
   const remove = async (event: Event) => {
     const deleted = await confirmDelete(event.name, () => deleteEvent(event.id), {
@@ -65,6 +70,9 @@ export default function EventListPage() {
         </Stack>
       ),
     },
+    ...(showSite
+      ? [{ key: 'site', header: t('list.columns.site'), render: (row: Event) => row.site?.name }]
+      : []),
     { key: 'location', header: t('list.columns.location'), render: (row) => row.location },
     {
       key: 'date',
@@ -74,7 +82,8 @@ export default function EventListPage() {
     {
       key: 'time',
       header: t('list.columns.time'),
-      render: (row) => formatEventTime(row.time_event, lang),
+      // The event's site's time, with its zone when it is not the reader's.
+      render: (row) => withZone(formatEventTime(row.time_event, lang), row.site?.timezone, lang),
     },
     {
       key: 'createdAt',
@@ -146,8 +155,8 @@ export default function EventListPage() {
     <ListPage
       title={t('list.title')}
       create={mayCreate ? { to: `/${domain}/create-event`, label: t('list.create') } : undefined}
-      queryKey={['events', 'list', scope ?? 'all']}
-      fetchPage={(params) => getEvents(scope, params)}
+      queryKey={['events', 'list', scope ?? 'all', siteId ?? 'all-sites']}
+      fetchPage={(params) => getEvents(scope, params, siteId)}
       columns={columns}
       rowKey={(row) => row.id}
       emptyMessage={t('list.empty')}

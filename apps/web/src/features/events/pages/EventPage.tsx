@@ -47,6 +47,8 @@ import {
 import { ApiError, serverMessageOf } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
 import { formatDateTime, formatLongDate } from '../../../lib/format';
+import { useSiteChoice } from '../../../lib/site';
+import { withZone } from '../../../lib/zone-label';
 import { deleteParticipant, exportParticipants, getParticipants, useEvent } from '../api/events';
 import { CloseEventButton } from '../components/CloseEventButton';
 import { formatAddress, formatEventDay, formatEventTime } from '../lib/format';
@@ -85,6 +87,8 @@ export default function EventPage() {
 function EventSummary({ event, role }: { event: Event; role: Role | null }) {
   const { t, i18n } = useTranslation('events');
   const lang = i18n.language;
+  // A company of several sites (issue 28): the event says its site.
+  const multiSite = useSiteChoice().multi;
   return (
     <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }} data-testid="event-page-summary">
       <Grid gap="lg" align="flex-start">
@@ -105,12 +109,18 @@ function EventSummary({ event, role }: { event: Event; role: Role | null }) {
             <Text>
               {t('join.when', {
                 date: formatEventDay(event.date_event, lang),
-                time: formatEventTime(event.time_event, lang),
+                // The site's time, with its zone when it is not the reader's (issue 28).
+                time: withZone(formatEventTime(event.time_event, lang), event.site?.timezone, lang),
               })}
             </Text>
             <Text c="dimmed">
               {event.location} — {formatAddress(event, lang)}
             </Text>
+            {multiSite && event.site && (
+              <Text size="sm" data-testid="event-site">
+                {t('page.site', { site: event.site.name })}
+              </Text>
+            )}
             <Text size="sm" c="dimmed">
               {event.company.name} ·{' '}
               {t('list.participantCount', { count: event.participant_count })}
