@@ -470,6 +470,7 @@ describe(`event registration through either call, and the event page (${testData
       });
       await ctx.db.insert(visitorChecks).values({
         companyId: acme.company.id,
+        siteId: awa.siteId,
         visitorId: awa.id,
         checkInAt: new Date('2030-12-24T17:45:00Z'),
         checkOutAt: new Date('2030-12-24T21:10:00Z'),

@@ -501,7 +501,7 @@ describe(`events (${testDatabaseKind})`, () => {
           company: {
             name: acme.company.name,
             slug: acme.company.slug,
-            timezone: 'Africa/Abidjan',
+            timezone: acme.company.timezone,
           },
           link: `http://sesame.test/company/${acme.company.slug}/event/${event.slug}`,
           qrcode_url: `/api/public/qrcode-event/${acme.company.slug}/${event.slug}.png`,
@@ -762,6 +762,8 @@ describe(`events (${testDatabaseKind})`, () => {
       // Adjoa came to the door.
       await ctx.db.insert(visitorChecks).values({
         companyId: a.company.id,
+        // The event is at the company's main site, and its guests with it.
+        siteId: a.company.siteId,
         visitorId: guestA,
         checkInMethod: 'scan',
         checkInAt: new Date('2030-01-01T10:00:00Z'),
@@ -855,9 +857,12 @@ describe(`events (${testDatabaseKind})`, () => {
       expect((await get(url, a.staff.ROLE_EMPLOYEE.email)).statusCode).toBe(403);
       expect((await get(url, b.staff.ROLE_SUPERVISOR.email)).statusCode).toBe(404);
       const meeting = await buildVisitor(ctx.db, { company: a.company });
-      await ctx.db
-        .insert(visitorChecks)
-        .values({ companyId: a.company.id, visitorId: meeting.id, checkInMethod: 'manual' });
+      await ctx.db.insert(visitorChecks).values({
+        companyId: a.company.id,
+        siteId: meeting.siteId,
+        visitorId: meeting.id,
+        checkInMethod: 'manual',
+      });
       const own = await get(url, a.staff.ROLE_SUPERVISOR.email);
       expect(own.statusCode).toBe(200);
       expect(own.json().data).toEqual([

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { companies } from '../src/db/schema';
+import { sites } from '../src/db/schema';
 import { exportFileNames } from '../src/privacy/export-name';
 import { dayOf } from '../src/time-zones';
 import { as, tokenFor, useTestApp } from './helpers/app';
@@ -57,11 +57,12 @@ describe('exportFileNames', () => {
 describe(`the export's file name (${testDatabaseKind})`, () => {
   const ctx = useTestApp();
 
-  it("carries the visitor's name and today in the company's zone, in both spellings", async () => {
+  it("carries the visitor's name and today in the company's (main site's) zone, in both spellings", async () => {
     const { company, staff } = await buildTenant(ctx.db);
     // UTC+14: its day is often not the server's, so the zone is what decides.
     const timeZone = 'Pacific/Kiritimati';
-    await ctx.db.update(companies).set({ timezone: timeZone }).where(eq(companies.id, company.id));
+    // The company's day is its main site's (issue 28).
+    await ctx.db.update(sites).set({ timezone: timeZone }).where(eq(sites.id, company.siteId));
     const visitor = await buildVisitor(ctx.db, { company, firstname: 'Awa', lastname: 'Koné' });
     const manager = as(ctx.app, await tokenFor(ctx.app, staff.ROLE_MANAGER.email));
 

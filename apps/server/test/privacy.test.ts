@@ -124,6 +124,7 @@ describe(`retention (${testDatabaseKind})`, () => {
     const oldIdentity = await visitorWithDocument(ctx, acme, 400);
     await ctx.db.insert(visitorChecks).values({
       companyId: acme.id,
+      siteId: oldIdentity.visitor.siteId,
       visitorId: oldIdentity.visitor.id,
       checkInAt: ago(400),
       checkOutAt: ago(400),
@@ -138,6 +139,7 @@ describe(`retention (${testDatabaseKind})`, () => {
     await ctx.db.insert(visitorChecks).values([
       {
         companyId: acme.id,
+        siteId: oldChecks.siteId,
         visitorId: oldChecks.id,
         checkInAt: new Date('2020-03-02T10:00:00Z'),
         checkInMethod: 'scan',
@@ -145,6 +147,7 @@ describe(`retention (${testDatabaseKind})`, () => {
       },
       {
         companyId: acme.id,
+        siteId: oldChecks.siteId,
         visitorId: oldChecks.id,
         checkInAt: new Date('2020-03-03T10:00:00Z'),
         checkInMethod: 'scan',
@@ -164,6 +167,7 @@ describe(`retention (${testDatabaseKind})`, () => {
     await ctx.db.insert(userChecks).values([
       {
         companyId: acme.id,
+        siteId: acme.siteId,
         qrUserId: card.id,
         checkInAt: new Date('2020-03-02T08:00:00Z'),
         checkOutAt: new Date('2020-03-02T09:00:00Z'),
@@ -171,6 +175,7 @@ describe(`retention (${testDatabaseKind})`, () => {
       },
       {
         companyId: acme.id,
+        siteId: acme.siteId,
         qrUserId: card.id,
         checkInAt: ago(10),
         checkOutAt: ago(10),
@@ -321,6 +326,7 @@ describe(`a person's export and erasure (${testDatabaseKind})`, () => {
     });
     await ctx.db.insert(visitorChecks).values({
       companyId: company.id,
+      siteId: first.visitor.siteId,
       visitorId: first.visitor.id,
       checkInAt: new Date('2026-01-05T09:00:00Z'),
       checkOutAt: new Date('2026-01-05T10:00:00Z'),
@@ -422,6 +428,7 @@ describe(`a person's export and erasure (${testDatabaseKind})`, () => {
     });
     await ctx.db.insert(userChecks).values({
       companyId: company.id,
+      siteId: company.siteId,
       qrUserId: card.id,
       checkInAt: new Date('2026-02-01T08:00:00Z'),
       checkOutAt: new Date('2026-02-01T17:00:00Z'),

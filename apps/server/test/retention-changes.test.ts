@@ -76,6 +76,7 @@ async function checkOf(ctx: TestContext, company: { id: string }, daysAgo: numbe
     .insert(visitorChecks)
     .values({
       companyId: company.id,
+      siteId: visitor.siteId,
       visitorId: visitor.id,
       checkInAt: ago(daysAgo),
       checkOutAt: ago(daysAgo),

@@ -2,7 +2,7 @@
  * An event's participants as a CSV for French Excel (issue 17: 'Liste Participants'
  * exported), one line per registration in the order they came: who, how to reach
  * them, when they registered, their first arrival and last departure at the door
- * (undone checks left out), in the event's company's time zone; headers in the
+ * (undone checks left out), in the zone of the event's site; headers in the
  * reader's language.
  */
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
@@ -40,7 +40,8 @@ export async function participantsCsv(db: Db, event: EventRow, lang: Language): 
     .where(eq(visitors.eventId, event.id))
     .orderBy(asc(visitors.createdAt), asc(visitors.id))
     .limit(EXPORT_MAX_ROWS);
-  const zone = event.company.timezone;
+  // The event's day and times are its site's (issue 28).
+  const zone = event.site.timezone;
   return frenchExcelCsv(
     catalogue(lang).csv.participants.header,
     rows.map((row) => [

@@ -59,7 +59,8 @@ export function presentPublicEvent(
     time_event: row.timeEvent,
     starts_at: iso(row.startsAt),
     closed: state !== 'open',
-    company: { name: row.company.name, slug: row.company.slug, timezone: row.company.timezone },
+    // The zone the poster reads the date and time in: the event's site's (issue 28).
+    company: { name: row.company.name, slug: row.company.slug, timezone: row.site.timezone },
     link: qrTargets.eventShareLink(publicUrl, row.company.slug, row.slug),
     qrcode_url: eventQrImageUrl(row.company.slug, row.slug),
   };

@@ -70,7 +70,7 @@ export function registrationDesk(app: FastifyInstance): RegistrationDesk {
       if (!counted.isAllowed && counted.isExceeded) {
         throw new HttpError(429, (m) => m.event.clientLimit);
       }
-      const state = eventState(event, event.company.timezone);
+      const state = eventState(event, event.site.timezone);
       if (state !== 'open') throw refusal(state);
       const body = typeof sent === 'function' ? await sent() : sent;
 
@@ -108,7 +108,7 @@ export function registrationDesk(app: FastifyInstance): RegistrationDesk {
         app.db.transaction((tx) =>
           registerForEvent(tx, storage, {
             eventId: event.id,
-            timeZone: event.company.timezone,
+            timeZone: event.site.timezone,
             fields: parsed.data,
             document,
             mailsPerRecipientPerDay: limits.registrationMailsPerRecipientPerDay,

@@ -305,7 +305,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const event = await eventBySlugs(request.params.company, request.params.event);
-      const state = eventState(event, event.company.timezone);
+      const state = eventState(event, event.site.timezone);
       return {
         message: say(request, (m) => m.event.found),
         data: presentPublicEvent(event, state, publicUrl),

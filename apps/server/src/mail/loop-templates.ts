@@ -18,6 +18,7 @@ import {
   type Row,
 } from './layout';
 import { longDate, type RenderedMail } from './templates';
+import { timeAtSite, type MailSite } from './zone';
 
 export interface LoopMailSource {
   company: MailCompany & { slug: string };
@@ -35,6 +36,11 @@ export interface LoopMailSource {
     reason: string | null;
     declineReason: string | null;
   };
+  /**
+   * The visitor's site (issue 28): the meeting's date and time are its; a company of several
+   * sites has its mails name the site and the zone. Absent: the times as they are.
+   */
+  site?: MailSite;
 }
 
 const fullName = (v: { firstname: string; lastname: string }) =>
@@ -50,6 +56,7 @@ const L = {
     time: 'Heure',
     reason: 'Motif',
     host: 'Hôte',
+    site: 'Site',
     code: 'Votre code visiteur',
     confirm: 'Valider',
     decline: 'Annuler',
@@ -100,6 +107,7 @@ const L = {
     time: 'Time',
     reason: 'Reason',
     host: 'Host',
+    site: 'Site',
     code: 'Your visitor code',
     confirm: 'Confirm',
     decline: 'Decline',
@@ -146,9 +154,10 @@ function meetingRows(source: LoopMailSource, lang: Language, withVisitor: boolea
         ] as Row[])
       : []),
     [t.date, longDate(visitor.requestDate, LOCALE[lang])],
-    [t.time, visitor.requestTime],
+    [t.time, timeAtSite(visitor.requestTime, source.site, lang)],
     [t.host, withVisitor ? null : request.host],
     [t.reason, request.reason],
+    [t.site, source.site?.named ? source.site.name : null],
   ];
 }
 
@@ -247,7 +256,7 @@ export function renderVisitorDeclinedMail(source: LoopMailSource, lang: Language
   const intro = t.declinedIntro(
     source.company.name,
     longDate(source.visitor.requestDate, LOCALE[lang]),
-    source.visitor.requestTime,
+    timeAtSite(source.visitor.requestTime, source.site, lang),
   );
   const reason = source.request.declineReason;
   // Written in a text area: its lines are kept in the text part, one entry each (`frame`
@@ -302,9 +311,10 @@ export function renderHostArrivalMail(
 ): RenderedMail {
   const t = L[reader.lang];
   const visitor = fullName(source.visitor);
+  const at = timeAtSite(arrivedAt, source.site, reader.lang) ?? arrivedAt;
   return mail(reader.lang, t.arrivalSubject(visitor), source.company, [
     [para(t.hello(reader.firstname))],
-    [para(t.arrivalIntro(visitor, arrivedAt))],
+    [para(t.arrivalIntro(visitor, at))],
     [note(t.arrivalOff)],
   ]);
 }

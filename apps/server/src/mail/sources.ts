@@ -2,19 +2,31 @@
  * What the host loop's mails are rendered from (issue 15): the visitor, their
  * request and company (logo, address, zone), and the staff member a host mail goes to.
  */
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { companies, files, users, visitRequests, visitorChecks, visitors } from '../db/schema';
+import {
+  companies,
+  files,
+  sites,
+  users,
+  visitRequests,
+  visitorChecks,
+  visitors,
+} from '../db/schema';
+import { mainSiteZone } from '../sites/service';
 import { asLanguage, type Language } from './layout';
 import type { LoopMailSource } from './loop-templates';
+import type { MailSite } from './zone';
 
 export interface LoopSource extends LoopMailSource {
   companyId: string;
+  /** The zone of the visitor's site (issue 28): the meeting's day and time are read in it. */
   timeZone: string;
+  site: MailSite;
   visitorLanguage: Language;
   visitorEventId: string | null;
   requestState: { confirmed: boolean | null; hostUserId: string | null };
-  /** The company's own address: the invitation's organizer (its front desk). */
+  /** The company's own address: the invitation's organizer when the site names no front desk. */
   companyEmail: string | null;
 }
 
@@ -32,7 +44,10 @@ export function companyAddress(c: {
 export const logoUrl = (publicUrl: string, storedName: string | null) =>
   storedName ? `${publicUrl}/api/public/logo/${storedName}` : null;
 
-/** The visitor with their latest request and company; null when the visitor is gone. */
+/** The company's active sites, as a column: a company of several names each mail's site and zone. */
+const activeSites = sql<number>`(select count(*)::int from sites a where a.company_id = ${companies.id} and a.archived_at is null)`;
+
+/** The visitor with their latest request, company and site; null when the visitor is gone. */
 export async function findLoopSource(
   db: Db,
   visitorId: string,
@@ -51,23 +66,40 @@ export async function findLoopSource(
         city: companies.city,
         zipcode: companies.zipcode,
         country: companies.country,
-        timezone: companies.timezone,
       },
+      site: {
+        name: sites.name,
+        timezone: sites.timezone,
+        address: sites.address,
+        city: sites.city,
+        zipcode: sites.zipcode,
+        frontDeskEmail: sites.frontDeskEmail,
+      },
+      activeSites,
+      mainZone: mainSiteZone(companies.id),
       logo: files.storedName,
     })
     .from(visitors)
     .innerJoin(companies, eq(companies.id, visitors.companyId))
+    .innerJoin(sites, eq(sites.id, visitors.siteId))
     .leftJoin(files, eq(files.id, companies.logoFileId))
     .leftJoin(visitRequests, eq(visitRequests.visitorId, visitors.id))
     .where(eq(visitors.id, visitorId))
     .orderBy(desc(visitRequests.createdAt))
     .limit(1);
   if (!row) return null;
-  const { visitor, request, company } = row;
+  const { visitor, request, company, site } = row;
   return {
     companyId: company.id,
     companyEmail: company.email,
-    timeZone: company.timezone,
+    timeZone: site.timezone,
+    site: {
+      name: site.name,
+      timeZone: site.timezone,
+      address: companyAddress(site),
+      frontDeskEmail: site.frontDeskEmail?.trim() || null,
+      named: Number(row.activeSites) > 1 || site.timezone !== row.mainZone,
+    },
     visitorLanguage: asLanguage(visitor.language),
     visitorEventId: visitor.eventId,
     requestState: {

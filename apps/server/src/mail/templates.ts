@@ -9,6 +9,7 @@ import { qrPng, qrTargets } from '../qr/qr';
 import { meetingCardUrl, type CardSource } from '../visitors/card';
 import { calendarInvitation } from './calendar';
 import { escapeHtml, frame, type MailCompany } from './layout';
+import { timeAtSite, type MailSite } from './zone';
 
 type Language = 'fr' | 'en';
 
@@ -27,6 +28,7 @@ const TEXT = {
     reason: 'Motif',
     event: 'Évènement',
     location: 'Lieu',
+    site: 'Site',
     address: 'Adresse',
     code: 'Votre code visiteur',
     show: "Présentez ce QR code (ou ce code) à l'accueil à votre arrivée.",
@@ -52,6 +54,7 @@ const TEXT = {
     reason: 'Reason',
     event: 'Event',
     location: 'Place',
+    site: 'Site',
     address: 'Address',
     code: 'Your visitor code',
     show: 'Show this QR code (or this code) at the front desk when you arrive.',
@@ -99,9 +102,15 @@ export async function renderVisitorCodeMail(
   publicUrl: string,
   branding: {
     company: MailCompany;
+    /** The zone of the visit's site: the meeting's (or event's) date and time are read in it. */
     timeZone: string;
     /** The invitation's ORGANIZER address (calendar.ts); null: the invitation names none. */
     organizerEmail: string | null;
+    /**
+     * The visit's site (issue 28): its address is the meeting's, and when the company has
+     * several sites the mail names the site and the time's zone, the invitation the site.
+     */
+    site?: MailSite;
   },
 ): Promise<RenderedMail> {
   const { visitor, request, event, company } = source;
@@ -111,6 +120,9 @@ export async function renderVisitorCodeMail(
   const name = `${visitor.firstname} ${visitor.lastname}`.trim();
   const date = longDate(event?.dateEvent ?? visitor.requestDate, t.locale);
   const time = event?.timeEvent ?? visitor.requestTime;
+  const { site } = branding;
+  const named = site?.named ? site : null;
+  const shownTime = timeAtSite(time, site, lang);
   const address = [
     visitor.address,
     visitor.city,
@@ -125,19 +137,23 @@ export async function renderVisitorCodeMail(
         [t.event, event.name],
         [t.location, event.location],
         [t.address, address],
+        [t.site, named?.name],
         [t.date, date],
-        [t.time, time],
+        [t.time, shownTime],
       ]
     : [
         [t.date, date],
-        [t.time, time],
+        [t.time, shownTime],
         [t.host, request?.host],
         [t.reason, request?.reason],
         [t.location, company.name],
+        [t.site, named?.name],
       ];
   const shown = details.filter((d): d is [string, string] => !!d[1]);
 
   const { company: brand } = branding;
+  // Where the meeting is: its site's address, else (a site without one) the company's.
+  const placeAddress = site?.address ?? brand.address;
   const cid = `qr-${visitor.uidn.replace(/[^A-Z0-9]/gi, '')}@sesame`;
   const png = await qrPng(qrTargets.visitor(publicUrl, visitor.uidn));
   const cardUrl = meetingCardUrl(publicUrl, company.slug, visitor.uidn);
@@ -151,14 +167,16 @@ export async function renderVisitorCodeMail(
     timeZone: branding.timeZone,
     location: event
       ? [event.location, address].filter(Boolean).join(', ')
-      : (brand.address ?? company.name),
+      : named
+        ? [`${company.name} – ${named.name}`, placeAddress].filter(Boolean).join(', ')
+        : (placeAddress ?? company.name),
     description: `${t.code}${t.colon}${uidn}\n${cardUrl}`,
     url: cardUrl,
     organizer: { name: company.name, email: branding.organizerEmail },
   });
   const rows = [
     ...shown,
-    ...(event || !brand.address ? [] : [[t.address, brand.address] as [string, string]]),
+    ...(event || !placeAddress ? [] : [[t.address, placeAddress] as [string, string]]),
   ];
   const framed = frame({
     lang,

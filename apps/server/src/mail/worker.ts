@@ -152,9 +152,13 @@ export class MailWorker {
         return renderVisitorCodeMail(source, publicUrl, {
           company,
           timeZone: loop.timeZone,
-          // Issue 27: strict calendar clients need the organizer's address: the company's
-          // own (its front desk) when it has one, else the address the mail comes from.
-          organizerEmail: loop.companyEmail?.trim() || senderAddress(this.deps.config.mailFrom),
+          site: loop.site,
+          // Issue 27: strict calendar clients need the organizer's address: the front desk's
+          // (the visit's site's, issue 28, else the company's own) when there is one, else
+          // the address the mail comes from.
+          organizerEmail:
+            loop.site.frontDeskEmail ??
+            (loop.companyEmail?.trim() || senderAddress(this.deps.config.mailFrom)),
         });
       }
       case VISITOR_ACK_MAIL:

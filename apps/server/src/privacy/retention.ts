@@ -193,7 +193,7 @@ export async function forgetVisitorsFiles(
 
 /**
  * Checks older than their company's period, folded into daily counts (the day in the
- * company's time zone) and deleted, in one statement per batch.
+ * zone of the check's site, issue 28) and deleted, in one statement per batch.
  */
 async function foldChecksBatch(
   db: Database,
@@ -204,9 +204,10 @@ async function foldChecksBatch(
   return db.transaction(async (tx) => {
     const result = await tx.execute(sql`
     with due as (
-      select k.id, k.company_id, to_char(k.check_in_at at time zone c.timezone, 'YYYY-MM-DD') as day
+      select k.id, k.company_id, to_char(k.check_in_at at time zone s.timezone, 'YYYY-MM-DD') as day
       from ${sql.raw(table)} k
       join companies c on c.id = k.company_id
+      join sites s on s.id = k.site_id
       where k.check_in_at < now() - make_interval(days => ${periodInForce('checks_days')})
       limit ${BATCH * 4}
       for update of k skip locked

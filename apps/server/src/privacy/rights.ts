@@ -231,8 +231,8 @@ export async function erasePerson(tx: Db, person: Person) {
   );
   await tx.execute(sql`
     insert into check_daily_counts (company_id, day, kind, checks)
-    select k.company_id, to_char(k.check_in_at at time zone c.timezone, 'YYYY-MM-DD'), ${kind}, count(*)::int
-    from ${sql.raw(table)} k join companies c on c.id = k.company_id
+    select k.company_id, to_char(k.check_in_at at time zone s.timezone, 'YYYY-MM-DD'), ${kind}, count(*)::int
+    from ${sql.raw(table)} k join sites s on s.id = k.site_id
     where k.${sql.raw(column)} in (${ids})
     group by k.company_id, 2
     on conflict (company_id, day, kind) do update set checks = check_daily_counts.checks + excluded.checks`);

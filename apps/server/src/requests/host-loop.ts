@@ -65,28 +65,40 @@ export async function findHost(db: Db, companyId: string, userId: string) {
   return row ?? null;
 }
 
-/** Who answers a request: its host, or without one the company's front desk (active ROLE_EMPLOYEE). */
+/**
+ * Who answers a request: its host, or without one the company's front desk (active
+ * ROLE_EMPLOYEE) at the visitor's site (issue 28): those not limited to other sites. When
+ * every front-desk member is limited to other sites, all of them (a request is never
+ * left without anyone to answer it).
+ */
 export async function deciders(
   db: Db,
   companyId: string,
   hostUserId: string | null,
+  siteId?: string | null,
 ): Promise<{ id: string; email: string }[]> {
   if (hostUserId) {
     const host = await findHost(db, companyId, hostUserId);
     if (host) return [{ id: host.id, email: host.email }];
   }
-  return db
-    .select({ id: users.id, email: users.email })
-    .from(users)
-    .where(
-      and(
-        eq(users.companyId, companyId),
-        eq(users.status, true),
-        sql`${users.roles}[1] = 'ROLE_EMPLOYEE'`,
-      ),
-    )
-    .orderBy(asc(users.createdAt))
-    .limit(20);
+  const frontDesk = (atSite: boolean) =>
+    db
+      .select({ id: users.id, email: users.email })
+      .from(users)
+      .where(
+        and(
+          eq(users.companyId, companyId),
+          eq(users.status, true),
+          sql`${users.roles}[1] = 'ROLE_EMPLOYEE'`,
+          atSite && siteId
+            ? sql`(cardinality(${users.siteIds}) = 0 or ${siteId}::uuid = any(${users.siteIds}))`
+            : undefined,
+        ),
+      )
+      .orderBy(asc(users.createdAt))
+      .limit(20);
+  const atSite = await frontDesk(true);
+  return atSite.length > 0 || !siteId ? atSite : frontDesk(false);
 }
 
 /** A request filed: the visitor's acknowledgement and the host's (or front desk's) request mail. */
@@ -95,7 +107,7 @@ export async function queueRequestFiledMails(
   request: { id: string; companyId: string; visitorId: string; hostUserId: string | null },
 ): Promise<void> {
   const [visitor] = await tx
-    .select({ email: visitors.email })
+    .select({ email: visitors.email, siteId: visitors.siteId })
     .from(visitors)
     .where(eq(visitors.id, request.visitorId))
     .limit(1);
@@ -107,7 +119,7 @@ export async function queueRequestFiledMails(
     payload: { visitorId: request.visitorId, requestId: request.id },
     dedupeKey: `${VISITOR_ACK_MAIL}:${request.id}`,
   });
-  for (const decider of await deciders(tx, request.companyId, request.hostUserId)) {
+  for (const decider of await deciders(tx, request.companyId, request.hostUserId, visitor.siteId)) {
     await enqueueOnce(tx, {
       companyId: request.companyId,
       kind: HOST_REQUEST_MAIL,
@@ -177,7 +189,7 @@ export async function decideRequest(
 
 /**
  * The day-before reminders due at `now`: meetings (not events) on the next day in
- * their company's zone, confirmed before today. One INSERT … SELECT; the dedupe key
+ * their site's zone, confirmed before today. One INSERT … SELECT; the dedupe key
  * makes it one reminder per request whichever instance runs it, however often.
  * Returns how many were queued.
  */
@@ -189,13 +201,14 @@ export async function queueReminders(db: Db, now: Date = new Date()): Promise<nu
            ${VISITOR_REMINDER_MAIL} || ':' || r.id
     from visit_requests r
     join visitors v on v.id = r.visitor_id
-    join companies c on c.id = r.company_id
+    join sites s on s.id = v.site_id
     where r.confirmed is true
       and v.event_id is null
-      -- Tomorrow in the company's zone: the meeting's day starts between the next two midnights.
-      and v.day_starts_at >= ((${now.toISOString()}::timestamptz at time zone c.timezone)::date + 1)::timestamp at time zone c.timezone
-      and v.day_starts_at < ((${now.toISOString()}::timestamptz at time zone c.timezone)::date + 2)::timestamp at time zone c.timezone
-      and (r.decided_at at time zone c.timezone)::date < (${now.toISOString()}::timestamptz at time zone c.timezone)::date
+      -- Tomorrow in the zone of the visitor's site (issue 28): the meeting's day starts
+      -- between the next two midnights there.
+      and v.day_starts_at >= ((${now.toISOString()}::timestamptz at time zone s.timezone)::date + 1)::timestamp at time zone s.timezone
+      and v.day_starts_at < ((${now.toISOString()}::timestamptz at time zone s.timezone)::date + 2)::timestamp at time zone s.timezone
+      and (r.decided_at at time zone s.timezone)::date < (${now.toISOString()}::timestamptz at time zone s.timezone)::date
     on conflict (dedupe_key) do nothing
     returning id`);
   const rows = (result as { rows?: unknown[] }).rows ?? (result as unknown as unknown[]);

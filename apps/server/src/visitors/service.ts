@@ -27,19 +27,26 @@ export type EventRow = typeof events.$inferSelect;
 /** The `files.owner_type` of identity documents. */
 export const VISITOR_DOCUMENT_OWNER = 'visitor';
 
-export interface CreateVisitorInput {
+interface CreateVisitorFields {
   companyId: string;
-  /** Where the visit takes place (issue 28): its day is read in the site's zone. */
-  site: { id: string; timezone: string };
   /** The form's fields, parsed by `visitorFormSchema`. */
   fields: VisitorCreateInput;
   /** The identity document, already checked by `checkFile` (type by content, size). */
   document: CheckedFile;
   /** Set for an event registration. */
   eventId?: string | null;
-  /** An event registration's day: the event's own instants (else read from request_date). */
-  day?: DayBounds;
 }
+
+/**
+ * Where the visit takes place (issue 28) and its day: a meeting's day is read from its
+ * request_date in the site's zone; an event registration's is the event's own instants
+ * (already read in the event's site's zone), so its site needs no zone.
+ */
+export type CreateVisitorInput = CreateVisitorFields &
+  (
+    | { site: { id: string; timezone: string }; day?: undefined }
+    | { site: { id: string }; day: DayBounds }
+  );
 
 const orNull = (value: string | undefined | null) => (value ? value : null);
 
@@ -62,8 +69,11 @@ export async function createVisitor(
     });
   }
   // The meeting's day as instants in the site's zone, written with the visitor.
-  let day = input.day ?? null;
-  if (!day && fields.request_date) day = dayBounds(fields.request_date, input.site.timezone);
+  const day = input.day
+    ? input.day
+    : 'timezone' in input.site
+      ? dayBounds(fields.request_date, input.site.timezone)
+      : null;
   const document = await storeFile(tx, storage, input.document, {
     companyId,
     ownerType: VISITOR_DOCUMENT_OWNER,
@@ -167,8 +177,9 @@ export async function createConfirmedEventRegistration(
   const { event } = input;
   const visitor = await createVisitor(tx, storage, {
     companyId: event.companyId,
-    // An event guest comes to the event's site, on the event's day there.
-    site: { id: event.siteId, timezone: '' },
+    // An event guest comes to the event's site, on the event's day there (its instants
+    // were read in the site's zone when the event was written).
+    site: { id: event.siteId },
     eventId: event.id,
     day: { dayStartsAt: event.dayStartsAt, dayEndsAt: event.dayEndsAt },
     document: input.document,
