@@ -190,21 +190,22 @@ export function assertWithinSites(who: Principal, site: Pick<SiteRow, 'id' | 'co
   }
 }
 
+/** The columns a form's fields set: left out (undefined) keeps a value, null clears it. */
 function columnsOf(input: SiteUpdate): Partial<typeof sites.$inferInsert> {
   const values: Partial<typeof sites.$inferInsert> = {};
   if (input.name !== undefined) values.name = input.name;
-  if ('address' in input) values.address = input.address ?? null;
-  if ('city' in input) values.city = input.city ?? null;
-  if ('zipcode' in input) values.zipcode = input.zipcode ?? null;
-  if ('country' in input) values.country = input.country ?? null;
+  if (input.address !== undefined) values.address = input.address;
+  if (input.city !== undefined) values.city = input.city;
+  if (input.zipcode !== undefined) values.zipcode = input.zipcode;
+  if (input.country !== undefined) values.country = input.country;
   if (input.timezone !== undefined) values.timezone = input.timezone;
-  if ('front_desk_email' in input) values.frontDeskEmail = input.front_desk_email ?? null;
+  if (input.front_desk_email !== undefined) values.frontDeskEmail = input.front_desk_email;
   if (input.opens_at !== undefined) values.opensAt = input.opens_at;
   if (input.day_end !== undefined) values.dayEnd = input.day_end;
   if (input.arrival_early_minutes !== undefined) {
     values.arrivalEarlyMinutes = input.arrival_early_minutes;
   }
-  if ('short_code' in input) values.shortCode = input.short_code ?? null;
+  if (input.short_code !== undefined) values.shortCode = input.short_code;
   return values;
 }
 

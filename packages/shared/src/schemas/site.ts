@@ -28,14 +28,19 @@ const requiredIssue = (field: SiteField) =>
 const blankToUndefined = (value: unknown) =>
   value === null || (typeof value === 'string' && value.trim() === '') ? undefined : value;
 
+/** A blank optional field is null: on an edit, it clears the value (left out, it is kept). */
+const blankToNull = (value: unknown) =>
+  typeof value === 'string' && value.trim() === '' ? null : value;
+
 const siteText = (max: number) =>
   z.preprocess(
-    blankToUndefined,
+    blankToNull,
     z
       .string()
       .max(...atMost(max))
       .trim()
       .refine(...oneLine)
+      .nullable()
       .optional(),
   );
 
@@ -123,11 +128,12 @@ export const siteInputSchema = z.object({
       .optional(),
   ),
   short_code: z.preprocess(
-    (value) => (typeof value === 'string' ? blankToUndefined(value.toUpperCase()) : value),
+    (value) => (typeof value === 'string' ? blankToNull(value.toUpperCase()) : value),
     z
       .string()
       .trim()
       .regex(/^[A-Z0-9]{2,6}$/, siteIssue('shortCodeInvalid', 'short_code'))
+      .nullable()
       .optional(),
   ),
 });
