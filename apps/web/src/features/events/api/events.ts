@@ -125,7 +125,7 @@ export interface AttendanceRow {
 
 /** The server groups a page of participants under their events; the table shows one row each. */
 export async function getAttendance(
-  params: PageParams & { company?: string },
+  params: PageParams & { company?: string; site?: string },
 ): Promise<Paginated<AttendanceRow>> {
   const page = await api.get<Paginated<EventAttendanceEntry>>(
     `/eventattendencelist${toQuery({ ...params })}`,

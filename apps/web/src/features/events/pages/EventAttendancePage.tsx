@@ -9,10 +9,13 @@ import { PageTitle } from '../../../components/PageTitle';
 import { ServerTable, type Column } from '../../../components/ServerTable';
 import { getAttendance, type AttendanceRow } from '../api/events';
 import { formatCreatedAt } from '../lib/format';
+import { useSiteChoice } from '../../../lib/site';
 
 export default function EventAttendancePage() {
   const { t, i18n } = useTranslation('events');
   const lang = i18n.language;
+  // The header's site (issue 28): that site's events' participants.
+  const { siteId } = useSiteChoice();
 
   const columns: Column<AttendanceRow>[] = [
     { key: 'index', header: t('attendance.columns.index'), render: (_row, index) => index + 1 },
@@ -61,8 +64,8 @@ export default function EventAttendancePage() {
     <Container size="xl" py="lg">
       <PageTitle>{t('attendance.title')}</PageTitle>
       <ServerTable
-        queryKey={['events', 'attendance']}
-        fetchPage={(params) => getAttendance(params)}
+        queryKey={['events', 'attendance', siteId ?? 'all-sites']}
+        fetchPage={(params) => getAttendance({ ...params, site: siteId })}
         columns={columns}
         rowKey={(row) => `${row.event.id}:${row.visitor.id}`}
         emptyMessage={t('attendance.empty')}
