@@ -243,8 +243,12 @@ export function VisitorForm({
   const chosenSite = fixedSite ?? sites.find((site) => site.id === values.site_id);
   const visitZone = chosenSite?.timezone ?? timeZone;
   // The date and the hour are the site's: said with its zone when not the browser's.
+  const zoneCityName = zoneCity(visitZone, language);
+  // French elides 'de' before a vowel: "Heure d'Abidjan", "Heure de Nouméa".
   const zoneHint = zoneDiffers(visitZone)
-    ? t('form.siteZone', { city: zoneCity(visitZone, language) })
+    ? t(/^[aeiouyàâéèêîôûh]/i.test(zoneCityName) ? 'form.siteZoneElided' : 'form.siteZone', {
+        city: zoneCityName,
+      })
     : undefined;
   // The country list (~250 options) is not part of the form's first render, which it made
   // much longer on a phone (issue 19): it is built once the browser is idle after it, in a
