@@ -3,7 +3,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { PAGE_SIZE } from '@sesame/shared';
 import { useCompany } from '../../../lib/company';
 import { DEFAULT_TIMEZONE } from '../../../lib/format';
-import { useSiteChoice } from '../../../lib/site';
+import { useListSite } from '../../../lib/list-site';
 import type { LogFilters, LogParams } from '../api/logs';
 import { EMPTY_RANGE, rangeToQuery, withEndOfDay, type WallRange } from './log-range';
 
@@ -13,8 +13,8 @@ import { EMPTY_RANGE, rangeToQuery, withEndOfDay, type WallRange } from './log-r
  */
 export function useLogTimeZone(companySlug: string | null | undefined): string {
   const company = useCompany(companySlug);
-  const { current } = useSiteChoice();
-  return current?.timezone ?? company.data?.timezone ?? DEFAULT_TIMEZONE;
+  const { zone } = useListSite();
+  return zone ?? company.data?.timezone ?? DEFAULT_TIMEZONE;
 }
 
 /**
@@ -27,7 +27,7 @@ export function useLogFilters(timeZone: string) {
   const [q] = useDebouncedValue(search.trim(), 300);
   const [range, setRangeValue] = useState<WallRange>(EMPTY_RANGE);
   // The header's site (issue 28): another site's log starts on its first page.
-  const { siteId: site } = useSiteChoice();
+  const { site } = useListSite();
   const [listedSite, setListedSite] = useState(site);
   if (listedSite !== site) {
     setListedSite(site);

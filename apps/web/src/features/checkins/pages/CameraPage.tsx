@@ -14,7 +14,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { IMAGE_SIZES, SCANNER } from '@sesame/shared';
 import { PageTitle } from '../../../components/PageTitle';
 import { checkByEmail } from '../api/checks';
-import { useSiteChoice } from '../../../lib/site';
+import { useListSite } from '../../../lib/list-site';
 import { createDecoder, type FrameDecoder } from '../lib/decoder';
 import { createFrameGate } from '../lib/frame-gate';
 import { scanFailureText } from '../lib/messages';
@@ -35,7 +35,7 @@ export default function CameraPage() {
   const { t } = useTranslation('checkins');
   const navigate = useNavigate();
   // The desk's site (issue 28): the header's choice, sent with each check.
-  const { siteId: site } = useSiteChoice();
+  const { site } = useListSite();
   const videoRef = useRef<HTMLVideoElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const lockedUntil = useRef(0);

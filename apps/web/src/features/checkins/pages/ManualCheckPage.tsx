@@ -14,7 +14,7 @@ import { Link, useParams } from 'react-router';
 import { formatUidn, typedCodeSchema, type CheckResult } from '@sesame/shared';
 import { PageTitle } from '../../../components/PageTitle';
 import { useSchemaForm } from '../../../lib/use-schema-form';
-import { useSiteChoice } from '../../../lib/site';
+import { useListSite } from '../../../lib/list-site';
 import { checkTypedCode } from '../api/checks';
 import { scanFailureText } from '../lib/messages';
 
@@ -23,7 +23,7 @@ export default function ManualCheckPage() {
   const { t } = useTranslation('checkins');
   const [done, setDone] = useState<CheckResult | null>(null);
   // The desk's site (issue 28): the header's choice.
-  const { siteId: site } = useSiteChoice();
+  const { site } = useListSite();
   const check = useMutation({ mutationFn: (uidn: string) => checkTypedCode(uidn, site) });
   const { form, submit, busy } = useSchemaForm(typedCodeSchema, {
     ns: 'checkins',

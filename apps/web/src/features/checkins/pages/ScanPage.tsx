@@ -15,7 +15,7 @@ import { PageTitle } from '../../../components/PageTitle';
 import { useAuth } from '../../../lib/auth';
 import { api } from '../../../lib/api-client';
 import { hasSessionToken } from '../../../lib/session';
-import { useSiteChoice } from '../../../lib/site';
+import { useListSite } from '../../../lib/list-site';
 import { checkCode, type CodeKind } from '../api/checks';
 import { scanFailureText } from '../lib/messages';
 import { isRetryable, keepScan, newScanKey, usePendingScans } from '../lib/scan-queue';
@@ -34,7 +34,7 @@ export default function ScanPage() {
   // One key per scan: a retry from the offline queue is recognised by the server.
   const key = useRef(newScanKey());
   // The desk's site (issue 28): the header's choice on this device.
-  const { siteId: site, isLoading: siteLoading } = useSiteChoice();
+  const { site, isLoading: siteLoading } = useListSite();
   const check = useMutation({
     mutationFn: () => checkCode(kind, uidn, false, key.current, site),
   });

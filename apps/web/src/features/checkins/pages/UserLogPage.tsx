@@ -10,7 +10,7 @@ import { mayPerform, type UserLogRow } from '@sesame/shared';
 import { useAuth } from '../../../lib/auth';
 import { useUserLog } from '../api/logs';
 import { checkColumns, siteColumn } from '../components/CheckCells';
-import { useSiteChoice } from '../../../lib/site';
+import { useListSite } from '../../../lib/list-site';
 import { FilteredLog, LogScreen, indexColumn } from '../components/LogScreen';
 import type { LogColumn } from '../components/LogTable';
 import { useLogFilters, useLogTimeZone } from '../lib/use-log-filters';
@@ -21,8 +21,7 @@ function UserLog({ company, showCompany }: { company: string; showCompany: boole
   const log = useLogFilters(timeZone);
   const query = useUserLog(log.params);
   // Every site of a company of several (issue 28): each row says where it was scanned.
-  const { siteId, multi } = useSiteChoice();
-  const showSite = multi && !siteId;
+  const { showSite } = useListSite();
 
   const columns: LogColumn<UserLogRow>[] = [
     indexColumn(t('userLog.columns.index')),

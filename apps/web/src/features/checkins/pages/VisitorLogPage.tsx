@@ -16,7 +16,7 @@ import { formatDateTime } from '../../../lib/format';
 import { downloadVisitorLogCsv, useVisitorLog, type VisitorLogScope } from '../api/logs';
 import { ViewDocument } from '../../../components/ViewDocument';
 import { checkColumns, siteColumn } from '../components/CheckCells';
-import { useSiteChoice } from '../../../lib/site';
+import { useListSite } from '../../../lib/list-site';
 import { withZone } from '../../../lib/zone-label';
 import { FilteredLog, LogScreen, indexColumn } from '../components/LogScreen';
 import type { LogColumn } from '../components/LogTable';
@@ -29,8 +29,7 @@ function VisitorLog({ scope, showCompany }: { scope: VisitorLogScope; showCompan
   const log = useLogFilters(timeZone);
   const query = useVisitorLog(scope, log.params);
   // Every site of a company of several (issue 28): each row says its site.
-  const { siteId, multi } = useSiteChoice();
-  const showSite = multi && !siteId;
+  const { showSite } = useListSite();
   const [exporting, setExporting] = useState(false);
   const fullName = (row: VisitorLogRow) => `${row.visitor_name} ${row.visitor_lastname}`.trim();
 

@@ -9,13 +9,13 @@ import { PageTitle } from '../../../components/PageTitle';
 import { ServerTable, type Column } from '../../../components/ServerTable';
 import { getAttendance, type AttendanceRow } from '../api/events';
 import { formatCreatedAt } from '../lib/format';
-import { useSiteChoice } from '../../../lib/site';
+import { useListSite } from '../../../lib/list-site';
 
 export default function EventAttendancePage() {
   const { t, i18n } = useTranslation('events');
   const lang = i18n.language;
   // The header's site (issue 28): that site's events' participants.
-  const { siteId } = useSiteChoice();
+  const { site: siteId } = useListSite();
 
   const columns: Column<AttendanceRow>[] = [
     { key: 'index', header: t('attendance.columns.index'), render: (_row, index) => index + 1 },

@@ -15,7 +15,7 @@ import { QrThumbnailLink } from '../../../components/QrThumbnailLink';
 import type { Column } from '../../../components/ServerTable';
 import { confirmDelete } from '../../../components/confirm-delete';
 import { useAuth } from '../../../lib/auth';
-import { useSiteChoice } from '../../../lib/site';
+import { useListSite } from '../../../lib/list-site';
 import { withZone } from '../../../lib/zone-label';
 import { deleteEvent, getEvents } from '../api/events';
 import { CloseEventButton } from '../components/CloseEventButton';
@@ -32,8 +32,7 @@ export default function EventListPage() {
   const mayCreate = !!role && mayPerform(role, 'events.create');
   const lang = i18n.language;
   // The header's site (issue 28); every site of a company of several: a Site column.
-  const { siteId, multi } = useSiteChoice();
-  const showSite = multi && !siteId;
+  const { site: siteId, showSite } = useListSite();
 
   const remove = async (event: Event) => {
     const deleted = await confirmDelete(event.name, () => deleteEvent(event.id), {

@@ -41,7 +41,7 @@ import { useAuth } from '../../../lib/auth';
 import { useCompany } from '../../../lib/company';
 import { formatTime } from '../../../lib/format';
 import { useLiveFeed, useThrottledInvalidate } from '../../../lib/live';
-import { useSiteChoice } from '../../../lib/site';
+import { useListSite } from '../../../lib/list-site';
 import { withZone } from '../../../lib/zone-label';
 import { expectedQueryOptions, onSiteKeys, onSiteQueryOptions, useCheckOut } from '../api/on-site';
 import { latestRollCallOptions, rollCallKeys, useStartRollCall } from '../api/roll-call';
@@ -290,8 +290,7 @@ export default function OnSitePage() {
   const now = useNow();
   const showCompany = !!role && actsOnAllCompanies(role, 'onSite.list');
   // The header's site (issue 28): one site's lists, roll call and live feed, or all sites.
-  const { siteId: site, multi } = useSiteChoice();
-  const showSite = multi && !site;
+  const { site, showSite } = useListSite();
   // Another site's lists start on their first page.
   const [listedSite, setListedSite] = useState(site);
   if (listedSite !== site) {

@@ -30,6 +30,7 @@ import { useCompany } from '../../../lib/company';
 import { formatDateTime, formatTime } from '../../../lib/format';
 import { useLiveFeed, useThrottledInvalidate } from '../../../lib/live';
 import { useSiteChoice } from '../../../lib/site';
+import { useListSite } from '../../../lib/list-site';
 import { withZone } from '../../../lib/zone-label';
 import {
   latestRollCallOptions,
@@ -173,7 +174,8 @@ export default function RollCallPage() {
   const timeZone = useCompany(domain).data?.timezone;
   const [filter, setFilter] = useState<Filter>('all');
   // The header's site (issue 28): the latest roll call covering it; all sites, the company's.
-  const { siteId: site, multi } = useSiteChoice();
+  const { site } = useListSite();
+  const { multi } = useSiteChoice();
   const query = useQuery(latestRollCallOptions(domain, site));
   const mark = useMarkPerson(domain, site);
   const end = useEndRollCall(domain, site);

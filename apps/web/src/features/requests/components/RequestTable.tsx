@@ -29,7 +29,7 @@ import {
   visitorColumns,
 } from '../../../components/request-columns';
 import { formatShortDate } from '../../../lib/format';
-import { useSiteChoice } from '../../../lib/site';
+import { useListSite } from '../../../lib/list-site';
 import { withZone } from '../../../lib/zone-label';
 import { deleteVisitor, fetchRequests, type RequestListScope } from '../api/requests';
 
@@ -46,8 +46,7 @@ export function RequestTable({ domain, role, userCompany }: RequestTableProps) {
   const queryClient = useQueryClient();
   const isAdmin = role === 'ROLE_ADMIN';
   // The header's site (issue 28); every site of a company of several: a Site column.
-  const { siteId, multi } = useSiteChoice();
-  const showSite = multi && !siteId;
+  const { site: siteId, showSite } = useListSite();
   const scope: RequestListScope = { company: isAdmin ? undefined : userCompany, site: siteId };
   const showAction =
     mayPerform(role, 'requests.validate') && !REQUEST_LIST_RULES.noActionColumn.includes(role);

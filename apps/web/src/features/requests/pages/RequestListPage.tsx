@@ -12,7 +12,7 @@ import { mayPerform } from '@sesame/shared';
 import { PageTitle } from '../../../components/PageTitle';
 import { useAuth } from '../../../lib/auth';
 import { playChime, useLiveFeed, useThrottledInvalidate } from '../../../lib/live';
-import { useSiteChoice } from '../../../lib/site';
+import { useListSite } from '../../../lib/list-site';
 import { RequestTable } from '../components/RequestTable';
 import '@mantine/core/styles/Switch.css';
 
@@ -26,7 +26,7 @@ export default function RequestListPage() {
   const [muted, setMuted] = useState(() => localStorage.getItem(MUTE_KEY) === '1');
   const refresh = useThrottledInvalidate([['requests']]);
   // The header's site (issue 28): that site's requests only, as the list shows.
-  const { siteId } = useSiteChoice();
+  const { site: siteId } = useListSite();
   const live = useLiveFeed({
     enabled: allowed,
     site: siteId,
