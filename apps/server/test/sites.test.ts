@@ -335,7 +335,7 @@ describe(`sites (${testDatabaseKind})`, () => {
     expect((await platform({ method: 'GET', url: `${mine}/${theirs}` })).statusCode).toBe(404);
   });
 
-  it('a staff member limited to one site reads that site only (another: 404)', async () => {
+  it('a staff member limited to one site reads that site only (another: 404) and changes it only (403)', async () => {
     const other = await buildSite(ctx.db, { company: acme.company, name: siteName('Autre') });
     const desk = await buildUser(ctx.db, {
       company: acme.company,
@@ -347,6 +347,33 @@ describe(`sites (${testDatabaseKind})`, () => {
     const list = await call({ method: 'GET', url: base() });
     expect(list.json<{ data: Site[] }>().data.map((s) => s.id)).toEqual([acme.company.siteId]);
     expect((await call({ method: 'GET', url: `${base()}/${other.id}` })).statusCode).toBe(404);
+    // A manager limited to one site changes that site only: another is a 403.
+    const limitedManager = await buildUser(ctx.db, {
+      company: acme.company,
+      role: 'ROLE_MANAGER',
+      siteIds: [acme.company.siteId],
+    });
+    const manager = as(ctx.app, await tokenFor(ctx.app, limitedManager.email));
+    for (const [method, url] of [
+      ['PUT', `${base()}/${other.id}`],
+      ['POST', `${base()}/${other.id}/archive`],
+      ['POST', `${base()}/${other.id}/restore`],
+      ['DELETE', `${base()}/${other.id}`],
+    ] as const) {
+      const res = await manager({
+        method,
+        url,
+        payload: method === 'PUT' ? { city: 'X' } : undefined,
+      });
+      expect(res.statusCode, `${method} ${url}`).toBe(403);
+      expect(res.json().message).toBe(fr.site.notYours);
+    }
+    const own = await manager({
+      method: 'PUT',
+      url: `${base()}/${acme.company.siteId}`,
+      payload: { opens_at: '07:30' },
+    });
+    expect(own.statusCode, own.body).toBe(200);
   });
 
   it('the public list: active sites only, their names and places, never the front desk e-mail', async () => {

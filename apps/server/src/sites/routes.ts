@@ -22,6 +22,7 @@ import { notFound } from '../errors';
 import { say } from '../language';
 import {
   archiveSite,
+  assertWithinSites,
   createSite,
   deleteSite,
   findSite,
@@ -47,6 +48,16 @@ export const siteRoutes: FastifyPluginAsyncZod = async (app) => {
     const { who, record } = await loadAuthorized(request, findSite, params.siteId);
     if (record.companyId !== company.id) throw notFound();
     return { who, site: record as SiteRow };
+  };
+
+  /**
+   * The site of the path, to change: someone limited to some sites of its company changes
+   * those only (another of their company's: 403 `site.notYours`).
+   */
+  const siteToChange = async (request: FastifyRequest, params: { id: string; siteId: string }) => {
+    const found = await siteOf(request, params);
+    assertWithinSites(found.who, found.site);
+    return found;
   };
 
   app.get(
@@ -127,7 +138,7 @@ export const siteRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { who, site } = await siteOf(request, request.params);
+      const { who, site } = await siteToChange(request, request.params);
       const row = await updateSite(app.db, site, request.body, who.userId);
       return { message: say(request, (m) => m.site.updated), data: presentSite(row) };
     },
@@ -146,7 +157,7 @@ export const siteRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { who, site } = await siteOf(request, request.params);
+      const { who, site } = await siteToChange(request, request.params);
       const row = await archiveSite(app.db, site, who.userId);
       return { message: say(request, (m) => m.site.archived), data: presentSite(row) };
     },
@@ -164,7 +175,7 @@ export const siteRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { who, site } = await siteOf(request, request.params);
+      const { who, site } = await siteToChange(request, request.params);
       const row = await restoreSite(app.db, site, who.userId);
       return { message: say(request, (m) => m.site.restored), data: presentSite(row) };
     },
@@ -183,7 +194,7 @@ export const siteRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { who, site } = await siteOf(request, request.params);
+      const { who, site } = await siteToChange(request, request.params);
       await deleteSite(app.db, site, who.userId);
       return { message: say(request, (m) => m.site.deleted) };
     },
