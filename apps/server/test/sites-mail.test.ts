@@ -186,6 +186,32 @@ describe(`mails at a company's sites (${testDatabaseKind})`, () => {
     );
   });
 
+  it("a request's acknowledgement and the front desk's request mail name the site and its zone", async () => {
+    const desk = await buildUser(ctx.db, { company, language: 'en' });
+    const email = `ask-${randomBytes(4).toString('hex')}@example.com`;
+    const visitor = await buildVisitor(ctx.db, {
+      company,
+      siteId: noumea.id,
+      email,
+      requestDate: '24/11/2030',
+      requestTime: '10:30',
+    });
+    const request = await buildRequest(ctx.db, { company, visitor, host: null });
+    await queueRequestFiledMails(ctx.db, {
+      id: request.id,
+      companyId: company.id,
+      visitorId: visitor.id,
+      hostUserId: null,
+    });
+    await drain();
+    const [ack] = mailTo(email);
+    expect(ack!.text).toContain(`- Heure : 10:30 (${zoneName('Pacific/Noumea', 'fr')})`);
+    expect(ack!.text).toContain('- Site : Nouméa');
+    const [ask] = mailTo(desk.email);
+    expect(ask!.text).toContain(`- Time: 10:30 (${zoneName('Pacific/Noumea', 'en')})`);
+    expect(ask!.text).toContain('- Site: Nouméa');
+  });
+
   it("a request without a host goes to the front desk of the visitor's site", async () => {
     const other = await buildCompany(ctx.db, { timezone: 'Europe/Paris' });
     const farSite = await buildSite(ctx.db, { company: other, timezone: 'Pacific/Noumea' });
