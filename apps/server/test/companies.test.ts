@@ -27,7 +27,8 @@ describe(`companies, read side (${testDatabaseKind})`, () => {
       logo_url: null,
       link: `http://sesame.test/${acme.company.slug}/request-meeting`,
       qrcode_url: `/api/public/qrcode-link/qrcode-${acme.company.slug}.png`,
-      timezone: 'Africa/Abidjan',
+      // Its main site's zone (issue 28).
+      timezone: acme.company.timezone,
     });
     const byId = await get(`/api/company/${acme.company.id}`, acme.staff.ROLE_EMPLOYEE.email);
     expect(byId.json().data).toMatchObject({
