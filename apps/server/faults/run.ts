@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
+import { freshness } from '../../../tools/build-stamp';
 import { openPostgres, type DatabaseHandle } from '../src/db/client';
 import { files, mailOutbox, visitorChecks } from '../src/db/schema';
 import { enqueueVisitorCodeMail } from '../src/mail/outbox';
@@ -29,9 +30,16 @@ const MAIN = path.resolve(import.meta.dirname, '../src/main.ts');
 /**
  * The servers run as `npm start` runs them: the compiled server (`npm test` builds it
  * before this suite runs), which also starts in a fraction of tsx's time on a busy
- * machine; from source only when it was not built.
+ * machine; from source when it was not built, or was built from other sources (the last
+ * scenario's `npm start` builds it: a later run on changed sources would otherwise test
+ * the old server; tools/build-stamp.ts tells).
  */
 const COMPILED_MAIN = path.resolve(import.meta.dirname, '../dist/main.js');
+const compiled = existsSync(COMPILED_MAIN) ? await freshness('server') : null;
+if (compiled && !compiled.upToDate)
+  console.log(
+    `test:faults: the compiled server is out of date (${compiled.reason}): running it from source`,
+  );
 /** Node's flags from the root `start` script itself, so the two cannot drift apart. */
 function startScriptFlags(): string[] {
   const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
@@ -41,7 +49,7 @@ function startScriptFlags(): string[] {
   if (!flags) throw new Error('package.json: the start script no longer execs the compiled server');
   return flags.split(' ').filter(Boolean);
 }
-const SERVER_COMMAND = existsSync(COMPILED_MAIN)
+const SERVER_COMMAND = compiled?.upToDate
   ? [process.execPath, ...startScriptFlags(), COMPILED_MAIN]
   : [process.execPath, '--import', 'tsx', MAIN];
 const BASE_URL =
