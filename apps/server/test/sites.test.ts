@@ -7,7 +7,7 @@
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FRENCH_MESSAGES as fr, ROLES, mayPerform, type Role, type Site } from '@sesame/shared';
-import { auditEvents, userChecks, visitorChecks } from '../src/db/schema';
+import { auditEvents, userChecks, users, visitorChecks } from '../src/db/schema';
 import { as, tokenFor, useTestApp } from './helpers/app';
 import { testDatabaseKind } from './helpers/db';
 import {
@@ -255,6 +255,12 @@ describe(`sites (${testDatabaseKind})`, () => {
       company: acme.company,
       siteIds: [clean.id, acme.company.siteId],
     });
+    // Someone limited to it alone would be left with every site: 409 until they are moved.
+    const alone = await buildUser(ctx.db, { company: acme.company, siteIds: [clean.id] });
+    const stranded = await admin({ method: 'DELETE', url: `${base()}/${clean.id}` });
+    expect(stranded.statusCode).toBe(409);
+    expect(stranded.json().message).toBe(fr.site.onlySiteOfStaff);
+    await ctx.db.update(users).set({ siteIds: [] }).where(eq(users.id, alone.id));
     const res = await admin({ method: 'DELETE', url: `${base()}/${clean.id}` });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().message).toBe(fr.site.deleted);

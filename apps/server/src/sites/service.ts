@@ -366,6 +366,14 @@ export async function deleteSite(db: Db, site: SiteRow, actorUserId: string | nu
     if (await siteHasHistory(tx, site.id)) throw conflict((m) => m.site.hasHistory);
     const othersActive = all.filter((row) => row.id !== site.id && !row.archivedAt).length;
     if (othersActive === 0) throw conflict((m) => m.site.lastSite);
+    // Staff limited to it alone would be left with no limits, that is every site: 409.
+    const stranded = await tx.execute(
+      sql`select 1 from users where company_id = ${site.companyId}
+           and cardinality(site_ids) > 0 and site_ids <@ array[${site.id}::uuid] limit 1`,
+    );
+    if ((stranded as unknown as { rows: unknown[] }).rows.length > 0) {
+      throw conflict((m) => m.site.onlySiteOfStaff);
+    }
     // Staff whose limits named it keep the others; their home site falls back (set null).
     await tx.execute(
       sql`update users set site_ids = array_remove(site_ids, ${site.id}::uuid)

@@ -337,6 +337,8 @@ export const en: Catalogue = {
     deleted: 'Site deleted.',
     hasHistory: 'This site has history (requests, events or check-ins): archive it instead.',
     lastSite: 'A company keeps at least one active site.',
+    onlySiteOfStaff:
+      'Some staff members have access to this site only: change their sites first, or archive it.',
     archivedSite: 'This site is archived.',
     choose: 'Please choose the site of your visit.',
     otherSite: (site) => `This code is expected at the site “${site}”.`,

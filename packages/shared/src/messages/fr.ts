@@ -385,6 +385,9 @@ export const fr = {
     /** A site with history (requests, events, checks) is archived, never deleted. */
     hasHistory: 'Ce site a un historique (demandes, évènements ou passages) : archivez-le plutôt.',
     lastSite: 'Une entreprise garde au moins un site actif.',
+    /** A site deleted would leave staff limited to it with no site (so with every site). */
+    onlySiteOfStaff:
+      "Des membres du personnel n'ont accès qu'à ce site : changez d'abord leurs sites, ou archivez-le.",
     archivedSite: 'Ce site est archivé.',
     /** The public form of a company with several sites. */
     choose: 'Veuillez choisir le site de votre visite.',
