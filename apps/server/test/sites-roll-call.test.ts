@@ -121,6 +121,16 @@ describe(`roll calls by site (${testDatabaseKind})`, () => {
     const everywhere = await started(t.staff);
     expect(everywhere.site).toBeNull();
     expect(frozen(everywhere)).toEqual([...t.peopleA, ...t.peopleB].sort());
+    // Each person says the site they were inside at.
+    for (const person of everywhere.people) {
+      const site = t.peopleA.includes(person.person_id) ? t.siteA : t.siteB;
+      expect(person.site?.id, person.lastname).toBe(site);
+    }
+    expect(everywhere.people.find((p) => p.site?.id === t.siteB)?.site).toEqual({
+      id: t.siteB,
+      name: 'Los Angeles',
+      timezone: 'America/Los_Angeles',
+    });
     for (const site of [t.siteA, t.siteB]) {
       const res = await start(t.staff, { site });
       expect(res.statusCode, site).toBe(409);

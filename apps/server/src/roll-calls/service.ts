@@ -207,10 +207,23 @@ interface PersonDbRow extends Record<string, unknown> {
   marked_by: string | null;
   marked_by_name: string | null;
   marked_at: Date | string | null;
+  site_id: string | null;
+  site_name: string | null;
+  site_timezone: string | null;
 }
 
 const personColumns = sql`p.id, p.person_id, p.person_kind, p.firstname, p.lastname, p.organisation,
-  p.check_in_at, p.status, p.marked_by, trim(mu.firstname || ' ' || mu.name) as marked_by_name, p.marked_at`;
+  p.check_in_at, p.status, p.marked_by, trim(mu.firstname || ' ' || mu.name) as marked_by_name, p.marked_at,
+  ps.id as site_id, ps.name as site_name, ps.timezone as site_timezone`;
+
+/**
+ * Who marked a person, and the site of the stay they were frozen from (issue 28: in a roll
+ * call of every site, each person's own; null once retention removed that check).
+ */
+const personJoins = sql`left join users mu on mu.id = p.marked_by
+  left join sites ps on ps.id = coalesce(
+    (select vc.site_id from visitor_checks vc where p.person_table = 'visitor' and vc.id = p.check_id),
+    (select uc.site_id from user_checks uc where p.person_table = 'user' and uc.id = p.check_id))`;
 
 const toPerson = (row: PersonDbRow): RollCallPerson => ({
   id: row.id,
@@ -223,6 +236,10 @@ const toPerson = (row: PersonDbRow): RollCallPerson => ({
   status: row.status,
   marked_by: staff(row.marked_by, row.marked_by_name),
   marked_at: iso(row.marked_at),
+  site:
+    row.site_id === null
+      ? null
+      : { id: row.site_id, name: row.site_name ?? '', timezone: row.site_timezone ?? 'UTC' },
 });
 
 /**
@@ -247,7 +264,7 @@ export async function markPerson(
            where p.id = ${personId} and p.roll_call_id = ${rollCallId}
              and exists (select 1 from roll_calls rc where rc.id = ${rollCallId} and rc.ended_at is null)
           returning p.*)
-        select ${personColumns} from updated p left join users mu on mu.id = p.marked_by`,
+        select ${personColumns} from updated p ${personJoins}`,
   );
   return row ? toPerson(row) : null;
 }
@@ -310,7 +327,7 @@ async function present(db: Db, where: SQL): Promise<RollCall | null> {
   const [people, counts] = await Promise.all([
     rows<PersonDbRow>(
       db,
-      sql`select ${personColumns} from roll_call_people p left join users mu on mu.id = p.marked_by
+      sql`select ${personColumns} from roll_call_people p ${personJoins}
            where p.roll_call_id = ${head.id} order by lower(p.lastname), lower(p.firstname), p.id`,
     ),
     countRollCall(db, head.id),

@@ -57,6 +57,8 @@ export const rollCallPersonSchema = z.object({
   status: z.enum(ROLL_CALL_STATUSES),
   marked_by: staffRef,
   marked_at: z.string().nullable(),
+  /** The site they were inside at (issue 28; null once retention removed that stay). */
+  site: siteRefSchema.nullable(),
 });
 export type RollCallPerson = z.infer<typeof rollCallPersonSchema>;
 
