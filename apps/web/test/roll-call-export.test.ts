@@ -12,6 +12,7 @@ import {
 const rollCall: RollCall = {
   id: 'r',
   company: { id: 'c', name: 'Demo', slug: 'demo' },
+  site: null,
   started_by: { id: 'u', name: 'Moussa Diallo' },
   started_at: '2026-11-24T08:29:00.000Z',
   ended_by: null,
@@ -26,6 +27,7 @@ const rollCall: RollCall = {
       lastname: 'Sanogo',
       organisation: 'Orange; CI',
       check_in_time: '2026-11-24T08:00:00.000Z',
+      site: null,
       status: 'safe',
       marked_by: { id: 'u', name: 'Moussa Diallo' },
       marked_at: '2026-11-24T08:30:00.000Z',
@@ -38,6 +40,7 @@ const rollCall: RollCall = {
       lastname: 'Koné',
       organisation: null,
       check_in_time: '2026-11-24T07:00:00.000Z',
+      site: null,
       status: 'unknown',
       marked_by: null,
       marked_at: null,

@@ -80,6 +80,8 @@ describe('the server catalogues', () => {
       'Date',
       'Date (UTC)',
       'Action',
+      // A building (issue 28): 'Site' in both.
+      'Site',
     ]);
     for (const [path, fr] of french) {
       const en = english.get(path);
