@@ -103,6 +103,9 @@ interface Server {
   exited: Promise<number | null>;
 }
 
+/** The servers still running: whatever a scenario that failed half-way left is ended after it. */
+const running = new Set<Server>();
+
 function spawnServer(
   name: string,
   env: Record<string, string>,
@@ -127,7 +130,24 @@ function spawnServer(
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code) => resolve(code)),
   );
-  return { name, url: `http://127.0.0.1:${port}`, process: child, output: () => output, exited };
+  const server = {
+    name,
+    url: `http://127.0.0.1:${port}`,
+    process: child,
+    output: () => output,
+    exited,
+  };
+  running.add(server);
+  void exited.then(() => running.delete(server));
+  return server;
+}
+
+/** Ends the servers a scenario left running (it threw before stopping them). */
+async function endLeftovers(): Promise<void> {
+  for (const server of [...running]) {
+    server.process.kill('SIGKILL');
+    await Promise.race([server.exited, sleep(5_000)]);
+  }
 }
 
 async function until<T>(probe: () => Promise<T | undefined>, what: string, ms: number): Promise<T> {
@@ -1015,6 +1035,8 @@ async function main() {
           'no error',
           false,
         );
+      } finally {
+        await endLeftovers();
       }
     }
   } finally {
