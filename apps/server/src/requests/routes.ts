@@ -24,7 +24,7 @@ import { audit } from '../audit/service';
 import { companyScope, loadAuthorized, signedIn } from '../auth/authorize';
 import type { Principal } from '../auth/principal';
 import { loadCompany } from '../companies/load';
-import { companies, sites, visitors } from '../db/schema';
+import { sites, visitors } from '../db/schema';
 import { badRequest, conflict, notFound } from '../errors';
 import { dayOf } from '../time-zones';
 import { findCardSource, isConfirmed, presentVisitorCard } from '../visitors/card';

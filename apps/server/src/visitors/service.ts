@@ -12,7 +12,7 @@ import { toE164 } from '@sesame/shared/phone';
 import type { Db } from '../db/client';
 import { newUidn } from '../db/ids';
 import { badRequest } from '../errors';
-import { companies, events, files, visitRequests, visitors } from '../db/schema';
+import { events, files, visitRequests, visitors } from '../db/schema';
 import { dayBounds, type DayBounds } from '../events/time';
 import type { CheckedFile } from '../files/uploads';
 import { storeFile } from '../files/uploads';

@@ -112,7 +112,7 @@ async function placeOf(
   const site = siteId
     ? (await db.select().from(sites).where(eq(sites.id, siteId)))[0]!
     : await mainSiteOf(db, companyId);
-  return { siteId: site.id, ...(dayBounds(date, site.timezone) ?? {}) };
+  return { siteId: site.id, day: dayBounds(date, site.timezone) };
 }
 
 export async function buildVisitor(
@@ -139,7 +139,10 @@ export async function buildVisitor(
       requestDate,
       requestTime: '10:30',
       // The site and the day's instants, as createVisitor writes them.
-      ...(await placeOf(db, company.id, values.siteId, requestDate)),
+      ...(await placeOf(db, company.id, values.siteId, requestDate).then(({ siteId, day }) => ({
+        siteId,
+        ...day,
+      }))),
       ...values,
     })
     .returning();
@@ -192,7 +195,10 @@ export async function buildEvent(
       dateEvent,
       timeEvent: '10:00',
       // The site and the day's instants, as insertEvent writes them.
-      ...(await placeOf(db, company.id, values.siteId, dateEvent)),
+      ...(await placeOf(db, company.id, values.siteId, dateEvent).then(({ siteId, day }) => ({
+        siteId,
+        ...day!,
+      }))),
       ...values,
     })
     .returning();
