@@ -333,6 +333,8 @@ export function VisitorForm({
                   if (picked) validateField('request_image', { ...values, request_image: picked });
                 }}
                 clearable
+                // The clear button shows once a file is picked: it needs its own name (axe button-name).
+                clearButtonProps={{ 'aria-label': t('form.clearFile') }}
                 required
                 name="request_image"
               />

@@ -132,7 +132,8 @@ export default function SitesPage() {
         site.archived_at ? (
           '—'
         ) : (
-          <Group gap="xs" wrap="nowrap">
+          // One above the other: side by side, a narrow column cut the button's words.
+          <Stack gap={4} align="flex-start">
             <CopyLinkButton
               link={siteRequestLink(publicUrl, slug, site.id)}
               label={t('copyLink')}
@@ -145,7 +146,7 @@ export default function SitesPage() {
             >
               {t('poster')}
             </Anchor>
-          </Group>
+          </Stack>
         ),
     },
     ...(manages
