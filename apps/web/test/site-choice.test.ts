@@ -138,7 +138,8 @@ describe('the sites screen', () => {
       name: 'Paris',
       timezone: 'Europe/Paris',
       arrival_early_minutes: 0,
-      address: undefined,
+      // A blank optional field is null: on an edit it clears the value.
+      address: null,
     });
   });
 

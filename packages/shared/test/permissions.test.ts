@@ -6,7 +6,9 @@ import {
   ROLES,
   STAFF_PAGE_ACTIONS,
   activeRole,
+  actsOnAllCompanies,
   canAssignRole,
+  mayPerform,
   menuTilesFor,
   opensStaffPage,
   showsHomeButton,
@@ -72,12 +74,30 @@ const SPEC_ASSIGNABLE: [Role, string][] = [
 ];
 
 describe('permission matrix = spec §6', () => {
-  it('has the spec’s fifteen tiles in its order, then issue 14’s, 16’s and 27’s', () => {
+  it('has the spec’s fifteen tiles in its order, then issue 14’s, 16’s, 27’s and 28’s', () => {
     expect(MENU_TILES.map((t) => t.id)).toEqual([
       ...SPEC_MENU_TILES.map(([id]) => id),
       'account',
       'mailSettings',
+      'sites',
     ]);
+  });
+
+  it('lets the company’s admin side manage its sites, and every staff member read them (issue 28)', () => {
+    const managers: Role[] = ['ROLE_ADMIN', 'ROLE_SUPER_ADMIN', 'ROLE_MANAGER', 'ROLE_SESAME'];
+    for (const role of ROLES) {
+      expect(
+        menuTilesFor(role).some((t) => t.id === 'sites'),
+        role,
+      ).toBe(managers.includes(role));
+      expect(mayPerform(role, 'sites.manage'), role).toBe(managers.includes(role));
+      expect(mayPerform(role, 'sites.list'), role).toBe(true);
+      expect(opensStaffPage(role, 'sites'), role).toBe(managers.includes(role));
+    }
+    // ROLE_SESAME as for companies: every company's sites, as it edits every company.
+    expect(actsOnAllCompanies('ROLE_SESAME', 'sites.manage')).toBe(true);
+    expect(actsOnAllCompanies('ROLE_MANAGER', 'sites.manage')).toBe(false);
+    expect(actsOnAllCompanies('ROLE_SUPER_ADMIN', 'sites.manage')).toBe(false);
   });
 
   it.each(SPEC_MENU_TILES)(
