@@ -2,6 +2,7 @@
  * A site's time zone, said when it is not the reader's (issue 28): "10:30 (Nouméa)",
  * "Heure de Nouméa". Plain logic, no DOM: `apps/web/test/zone-label.test.ts`.
  */
+import { WALL_CLOCK_FORMAT } from '@sesame/shared';
 
 /** The browser's own zone ('Europe/Paris'); undefined when the runtime does not say. */
 export function browserZone(): string | undefined {
@@ -12,27 +13,13 @@ export function browserZone(): string | undefined {
   }
 }
 
-const wallClocks = new Map<string, Intl.DateTimeFormat>();
-
+/** The wall-clock reading of `at` in `zone` (shared's formatter per zone); undefined for an unknown zone. */
 function wallClock(zone: string, at: Date): string | undefined {
-  let format = wallClocks.get(zone);
-  if (!format) {
-    try {
-      format = new Intl.DateTimeFormat('en-US', {
-        timeZone: zone,
-        hourCycle: 'h23',
-        year: 'numeric',
-        month: '2-digit',
-        day: '2-digit',
-        hour: '2-digit',
-        minute: '2-digit',
-      });
-    } catch {
-      return undefined;
-    }
-    wallClocks.set(zone, format);
+  try {
+    return WALL_CLOCK_FORMAT(zone).format(at);
+  } catch {
+    return undefined;
   }
-  return format.format(at);
 }
 
 /**
