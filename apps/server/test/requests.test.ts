@@ -1,6 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { API_MESSAGES, VISITOR_MESSAGES, type RequestRow } from '@sesame/shared';
+import {
+  API_MESSAGES,
+  FRENCH_MESSAGES as fr,
+  VISITOR_MESSAGES,
+  type RequestRow,
+} from '@sesame/shared';
 import { DEFAULT_RATE_LIMITS } from '../src/config';
 import { mailOutbox, visitRequests, visitorChecks, visitors } from '../src/db/schema';
 import { qrPng } from '../src/qr/qr';
@@ -9,9 +14,12 @@ import { createConfirmedEventRegistration } from '../src/visitors/service';
 import { callAs, multipart, useTestApp } from './helpers/app';
 import { testDatabaseKind } from './helpers/db';
 import {
+  buildCompany,
   buildEvent,
   buildRequest,
+  buildSite,
   buildTenant,
+  buildUser,
   buildVisitor,
   visitorFormFields,
 } from './helpers/factories';
@@ -59,6 +67,74 @@ describe(`visit requests (${testDatabaseKind})`, () => {
     });
     return { visitorId, request };
   }
+
+  describe('a company of several sites (issue 28)', () => {
+    it('asks the site, files the request there, and the recap and the card say where to go', async () => {
+      const company = await buildCompany(ctx.db, { timezone: 'Europe/Paris' });
+      const noumea = await buildSite(ctx.db, {
+        company,
+        name: 'Port de Nouméa',
+        timezone: 'Pacific/Noumea',
+        address: '1 rue du Port',
+        city: 'Nouméa',
+      });
+      const admin = await buildUser(ctx.db, { company, role: 'ROLE_ADMIN' });
+
+      // Two sites and none chosen: the form is refused, nothing is stored.
+      const png = await qrPng('document');
+      const unchosen = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/visitor/create',
+        ...multipart(
+          visitorFormFields({
+            company_id: company.slug,
+            email: 'lea@example.com',
+            request_date: '24/11/2030',
+            request_time: '10:30',
+          }),
+          {
+            request_image: { filename: 'id.png', contentType: 'image/png', bytes: png },
+          },
+        ),
+      });
+      expect(unchosen.statusCode).toBe(400);
+      expect(unchosen.json()).toMatchObject({
+        message: fr.site.choose,
+        errors: { site_id: fr.site.choose },
+      });
+      expect(
+        await ctx.db.select().from(visitors).where(eq(visitors.email, 'lea@example.com')),
+      ).toEqual([]);
+
+      const { visitorId, request } = await submitVisitorForm(company.slug, {
+        email: 'lea@example.com',
+        site_id: noumea.id,
+      });
+      expect(request.statusCode).toBe(201);
+      const [stored] = await ctx.db.select().from(visitors).where(eq(visitors.id, visitorId));
+      expect(stored!.siteId).toBe(noumea.id);
+      const id = request.json().data.id as string;
+      const status = await call({ method: 'GET', url: `/api/requests/status/${id}` });
+      expect(status.statusCode, status.body).toBe(200);
+      expect(status.json().data.recap.site).toEqual({
+        id: noumea.id,
+        name: 'Port de Nouméa',
+        timezone: 'Pacific/Noumea',
+      });
+
+      const confirmed = await call(
+        { method: 'PUT', url: `/api/requests/update/${id}`, payload: { status: 1, confirmed: 1 } },
+        admin.email,
+      );
+      expect(confirmed.statusCode, confirmed.body).toBe(200);
+      // The card sends the visitor to the site's address, not the company's.
+      expect(confirmed.json().data).toMatchObject({
+        site: { id: noumea.id, name: 'Port de Nouméa', timezone: 'Pacific/Noumea' },
+        address: '1 rue du Port',
+        city: 'Nouméa',
+      });
+    });
+  });
 
   describe('POST /api/requests/create', () => {
     it('creates the request anonymously: 201 with the spec message and the id; stored pending', async () => {
@@ -480,6 +556,12 @@ describe(`visit requests (${testDatabaseKind})`, () => {
           reason: 'Entretien',
           company: acme.company.name,
           company_slug: acme.company.slug,
+          // Issue 28: the site of the visit, the company's only one.
+          site: {
+            id: acme.company.siteId,
+            name: acme.company.name,
+            timezone: acme.company.timezone,
+          },
         },
         card: null,
         request: null,

@@ -334,6 +334,7 @@ export const requestRoutes: FastifyPluginAsyncZod = async (app) => {
             reason: source.request.reason,
             company: source.company.name,
             company_slug: source.company.slug,
+            site: { id: source.site.id, name: source.site.name, timezone: source.site.timezone },
           },
           card: confirmed ? await presentVisitorCard(source, ctx) : null,
           request: staffRow

@@ -5,7 +5,7 @@
 import { desc, eq } from 'drizzle-orm';
 import { formatUidn, normalizeUidn, type VisitorCard } from '@sesame/shared';
 import type { Db } from '../db/client';
-import { companies, events, files, visitRequests, visitors } from '../db/schema';
+import { companies, events, files, sites, visitRequests, visitors } from '../db/schema';
 import type { FileUrls } from '../files/urls';
 import { qrDataUrl, qrTargets } from '../qr/qr';
 
@@ -19,6 +19,8 @@ export interface CardSource {
     slug: string;
     logoStoredName: string | null;
   } & Place;
+  /** The site of the visit (issue 28): where the visitor goes. */
+  site: { id: string; name: string; timezone: string } & Omit<Place, 'state'>;
 }
 
 /** Where a meeting or an event takes place. */
@@ -56,9 +58,19 @@ export async function findCardSource(db: Db, key: CardKey): Promise<CardSource |
         zipcode: companies.zipcode,
         country: companies.country,
       },
+      site: {
+        id: sites.id,
+        name: sites.name,
+        timezone: sites.timezone,
+        address: sites.address,
+        city: sites.city,
+        zipcode: sites.zipcode,
+        country: sites.country,
+      },
     })
     .from(visitors)
     .innerJoin(companies, eq(companies.id, visitors.companyId))
+    .innerJoin(sites, eq(sites.id, visitors.siteId))
     .leftJoin(files, eq(files.id, companies.logoFileId))
     .leftJoin(visitRequests, eq(visitRequests.visitorId, visitors.id))
     .leftJoin(events, eq(events.id, visitors.eventId))
@@ -81,10 +93,15 @@ export async function presentVisitorCard(
   source: CardSource,
   ctx: { publicUrl: string; fileUrls: FileUrls },
 ): Promise<VisitorCard> {
-  const { visitor, request, event, company } = source;
-  // The card says where to go: the event's address, else the company's. The visitor's
-  // own home address stays off it (the card is shown on screens and sent by mail).
-  const place: Place = event ? { ...event, address: event.addressName } : company;
+  const { visitor, request, event, company, site } = source;
+  // The card says where to go: the event's address, else the site's (issue 28), else the
+  // company's, as the code mail does. The visitor's own home address stays off it (the card
+  // is shown on screens and sent by mail).
+  const place: Place = event
+    ? { ...event, address: event.addressName }
+    : site.address
+      ? { ...site, state: null }
+      : company;
   return {
     uidn: formatUidn(visitor.uidn),
     qr_code: await qrDataUrl(qrTargets.visitor(ctx.publicUrl, visitor.uidn)),
@@ -103,6 +120,7 @@ export async function presentVisitorCard(
     host: request?.host ?? null,
     reason: request?.reason ?? null,
     event: event ? { id: event.id, name: event.name, slug: event.slug } : null,
+    site: { id: site.id, name: site.name, timezone: site.timezone },
     company: {
       name: company.name,
       slug: company.slug,

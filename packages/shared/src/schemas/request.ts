@@ -235,6 +235,8 @@ export const requestStatusSchema = z.object({
       company: z.string(),
       /** The company's slug: a page under another company's URL is not found. */
       company_slug: z.string(),
+      /** Where the visit takes place (issue 28); its zone is the date's and time's. */
+      site: siteRefSchema,
     }),
     card: visitorCardSchema.nullable(),
     request: requestRowSchema.nullable(),

@@ -14,6 +14,7 @@
  * can show it in the visitor's language; `message` is the spec's French.
  */
 import { z } from 'zod';
+import { siteRefSchema } from './site';
 import { HOURS, ID_DOCUMENT_TYPES, ID_FILE_MAX_BYTES, MINUTES } from '../constants';
 import type { Say } from '../messages/catalogue';
 import { megabytes } from '../messages/units';
@@ -230,6 +231,8 @@ export const visitorCardSchema = z.object({
   host: z.string().nullable(),
   reason: z.string().nullable(),
   event: z.object({ id: z.string(), name: z.string(), slug: z.string() }).nullable(),
+  /** The site of the visit (issue 28); its zone is the date's and time's. */
+  site: siteRefSchema,
   company: z.object({ name: z.string(), slug: z.string(), logo_url: z.string().nullable() }),
 });
 export type VisitorCard = z.infer<typeof visitorCardSchema>;

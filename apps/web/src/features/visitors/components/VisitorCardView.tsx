@@ -4,6 +4,7 @@ import { useTranslation } from '../../../lib/i18n';
 import { countryName, type VisitorCard } from '@sesame/shared';
 import { CompanyLogo } from '../../../components/CompanyLogo';
 import { DetailRows } from '../../../components/DetailRows';
+import { withZone } from '../../../lib/zone-label';
 
 /** '24/11/2026' → '24 novembre 2026' (or the English long date); unchanged if unreadable. */
 export function longVisitDate(ddmmyyyy: string | null, lang: string): string {
@@ -49,10 +50,17 @@ export const VisitorCardView = forwardRef<HTMLDivElement, { card: VisitorCard }>
     const address = cardAddress(card, i18n.language);
     const rows: [string, string][] = [
       [t('card.date'), longVisitDate(card.date, i18n.language)],
-      [t('card.time'), card.time ?? ''],
+      // The site's time, its zone said when it is not the reader's (issue 28).
+      [t('card.time'), withZone(card.time ?? '', card.site.timezone, i18n.language)],
       [t('card.name'), `${card.firstname} ${card.lastname}`],
       [t('card.organisation'), card.organisation_name],
-      [t('card.location'), card.location],
+      // The building, when the company has several (a single site bears the company's name).
+      [
+        t('card.location'),
+        card.event || card.site.name === card.location
+          ? card.location
+          : `${card.location} — ${card.site.name}`,
+      ],
       [t('card.address'), address],
     ];
     return (

@@ -286,21 +286,27 @@ function DeclinedPanel({
   );
 }
 
+/**
+ * The site of the visit (issue 28), when it says more than the company: a company of one
+ * site has it named after itself (its first site took its name), and shows no such row.
+ */
 function siteOfRecap(recap: RequestStatus['recap']): string | null {
-  const site = (recap as { site?: { name?: string } | null }).site;
-  return site?.name ?? null;
+  return recap.site.name === recap.company ? null : recap.site.name;
 }
 
 function RecapPanel({ recap }: { recap: RequestStatus['recap'] }) {
-  const { t } = useTranslation('hostLoop');
+  const { t, i18n } = useTranslation('hostLoop');
   const rows: [string, string | null][] = [
     [t('recap.company'), recap.company],
-    // The site of the visit (issue 28), once the recap carries it.
+    // The site of the visit (issue 28).
     [t('visitors:form.fields.site_id'), siteOfRecap(recap)],
     [t('recap.name'), `${recap.firstname} ${recap.lastname}`],
     [t('recap.organisation'), recap.organisation_name],
     [t('recap.date'), recap.request_date],
-    [t('recap.time'), recap.request_time],
+    [
+      t('recap.time'),
+      recap.request_time && withZone(recap.request_time, recap.site.timezone, i18n.language),
+    ],
     [t('recap.host'), recap.host],
     [t('recap.reason'), recap.reason],
   ];
