@@ -36,6 +36,7 @@ import { readRequestLanguage, say } from './language';
 import { appLoggerOptions } from './log-redaction';
 import { LocalStorage, type FileStorage } from './files/storage';
 import { FileUrls } from './files/urls';
+import { deviceTokenOf, loadKioskDevice, type KioskDevice } from './kiosks/device';
 import { apiRoutes } from './routes';
 import { addSecurityHeaders } from './security-headers';
 import { encodeFor, WebIndex } from './web-index';
@@ -53,10 +54,17 @@ declare module 'fastify' {
     principal: Principal | null;
     /** The verified token's claims (its session is checked by `principal`'s query or the route's). */
     claims: TokenClaims | null;
+    /** The paired kiosk of a `config.kiosk` route (issue 29); null everywhere else. */
+    kiosk: KioskDevice | null;
   }
   interface FastifyContextConfig {
     /** A route anyone may call. Every other /api route requires a signed-in user. */
     public?: boolean;
+    /**
+     * A route of the lobby's kiosk (issue 29): it takes a paired kiosk's device token and
+     * nothing else (kiosks/device.ts); `request.kiosk` is that kiosk. No staff token opens it.
+     */
+    kiosk?: boolean;
     /**
      * The route checks the token's session inside its own single statement (the code
      * check, for its throughput): the principal is not loaded before it, and the route
@@ -92,6 +100,8 @@ export interface ApiRoute {
   method: string;
   url: string;
   public: boolean;
+  /** A kiosk route: the device token only. */
+  kiosk: boolean;
   sessionCheckedByRoute: boolean;
   /** Its `config.action` (`routeActions` turns it into the actions for a request). */
   action: RouteAction | undefined;
@@ -158,6 +168,7 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   app.decorate('fileUrls', new FileUrls(config.jwtSecret));
   app.decorateRequest('principal', null);
   app.decorateRequest('claims', null);
+  app.decorateRequest('kiosk', null);
 
   // Who is calling: a valid bearer token loads the principal; anything else is anonymous.
   // Runs per route after the rate limit (an onRequest hook), so a flood costs no query.
@@ -179,6 +190,13 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
    * that checks the session in its own statement gets only the token's check here.
    */
   const guardFor = (config: FastifyContextConfig) => async (request: FastifyRequest) => {
+    if (config.kiosk) {
+      const token = deviceTokenOf(request.headers.authorization);
+      const device = token ? await loadKioskDevice(app.db, app.config.jwtSecret, token) : null;
+      if (!device) throw unauthenticated((m) => m.kiosk.deviceRefused);
+      request.kiosk = device;
+      return;
+    }
     await identify(request);
     if (config.public) return;
     if (config.sessionCheckedByRoute) {
@@ -210,6 +228,7 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
         method,
         url: route.url,
         public: config.public === true,
+        kiosk: config.kiosk === true,
         sessionCheckedByRoute: config.sessionCheckedByRoute === true,
         action: config.action,
         schema: (route.schema ?? {}) as ApiRoute['schema'],

@@ -202,12 +202,17 @@ interface OldCompany {
 /** Columns migration 0026 adds; the rest of every row stays as it was. */
 const ADDED: Record<string, string[]> = {
   events: ['site_id'],
-  visitors: ['site_id'],
+  visitors: ['site_id', 'photo_file_id'],
   visitor_checks: ['site_id'],
   user_checks: ['site_id'],
   roll_calls: ['site_id'],
   users: ['home_site_id', 'site_ids'],
+  // Migration 0027's (issue 29), applied with it: the kiosk's and the badge's columns.
+  visit_requests: ['kiosk_id'],
+  scan_requests: ['kiosk_id'],
 };
+/** Tables that later migrations create (0027: kiosks and badge prints), empty here. */
+const LATER_TABLES = ['badge_prints', 'kiosks'];
 /** Columns it moves from the company to its site. */
 const MOVED: Record<string, string[]> = {
   companies: ['timezone', 'day_end', 'arrival_early_minutes'],
@@ -321,6 +326,9 @@ describe('migration 0026: each company gets its site, and its records move to it
         day_end: company.day_end,
         arrival_early_minutes: company.arrival_early_minutes,
         short_code: null,
+        // Migration 0027 (issue 29): no badge printer, the default label.
+        badge_printer_url: null,
+        badge_size: '62x100',
         archived_at: null,
         created_at: company.created_at,
       });
@@ -413,8 +421,11 @@ describe('migration 0026: each company gets its site, and its records move to it
   it('keeps every table’s count', () => {
     const counts = (side: typeof before) =>
       Object.fromEntries(Object.entries(side).map(([table, t]) => [table, t.rows.length]));
-    expect(Object.keys(after).sort()).toEqual([...Object.keys(before), 'sites'].sort());
-    const { sites: siteCount, ...afterCounts } = counts(after);
+    expect(Object.keys(after).sort()).toEqual(
+      [...Object.keys(before), 'sites', ...LATER_TABLES].sort(),
+    );
+    const { sites: siteCount, badge_prints: prints, kiosks, ...afterCounts } = counts(after);
+    expect([prints, kiosks]).toEqual([0, 0]);
     expect(afterCounts).toEqual(counts(before));
     expect(siteCount).toBe(3);
   });

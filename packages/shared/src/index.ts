@@ -9,6 +9,7 @@ export * from './schemas/common';
 export * from './schemas/auth';
 export * from './schemas/company';
 export * from './schemas/site';
+export * from './schemas/kiosk';
 export * from './schemas/user';
 export * from './schemas/qr-user';
 export * from './schemas/visitor';

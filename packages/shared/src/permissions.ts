@@ -33,6 +33,7 @@ export const MENU_TILE_IDS = [
   'account',
   'mailSettings',
   'sites',
+  'kiosks',
 ] as const;
 export type MenuTileId = (typeof MENU_TILE_IDS)[number];
 
@@ -75,6 +76,8 @@ export const MENU_TILES: readonly MenuTile[] = [
   { id: 'mailSettings', path: 'my-mail-settings', roles: ['ROLE_USER'] },
   // Issue 28: the company's buildings, for whoever runs the company's settings.
   { id: 'sites', path: 'sites', roles: [adm, sa, mgr, sc] },
+  // Issue 29: the lobby's self-service tablets, paired and revoked by the same people.
+  { id: 'kiosks', path: 'kiosks', roles: [adm, sa, mgr, sc] },
 ];
 
 export function menuTilesFor(role: Role): MenuTile[] {
@@ -222,6 +225,13 @@ export const ACTIONS = {
   'onSite.checkOut': { roles: tileRoles('onSite'), allCompanies: [adm, sc] },
   // The evacuation roll call: start it, mark people safe or missing, end it, read its record.
   'rollCall.run': { roles: tileRoles('onSite'), allCompanies: [adm, sc] },
+  // Issue 29: the lobby's kiosks (create, pair, revoke), and printing a visitor's badge from
+  // the request list or the on-site list (the front desk and whoever reads those lists).
+  'kiosks.manage': { roles: tileRoles('kiosks'), allCompanies: [adm, sc] },
+  'badges.print': {
+    roles: [...new Set([...tileRoles('requests'), ...tileRoles('onSite')])],
+    allCompanies: [adm, sc],
+  },
   // The live stream (Server-Sent Events): each event goes only to whom its own list's
   // action reaches (on-site changes: onSite.list; new requests: requests.list).
   'live.listen': {
@@ -265,6 +275,7 @@ export const STAFF_PAGE_ACTIONS: Readonly<Record<string, readonly Action[]>> = {
   'on-site': ['onSite.list'],
   audit: ['audit.list'],
   sites: ['sites.manage'],
+  kiosks: ['kiosks.manage'],
 };
 
 /** Whether `role` may open the staff page `page` (the segment after the company's slug). */

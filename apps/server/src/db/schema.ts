@@ -133,6 +133,13 @@ export const sites = pgTable(
     arrivalEarlyMinutes: integer('arrival_early_minutes').notNull().default(0),
     /** A short code printed on badges ('PAR', 'NOU'); unique within the company. */
     shortCode: text('short_code'),
+    /**
+     * The front desk's badge printer (issue 29): an IPP Everywhere / AirPrint address the
+     * server sends badge PDFs to; null: badges print from the browser (window.print()).
+     */
+    badgePrinterUrl: text('badge_printer_url'),
+    /** The label the site's badges are laid out for: BADGE_SIZES (packages/shared). */
+    badgeSize: text('badge_size').notNull().default('62x100'),
     archivedAt: timestamp('archived_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
@@ -333,6 +340,11 @@ export const visitors = pgTable(
     dayEndsAt: timestamp('day_ends_at', { withTimezone: true }),
     language: text('language').notNull().default('fr'),
     requestImageId: uuid('request_image_id').references(() => files.id, { onDelete: 'set null' }),
+    /**
+     * The visitor's face, taken by a kiosk's camera at a walk-in (issue 29): printed on the
+     * badge, purged and erased with the visitor's identity document.
+     */
+    photoFileId: uuid('photo_file_id').references(() => files.id, { onDelete: 'set null' }),
     /** Set when the retention purge replaced this person's identity by blanks (issue 16). */
     anonymisedAt: timestamp('anonymised_at', { withTimezone: true }),
     createdAt: createdAt(),
@@ -370,6 +382,8 @@ export const visitRequests = pgTable(
     decidedAt: timestamp('decided_at', { withTimezone: true }),
     /** The reason a host gave when declining (Annuler), told to the visitor. */
     declineReason: text('decline_reason'),
+    /** The kiosk a walk-in filed this request at (issue 29); null: the form, the desk. */
+    kioskId: uuid('kiosk_id').references((): AnyPgColumn => kiosks.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -539,9 +553,9 @@ export const mailOutbox = pgTable(
 export const scanRequests = pgTable(
   'scan_requests',
   {
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The scanner's staff member; or, for a kiosk's offline queue (issue 29), `kiosk_id`. */
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    kioskId: uuid('kiosk_id').references((): AnyPgColumn => kiosks.id, { onDelete: 'cascade' }),
     key: text('key').notNull(),
     /** The method and route pattern, `GET /api/get-qr-data/:uidn`. */
     route: text('route').notNull(),
@@ -552,6 +566,10 @@ export const scanRequests = pgTable(
   },
   (t) => [
     uniqueIndex('scan_requests_user_key_idx').on(t.userId, t.key),
+    uniqueIndex('scan_requests_kiosk_key_idx')
+      .on(t.kioskId, t.key)
+      .where(sql`${t.kioskId} is not null`),
+    check('scan_requests_one_caller', sql`(${t.userId} is null) <> (${t.kioskId} is null)`),
     index('scan_requests_created_idx').on(t.createdAt),
   ],
 );
@@ -684,5 +702,78 @@ export const rollCallPeople = pgTable(
   (t) => [
     uniqueIndex('roll_call_people_check_key').on(t.rollCallId, t.checkId),
     index('roll_call_people_person_idx').on(t.personId),
+  ],
+);
+
+/**
+ * A self-service kiosk (issue 29): a tablet in a site's lobby, paired once with a 6-digit
+ * code and then known by its device token. Both are kept as HMAC-SHA-256 digests only (the
+ * code lives 10 minutes; the token until revoked). The token can do kiosk things only
+ * (kiosks/device.ts): no staff session ever exists on the tablet.
+ */
+export const kiosks = pgTable(
+  'kiosks',
+  {
+    id: id(),
+    companyId: companyRef(),
+    siteId: siteRef(),
+    name: text('name').notNull(),
+    /** The languages offered on the welcome screen, the first one shown first. */
+    languages: text('languages')
+      .array()
+      .notNull()
+      .default(sql`'{fr,en}'::text[]`),
+    /** The walk-in's photo step (the tablet's camera). */
+    askPhoto: boolean('ask_photo').notNull().default(false),
+    /** The badge step: a badge is printed at every check-in. */
+    printBadge: boolean('print_badge').notNull().default(true),
+    /** Seconds without a touch after which the kiosk clears itself back to its welcome screen. */
+    idleSeconds: integer('idle_seconds').notNull().default(60),
+    /** How long a walk-in waits at the kiosk for the host's answer. */
+    hostWaitSeconds: integer('host_wait_seconds').notNull().default(180),
+    /** BADGE_SIZES: the label the kiosk's printer takes. */
+    badgeSize: text('badge_size').notNull().default('62x100'),
+    /** An IPP printer the server sends this kiosk's badges to; null: the tablet prints itself. */
+    printerUrl: text('printer_url'),
+    pairingCodeHash: text('pairing_code_hash'),
+    pairingExpiresAt: timestamp('pairing_expires_at', { withTimezone: true }),
+    tokenHash: text('token_hash'),
+    pairedAt: timestamp('paired_at', { withTimezone: true }),
+    /** The device's last call (written at most once a minute). */
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('kiosks_company_idx').on(t.companyId, t.createdAt),
+    uniqueIndex('kiosks_token_hash_key').on(t.tokenHash),
+    uniqueIndex('kiosks_pairing_code_hash_key').on(t.pairingCodeHash),
+  ],
+);
+
+/**
+ * Every badge printed (issue 29), apart from the check-in: who (a staff member or a kiosk),
+ * when, on which printer ('browser' for the tablet's or desk's own print dialog, else the
+ * IPP address), and whether the visit had a badge already (a reprint).
+ */
+export const badgePrints = pgTable(
+  'badge_prints',
+  {
+    id: id(),
+    companyId: companyRef(),
+    requestId: uuid('request_id')
+      .notNull()
+      .references(() => visitRequests.id, { onDelete: 'cascade' }),
+    printedBy: uuid('printed_by').references(() => users.id, { onDelete: 'set null' }),
+    kioskId: uuid('kiosk_id').references(() => kiosks.id, { onDelete: 'set null' }),
+    printer: text('printer').notNull(),
+    badgeSize: text('badge_size').notNull(),
+    reprint: boolean('reprint').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('badge_prints_company_idx').on(t.companyId, t.createdAt),
+    index('badge_prints_request_idx').on(t.requestId, t.createdAt),
   ],
 );

@@ -397,6 +397,61 @@ export const fr = {
     notYours: "Vous n'avez pas accès à ce site.",
     all: 'Tous les sites',
   },
+  kiosk: {
+    fields: {
+      name: 'Nom',
+      site_id: 'Site',
+      languages: 'Langues',
+      idle_seconds: "Retour à l'accueil après",
+      host_wait_seconds: "Attente de la réponse de l'hôte",
+      firstname: 'Prénom',
+      lastname: 'Nom',
+      organisation_name: 'Société',
+    },
+    required: (field: string) => `Le champ « ${field} » est obligatoire.`,
+    secondsInvalid: (min: number, max: number) =>
+      `Veuillez entrer un nombre de secondes entre ${min} et ${max}.`,
+    printerInvalid:
+      "Veuillez entrer l'adresse IPP de l'imprimante (par exemple ipp://192.168.1.20/ipp/print).",
+    badgeSizeInvalid: 'Veuillez choisir un format de badge de la liste.',
+    codeInvalid: 'Le code compte 6 chiffres.',
+    /** A pairing code unknown, already used or past its 10 minutes. */
+    codeRefused:
+      "Ce code n'est pas valide ou a expiré. Demandez un nouveau code à l'administrateur.",
+    /** The device token of a revoked kiosk, or none. */
+    deviceRefused: "Cette tablette n'est plus appairée. Saisissez un nouveau code d'appairage.",
+    searchTooShort: 'Tapez au moins 2 lettres de votre nom.',
+    checkWhom: 'Choisissez votre rendez-vous ou scannez votre code.',
+    contactRequired: 'Veuillez entrer une adresse e-mail ou un numéro de téléphone.',
+    photoInvalid: 'La photo doit être une image JPEG de 400 Ko au plus.',
+    /** The visit found is of another site, or not today. */
+    notHere: "Ce rendez-vous n'est pas attendu ici aujourd'hui. Adressez-vous à l'accueil.",
+    checkedIn: (firstname: string) => `Bienvenue ${firstname}, votre arrivée est enregistrée.`,
+    checkedOut: (firstname: string) => `Au revoir ${firstname}, votre départ est enregistré.`,
+    alreadyIn: (firstname: string) => `${firstname}, votre arrivée est déjà enregistrée.`,
+    alreadyOut: (firstname: string) => `${firstname}, votre départ est déjà enregistré.`,
+    notInside: "Aucune arrivée en cours n'est enregistrée pour ce code.",
+    created: 'Borne créée. Saisissez le code sur la tablette.',
+    updated: 'Borne mise à jour.',
+    revoked: 'Borne révoquée : la tablette ne peut plus rien faire.',
+    newCode: "Nouveau code d'appairage créé.",
+    deleted: 'Borne supprimée.',
+  },
+  badge: {
+    /** The band across the badge. */
+    band: 'VISITEUR',
+    validOn: (day: string) => `Valable le ${day} uniquement`,
+    host: 'Hôte',
+    noPrinter: "Aucune imprimante de badges n'est configurée pour ce site.",
+    printerUnreachable: (printer: string) =>
+      `L'imprimante ${printer} ne répond pas. Vérifiez qu'elle est allumée, ou imprimez depuis le navigateur.`,
+    printerRefused: (printer: string, reason: string) =>
+      `L'imprimante ${printer} a refusé le badge : ${reason}.`,
+    printed: 'Badge imprimé.',
+    reprinted: 'Badge réimprimé.',
+    /** No badge for a request not confirmed (nor for an event's guest: their QR is their ticket). */
+    notConfirmed: "Le badge s'imprime une fois la demande validée.",
+  },
   rollCall: {
     alreadyRunning: "Un appel d'évacuation est déjà en cours.",
     /** Issue 28: a person limited to several sites names the one evacuated. */
