@@ -24,6 +24,8 @@ import { qrUserRoutes } from '../features/qr-users/routes';
 import { onSiteRoutes } from '../features/on-site/routes';
 import { auditRoutes } from '../features/audit/routes';
 import { siteRoutes } from '../features/sites/routes';
+import { kioskRoutes } from '../features/kiosk/routes';
+import { kiosksPageRoutes } from '../features/kiosks/routes';
 
 const ModalsProvider = lazy(() => import('./staff-modals'));
 
@@ -67,6 +69,7 @@ const pages: RouteObject[] = [
   ...onSiteRoutes,
   ...auditRoutes,
   ...siteRoutes,
+  ...kiosksPageRoutes,
 ];
 
 export const routes: RouteObject[] = [
@@ -91,4 +94,6 @@ export const routes: RouteObject[] = [
       },
     ],
   },
+  // The kiosk app (issue 29): no layout, no staff session.
+  ...kioskRoutes,
 ];

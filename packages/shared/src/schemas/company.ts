@@ -50,6 +50,7 @@ export const COMPANY_PAGE_NAMES = [
   'on-site',
   'audit',
   'sites',
+  'kiosks',
 ] as const;
 
 /** Top-level route names a company slug may not take (ARCHITECTURE §6). */
@@ -65,6 +66,10 @@ export const RESERVED_SLUGS = [
   'success-user-checkout',
   'qr-details',
   'user-check-in-out',
+  // The kiosk app (issue 29), and its installed app's files.
+  'kiosk',
+  'kiosk-sw.js',
+  'kiosk.webmanifest',
   'api',
   'assets',
   'files',

@@ -1,0 +1,207 @@
+/**
+ * A kiosk's form (issue 29): 'Nouvelle borne' and 'Modifier la borne'. The shared
+ * `kioskInputSchema` (the server's own) checks it here and again on the server; the
+ * server's field errors come back under their field.
+ */
+import { useEffect, type ReactNode } from 'react';
+import {
+  Button,
+  Checkbox,
+  Grid,
+  Group,
+  Paper,
+  Select,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import {
+  KIOSK_LIMITS,
+  LANGUAGES,
+  kioskInputSchema,
+  type Kiosk,
+  type KioskInput,
+  type Site,
+} from '@sesame/shared';
+import { FeedbackAlert, type Feedback } from '../../../components/FeedbackAlert';
+import { useTranslation } from '../../../lib/i18n';
+import { useSchemaForm } from '../../../lib/use-schema-form';
+import { BADGE_SIZE_OPTIONS, kioskInput, kioskValues, type KioskValues } from '../lib/kiosks';
+import '@mantine/core/styles/Switch.css';
+
+export function KioskForm(props: {
+  /** The kiosk edited; none for a new one. */
+  kiosk?: Kiosk;
+  /** The company's active sites (the kiosk's own stays choosable when archived). */
+  sites: Site[];
+  feedback: Feedback | null;
+  /** Sends; answers the server's field errors, if any. */
+  onSubmit: (input: KioskInput) => Promise<Record<string, string> | undefined>;
+  onCancel: () => void;
+}) {
+  const { t } = useTranslation(['kiosks', 'badges']);
+  const { kiosk, sites } = props;
+  // A company of one site: that site, already chosen.
+  const onlySite = sites.length === 1 ? sites[0]!.id : '';
+  const { form, submit, summary, busy } = useSchemaForm(kioskInputSchema, {
+    ns: 'kiosks',
+    initialValues: kioskValues(kiosk, onlySite),
+    toInput: kioskInput,
+    onSubmit: (data) => props.onSubmit(data),
+  });
+
+  // Opened from the list's buttons: the keyboard lands in the form, on its first field.
+  useEffect(() => {
+    const name = form.getInputNode('name');
+    name?.focus();
+    name?.scrollIntoView?.({ block: 'center' });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, as the form opens
+  }, []);
+
+  const siteOptions = sites.map((site) => ({ value: site.id, label: site.name }));
+  if (kiosk && !sites.some((site) => site.id === kiosk.site.id)) {
+    siteOptions.push({ value: kiosk.site.id, label: kiosk.site.name });
+  }
+  const text = (field: keyof KioskValues, extra: Record<string, unknown> = {}) => (
+    <TextInput
+      label={t(`fields.${field}`)}
+      {...form.getInputProps(field)}
+      name={field}
+      {...extra}
+    />
+  );
+  const seconds = (
+    field: 'idle_seconds' | 'host_wait_seconds',
+    range: { min: number; max: number },
+    hint: string,
+  ) =>
+    text(field, {
+      type: 'number',
+      inputMode: 'numeric',
+      min: range.min,
+      max: range.max,
+      step: 5,
+      required: true,
+      description: t(hint, { min: range.min, max: range.max }),
+    });
+  const col = (node: ReactNode, span = 6) => (
+    <Grid.Col span={{ base: 12, sm: span }}>{node}</Grid.Col>
+  );
+  const titleId = kiosk ? `kiosk-form-${kiosk.id}` : 'kiosk-form-new';
+  const languages = form.getInputProps('languages');
+
+  return (
+    <Paper
+      withBorder
+      radius="lg"
+      p={{ base: 'md', sm: 'xl' }}
+      component="section"
+      aria-labelledby={titleId}
+    >
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          <Title order={2} size="h4" id={titleId}>
+            {kiosk ? t('form.editTitle', { name: kiosk.name }) : t('form.createTitle')}
+          </Title>
+          {summary && !props.feedback && (
+            <FeedbackAlert feedback={{ color: 'red', title: summary }} />
+          )}
+          <Grid gap="md">
+            {col(text('name', { required: true, autoComplete: 'off', maxLength: 100 }))}
+            {col(
+              <Select
+                label={t('fields.site_id')}
+                {...form.getInputProps('site_id')}
+                value={form.values.site_id || null}
+                onChange={(value) => form.setFieldValue('site_id', value ?? '')}
+                data={siteOptions}
+                required
+                allowDeselect={false}
+                nothingFoundMessage={t('form.noSite')}
+                name="site_id"
+              />,
+            )}
+            {col(
+              <Checkbox.Group
+                label={t('fields.languages')}
+                description={t('form.languagesHint')}
+                value={form.values.languages}
+                onChange={(value) => form.setFieldValue('languages', value)}
+                error={languages.error}
+                required
+              >
+                <Group gap="lg" mt={6}>
+                  {LANGUAGES.map((language, i) => (
+                    <Checkbox
+                      key={language}
+                      value={language}
+                      label={t(`languages.${language}`)}
+                      name="languages"
+                      // A refused list puts the focus on its first box.
+                      data-path={i === 0 ? 'languages' : undefined}
+                    />
+                  ))}
+                </Group>
+              </Checkbox.Group>,
+            )}
+            {col(
+              <Stack gap="xs" role="group" aria-labelledby={`${titleId}-steps`}>
+                <Text id={`${titleId}-steps`} size="sm" fw={500}>
+                  {t('form.steps')}
+                </Text>
+                <Switch
+                  label={t('fields.ask_photo')}
+                  description={t('form.askPhotoHint')}
+                  {...form.getInputProps('ask_photo', { type: 'checkbox' })}
+                  name="ask_photo"
+                />
+                <Switch
+                  label={t('fields.print_badge')}
+                  description={t('form.printBadgeHint')}
+                  {...form.getInputProps('print_badge', { type: 'checkbox' })}
+                  name="print_badge"
+                />
+              </Stack>,
+            )}
+            {col(seconds('idle_seconds', KIOSK_LIMITS.idleSeconds, 'form.idleHint'))}
+            {col(seconds('host_wait_seconds', KIOSK_LIMITS.hostWaitSeconds, 'form.hostWaitHint'))}
+            {col(
+              <Select
+                label={t('fields.badge_size')}
+                {...form.getInputProps('badge_size')}
+                value={form.values.badge_size || null}
+                onChange={(value) => form.setFieldValue('badge_size', value ?? '')}
+                data={BADGE_SIZE_OPTIONS.map((size) => ({
+                  value: size,
+                  label: t(`badges:sizes.${size}`),
+                }))}
+                allowDeselect={false}
+                name="badge_size"
+              />,
+            )}
+            {col(
+              text('printer_url', {
+                description: t('form.printerHint'),
+                placeholder: 'ipp://192.168.1.20/ipp/print',
+                autoComplete: 'off',
+                spellCheck: false,
+                inputMode: 'url',
+              }),
+            )}
+          </Grid>
+          <FeedbackAlert feedback={props.feedback} />
+          <Group>
+            <Button type="submit" loading={busy} disabled={busy}>
+              {kiosk ? t('form.save') : t('form.create')}
+            </Button>
+            <Button variant="default" onClick={props.onCancel} disabled={busy}>
+              {t('form.cancel')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Paper>
+  );
+}

@@ -1,0 +1,352 @@
+/**
+ * `/{domain}/kiosks` (issue 29): the company's kiosks — the lobby's self-service tablets,
+ * each at a site — created, edited, paired with a 6-digit code shown once, given a new
+ * code, revoked (the tablet can do nothing more; the kiosk stays listed and may be paired
+ * again). Each says its state and its tablet's last contact.
+ */
+import { useEffect, useRef, useState } from 'react';
+import { Badge, Button, Container, Group, Stack, Text } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useParams } from 'react-router';
+import type { Kiosk, KioskInput, KioskPairing, Site } from '@sesame/shared';
+import type { Feedback } from '../../../components/FeedbackAlert';
+import { PageTitle } from '../../../components/PageTitle';
+import { QueryState } from '../../../components/QueryState';
+import { ResponsiveRows } from '../../../components/ResponsiveRows';
+import type { Column } from '../../../components/RowsTable';
+import { ApiError, serverMessageOf } from '../../../lib/api-client';
+import { useSettings } from '../../../lib/company';
+import { specificMessage } from '../../../lib/failure';
+import { formatDateTime } from '../../../lib/format';
+import { useTranslation } from '../../../lib/i18n';
+import { useCompanySites } from '../../../lib/site';
+import { withZone } from '../../../lib/zone-label';
+import {
+  createKiosk,
+  kiosksQueryKey,
+  newPairingCode,
+  revokeKiosk,
+  updateKiosk,
+  useKiosks,
+} from '../api/kiosks';
+import { KioskForm } from '../components/KioskForm';
+import { PairingCode } from '../components/PairingCode';
+import { lastContact, sortKiosks } from '../lib/kiosks';
+
+type Editing = { mode: 'create' } | { mode: 'edit'; kiosk: Kiosk } | null;
+
+const STATE_COLORS: Record<Kiosk['state'], { color: string; c?: string }> = {
+  waiting: { color: 'yellow', c: 'yellow.9' },
+  paired: { color: 'teal' },
+  revoked: { color: 'red' },
+  unpaired: { color: 'gray' },
+};
+
+/** The current time, ticking each minute (for the last contacts said). */
+function useNow(everyMs = 30_000): Date {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(new Date()), everyMs);
+    return () => clearInterval(timer);
+  }, [everyMs]);
+  return now;
+}
+
+export default function KiosksPage() {
+  const { t, i18n } = useTranslation(['kiosks', 'badges']);
+  const { domain = '' } = useParams();
+  const queryClient = useQueryClient();
+  const now = useNow();
+  const [editing, setEditing] = useState<Editing>(null);
+  const [feedback, setFeedback] = useState<Feedback | null>(null);
+  const [pairing, setPairing] = useState<{ kiosk: Kiosk; pairing: KioskPairing } | null>(null);
+  const pairingRef = useRef<HTMLDivElement>(null);
+  const settings = useSettings();
+  const kiosks = useKiosks(domain);
+  // Archived sites too: a kiosk of an archived site still says where it is and in which zone.
+  const allSites = useCompanySites(domain, { archived: true });
+  const sites = (allSites.data ?? []).filter((site) => !site.archived_at);
+  const siteOf = (id: string): Site | undefined => allSites.data?.find((site) => site.id === id);
+  const publicUrl = settings.data?.public_url ?? window.location.origin;
+  const refresh = () => queryClient.invalidateQueries({ queryKey: kiosksQueryKey(domain) });
+
+  // A new code shows at the top of the page: the view goes there, and the keyboard with it.
+  useEffect(() => {
+    if (!pairing) return;
+    const node = pairingRef.current;
+    node?.scrollIntoView?.({ block: 'center' });
+    node?.querySelector<HTMLElement>('h2')?.focus();
+  }, [pairing]);
+
+  const open = (next: Editing) => {
+    setFeedback(null);
+    setPairing(null);
+    setEditing(next);
+  };
+
+  const save = async (input: KioskInput): Promise<Record<string, string> | undefined> => {
+    setFeedback(null);
+    try {
+      if (editing?.mode === 'edit') {
+        const answer = await updateKiosk(domain, editing.kiosk.id, input);
+        notifications.show({ color: 'teal', message: answer.message ?? t('saved') });
+      } else {
+        const answer = await createKiosk(domain, input);
+        notifications.show({ color: 'teal', message: answer.message ?? t('created') });
+        setPairing({ kiosk: answer.data, pairing: answer.pairing });
+      }
+      await refresh();
+      setEditing(null);
+      return undefined;
+    } catch (error) {
+      const status = error instanceof ApiError ? error.status : 0;
+      setFeedback({
+        color: 'red',
+        title:
+          status === 0
+            ? t('saveFailed')
+            : (serverMessageOf(error) ?? t('saveFailedStatus', { status })),
+        detail: error instanceof ApiError && error.errors ? undefined : specificMessage(error),
+      });
+      return error instanceof ApiError ? error.errors : undefined;
+    }
+  };
+
+  const code = useMutation({
+    mutationFn: (kiosk: Kiosk) => newPairingCode(domain, kiosk.id),
+    onSuccess: (answer) => {
+      setEditing(null);
+      setPairing({ kiosk: answer.data, pairing: answer.pairing });
+      notifications.show({ color: 'teal', message: answer.message ?? t('done.newCode') });
+    },
+    onError: (error) =>
+      notifications.show({ color: 'red', message: serverMessageOf(error) ?? t('failed.newCode') }),
+    onSettled: refresh,
+  });
+
+  const revoke = useMutation({
+    mutationFn: (kiosk: Kiosk) => revokeKiosk(domain, kiosk.id),
+    onSuccess: (answer, kiosk) => {
+      // The code of a kiosk just revoked no longer pairs anything.
+      setPairing((shown) => (shown?.kiosk.id === kiosk.id ? null : shown));
+      notifications.show({ color: 'teal', message: answer.message ?? t('done.revoke') });
+    },
+    onError: (error) =>
+      notifications.show({ color: 'red', message: serverMessageOf(error) ?? t('failed.revoke') }),
+    onSettled: refresh,
+  });
+
+  const confirmRevoke = (kiosk: Kiosk) =>
+    modals.openConfirmModal({
+      title: t('confirm.title', { name: kiosk.name }),
+      children: <Text>{t('confirm.body', { name: kiosk.name })}</Text>,
+      labels: { confirm: t('confirm.yes'), cancel: t('confirm.no') },
+      confirmProps: { color: 'red.9' },
+      onConfirm: () => revoke.mutate(kiosk),
+    });
+
+  const said = (kiosk: Kiosk): string => {
+    const contact = lastContact(kiosk.last_seen_at, now);
+    switch (contact.kind) {
+      case 'never':
+        return t('lastSeen.never');
+      case 'now':
+        return t('lastSeen.now');
+      case 'minutes':
+        return t('lastSeen.minutes', { count: contact.count });
+      case 'hours':
+        return t('lastSeen.hours', { count: contact.count });
+      case 'date': {
+        const zone = siteOf(kiosk.site.id)?.timezone;
+        return withZone(formatDateTime(contact.iso, zone, i18n.language), zone, i18n.language);
+      }
+    }
+  };
+
+  const columns: Column<Kiosk>[] = [
+    {
+      key: 'name',
+      header: t('columns.name'),
+      card: 'title',
+      render: (kiosk) => (
+        <Text fw={600} size="sm" data-testid="kiosk-name">
+          {kiosk.name}
+        </Text>
+      ),
+    },
+    {
+      key: 'site',
+      header: t('columns.site'),
+      render: (kiosk) => kiosk.site.name,
+    },
+    {
+      key: 'state',
+      header: t('columns.state'),
+      render: (kiosk) => (
+        <Badge
+          variant="light"
+          {...STATE_COLORS[kiosk.state]}
+          data-state={kiosk.state}
+          data-testid="kiosk-state"
+        >
+          {t(`state.${kiosk.state}`)}
+        </Badge>
+      ),
+    },
+    {
+      key: 'lastSeen',
+      header: t('columns.lastSeen'),
+      render: (kiosk) => {
+        const text = said(kiosk);
+        return kiosk.last_seen_at ? (
+          <Text
+            size="sm"
+            component="time"
+            dateTime={kiosk.last_seen_at}
+            title={formatDateTime(
+              kiosk.last_seen_at,
+              siteOf(kiosk.site.id)?.timezone,
+              i18n.language,
+            )}
+          >
+            {text}
+          </Text>
+        ) : (
+          <Text size="sm" c="dimmed">
+            {text}
+          </Text>
+        );
+      },
+    },
+    {
+      key: 'languages',
+      header: t('columns.languages'),
+      render: (kiosk) => kiosk.languages.map((language) => language.toUpperCase()).join(', '),
+    },
+    {
+      key: 'steps',
+      header: t('columns.steps'),
+      render: (kiosk) => {
+        const steps = [
+          ...(kiosk.ask_photo ? [t('steps.photo')] : []),
+          ...(kiosk.print_badge
+            ? [t('steps.badge', { size: t(`badges:sizes.${kiosk.badge_size}`) })]
+            : []),
+        ];
+        return steps.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            {t('steps.none')}
+          </Text>
+        ) : (
+          <Stack gap={2}>
+            {steps.map((step) => (
+              <Text size="sm" key={step}>
+                {step}
+              </Text>
+            ))}
+            {kiosk.print_badge && kiosk.printer_url && (
+              <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                {t('steps.printer', { printer: kiosk.printer_url })}
+              </Text>
+            )}
+          </Stack>
+        );
+      },
+    },
+    {
+      key: 'actions',
+      header: t('columns.actions'),
+      card: 'actions',
+      render: (kiosk) => (
+        <Group gap="xs" wrap="nowrap">
+          <Button
+            size="xs"
+            variant="light"
+            onClick={() => code.mutate(kiosk)}
+            loading={code.isPending && code.variables?.id === kiosk.id}
+            aria-label={t('newCodeOf', { name: kiosk.name })}
+          >
+            {t('newCode')}
+          </Button>
+          <Button
+            size="xs"
+            variant="light"
+            onClick={() => open({ mode: 'edit', kiosk })}
+            aria-label={t('editOf', { name: kiosk.name })}
+          >
+            {t('edit')}
+          </Button>
+          {kiosk.state !== 'revoked' && (
+            <Button
+              size="xs"
+              variant="light"
+              color="red"
+              onClick={() => confirmRevoke(kiosk)}
+              loading={revoke.isPending && revoke.variables?.id === kiosk.id}
+              aria-label={t('revokeOf', { name: kiosk.name })}
+            >
+              {t('revoke')}
+            </Button>
+          )}
+        </Group>
+      ),
+    },
+  ];
+
+  return (
+    <Container size="lg">
+      <Group justify="space-between" align="flex-start" wrap="wrap">
+        <PageTitle>{t('title')}</PageTitle>
+        {!editing && (
+          <Button variant="light" onClick={() => open({ mode: 'create' })}>
+            {t('create')}
+          </Button>
+        )}
+      </Group>
+      <Text c="dimmed" size="sm" mb="md">
+        {t('intro')}
+      </Text>
+      <Stack gap="md">
+        {pairing && (
+          <div ref={pairingRef}>
+            <PairingCode
+              kiosk={pairing.kiosk}
+              pairing={pairing.pairing}
+              publicUrl={publicUrl}
+              onClose={() => setPairing(null)}
+            />
+          </div>
+        )}
+        {editing && (
+          <KioskForm
+            key={editing.mode === 'edit' ? editing.kiosk.id : 'new'}
+            kiosk={editing.mode === 'edit' ? editing.kiosk : undefined}
+            sites={sites}
+            feedback={feedback}
+            onSubmit={save}
+            onCancel={() => open(null)}
+          />
+        )}
+        <QueryState
+          query={kiosks}
+          errorText={(error) => serverMessageOf(error) ?? t('loadFailed')}
+          isEmpty={(rows) => rows.length === 0}
+          empty={t('empty')}
+        >
+          {(rows) => (
+            <ResponsiveRows
+              columns={columns}
+              rows={sortKiosks(rows)}
+              rowKey={(kiosk) => kiosk.id}
+              offset={0}
+              label={t('title')}
+              minWidth={960}
+            />
+          )}
+        </QueryState>
+      </Stack>
+    </Container>
+  );
+}
