@@ -13,6 +13,7 @@ const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   purge: () => import('./purge'),
   onsite: () => import('./onsite'),
   start: () => import('./start'),
+  kiosk: () => import('./kiosk'),
 };
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));
