@@ -29,6 +29,7 @@ import {
   companies,
   events,
   files,
+  kiosks,
   qrUsers,
   users,
   visitRequests,
@@ -79,6 +80,7 @@ const subjectCard = alias(qrUsers, 'subject_card');
 const subjectCompany = alias(companies, 'subject_company');
 const subjectEvent = alias(events, 'subject_event');
 const subjectFile = alias(files, 'subject_file');
+const subjectKiosk = alias(kiosks, 'subject_kiosk');
 const otherCompany = alias(companies, 'other_company');
 
 /** The subject's row, when the entry's subject is of `type`. */
@@ -105,6 +107,7 @@ function joined<T extends PgSelect>(query: T) {
     .leftJoin(subjectCompany, subjectIs('company', subjectCompany.id))
     .leftJoin(subjectEvent, subjectIs('event', subjectEvent.id))
     .leftJoin(subjectFile, subjectIs('file', subjectFile.id))
+    .leftJoin(subjectKiosk, subjectIs('kiosk', subjectKiosk.id))
     .leftJoin(
       otherCompany,
       eq(otherCompany.id, sql`coalesce(${detailUuid('movedTo')}, ${detailUuid('movedFrom')})`),
@@ -129,7 +132,8 @@ const visitorName = (v: {
 const subjectState = sql<AuditSubjectState | null>`case
   when ${auditEvents.subjectType} is null then null
   when coalesce(${subjectUser.id}, ${subjectVisitor.id}, ${subjectRequest.id}, ${subjectCard.id},
-                ${subjectCompany.id}, ${subjectEvent.id}, ${subjectFile.id}) is null then 'gone'
+                ${subjectCompany.id}, ${subjectEvent.id}, ${subjectFile.id}, ${subjectKiosk.id}) is null
+    then 'gone'
   when ${subjectVisitor.anonymisedAt} is not null or ${requestVisitor.anonymisedAt} is not null
     then 'anonymised'
   else 'present' end`;
@@ -213,7 +217,8 @@ const columns = {
     ${visitorName(requestVisitor)},
     ${nameOf(subjectCard.firstname, subjectCard.lastname)},
     ${subjectCompany.name},
-    ${subjectEvent.name})`,
+    ${subjectEvent.name},
+    ${subjectKiosk.name})`,
   subjectRole: sql<Role | null>`case when ${subjectUser.id} is not null then ${activeRoleOf(sql`${subjectUser.roles}`)} end`,
   subjectCompanyName: sql<string | null>`coalesce(
     ${subjectUserCompany.name},

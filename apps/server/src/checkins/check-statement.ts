@@ -94,9 +94,23 @@ export interface CheckValues {
    * repeat window, never open one; someone already out is reported as such.
    */
   closeOnly?: boolean;
+  /**
+   * Check-in only (a kiosk's "Je suis attendu(e)", issue 29): open a check, never close
+   * one, whatever the repeat window; someone already inside is reported as such.
+   */
+  openOnly?: boolean;
   /** The matrix action whose roles may record: the scanners', or the on-site list's check-out. */
   action?: RecordAction;
 }
+
+/**
+ * What a kiosk's check passes (issue 29): the kiosk instead of a session, and its own
+ * site as the desk's. The kiosk records at its site only, for its company only.
+ */
+export type KioskCheckValues = Omit<CheckValues, 'sessionId' | 'userId' | 'action' | 'site'> & {
+  kioskId: string;
+  site: string;
+};
 
 export type RecordAction = 'checks.record' | 'onSite.checkOut';
 
@@ -133,7 +147,7 @@ const permissionValues: Record<RecordAction, ReturnType<typeof permissionsOf>> =
 };
 
 /** Step 1: the caller, by loadPrincipal's own rules (auth/session-rule.ts). */
-const callerCtes = sql`
+const staffCaller = sql`
   caller as (
     select ${users.id} as user_id, ${users.companyId} as company_id,
            ${activeRoleOf(users.roles)} as role,
@@ -147,7 +161,26 @@ const callerCtes = sql`
            role = any(${p('recordRoles')}::text[]) as may_record,
            role = any(${p('allCompanyRoles')}::text[]) as all_companies
       from caller
+  )`;
+
+/**
+ * Step 1 for a kiosk (issue 29): the paired, unrevoked kiosk, as a caller of its own
+ * company limited to its own site (no staff member: the checks it writes name nobody),
+ * that may record there and nowhere else.
+ */
+const kioskCaller = sql`
+  caller as (
+    select null::uuid as user_id, k.company_id, null::text as role,
+           k.site_id as home_site_id, array[k.site_id]::uuid[] as site_ids
+      from kiosks k
+     where k.id = ${p('kioskId')}::uuid and k.revoked_at is null and k.token_hash is not null
   ),
+  recorder as (
+    select user_id, company_id, true as may_record, false as all_companies from caller
+  )`;
+
+/** The desk's site the request named, checked against the caller's reach. */
+const deskCte = sql`
   desk as (
     select case
              when ${DESK} is null then 'none'
@@ -299,6 +332,9 @@ function decideAndWrite(table: 'visitor_checks' | 'user_checks'): SQL {
              when ${p('closeOnly')}::boolean then
                case when latest_id is not null and latest_out is null then 'close' else 'repeatOut' end
              when blocked is not null then 'refuse'
+             when ${p('openOnly')}::boolean then
+               case when latest_id is not null and latest_out is null then 'repeatIn'
+                    when refusal is not null then 'refuse' else 'open' end
              when latest_id is not null and latest_out is null then
                case when latest_in > ${p('since')}::timestamptz then 'repeatIn' else 'close' end
              when latest_out > ${p('since')}::timestamptz then 'repeatOut'
@@ -325,7 +361,7 @@ function decideAndWrite(table: 'visitor_checks' | 'user_checks'): SQL {
 }
 
 const answer = (extra: SQL = sql``) => sql`
-  select c.user_id is not null as authenticated,
+  select c.company_id is not null as authenticated,
          coalesce(r.may_record, false) as "mayRecord",
          d.id as "holderId", d.uidn, d.firstname, d.lastname, d.timezone,
          d.site_name as "siteName", d.expiry_zone as "expiryZone", d.date_exp as "dateExp", d.day,
@@ -346,15 +382,16 @@ function checkStatement<Key extends 'code' | 'email'>(
 ) {
   const run = rawPrepared<CheckOutcome>(
     name,
-    sql`with ${callerCtes}, ${holder}, ${decideAndWrite(table)} ${answer(extraAnswer)}`,
+    sql`with ${staffCaller}, ${deskCte}, ${holder}, ${decideAndWrite(table)} ${answer(extraAnswer)}`,
   );
   // The answer always has exactly one row: `from (select 1)` with left joins.
   return async (db: Database, values: CheckValues & Record<Key, string>): Promise<CheckOutcome> => {
-    const { action = 'checks.record', closeOnly = false, ...rest } = values;
+    const { action = 'checks.record', closeOnly = false, openOnly = false, ...rest } = values;
     const params = {
       ...permissionValues[action],
       ...rest,
       closeOnly,
+      openOnly,
       // ISO strings, which the statement casts: the driver's own Date formatting costs more.
       now: values.now.toISOString(),
       since: values.since.toISOString(),
@@ -379,3 +416,29 @@ export const checkKioskEmailStatement = checkStatement<'email'>(
   'user_checks',
   kioskAnswer,
 );
+
+/**
+ * A kiosk's check of a visitor's code (issue 29): the desk's very statement (the holder,
+ * the decision, the guarded write) with the kiosk as its caller, at the kiosk's own site:
+ * a visitor of another site is refused ('otherSite'), one of another company is not
+ * found. `openOnly` for its check-in, `closeOnly` for its check-out.
+ */
+const runKioskVisitorCheck = rawPrepared<CheckOutcome>(
+  'check_visitor_code_kiosk',
+  sql`with ${kioskCaller}, ${deskCte}, ${visitorHolder}, ${decideAndWrite('visitor_checks')} ${answer()}`,
+);
+
+export async function checkVisitorCodeAtKiosk(
+  db: Database,
+  values: KioskCheckValues & { code: string },
+): Promise<CheckOutcome> {
+  const { closeOnly = false, openOnly = false, ...rest } = values;
+  const params = {
+    ...rest,
+    closeOnly,
+    openOnly,
+    now: values.now.toISOString(),
+    since: values.since.toISOString(),
+  };
+  return firstRow(await runKioskVisitorCheck(db, params), 'the kiosk code check statement');
+}

@@ -2,7 +2,8 @@
  * Scans retried by the scanner's offline queue (issue 12 §2): the request carries
  * an `Idempotency-Key`; the check and the answer it gave are written in one
  * transaction, so a retry — after a lost answer, a timeout, an outage — gets the
- * first answer back and never toggles its holder twice. Keys are per user and
+ * first answer back and never toggles its holder twice. Keys are per user (or per
+ * kiosk, issue 29) and
  * forgotten after a day (swept at start).
  *
  * A key is bound to the request it was first used for (issue 26 §6): its route and
@@ -21,9 +22,14 @@ const KEY = /^[\w-]{8,100}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const SCAN_KEY_TTL_MS = 24 * 3600_000;
 
-/** One use of a key: whose it is, and the request it stands for. */
-export interface ScanKey {
-  userId: string;
+/**
+ * One use of a key: whose it is — a staff member's, or a kiosk's (issue 29: the tablet's
+ * offline queue) — and the request it stands for.
+ */
+export type ScanKey = ScanKeyOf &
+  ({ userId: string; kioskId?: undefined } | { kioskId: string; userId?: undefined });
+
+interface ScanKeyOf {
   key: string;
   /** `GET /api/get-qr-data/:uidn`: the method and the route's pattern, never the path. */
   route: string;
@@ -74,6 +80,18 @@ export function scanKey(request: FastifyRequest, userId: string): ScanKey | unde
   };
 }
 
+/** A kiosk's key (issue 29): the same binding, owned by the kiosk rather than a person. */
+export function kioskScanKey(request: FastifyRequest, kioskId: string): ScanKey | undefined {
+  const key = idempotencyKey(request);
+  if (key === undefined) return undefined;
+  return {
+    kioskId,
+    key,
+    route: `${request.method} ${request.routeOptions.url ?? ''}`,
+    requestHash: requestHash(request),
+  };
+}
+
 /**
  * Runs `check` once per (user, key): the first call's answer is stored with the
  * check's own write, with the route and request it answered; a later call with the
@@ -82,17 +100,18 @@ export function scanKey(request: FastifyRequest, userId: string): ScanKey | unde
  */
 export async function oncePerKey<T>(
   db: Database,
-  { userId, key, route, requestHash }: ScanKey,
+  { userId, kioskId, key, route, requestHash }: ScanKey,
   check: (db: Database) => Promise<T>,
 ): Promise<T> {
-  if (!UUID.test(userId)) throw unauthenticated();
+  const ownerId = kioskId ?? userId;
+  if (!UUID.test(ownerId)) throw unauthenticated();
   return db.transaction(async (tx) => {
     let claimed: { key: string }[];
     try {
       // On PostgreSQL a concurrent request with the same key waits here for the first.
       claimed = await tx
         .insert(scanRequests)
-        .values({ userId, key, route, requestHash })
+        .values({ userId: userId ?? null, kioskId: kioskId ?? null, key, route, requestHash })
         .onConflictDoNothing()
         .returning({ key: scanRequests.key });
     } catch (error) {
@@ -100,7 +119,10 @@ export async function oncePerKey<T>(
       if ((error as { cause?: { code?: string } }).cause?.code === '23503') throw unauthenticated();
       throw error;
     }
-    const mine = and(eq(scanRequests.userId, userId), eq(scanRequests.key, key));
+    const mine = and(
+      kioskId ? eq(scanRequests.kioskId, kioskId) : eq(scanRequests.userId, ownerId),
+      eq(scanRequests.key, key),
+    );
     if (claimed.length === 0) {
       const [prior] = await tx
         .select({

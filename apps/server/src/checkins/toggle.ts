@@ -16,6 +16,7 @@ import {
   type CheckMethod,
   type CheckResult,
   type KioskCheckResult,
+  type KioskVisitCheck,
   type Language,
   type Say,
 } from '@sesame/shared';
@@ -27,6 +28,7 @@ import { dayOf } from '../time-zones';
 import {
   checkKioskEmailStatement,
   checkQrUserCodeStatement,
+  checkVisitorCodeAtKiosk,
   checkVisitorCodeStatement,
   type CheckOutcome,
   type CheckValues,
@@ -275,4 +277,81 @@ export async function checkOutFromList(
     values.now,
     (m) => m.check.unknownCode,
   );
+}
+
+export interface KioskCheckContext {
+  kioskId: string;
+  /** The kiosk's site: the only site it checks visitors at. */
+  siteId: string;
+  /** 'in': "Je suis attendu(e)", never a check-out; 'out': "Je pars", never a check-in. */
+  direction: 'in' | 'out';
+  repeatWindowMs: number;
+  now?: Date;
+  lang?: Language;
+}
+
+const KIOSK_SAYS = {
+  in: 'checkedIn',
+  out: 'checkedOut',
+  alreadyIn: 'alreadyIn',
+  alreadyOut: 'alreadyOut',
+} as const;
+
+/** The day refusals a visitor at a kiosk hears as one sentence: not expected here today. */
+const NOT_HERE: readonly (string | null)[] = [
+  'otherSite',
+  'meetingDayOver',
+  'meetingNotYet',
+  'eventOver',
+  'eventNotYet',
+];
+
+/**
+ * A visitor's code at a kiosk (issue 29): the desk's own statement with the kiosk as
+ * caller (check-statement.ts). Same rules as the desk — confirmed, today, this site —
+ * and a direction: the check-in never closes an open check, the check-out never opens
+ * one (someone never checked in: 409 `kiosk.notInside`). Messages in the visitor's
+ * language; refusals 409, an unknown code 404.
+ */
+export async function checkAtKiosk(
+  db: Database,
+  uidn: string,
+  ctx: KioskCheckContext,
+): Promise<Omit<KioskVisitCheck, 'request_id'> & { visitorId: string }> {
+  const now = ctx.now ?? new Date();
+  const lang = ctx.lang ?? DEFAULT_LANGUAGE;
+  const outcome = await checkVisitorCodeAtKiosk(db, {
+    kioskId: ctx.kioskId,
+    site: ctx.siteId,
+    code: storedUidn(uidn),
+    now,
+    since: new Date(now.getTime() - ctx.repeatWindowMs),
+    method: 'kiosk',
+    newCheckId: newId(),
+    ...(ctx.direction === 'in' ? { openOnly: true } : { closeOnly: true }),
+  });
+  if (!outcome.authenticated) throw unauthenticated((m) => m.kiosk.deviceRefused);
+  if (outcome.desk !== 'ok') throw new HttpError(409, (m) => m.kiosk.notHere);
+  if (!outcome.holderId || !outcome.decision) throw notFound((m) => m.check.unknownCode);
+  const firstname = outcome.firstname ?? '';
+  const answer = (status: KioskVisitCheck['status']) => ({
+    status,
+    firstname,
+    visitorId: outcome.holderId!,
+    message: sayIn(lang, (m) => m.kiosk[KIOSK_SAYS[status]](firstname)),
+  });
+  switch (outcome.decision) {
+    case 'refuse':
+      if (NOT_HERE.includes(outcome.refusal)) throw new HttpError(409, (m) => m.kiosk.notHere);
+      throw new HttpError(409, refusalMessage(outcome));
+    case 'repeatIn':
+      return answer('alreadyIn');
+    case 'repeatOut':
+      if (!outcome.latestOut) throw new HttpError(409, (m) => m.kiosk.notInside);
+      return answer('alreadyOut');
+    case 'close':
+      return answer(outcome.wrote ? 'out' : 'alreadyOut');
+    case 'open':
+      return answer(outcome.wrote ? 'in' : 'alreadyIn');
+  }
 }

@@ -44,6 +44,12 @@ export const AUDIT_ACTIONS = [
   'site.archived',
   'site.restored',
   'site.deleted',
+  /** Issue 29: the lobby's kiosks (a tablet's pairing has no staff actor). */
+  'kiosk.created',
+  'kiosk.updated',
+  'kiosk.code_issued',
+  'kiosk.paired',
+  'kiosk.revoked',
   'event.created',
   'event.closed',
   'event.deleted',
@@ -77,6 +83,7 @@ export const AUDIT_SUBJECTS = [
   'file',
   'event',
   'site',
+  'kiosk',
 ] as const;
 export type AuditSubject = (typeof AUDIT_SUBJECTS)[number];
 

@@ -1,0 +1,247 @@
+/**
+ * The kiosk's own calls (issue 29), `/api/kiosk/…`: the tablet pairs with a code (public,
+ * rate-limited), then every call carries its device token (`config.kiosk`: app.ts refuses
+ * anything else with 401 `kiosk.deviceRefused`). The token reaches the kiosk's own site
+ * and nothing else: today's expected visitors by name (first name and host only), the host
+ * search, a visitor's check-in and check-out, a walk-in's request and its answer. The old
+ * staff route `POST /api/kiosk/check` (the camera scanner's e-mail presence) is not one.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  KIOSK_LIMITS,
+  hostSearchQuerySchema,
+  hostSearchResultSchema,
+  kioskCheckInputSchema,
+  kioskConfigSchema,
+  kioskExpectedSchema,
+  kioskPairInputSchema,
+  kioskPairedSchema,
+  kioskSearchQuerySchema,
+  kioskVisitCheckSchema,
+  kioskWalkInCreatedSchema,
+  kioskWalkInSchema,
+  kioskWalkInStatusSchema,
+  type KioskVisitCheck,
+} from '@sesame/shared';
+import { kioskScanKey, oncePerKey } from '../checkins/idempotency';
+import { checkAtKiosk } from '../checkins/toggle';
+import type { Database } from '../db/client';
+import { HttpError, unauthenticated } from '../errors';
+import { withStoredFileCleanup } from '../files/uploads';
+import { searchHosts } from '../requests/host-loop';
+import { deviceTokenOf, digest, pairKiosk, type KioskDevice } from './device';
+import { auditPairing, kioskConfig } from './service';
+import {
+  codeOfRequest,
+  fileWalkIn,
+  requestOfVisitor,
+  searchExpected,
+  walkInStatus,
+} from './visits';
+
+const MINUTE = 60_000;
+
+export const kioskDeviceRoutes: FastifyPluginAsyncZod = async (app) => {
+  const secret = app.config.jwtSecret;
+  const limits = app.config.rateLimits;
+  const logo = (stored: string | null) => app.fileUrls.logo(stored);
+
+  /**
+   * A limit counted per kiosk: the device token's digest (never the token itself) names
+   * the counter, so two kiosks behind one address do not share it; a call without a token
+   * is counted per client address (and then refused by the guard).
+   */
+  const perKiosk = (name: string, max: number) => ({
+    max,
+    timeWindow: MINUTE,
+    keyGenerator: (request: FastifyRequest) => {
+      const token = deviceTokenOf(request.headers.authorization);
+      return token ? `${name}|${digest(secret, token)}` : `${name}|ip|${request.ip}`;
+    },
+  });
+  const device = (request: FastifyRequest): KioskDevice => {
+    if (!request.kiosk) throw unauthenticated((m) => m.kiosk.deviceRefused);
+    return request.kiosk;
+  };
+  const kioskConfigOf = async (id: string) => {
+    const config = await kioskConfig(app.db, id, logo);
+    if (!config) throw unauthenticated((m) => m.kiosk.deviceRefused);
+    return config;
+  };
+
+  app.post(
+    '/kiosk/pair',
+    {
+      config: {
+        public: true,
+        rateLimit: { max: KIOSK_LIMITS.pairAttemptsPerMinute, timeWindow: MINUTE },
+      },
+      schema: {
+        tags: ['kiosks'],
+        summary:
+          "Pairs a tablet (public): a kiosk's live 6-digit code, once, for its device token " +
+          '(`Authorization: Bearer kiosk_…` on every kiosk call) and its settings. An unknown, used or ' +
+          `expired code: 401. At most ${KIOSK_LIMITS.pairAttemptsPerMinute} attempts a minute per client.`,
+        body: kioskPairInputSchema,
+        response: { 200: kioskPairedSchema },
+      },
+    },
+    async (request) => {
+      const paired = await app.db.transaction(async (tx) => {
+        const done = await pairKiosk(tx, secret, request.body.code);
+        if (done) await auditPairing(tx, done.kioskId);
+        return done;
+      });
+      if (!paired) throw new HttpError(401, (m) => m.kiosk.codeRefused);
+      return { token: paired.token, kiosk: await kioskConfigOf(paired.kioskId) };
+    },
+  );
+
+  app.get(
+    '/kiosk/me',
+    {
+      config: { kiosk: true, rateLimit: perKiosk('kiosk-me', limits.codeLookupPerWindow) },
+      schema: {
+        tags: ['kiosks'],
+        summary: "The kiosk's own settings, its company's name and logo, its site's name and zone.",
+        response: { 200: z.object({ data: kioskConfigSchema }) },
+      },
+    },
+    async (request) => ({ data: await kioskConfigOf(device(request).id) }),
+  );
+
+  app.get(
+    '/kiosk/expected',
+    {
+      config: {
+        kiosk: true,
+        rateLimit: perKiosk('kiosk-search', KIOSK_LIMITS.searchesPerMinute),
+      },
+      schema: {
+        tags: ['kiosks'],
+        summary:
+          `Today's expected visitors at the kiosk's site whose last name starts with ?q= (${KIOSK_LIMITS.searchMinLetters} ` +
+          `letters at least, else 400; accents ignored), at most ${KIOSK_LIMITS.searchMaxMatches}: meetings of today in the ` +
+          "site's zone, not declined (event guests are not listed). First name, initial, host and time only. " +
+          `${KIOSK_LIMITS.searchesPerMinute} searches a minute per kiosk (429).`,
+        querystring: kioskSearchQuerySchema,
+        response: { 200: z.object({ data: z.array(kioskExpectedSchema) }) },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { data: await searchExpected(app.db, device(request), request.query.q) };
+    },
+  );
+
+  app.get(
+    '/kiosk/hosts',
+    {
+      config: { kiosk: true, rateLimit: perKiosk('kiosk-hosts', limits.codeLookupPerWindow) },
+      schema: {
+        tags: ['kiosks'],
+        summary:
+          "A walk-in's host search: the kiosk's company's active staff whose name holds ?q= (2 characters " +
+          "at least), the kiosk's site's first; names only.",
+        querystring: hostSearchQuerySchema,
+        response: { 200: hostSearchResultSchema },
+      },
+    },
+    async (request, reply) => {
+      const kiosk = device(request);
+      reply.header('cache-control', 'no-store');
+      return { data: await searchHosts(app.db, kiosk.companyId, request.query.q, kiosk.siteId) };
+    },
+  );
+
+  /** Check-in and check-out differ only in their direction. */
+  const checkRoute = (direction: 'in' | 'out') =>
+    app.post(
+      `/kiosk/check-${direction}`,
+      {
+        config: { kiosk: true, rateLimit: perKiosk('kiosk-check', limits.codeLookupPerWindow) },
+        schema: {
+          tags: ['kiosks'],
+          summary:
+            (direction === 'in'
+              ? "Checks a visitor in at the kiosk's site (never out: someone inside is 'alreadyIn'). "
+              : "Checks a visitor out at the kiosk's site (never in: someone out is 'alreadyOut', someone " +
+                'never checked in 409). ') +
+            'The visit found by name (`request_id`, of this site only, else 404) or the code read from the QR ' +
+            "(`code`). The desk's rules: confirmed (409), today (409), this site (409); an unknown code 404. " +
+            'An `Idempotency-Key` makes a retry answer the first answer, never a second check.',
+          body: kioskCheckInputSchema,
+          response: { 200: z.object({ data: kioskVisitCheckSchema }) },
+        },
+      },
+      async (request) => {
+        const kiosk = device(request);
+        const body = request.body;
+        const check = async (db: Database): Promise<{ data: KioskVisitCheck }> => {
+          const code = body.request_id
+            ? await codeOfRequest(db, kiosk, body.request_id)
+            : (body.code ?? '');
+          const { visitorId, ...result } = await checkAtKiosk(db, code, {
+            kioskId: kiosk.id,
+            siteId: kiosk.siteId,
+            direction,
+            repeatWindowMs: app.config.repeatScanWindowMs,
+            lang: request.lang,
+          });
+          const requestId = body.request_id ?? (await requestOfVisitor(db, visitorId)) ?? '';
+          return { data: { ...result, request_id: requestId } };
+        };
+        const key = kioskScanKey(request, kiosk.id);
+        return key ? oncePerKey(app.db, key, check) : check(app.db);
+      },
+    );
+  checkRoute('in');
+  checkRoute('out');
+
+  app.post(
+    '/kiosk/walk-ins',
+    {
+      config: { kiosk: true, rateLimit: perKiosk('kiosk-walk-in', limits.publicFormPerWindow) },
+      schema: {
+        tags: ['kiosks'],
+        summary:
+          "A walk-in at the kiosk: the visitor at the kiosk's site for today (the time now), their photo " +
+          "(a JPEG data URL, when taken), and a pending request to the host chosen (else the site's front " +
+          "desk), whose mail (Valider / Annuler) is queued at once; the visitor's acknowledgement only when an " +
+          "e-mail was given. `told`: the host's name, or null when the front desk was told.",
+        body: kioskWalkInSchema,
+        response: { 201: z.object({ data: kioskWalkInCreatedSchema }) },
+      },
+    },
+    async (request, reply) => {
+      const kiosk = device(request);
+      const filed = await withStoredFileCleanup(app.storage, (storage) =>
+        app.db.transaction((tx) => fileWalkIn(tx, storage, kiosk, request.body)),
+      );
+      reply.code(201);
+      return { data: { request_id: filed.requestId, told: filed.told } };
+    },
+  );
+
+  app.get(
+    '/kiosk/walk-ins/:requestId',
+    {
+      config: { kiosk: true, rateLimit: perKiosk('kiosk-status', limits.codeLookupPerWindow) },
+      schema: {
+        tags: ['kiosks'],
+        summary:
+          "The host's answer to a walk-in this kiosk filed: 'waiting', 'accepted' or 'declined' " +
+          "(another kiosk's request: 404).",
+        params: z.object({ requestId: z.uuid() }),
+        response: { 200: z.object({ data: kioskWalkInStatusSchema }) },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const status = await walkInStatus(app.db, device(request).id, request.params.requestId);
+      return { data: { status } };
+    },
+  );
+};
