@@ -401,7 +401,12 @@ export async function walkIn(
   if (person.email) await type('E-mail', person.email);
   if (person.phone) await type('Téléphone', person.phone);
   await type('Personne visitée', person.hostQuery);
-  await tap(page.getByRole('option', { name: person.hostName }));
+  // The host search's answers: large buttons (or a list's options), the host's name on each.
+  await tap(
+    page
+      .getByRole('button', { name: person.hostName, exact: true })
+      .or(page.getByRole('option', { name: person.hostName, exact: true })),
+  );
   await type('Motif de la visite', person.reason);
   // The privacy notice: a checkbox whose label names it.
   const notice = page.getByRole('checkbox');
@@ -428,8 +433,9 @@ export async function walkIn(
 }
 
 /**
- * Records, in the page, each screen the kiosk shows: the text of its first heading, each time
- * it changes (installed before the app loads; read with `screensSeen`).
+ * Records, in the page, each screen the kiosk shows, in order: its heading (`h1`), with the
+ * step it says it is at when one heading covers several steps ("Étape 2 sur 3"), each time
+ * that changes. Installed before the app loads; read with `screensSeen`.
  */
 export async function watchScreens(context: BrowserContext): Promise<void> {
   await context.addInitScript(() => {
@@ -438,7 +444,12 @@ export async function watchScreens(context: BrowserContext): Promise<void> {
     const note = () => {
       const heading = document.querySelector('main h1, h1');
       const text = heading?.textContent?.replace(/\s+/g, ' ').trim();
-      if (text && seen[seen.length - 1] !== text) seen.push(text);
+      if (!text) return;
+      const step = /(?:Étape|Step) \d+ (?:sur|of) \d+/.exec(
+        document.querySelector('main')?.textContent ?? '',
+      )?.[0];
+      const screen = step ? `${text} (${step})` : text;
+      if (seen[seen.length - 1] !== screen) seen.push(screen);
     };
     new MutationObserver(note).observe(document, {
       subtree: true,
@@ -448,7 +459,7 @@ export async function watchScreens(context: BrowserContext): Promise<void> {
   });
 }
 
-/** The screens recorded since `from` (an index into the page's record). */
+/** The screens the page recorded so far (`watchScreens`), in order. */
 export async function screensSeen(page: Page): Promise<string[]> {
   return page.evaluate(() => [
     ...((window as unknown as { __kioskScreens?: string[] }).__kioskScreens ?? []),
