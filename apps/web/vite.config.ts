@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { kioskServiceWorker } from './scripts/kiosk-service-worker';
 
 const MANTINE = String.raw`@mantine[\\/]core[\\/]esm[\\/]`;
 const WEB_LIB = String.raw`apps[\\/]web[\\/]src[\\/]lib[\\/]`;
@@ -12,7 +13,8 @@ const FORM_INPUTS = new RegExp(
 );
 
 export default defineConfig({
-  plugins: [react()],
+  // The kiosk's service worker, dist/kiosk-sw.js (issue 29): the kiosk app opens offline.
+  plugins: [react(), kioskServiceWorker()],
   server: { proxy: { '/api': 'http://localhost:3000' } },
   build: {
     outDir: 'dist',

@@ -1,0 +1,57 @@
+/**
+ * "Scanner mon code" / "Scanner mon badge": the camera reads the visitor's code and the kiosk
+ * checks them in or out with it. Without the network (or with the server out) the scan is
+ * kept — its code and Idempotency-Key only — and sent once the network is back.
+ */
+import { useState } from 'react';
+import { Alert, Stack } from '@mantine/core';
+import type { KioskVisitCheck } from '@sesame/shared';
+import { useTranslation } from '../../../lib/i18n';
+import { kioskApi, KioskApiError, statusOf } from '../api';
+import {
+  isRetryableStatus,
+  newIdempotencyKey,
+  type KioskCheckKind,
+  type PendingKioskScan,
+} from '../lib/offline-queue';
+import { Scanner } from './Scanner';
+
+export function ScanCheck({
+  kind,
+  onChecked,
+  onQueued,
+}: {
+  kind: KioskCheckKind;
+  onChecked: (check: KioskVisitCheck) => void;
+  onQueued: (scan: PendingKioskScan) => void;
+}) {
+  const { t } = useTranslation('kiosk');
+  const [attempt, setAttempt] = useState(0);
+  const [refused, setRefused] = useState<string | null>(null);
+
+  const handle = async (code: string) => {
+    const key = newIdempotencyKey();
+    try {
+      onChecked(await kioskApi.check(kind, { code }, key));
+    } catch (error) {
+      if (isRetryableStatus(statusOf(error))) {
+        onQueued({ key, kind, code, at: Date.now() });
+        return;
+      }
+      setRefused((error instanceof KioskApiError && error.serverMessage) || t('failed'));
+      // The camera again, for another try.
+      setAttempt((n) => n + 1);
+    }
+  };
+
+  return (
+    <Stack gap="md">
+      {refused && (
+        <Alert color="red" variant="light" role="alert">
+          {refused}
+        </Alert>
+      )}
+      <Scanner key={attempt} onCode={(code) => void handle(code)} />
+    </Stack>
+  );
+}
