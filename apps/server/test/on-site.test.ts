@@ -42,8 +42,8 @@ type Company = { id: string; slug: string };
 /** A visitor of today with a confirmed meeting, ready to check in. */
 async function confirmedVisitor(company: Company, values: Record<string, unknown> = {}) {
   const visitor = await buildVisitor(ctx.db, { company, ...values });
-  await buildRequest(ctx.db, { company, visitor, confirmed: true, status: 1 });
-  return visitor;
+  const request = await buildRequest(ctx.db, { company, visitor, confirmed: true, status: 1 });
+  return Object.assign(visitor, { requestId: request.id });
 }
 
 async function scan(app: FastifyInstance, token: string, url: string) {
@@ -88,6 +88,9 @@ describe('on site now: presence from the check history', () => {
     const row = page.data.find((r) => r.kind === 'visitor')!;
     expect(row).toMatchObject({ host: 'M. Diallo', organisation: 'Acme', event: null });
     expect(page.data.find((r) => r.kind === 'event_guest')!.event).toBe(event.name);
+    // A meeting's visitor carries their request (its badge, issue 29); nobody else does.
+    expect(row.request_id).toBe(visitor.requestId);
+    expect(page.data.filter((r) => r.request_id !== null)).toHaveLength(1);
 
     // Search and kind narrow the page, never the counts.
     const searched = await onSite(desk, '?q=visiteuse');

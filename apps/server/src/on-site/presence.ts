@@ -96,6 +96,7 @@ interface OnSiteDbRow extends PersonDbRow {
   check_in_at: Date | string;
   check_in_method: string;
   photo_id: string | null;
+  request_id: string | null;
 }
 
 const iso = (value: Date | string) => new Date(value).toISOString();
@@ -151,6 +152,9 @@ export async function listOnSite(
                c.id as company_id, c.name as company_name, c.slug as company_slug,
                s.id as site_id, s.name as site_name, s.timezone as site_timezone,
                case when o.tbl = 'visitor' and v.event_id is null then ${hostOf(sql`v.id`)} end as host,
+               case when o.tbl = 'visitor' and v.event_id is null then
+                 (select r.id from visit_requests r where r.visitor_id = v.id
+                   order by r.created_at desc limit 1) end as request_id,
                e.name as event, o.check_in_at, o.check_in_method,
                (select f.id from files f where f.id = coalesce(v.request_image_id, q.document_id)
                    and f.media_type like 'image/%') as photo_id
@@ -190,6 +194,7 @@ export async function listOnSite(
       check_in_time: iso(row.check_in_at),
       check_in_method: row.check_in_method,
       photo: files.signed(row.photo_id),
+      request_id: row.request_id,
     })),
   };
 }

@@ -39,6 +39,8 @@ export const onSiteRowSchema = z.object({
   check_in_method: z.string(),
   /** A thumbnail URL signed for the viewer's session, or null. */
   photo: z.string().nullable(),
+  /** A meeting's visitor: their latest request (its badge, issue 29); null for everyone else. */
+  request_id: z.string().nullable(),
 });
 export type OnSiteRow = z.infer<typeof onSiteRowSchema>;
 
