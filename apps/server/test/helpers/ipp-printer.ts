@@ -82,6 +82,7 @@ async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs: n
 /** Starts a printer named `name` that accepts application/pdf and keeps its jobs. */
 export async function startIppPrinter(name = 'Sesame Badge Test'): Promise<TestIppPrinter> {
   const ippeveprinter = findProgram('ippeveprinter');
+  const noop = findProgram('true') ?? '/bin/true';
   const dbusDaemon = findProgram('dbus-daemon');
   if (!ippeveprinter || !dbusDaemon)
     throw new Error(
@@ -126,6 +127,10 @@ export async function startIppPrinter(name = 'Sesame Badge Test'): Promise<TestI
         'application/pdf',
         '-r',
         'off',
+        // "Prints" each job at once (a no-op command): without one it simulates 5 to 15 s of
+        // printing per job and answers server-error-busy meanwhile. `-k` still keeps the file.
+        '-c',
+        noop,
         name,
       ],
       {
