@@ -18,6 +18,7 @@ import { onSiteRoutes } from './on-site/routes';
 import { rollCallRoutes } from './roll-calls/routes';
 import { auditRoutes } from './audit/routes';
 import { privacyRoutes } from './privacy/routes';
+import { badgeRoutes } from './badges/routes';
 import { kioskRoutes } from './kiosks/routes';
 
 export const apiRoutes: FastifyPluginAsync = async (app) => {
@@ -37,5 +38,6 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(rollCallRoutes);
   await app.register(auditRoutes);
   await app.register(privacyRoutes);
+  await app.register(badgeRoutes);
   await app.register(kioskRoutes);
 };

@@ -17,7 +17,7 @@ import {
   type SQL,
 } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { Site, SiteInput, SiteRef, SiteUpdate } from '@sesame/shared';
+import type { BadgeSize, Site, SiteInput, SiteRef, SiteUpdate } from '@sesame/shared';
 import { actsOnAllCompanies, type Action } from '@sesame/shared';
 import { audit } from '../audit/service';
 import type { Principal } from '../auth/principal';
@@ -42,6 +42,8 @@ export function presentSite(row: SiteRow): Site {
     day_end: row.dayEnd,
     arrival_early_minutes: row.arrivalEarlyMinutes,
     short_code: row.shortCode,
+    badge_printer_url: row.badgePrinterUrl,
+    badge_size: row.badgeSize as BadgeSize,
     archived_at: row.archivedAt ? row.archivedAt.toISOString() : null,
     created_at: row.createdAt.toISOString(),
   };
@@ -206,6 +208,8 @@ function columnsOf(input: SiteUpdate): Partial<typeof sites.$inferInsert> {
     values.arrivalEarlyMinutes = input.arrival_early_minutes;
   }
   if (input.short_code !== undefined) values.shortCode = input.short_code;
+  if (input.badge_printer_url !== undefined) values.badgePrinterUrl = input.badge_printer_url;
+  if (input.badge_size !== undefined) values.badgeSize = input.badge_size;
   return values;
 }
 

@@ -50,6 +50,8 @@ export const AUDIT_ACTIONS = [
   'kiosk.code_issued',
   'kiosk.paired',
   'kiosk.revoked',
+  /** Issue 29: a visitor's badge printed (by a staff member, or by a kiosk: no actor). */
+  'badge.printed',
   'event.created',
   'event.closed',
   'event.deleted',

@@ -17,6 +17,7 @@ import {
   uuidSchema,
 } from './common';
 import { DAY_END_PATTERN } from './company';
+import { BADGE_SIZE_IDS, badgeSizeField, printerUrlField } from './kiosk';
 
 export type SiteField = keyof Catalogue['site']['fields'];
 
@@ -136,6 +137,10 @@ export const siteInputSchema = z.object({
       .nullable()
       .optional(),
   ),
+  /** Issue 29: the front desk's IPP badge printer (blank: badges print from the browser). */
+  badge_printer_url: printerUrlField,
+  /** Issue 29: the label the site's badges are laid out for (BADGE_SIZES). */
+  badge_size: z.preprocess(blankToUndefined, badgeSizeField.optional()),
 });
 export type SiteInput = z.infer<typeof siteInputSchema>;
 
@@ -157,6 +162,8 @@ export const siteSchema = z.object({
   day_end: z.string(),
   arrival_early_minutes: z.number(),
   short_code: z.string().nullable(),
+  badge_printer_url: z.string().nullable(),
+  badge_size: z.enum(BADGE_SIZE_IDS),
   archived_at: z.string().nullable(),
   created_at: z.string(),
 });

@@ -184,6 +184,11 @@ function sentenceOf(
             ? `check.undone_${detail.undone}`
             : action,
       };
+    case 'badge.printed': {
+      // Issue 29: a reprint says so; a kiosk's print has no staff actor.
+      const kind = detail.reprint === true ? 'reprinted' : 'printed';
+      return { key: `badge.${kind}${typeof detail.kioskId === 'string' ? '_kiosk' : ''}` };
+    }
     case 'roll_call.started':
       return { key: action, values: { count: count(detail, 'people') ?? 0 } };
     case 'roll_call.ended':

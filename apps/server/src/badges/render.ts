@@ -1,0 +1,554 @@
+/**
+ * A visitor's badge (issue 29): what it says, as an HTML page the browser prints at the
+ * label's size (`@page`, tier 1), and as a PDF at the exact media size that the server sends
+ * to an IPP printer (tier 2). Both carry the same things: the company's logo (or its name),
+ * a band "VISITEUR" / "VISITOR" in the visitor's language, the photo a kiosk took, the name,
+ * organisation, host, site, the visit's day ("Valable le 28/11/2026 uniquement") and a QR of
+ * the visitor's code, which the kiosk's "Je pars" and the desk's scanner check out.
+ *
+ * A badge is for a confirmed meeting only (400 `badge.notConfirmed`).
+ */
+import { randomBytes } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import {
+  BADGE_SIZES,
+  asLanguage,
+  formatUidn,
+  sayIn,
+  type BadgeSize,
+  type Language,
+} from '@sesame/shared';
+import {
+  PDFDocument,
+  StandardFonts,
+  rgb,
+  type PDFFont,
+  type PDFImage,
+  type PDFPage,
+} from 'pdf-lib';
+import type { Db } from '../db/client';
+import { companies, files, sites, users, visitRequests, visitors } from '../db/schema';
+import { badRequest } from '../errors';
+import type { FileStorage } from '../files/storage';
+import { escapeHtml } from '../mail/layout';
+import { qrDataUrl, qrPng } from '../qr/qr';
+import { dayOf } from '../time-zones';
+
+/** A meeting's request as the badge routes find it: whose it is and where. */
+export interface BadgeRequest {
+  id: string;
+  companyId: string;
+  siteId: string;
+  confirmed: boolean;
+  /** The meeting's day, DD/MM/YYYY in the site's zone (today for a meeting without one). */
+  day: string;
+  timezone: string;
+  siteBadgeSize: BadgeSize;
+  sitePrinterUrl: string | null;
+}
+
+/** An image the badge shows, as stored. */
+export interface BadgeImage {
+  bytes: Buffer;
+  mediaType: string;
+}
+
+/** Everything a badge says. */
+export interface BadgeContent {
+  firstname: string;
+  lastname: string;
+  organisation: string;
+  host: string | null;
+  site: string;
+  company: string;
+  day: string;
+  language: Language;
+  uidn: string;
+  photo: BadgeImage | null;
+  logo: BadgeImage | null;
+}
+
+const DAY_TEXT = /^\d{2}\/\d{2}\/\d{4}$/;
+
+/** YYYY-MM-DD as DD/MM/YYYY. */
+const dayText = (isoDay: string) => isoDay.split('-').reverse().join('/');
+
+/** Today, DD/MM/YYYY in `timeZone`. */
+export const todayIn = (timeZone: string, now = new Date()) => dayText(dayOf(now, timeZone));
+
+export const isBadgeSize = (value: unknown): value is BadgeSize =>
+  typeof value === 'string' && Object.hasOwn(BADGE_SIZES, value);
+
+const hostUser = alias(users, 'badge_host');
+
+async function loadRow(db: Db, requestId: string) {
+  const [row] = await db
+    .select({
+      request: visitRequests,
+      visitor: visitors,
+      site: sites,
+      companyName: companies.name,
+      companyLogoFileId: companies.logoFileId,
+      hostFirstname: hostUser.firstname,
+      hostName: hostUser.name,
+    })
+    .from(visitRequests)
+    .innerJoin(visitors, eq(visitors.id, visitRequests.visitorId))
+    .innerJoin(sites, eq(sites.id, visitors.siteId))
+    .innerJoin(companies, eq(companies.id, visitRequests.companyId))
+    .leftJoin(hostUser, eq(hostUser.id, visitRequests.hostUserId))
+    .where(eq(visitRequests.id, requestId))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The meeting's day in its site's zone: its stored day, else the day it starts, else today. */
+function visitDay(
+  visitor: { requestDate: string | null; dayStartsAt: Date | null },
+  timezone: string,
+): string {
+  if (visitor.requestDate && DAY_TEXT.test(visitor.requestDate)) return visitor.requestDate;
+  if (visitor.dayStartsAt) return dayText(dayOf(visitor.dayStartsAt, timezone));
+  return todayIn(timezone);
+}
+
+/** The request of a badge (for `loadAuthorized`: its company), or null. */
+export async function findBadgeRequest(db: Db, requestId: string): Promise<BadgeRequest | null> {
+  const row = await loadRow(db, requestId);
+  if (!row) return null;
+  return {
+    id: row.request.id,
+    companyId: row.request.companyId,
+    siteId: row.site.id,
+    confirmed: row.request.confirmed === true,
+    day: visitDay(row.visitor, row.site.timezone),
+    timezone: row.site.timezone,
+    siteBadgeSize: isBadgeSize(row.site.badgeSize) ? row.site.badgeSize : '62x100',
+    sitePrinterUrl: row.site.badgePrinterUrl,
+  };
+}
+
+/** A stored file's bytes when it is one of `mediaTypes`, else null (missing, or another kind). */
+async function storedImage(
+  db: Db,
+  storage: FileStorage,
+  fileId: string | null,
+  companyId: string,
+): Promise<BadgeImage | null> {
+  if (!fileId) return null;
+  const [file] = await db
+    .select()
+    .from(files)
+    .where(and(eq(files.id, fileId), eq(files.companyId, companyId)))
+    .limit(1);
+  if (!file || !file.mediaType.startsWith('image/')) return null;
+  const bytes = await storage.get(file.storedName);
+  return bytes ? { bytes, mediaType: file.mediaType } : null;
+}
+
+/** What the badge of a confirmed request says (400 `badge.notConfirmed` for any other). */
+export async function badgeContent(
+  db: Db,
+  storage: FileStorage,
+  request: BadgeRequest,
+): Promise<BadgeContent> {
+  if (!request.confirmed) throw badRequest((m) => m.badge.notConfirmed);
+  const row = await loadRow(db, request.id);
+  if (!row || row.request.confirmed !== true) throw badRequest((m) => m.badge.notConfirmed);
+  const { visitor } = row;
+  const hostName = row.hostName !== null ? `${row.hostFirstname ?? ''} ${row.hostName}`.trim() : '';
+  const [photo, logo] = await Promise.all([
+    storedImage(db, storage, visitor.photoFileId, row.request.companyId),
+    storedImage(db, storage, row.companyLogoFileId, row.request.companyId),
+  ]);
+  return {
+    firstname: visitor.firstname,
+    lastname: visitor.lastname,
+    organisation: visitor.organisationName,
+    host: hostName || row.request.host?.trim() || null,
+    site: row.site.name,
+    company: row.companyName,
+    day: request.day,
+    language: asLanguage(visitor.language),
+    uidn: visitor.uidn,
+    photo,
+    logo,
+  };
+}
+
+/** What the QR of a badge encodes: the visitor's code itself (the kiosk and the desk read it). */
+export const badgeQrText = (content: Pick<BadgeContent, 'uidn'>) => content.uidn;
+
+/** The badge's words in the visitor's language. */
+function wordsOf(content: BadgeContent) {
+  const say = (pick: Parameters<typeof sayIn>[1]) => sayIn(content.language, pick);
+  return {
+    band: say((m) => m.badge.band),
+    validOn: say((m) => m.badge.validOn(content.day)),
+    host: say((m) => m.badge.host),
+    name: `${content.firstname} ${content.lastname}`.trim(),
+  };
+}
+
+const dataUrl = (image: BadgeImage) =>
+  `data:${image.mediaType};base64,${image.bytes.toString('base64')}`;
+
+/** The images a browser shows inline (a logo may be SVG there; PDF takes PNG and JPEG only). */
+const BROWSER_IMAGES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/svg+xml']);
+
+/** A nonce for the badge page's one inline script (`?print=1`). */
+export const newNonce = () => randomBytes(16).toString('base64');
+
+/**
+ * The badge page's own Content-Security-Policy: nothing from anywhere, its inline style and
+ * data: images, and with a nonce the one script that calls window.print(). The web app may
+ * show it in a frame of its own origin.
+ */
+export function badgePagePolicy(nonce?: string): string {
+  return [
+    "default-src 'none'",
+    "style-src 'unsafe-inline'",
+    'img-src data:',
+    nonce ? `script-src 'nonce-${nonce}'` : "script-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'self'",
+  ].join('; ');
+}
+
+/**
+ * The badge as one small HTML page, nothing external: the photo, logo and QR inlined as data
+ * URLs, the page at the label's size. With `printNonce` it calls window.print() once loaded.
+ */
+export async function badgeHtml(
+  content: BadgeContent,
+  size: BadgeSize,
+  { printNonce }: { printNonce?: string } = {},
+): Promise<string> {
+  const { widthMm: w, heightMm: h } = BADGE_SIZES[size];
+  const words = wordsOf(content);
+  // Type scales with the label: the 62 mm label is the reference.
+  const scale = Math.min(w / 62, h / 100);
+  const mm = (value: number) => `${(value * scale).toFixed(2)}mm`;
+  const qr = await qrDataUrl(badgeQrText(content));
+  const logo =
+    content.logo && BROWSER_IMAGES.has(content.logo.mediaType)
+      ? `<img class="logo" src="${escapeHtml(dataUrl(content.logo))}" alt="${escapeHtml(content.company)}">`
+      : `<div class="company">${escapeHtml(content.company)}</div>`;
+  const photo =
+    content.photo && BROWSER_IMAGES.has(content.photo.mediaType)
+      ? `<img class="photo" src="${escapeHtml(dataUrl(content.photo))}" alt="">`
+      : '';
+  const line = (cls: string, text: string | null) =>
+    text ? `<div class="${cls}">${escapeHtml(text)}</div>` : '';
+  const script = printNonce
+    ? `<script nonce="${escapeHtml(printNonce)}">addEventListener('load',function(){window.print()})</script>`
+    : '';
+  return `<!doctype html>
+<html lang="${content.language}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(`${words.band} — ${words.name}`)}</title>
+<style>
+@page { size: ${w}mm ${h}mm; margin: 0 }
+* { box-sizing: border-box }
+html, body { margin: 0; padding: 0; background: #fff; color: #111 }
+body { font-family: "Helvetica Neue", Arial, sans-serif; -webkit-print-color-adjust: exact; print-color-adjust: exact }
+.badge { width: ${w}mm; height: ${h}mm; padding: ${mm(3)}; display: flex; flex-direction: column; align-items: center; text-align: center; overflow: hidden; page-break-after: always }
+.logo { max-width: 100%; max-height: ${mm(11)}; object-fit: contain }
+.company { font-weight: 700; font-size: ${mm(4)}; line-height: 1.1; max-height: ${mm(11)}; overflow: hidden }
+.band { align-self: stretch; margin: ${mm(2)} -${mm(3)} ${mm(2)}; padding: ${mm(1.5)} 0; background: #1b3a6b; color: #fff; font-weight: 700; font-size: ${mm(5)}; letter-spacing: 0.12em }
+.photo { width: ${mm(22)}; height: ${mm(26)}; object-fit: cover; border-radius: ${mm(1)}; margin-bottom: ${mm(1.5)} }
+.name { font-weight: 700; font-size: ${mm(6)}; line-height: 1.1; overflow-wrap: anywhere; max-height: 2.3em; overflow: hidden }
+.organisation { font-size: ${mm(4)}; margin-top: ${mm(1)}; overflow-wrap: anywhere; max-height: 2.3em; overflow: hidden }
+.host, .site { font-size: ${mm(3.2)}; margin-top: ${mm(1)}; overflow-wrap: anywhere }
+.spacer { flex: 1 }
+.qr { width: ${mm(26)}; height: ${mm(26)}; image-rendering: pixelated }
+.valid { font-size: ${mm(3)}; font-weight: 700; margin-top: ${mm(1)} }
+.code { font-size: ${mm(2.4)}; color: #444; font-family: monospace }
+@media screen { body { background: #eee } .badge { background: #fff; margin: 16px auto; box-shadow: 0 1px 4px rgba(0,0,0,.3) } }
+</style>
+${script}
+</head>
+<body>
+<main class="badge">
+${logo}
+<div class="band">${escapeHtml(words.band)}</div>
+${photo}
+${line('name', words.name)}
+${line('organisation', content.organisation)}
+${content.host ? `<div class="host">${escapeHtml(`${words.host} : ${content.host}`)}</div>` : ''}
+${line('site', content.site)}
+<div class="spacer"></div>
+<img class="qr" src="${escapeHtml(qr)}" alt="${escapeHtml(formatUidn(content.uidn))}">
+${line('valid', words.validOn)}
+${line('code', formatUidn(content.uidn))}
+</main>
+</body>
+</html>
+`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// PDF
+
+/** Millimetres as PDF points. */
+export const mmToPt = (mm: number) => (mm * 72) / 25.4;
+
+/** Latin letters that no accent-stripping reaches. */
+const PLAIN_LETTERS: Record<string, string> = {
+  Ł: 'L',
+  ł: 'l',
+  Đ: 'D',
+  đ: 'd',
+  ı: 'i',
+  Ħ: 'H',
+  ħ: 'h',
+};
+
+/**
+ * Text the standard Helvetica can draw (WinAnsi): a letter it lacks loses its accent
+ * ('ș' → 's', 'ł' → 'l'), anything else is a '?', so a name never breaks the PDF.
+ */
+function drawable(font: PDFFont, text: string): string {
+  const known = new Set(font.getCharacterSet());
+  let out = '';
+  for (const ch of text.replace(/[\r\n\t]+/g, ' ')) {
+    if (known.has(ch.codePointAt(0)!)) {
+      out += ch;
+      continue;
+    }
+    const bare = PLAIN_LETTERS[ch] ?? ch.normalize('NFD').replace(/\p{M}/gu, '');
+    out += [...bare].every((c) => known.has(c.codePointAt(0)!)) && bare ? bare : '?';
+  }
+  return out;
+}
+
+/** Splits `text` into lines of at most `maxWidth` at `size` (a word too long is cut). */
+function wrap(font: PDFFont, text: string, size: number, maxWidth: number): string[] {
+  const lines: string[] = [];
+  let current = '';
+  const width = (s: string) => font.widthOfTextAtSize(s, size);
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    const candidate = current ? `${current} ${word}` : word;
+    if (width(candidate) <= maxWidth) {
+      current = candidate;
+      continue;
+    }
+    if (current) lines.push(current);
+    // A word wider than the line is cut into pieces that fit.
+    let rest = word;
+    while (width(rest) > maxWidth && rest.length > 1) {
+      let cut = rest.length - 1;
+      while (cut > 1 && width(rest.slice(0, cut)) > maxWidth) cut -= 1;
+      lines.push(rest.slice(0, cut));
+      rest = rest.slice(cut);
+    }
+    current = rest;
+  }
+  if (current) lines.push(current);
+  return lines;
+}
+
+/**
+ * The largest size from `maxSize` down to `minSize` at which `text` fits in `maxLines` lines
+ * of `maxWidth`; at the smallest size, the lines beyond `maxLines` are dropped and the last
+ * one ends with an ellipsis.
+ */
+function fit(
+  font: PDFFont,
+  text: string,
+  {
+    maxSize,
+    minSize,
+    maxWidth,
+    maxLines,
+  }: { maxSize: number; minSize: number; maxWidth: number; maxLines: number },
+): { size: number; lines: string[] } {
+  for (let size = maxSize; size >= minSize; size -= 0.5) {
+    const lines = wrap(font, text, size, maxWidth);
+    if (lines.length <= maxLines) return { size, lines };
+  }
+  const lines = wrap(font, text, minSize, maxWidth).slice(0, maxLines);
+  let last = lines[maxLines - 1] ?? '';
+  while (last && font.widthOfTextAtSize(`${last}…`, minSize) > maxWidth) last = last.slice(0, -1);
+  if (lines.length) lines[lines.length - 1] = `${last}…`;
+  return { size: minSize, lines };
+}
+
+async function embedImage(pdf: PDFDocument, image: BadgeImage | null): Promise<PDFImage | null> {
+  if (!image) return null;
+  try {
+    if (image.mediaType === 'image/png') return await pdf.embedPng(image.bytes);
+    if (image.mediaType === 'image/jpeg') return await pdf.embedJpg(image.bytes);
+  } catch {
+    // An image pdf-lib cannot read is left out, as an SVG or WebP one is.
+  }
+  return null;
+}
+
+/** Draws `lines` centred from `top` down; answers the y under the last line. */
+function drawLines(
+  page: PDFPage,
+  font: PDFFont,
+  lines: string[],
+  size: number,
+  top: number,
+  color = rgb(0.07, 0.07, 0.07),
+): number {
+  const width = page.getWidth();
+  let y = top;
+  for (const text of lines) {
+    y -= size;
+    page.drawText(text, {
+      x: (width - font.widthOfTextAtSize(text, size)) / 2,
+      y: y + size * 0.22,
+      size,
+      font,
+      color,
+    });
+    y -= size * 0.15;
+  }
+  return y;
+}
+
+/** The badge as a one-page PDF at the label's exact size (points = mm × 72 / 25.4). */
+export async function badgePdf(content: BadgeContent, size: BadgeSize): Promise<Uint8Array> {
+  const { widthMm, heightMm } = BADGE_SIZES[size];
+  const pdf = await PDFDocument.create();
+  const words = wordsOf(content);
+  pdf.setTitle(`${words.band} - ${words.name}`.replace(/[\r\n\t]+/g, ' '));
+  pdf.setCreator('Sésame');
+  pdf.setProducer('Sésame');
+  pdf.setLanguage(content.language);
+  const W = mmToPt(widthMm);
+  const H = mmToPt(heightMm);
+  const page = pdf.addPage([W, H]);
+  const regular = await pdf.embedFont(StandardFonts.Helvetica);
+  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  const scale = Math.min(widthMm / 62, heightMm / 100);
+  const margin = mmToPt(3);
+  const inner = W - 2 * margin;
+  const text = (font: PDFFont, value: string) => drawable(font, value);
+
+  // The QR and the day it is valid on, from the bottom up.
+  const qrImage = await pdf.embedPng(await qrPng(badgeQrText(content)));
+  const validFit = fit(bold, text(bold, words.validOn), {
+    maxSize: 8.5 * scale,
+    minSize: 5,
+    maxWidth: inner,
+    maxLines: 2,
+  });
+  const codeSize = Math.max(5, 6.5 * scale);
+  const codeText = formatUidn(content.uidn);
+  let bottom = margin;
+  page.drawText(codeText, {
+    x: (W - regular.widthOfTextAtSize(codeText, codeSize)) / 2,
+    y: bottom,
+    size: codeSize,
+    font: regular,
+    color: rgb(0.27, 0.27, 0.27),
+  });
+  bottom += codeSize * 1.3;
+  const validHeight = validFit.lines.length * validFit.size * 1.15;
+  drawLines(page, bold, validFit.lines, validFit.size, bottom + validHeight);
+  bottom += validHeight + mmToPt(1);
+  const qrSide = Math.min(inner, mmToPt(30 * scale), H * 0.3);
+  page.drawImage(qrImage, { x: (W - qrSide) / 2, y: bottom, width: qrSide, height: qrSide });
+  const floor = bottom + qrSide + mmToPt(1);
+
+  // From the top down: the logo (or the company's name), the band, the photo, the words.
+  let y = H - margin;
+  const logo = await embedImage(pdf, content.logo);
+  const logoMaxHeight = mmToPt(11 * scale);
+  if (logo) {
+    const ratio = Math.min(inner / logo.width, logoMaxHeight / logo.height);
+    const lw = logo.width * ratio;
+    const lh = logo.height * ratio;
+    page.drawImage(logo, { x: (W - lw) / 2, y: y - lh, width: lw, height: lh });
+    y -= lh;
+  } else {
+    const companyFit = fit(bold, text(bold, content.company), {
+      maxSize: 11 * scale,
+      minSize: 6,
+      maxWidth: inner,
+      maxLines: 2,
+    });
+    y = drawLines(page, bold, companyFit.lines, companyFit.size, y);
+  }
+  y -= mmToPt(2 * scale);
+  const bandSize = 14 * scale;
+  const bandHeight = bandSize * 1.7;
+  page.drawRectangle({
+    x: 0,
+    y: y - bandHeight,
+    width: W,
+    height: bandHeight,
+    color: rgb(0.106, 0.227, 0.42),
+  });
+  const band = text(bold, words.band);
+  page.drawText(band, {
+    x: (W - bold.widthOfTextAtSize(band, bandSize)) / 2,
+    y: y - bandHeight + (bandHeight - bandSize * 0.72) / 2,
+    size: bandSize,
+    font: bold,
+    color: rgb(1, 1, 1),
+  });
+  y -= bandHeight + mmToPt(2 * scale);
+
+  // The words need this much room; the photo takes what is left, up to its own size.
+  const nameFit = fit(bold, text(bold, `${content.firstname} ${content.lastname}`), {
+    maxSize: 17 * scale,
+    minSize: 7,
+    maxWidth: inner,
+    maxLines: 2,
+  });
+  const orgFit = fit(regular, text(regular, content.organisation), {
+    maxSize: 11 * scale,
+    minSize: 6,
+    maxWidth: inner,
+    maxLines: 2,
+  });
+  const hostFit = content.host
+    ? fit(regular, text(regular, `${words.host} : ${content.host}`), {
+        maxSize: 9 * scale,
+        minSize: 5.5,
+        maxWidth: inner,
+        maxLines: 1,
+      })
+    : null;
+  const siteFit = fit(regular, text(regular, content.site), {
+    maxSize: 9 * scale,
+    minSize: 5.5,
+    maxWidth: inner,
+    maxLines: 1,
+  });
+  const heightOf = (f: { size: number; lines: string[] } | null) =>
+    f ? f.lines.length * f.size * 1.15 + mmToPt(0.8) : 0;
+  const wordsHeight = heightOf(nameFit) + heightOf(orgFit) + heightOf(hostFit) + heightOf(siteFit);
+
+  const photo = await embedImage(pdf, content.photo);
+  if (photo) {
+    const room = y - floor - wordsHeight - mmToPt(1.5);
+    const ph = Math.min(mmToPt(26 * scale), room);
+    if (ph > mmToPt(8)) {
+      const ratio = ph / photo.height;
+      const pw = Math.min(photo.width * ratio, inner);
+      const h2 = (photo.height * pw) / photo.width;
+      page.drawImage(photo, { x: (W - pw) / 2, y: y - h2, width: pw, height: h2 });
+      y -= h2 + mmToPt(1.5);
+    }
+  }
+  for (const [font, found] of [
+    [bold, nameFit],
+    [regular, orgFit],
+    [regular, hostFit],
+    [regular, siteFit],
+  ] as const) {
+    if (!found) continue;
+    y = drawLines(page, font, found.lines, found.size, y) - mmToPt(0.8);
+  }
+  return pdf.save();
+}
