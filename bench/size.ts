@@ -58,6 +58,8 @@ async function publicPages(server: RunningServer): Promise<PublicPage[]> {
     { name: 'event form', path: `/company/demo/event/${slug}`, form: true },
     { name: 'thank-you', path: `/success-checkout/${uidn}` },
     { name: 'waiting page', path: `/demo/request-meeting/${requestId}` },
+    // The kiosk app on a tablet not yet paired (issue 29): its pairing form.
+    { name: 'kiosk', path: '/kiosk', form: true },
   ];
 }
 

@@ -89,6 +89,13 @@ export const PUBLIC_PAGES: PublicPage[] = [
     ],
   },
   {
+    // The kiosk app (issue 29): its own chunk, and no read before the tablet's token is known
+    // (else the company home below would take the address and preload the home page).
+    pattern: /^\/kiosk\/?$/,
+    module: 'src/features/kiosk/KioskPage.tsx',
+    api: () => [],
+  },
+  {
     // A company's home.
     pattern: /^\/([^/]+)$/,
     module: 'src/features/home/pages/HomePage.tsx',

@@ -3,8 +3,8 @@
  * checks them in or out with it. Without the network (or with the server out) the scan is
  * kept — its code and Idempotency-Key only — and sent once the network is back.
  */
-import { useState } from 'react';
-import { Alert, Stack } from '@mantine/core';
+import { lazy, Suspense, useState } from 'react';
+import { Alert, Center, Loader, Stack } from '@mantine/core';
 import type { KioskVisitCheck } from '@sesame/shared';
 import { useTranslation } from '../../../lib/i18n';
 import { kioskApi, KioskApiError, statusOf } from '../api';
@@ -14,7 +14,9 @@ import {
   type KioskCheckKind,
   type PendingKioskScan,
 } from '../lib/offline-queue';
-import { Scanner } from './Scanner';
+
+// The camera's decoders (jsQR) load with the scanner, not with the kiosk's first screen.
+const Scanner = lazy(() => import('./Scanner').then((m) => ({ default: m.Scanner })));
 
 export function ScanCheck({
   kind,
@@ -51,7 +53,15 @@ export function ScanCheck({
           {refused}
         </Alert>
       )}
-      <Scanner key={attempt} onCode={(code) => void handle(code)} />
+      <Suspense
+        fallback={
+          <Center py="xl">
+            <Loader aria-label={t('loading')} />
+          </Center>
+        }
+      >
+        <Scanner key={attempt} onCode={(code) => void handle(code)} />
+      </Suspense>
     </Stack>
   );
 }

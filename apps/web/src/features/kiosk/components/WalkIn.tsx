@@ -4,15 +4,17 @@
  * "Continuer", and the last one sends the request (the host is told at once). What is typed
  * lives in this component's state only: the idle reset or the end of the visit discards it.
  */
-import { useState } from 'react';
-import { Alert, Button, Stack, Text, TextInput } from '@mantine/core';
+import { lazy, Suspense, useState } from 'react';
+import { Alert, Button, Center, Loader, Stack, Text, TextInput } from '@mantine/core';
 import { EMAIL_PATTERN, type KioskConfig } from '@sesame/shared';
 import { useTranslation } from '../../../lib/i18n';
 import { interfaceLanguage } from '../../../lib/language';
 import { PrivacyNotice } from '../../../components/visitor-form/PrivacyNotice';
 import { kioskApi, KioskApiError, statusOf } from '../api';
 import { HostPicker, type ChosenHost } from './HostPicker';
-import { PhotoStep } from './PhotoStep';
+
+// The camera step loads when the kiosk asks for a photo, at that step.
+const PhotoStep = lazy(() => import('./PhotoStep').then((m) => ({ default: m.PhotoStep })));
 
 type Step = 'identity' | 'visit' | 'photo';
 type Field =
@@ -210,14 +212,22 @@ export function WalkIn({
       )}
       {step === 'photo' && (
         <>
-          <PhotoStep
-            photo={photo}
-            onPhoto={(taken) => {
-              setPhoto(taken);
-              setErrors((e) => ({ ...e, photo: undefined }));
-            }}
-            onUnavailable={() => setNoCamera(true)}
-          />
+          <Suspense
+            fallback={
+              <Center py="xl">
+                <Loader aria-label={t('loading')} />
+              </Center>
+            }
+          >
+            <PhotoStep
+              photo={photo}
+              onPhoto={(taken) => {
+                setPhoto(taken);
+                setErrors((e) => ({ ...e, photo: undefined }));
+              }}
+              onUnavailable={() => setNoCamera(true)}
+            />
+          </Suspense>
           {errors.photo && (
             <Text c="red.8" role="alert">
               {errors.photo}
