@@ -404,6 +404,21 @@ const PROBES: Record<Action, (ctx: ProbeContext) => Promise<Probe>> = {
     kind: 'record',
     reachedOther: ok,
   }),
+  // Issue 29: a visitor's badge (its prints: the same record check as the page and a print).
+  'badges.print': async (ctx) => {
+    const visitor = await buildVisitor(ctx.db, { company: ctx.other });
+    const request = await buildRequest(ctx.db, {
+      company: ctx.other,
+      visitor,
+      status: 1,
+      confirmed: true,
+    });
+    return {
+      request: { method: 'GET', url: `/api/badges/${request.id}/prints` },
+      kind: 'record',
+      reachedOther: ok,
+    };
+  },
   'privacy.settings': async (ctx) => ({
     request: { method: 'GET', url: `/api/company/${ctx.other.id}/privacy` },
     kind: 'record',
