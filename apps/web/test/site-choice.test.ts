@@ -96,6 +96,8 @@ const site = (fields: Partial<Site>): Site => ({
   day_end: '18:00',
   arrival_early_minutes: 15,
   short_code: null,
+  badge_printer_url: null,
+  badge_size: '62x100',
   archived_at: null,
   created_at: '2026-01-01T00:00:00.000Z',
   ...fields,
@@ -129,6 +131,8 @@ describe('the sites screen', () => {
       arrival_early_minutes: '15',
       day_end: '18:00',
       address: '',
+      badge_printer_url: '',
+      badge_size: '62x100',
     });
     const fresh = siteValues(undefined, 'Europe/Paris');
     expect(fresh.timezone).toBe('Europe/Paris');
@@ -140,6 +144,8 @@ describe('the sites screen', () => {
       arrival_early_minutes: 0,
       // A blank optional field is null: on an edit it clears the value.
       address: null,
+      badge_printer_url: null,
+      badge_size: '62x100',
     });
   });
 

@@ -33,6 +33,7 @@ import {
   type OnSiteRow,
   type PersonKind,
 } from '@sesame/shared';
+import { BadgeButton } from '../../../components/BadgeButton';
 import { PageTitle } from '../../../components/PageTitle';
 import { QueryState } from '../../../components/QueryState';
 import { UndoCheckButton } from '../../../components/UndoCheck';
@@ -92,6 +93,8 @@ function PersonCard(props: {
   /** Every site of a company of several is shown (issue 28): each card says its site. */
   showSite: boolean;
   mayCheckOut: boolean;
+  /** Issue 29: a meeting's visitor's badge may be printed here. */
+  mayPrintBadge: boolean;
   onCheckOut: (row: OnSiteRow) => void;
   /** This screen undid the card's arrival (its live region says so, not 'Départ'). */
   onArrivalUndone: (row: OnSiteRow) => void;
@@ -140,6 +143,15 @@ function PersonCard(props: {
       )}
       {/* A mistaken arrival, within the undo window (issue 14): shown to who may record checks. */}
       <Group justify="flex-end" mt={4}>
+        {props.mayPrintBadge && row.request_id && (
+          <BadgeButton
+            requestId={row.request_id}
+            name={name}
+            company={row.company.id}
+            site={row.site}
+            size="sm"
+          />
+        )}
         <UndoCheckButton
           checkId={row.check_id}
           madeAt={row.check_in_time}
@@ -299,6 +311,7 @@ export default function OnSitePage() {
     setExpectedPage(1);
   }
   const mayCheckOut = !!role && mayPerform(role, 'onSite.checkOut');
+  const mayPrintBadge = !!role && mayPerform(role, 'badges.print');
   const mayRollCall = !!role && mayPerform(role, 'rollCall.run');
   const navigate = useNavigate();
   const rollCall = useQuery({ ...latestRollCallOptions(domain, site), enabled: mayRollCall });
@@ -512,6 +525,7 @@ export default function OnSitePage() {
                     showCompany={showCompany}
                     showSite={showSite}
                     mayCheckOut={mayCheckOut}
+                    mayPrintBadge={mayPrintBadge}
                     onCheckOut={confirmCheckOut}
                     onArrivalUndone={(undone) =>
                       noteLiveEvent(undoNotes, {

@@ -17,6 +17,7 @@ import {
   type RequestRow,
   type Role,
 } from '@sesame/shared';
+import { BadgeButton } from '../../../components/BadgeButton';
 import { confirmDelete } from '../../../components/confirm-delete';
 import { ServerTable, type Column } from '../../../components/ServerTable';
 import {
@@ -146,6 +147,19 @@ export function RequestTable({ domain, role, userCompany }: RequestTableProps) {
         </Button>
       ) : row.confirmed && row.visitor.uidn ? (
         <CardLink row={row} label={t('action.card')} />
+      ) : null,
+    );
+  }
+  // Issue 29: a confirmed visit's badge, printed or reprinted from the list.
+  if (mayPerform(role, 'badges.print')) {
+    actions.push((row) =>
+      row.state === 'confirmed' && !row.visitor.evenements ? (
+        <BadgeButton
+          requestId={row.id}
+          name={fullName(row)}
+          company={row.company.id}
+          site={row.site}
+        />
       ) : null,
     );
   }

@@ -7,6 +7,7 @@ import { useEffect, useMemo, type ReactNode } from 'react';
 import { Button, Grid, Group, Paper, Select, Stack, TextInput, Title } from '@mantine/core';
 import {
   ARRIVAL_EARLY_MAX_MINUTES,
+  BADGE_SIZE_IDS,
   siteInputSchema,
   type Site,
   type SiteInput,
@@ -25,7 +26,8 @@ export function SiteForm(props: {
   onSubmit: (input: SiteInput) => Promise<Record<string, string> | undefined>;
   onCancel: () => void;
 }) {
-  const { t } = useTranslation('sites');
+  // 'badges': the label formats' names (issue 29).
+  const { t } = useTranslation(['sites', 'badges']);
   const { site } = props;
   const zones = useMemo(
     () =>
@@ -139,6 +141,30 @@ export function SiteForm(props: {
                 description: t('form.arrivalEarlyHint', { max: ARRIVAL_EARLY_MAX_MINUTES }),
               }),
               4,
+            )}
+            {col(
+              text('badge_printer_url', {
+                description: t('form.badgePrinterHint'),
+                placeholder: 'ipp://192.168.1.20/ipp/print',
+                autoComplete: 'off',
+                spellCheck: false,
+                inputMode: 'url',
+              }),
+            )}
+            {col(
+              <Select
+                label={t('fields.badge_size')}
+                description={t('form.badgeSizeHint')}
+                {...form.getInputProps('badge_size')}
+                value={form.values.badge_size || null}
+                onChange={(value) => form.setFieldValue('badge_size', value ?? '')}
+                data={BADGE_SIZE_IDS.map((size) => ({
+                  value: size,
+                  label: t(`badges:sizes.${size}`),
+                }))}
+                allowDeselect={false}
+                name="badge_size"
+              />,
             )}
           </Grid>
           <FeedbackAlert feedback={props.feedback} />

@@ -53,6 +53,8 @@ export const SITE_FIELDS = [
   'day_end',
   'arrival_early_minutes',
   'short_code',
+  'badge_printer_url',
+  'badge_size',
 ] as const;
 export type SiteField = (typeof SITE_FIELDS)[number];
 export type SiteValues = Record<SiteField, string>;
@@ -71,6 +73,9 @@ export function siteValues(site: Site | undefined, zone: string): SiteValues {
     day_end: site?.day_end ?? DEFAULT_DAY_END,
     arrival_early_minutes: String(site?.arrival_early_minutes ?? 0),
     short_code: site?.short_code ?? '',
+    // Issue 29: the front desk's badge printer (blank: the browser prints) and label.
+    badge_printer_url: site?.badge_printer_url ?? '',
+    badge_size: site?.badge_size ?? '62x100',
   };
 }
 
