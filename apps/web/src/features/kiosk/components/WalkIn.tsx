@@ -40,6 +40,17 @@ const STEP_OF: Record<Field, Step> = {
   photo: 'photo',
 };
 
+/** The first of the fields named, once the screen shows its error: the visitor fixes it. */
+function focusFirst(names: string[]) {
+  if (!names.length) return;
+  window.setTimeout(() => {
+    const first = names
+      .map((name) => document.querySelector<HTMLElement>(`[name="${name}"]`))
+      .find((element) => element !== null);
+    first?.focus();
+  });
+}
+
 export function WalkIn({
   config,
   online,
@@ -94,6 +105,7 @@ export function WalkIn({
     if (!email && !values.contact.trim()) found.email = t('walkIn.contactRequired');
     else if (email && !EMAIL_PATTERN.test(email)) found.email = t('walkIn.emailInvalid');
     setErrors(found);
+    focusFirst(Object.keys(found));
     return Object.keys(found).length === 0;
   };
 
@@ -123,6 +135,7 @@ export function WalkIn({
       if (known.length) {
         setErrors(Object.fromEntries(known));
         setStep(STEP_OF[known[0]![0]]);
+        focusFirst(known.map(([name]) => name));
       } else {
         setFailure(
           statusOf(error) === 0
@@ -139,6 +152,7 @@ export function WalkIn({
     } else if (step === 'visit') {
       if (!privacy) {
         setErrors((e) => ({ ...e, privacy_accepted: t('walkIn.privacyRequired') }));
+        focusFirst(['privacy_accepted']);
         return;
       }
       if (config.ask_photo) setStep('photo');
