@@ -257,17 +257,19 @@ export async function badgeHtml(
 html, body { margin: 0; padding: 0; background: #fff; color: #111 }
 body { font-family: "Helvetica Neue", Arial, sans-serif; -webkit-print-color-adjust: exact; print-color-adjust: exact }
 .badge { width: ${w}mm; height: ${h}mm; padding: ${mm(3)}; display: flex; flex-direction: column; align-items: center; text-align: center; overflow: hidden; page-break-after: always }
-.logo { max-width: 100%; max-height: ${mm(11)}; object-fit: contain }
-.company { font-weight: 700; font-size: ${mm(4)}; line-height: 1.1; max-height: ${mm(11)}; overflow: hidden }
-.band { align-self: stretch; margin: ${mm(2)} -${mm(3)} ${mm(2)}; padding: ${mm(1.5)} 0; background: #1b3a6b; color: #fff; font-weight: 700; font-size: ${mm(5)}; letter-spacing: 0.12em }
-.photo { width: ${mm(22)}; height: ${mm(26)}; object-fit: cover; border-radius: ${mm(1)}; margin-bottom: ${mm(1.5)} }
-.name { font-weight: 700; font-size: ${mm(6)}; line-height: 1.1; overflow-wrap: anywhere; max-height: 2.3em; overflow: hidden }
-.organisation { font-size: ${mm(4)}; margin-top: ${mm(1)}; overflow-wrap: anywhere; max-height: 2.3em; overflow: hidden }
-.host, .site { font-size: ${mm(3.2)}; margin-top: ${mm(1)}; overflow-wrap: anywhere }
-.spacer { flex: 1 }
-.qr { width: ${mm(26)}; height: ${mm(26)}; image-rendering: pixelated }
-.valid { font-size: ${mm(3)}; font-weight: 700; margin-top: ${mm(1)} }
-.code { font-size: ${mm(2.4)}; color: #444; font-family: monospace }
+.badge > * { flex: 0 0 auto; max-width: 100% }
+.logo { max-height: ${mm(10)}; object-fit: contain }
+.company { font-weight: 700; font-size: ${mm(4)}; line-height: 1.15; max-height: 2.3em; overflow: hidden }
+.band { align-self: stretch; max-width: none; margin: ${mm(2)} -${mm(3)}; padding: ${mm(1.2)} 0; background: #1b3a6b; color: #fff; font-weight: 700; font-size: ${mm(5)}; line-height: 1.2; letter-spacing: 0.12em }
+/* The photo gives way first when the words need the room. */
+.photo { flex: 0 1 auto; aspect-ratio: 22 / 26; width: auto; height: ${mm(26)}; min-height: ${mm(8)}; object-fit: cover; border-radius: ${mm(1)}; margin-bottom: ${mm(1.5)} }
+.name { font-weight: 700; font-size: ${mm(5.6)}; line-height: 1.15; overflow-wrap: anywhere; max-height: 2.3em; overflow: hidden }
+.organisation { font-size: ${mm(3.8)}; line-height: 1.15; margin-top: ${mm(1)}; overflow-wrap: anywhere; max-height: 2.3em; overflow: hidden }
+.host, .site { font-size: ${mm(3.2)}; line-height: 1.2; margin-top: ${mm(0.8)}; overflow-wrap: anywhere; max-height: 1.2em; overflow: hidden }
+.spacer { flex: 1 1 0; min-height: ${mm(1)} }
+.qr { width: ${mm(24)}; height: ${mm(24)}; image-rendering: pixelated }
+.valid { font-size: ${mm(3)}; line-height: 1.2; font-weight: 700; margin-top: ${mm(0.8)} }
+.code { font-size: ${mm(2.4)}; line-height: 1.2; color: #444; font-family: monospace }
 @media screen { body { background: #eee } .badge { background: #fff; margin: 16px auto; box-shadow: 0 1px 4px rgba(0,0,0,.3) } }
 </style>
 ${script}
