@@ -404,6 +404,23 @@ const PROBES: Record<Action, (ctx: ProbeContext) => Promise<Probe>> = {
     kind: 'record',
     reachedOther: ok,
   }),
+  // Issue 29: another company's kiosk, renamed.
+  'kiosks.manage': async (ctx) => {
+    const { kiosks } = await import('../src/db/schema');
+    const [kiosk] = await ctx.db
+      .insert(kiosks)
+      .values({ companyId: ctx.other.id, siteId: ctx.other.siteId, name: 'Accueil' })
+      .returning();
+    return {
+      request: {
+        method: 'PUT',
+        url: `/api/company/${ctx.other.id}/kiosks/${kiosk!.id}`,
+        payload: { name: `Probe ${Math.random().toString(36).slice(2)}` },
+      },
+      kind: 'record',
+      reachedOther: ok,
+    };
+  },
   // Issue 29: a visitor's badge (its prints: the same record check as the page and a print).
   'badges.print': async (ctx) => {
     const visitor = await buildVisitor(ctx.db, { company: ctx.other });

@@ -15,6 +15,7 @@ import {
   companies,
   events,
   files,
+  kiosks,
   mailOutbox,
   qrUsers,
   rollCalls,
@@ -265,8 +266,10 @@ export async function deleteEmptyCompany(db: Db, companyId: string): Promise<str
     .where(eq(files.companyId, companyId))
     .returning({ storedName: files.storedName });
   await db.delete(mailOutbox).where(eq(mailOutbox.companyId, companyId));
-  // Its sites go with it (nothing else refers to them once it is empty), its roll calls first.
+  // Its sites go with it (nothing else refers to them once it is empty), its roll calls and
+  // its lobby kiosks first (issue 29: a kiosk is a tablet's settings, its scan keys cascade).
   await db.delete(rollCalls).where(eq(rollCalls.companyId, companyId));
+  await db.delete(kiosks).where(eq(kiosks.companyId, companyId));
   await db.delete(sites).where(eq(sites.companyId, companyId));
   await db.delete(companies).where(eq(companies.id, companyId));
   return removed.map((r) => r.storedName);

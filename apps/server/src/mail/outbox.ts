@@ -38,6 +38,23 @@ export async function enqueueVisitorCodeMail(
   return firstRow(rows, 'the queued code mail').id;
 }
 
+/**
+ * The code mail when the visitor gave an e-mail: a kiosk walk-in may leave a phone number
+ * only (issue 29), and no mail is ever queued to an empty address. Null when none was.
+ */
+export async function enqueueVisitorCodeMailIfAddressed(
+  tx: Db,
+  visitor: { companyId: string; visitorId: string },
+): Promise<string | null> {
+  const [row] = await tx
+    .select({ email: visitors.email })
+    .from(visitors)
+    .where(and(eq(visitors.id, visitor.visitorId), eq(visitors.companyId, visitor.companyId)))
+    .limit(1);
+  if (row && !row.email.trim()) return null;
+  return enqueueVisitorCodeMail(tx, visitor);
+}
+
 /** The mails of the host loop (issue 15), each queued once for its cause (`dedupe_key`). */
 export const VISITOR_ACK_MAIL = 'visitor_ack';
 export const VISITOR_DECLINED_MAIL = 'visitor_declined';
@@ -69,6 +86,8 @@ export async function enqueueOnce(
     dedupeKey: string;
   },
 ): Promise<string | null> {
+  // A visitor without an e-mail (a kiosk walk-in, issue 29) is told at the kiosk, not by mail.
+  if (!mail.toAddress.trim()) return null;
   const [row] = await tx
     .insert(mailOutbox)
     .values(mail)

@@ -4,7 +4,7 @@
  * - every time: anonymous visitors who never filed a request (a day old, visitors/purge.ts)
  *   and sign-in failures a day old;
  * - once a day, by whichever instance claims the day's row in `retention_runs` first:
- *   per company, identity documents and photos `retention_documents_days` after the visit
+ *   per company, identity documents and photos (a kiosk walk-in's too) `retention_documents_days` after the visit
  *   or event (a card holder's, after their card stopped being valid), visitor identities anonymised `retention_identity_days` after the last visit,
  *   checks older than `retention_checks_days` reduced to daily counts
  *   (`check_daily_counts`), audit entries older than `retention_audit_days` — each period
@@ -109,6 +109,27 @@ function purgeDocumentsBatch(db: Database, storage: FileStorage, count: Count): 
 }
 
 /**
+ * One batch of walk-ins' photos (a kiosk's camera, issue 29) past their company's documents
+ * period, as identity documents are.
+ */
+function purgePhotosBatch(db: Database, storage: FileStorage, count: Count): Promise<number> {
+  return purgeFilesBatch(
+    db,
+    storage,
+    sql`select v.id, v.photo_file_id as file_id
+        from visitors v
+        join companies c on c.id = v.company_id
+        left join events e on e.id = v.event_id
+        where v.photo_file_id is not null
+          and ${LAST_VISIT} < now() - make_interval(days => ${periodInForce('documents_days')})
+        limit ${BATCH}
+        for update of v skip locked`,
+    sql`update visitors set photo_file_id = null where id in (select id from due) returning id`,
+    count,
+  );
+}
+
+/**
  * One batch of card holders' documents and photos past their company's period, counted
  * from the day the card stopped being valid (re-issued, or expired); a card still valid,
  * or a member card without an end, keeps its photo.
@@ -179,14 +200,16 @@ async function anonymiseIdentitiesBatch(
   return result.count;
 }
 
-/** Deletes the file rows of these visitors' documents; answers their stored names. */
+/** Deletes the file rows of these visitors' documents and photos; answers their stored names. */
 export async function forgetVisitorsFiles(
   tx: Db,
   ids: ReturnType<typeof sql.join>,
 ): Promise<string[]> {
   const result = await tx.execute(sql`
-    with docs as (select request_image_id as id from visitors where id in (${ids}) and request_image_id is not null),
-    cleared as (update visitors set request_image_id = null where id in (${ids}) returning id)
+    with docs as (select request_image_id as id from visitors where id in (${ids}) and request_image_id is not null
+                  union all
+                  select photo_file_id from visitors where id in (${ids}) and photo_file_id is not null),
+    cleared as (update visitors set request_image_id = null, photo_file_id = null where id in (${ids}) returning id)
     delete from files where id in (select id from docs) returning stored_name`);
   return rowsOf<{ stored_name: string }>(result).map((row) => row.stored_name);
 }
@@ -313,6 +336,7 @@ export async function purgeDue(
       tally(tx, key, n);
   const documents =
     (await drain(() => purgeDocumentsBatch(db, storage, counter('documents')), BATCH, signal)) +
+    (await drain(() => purgePhotosBatch(db, storage, counter('documents')), BATCH, signal)) +
     (await drain(() => purgeCardDocumentsBatch(db, storage, counter('documents')), BATCH, signal));
   const identities = await drain(
     () => anonymiseIdentitiesBatch(db, storage, counter('identities')),

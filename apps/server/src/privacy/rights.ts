@@ -143,7 +143,10 @@ async function collect(db: Db, person: Person) {
     })
     .from(mailOutbox)
     .where(inArray(sql`${mailOutbox.payload}->>'visitorId'`, person.ids));
-  const fileIds = profile.flatMap((p) => (p.requestImageId ? [p.requestImageId] : []));
+  // The identity documents, and the photos a kiosk took at a walk-in (issue 29).
+  const fileIds = profile.flatMap((p) =>
+    [p.requestImageId, p.photoFileId].filter((id): id is string => id !== null),
+  );
   const documents = fileIds.length
     ? await db.select().from(files).where(inArray(files.id, fileIds))
     : [];

@@ -11,7 +11,7 @@ import { fullNames, likeAny } from '../db/pagination';
 import { mailOutbox, users, visitRequests, visitors } from '../db/schema';
 import {
   enqueueOnce,
-  enqueueVisitorCodeMail,
+  enqueueVisitorCodeMailIfAddressed,
   HOST_REQUEST_MAIL,
   VISITOR_ACK_MAIL,
   VISITOR_DECLINED_MAIL,
@@ -101,7 +101,10 @@ export async function deciders(
   return atSite.length > 0 || !siteId ? atSite : frontDesk(false);
 }
 
-/** A request filed: the visitor's acknowledgement and the host's (or front desk's) request mail. */
+/**
+ * A request filed: the visitor's acknowledgement (when they gave an e-mail: a kiosk walk-in
+ * may not have) and the host's (or front desk's) request mail.
+ */
 export async function queueRequestFiledMails(
   tx: Db,
   request: { id: string; companyId: string; visitorId: string; hostUserId: string | null },
@@ -161,7 +164,10 @@ export async function decideRequest(
     .where(eq(visitRequests.id, locked.id))
     .returning();
   if (confirm) {
-    await enqueueVisitorCodeMail(tx, { companyId: locked.companyId, visitorId: locked.visitorId });
+    await enqueueVisitorCodeMailIfAddressed(tx, {
+      companyId: locked.companyId,
+      visitorId: locked.visitorId,
+    });
   } else {
     const [visitor] = await tx
       .select({ email: visitors.email })
@@ -204,6 +210,7 @@ export async function queueReminders(db: Db, now: Date = new Date()): Promise<nu
     join sites s on s.id = v.site_id
     where r.confirmed is true
       and v.event_id is null
+      and v.email <> ''
       -- Tomorrow in the zone of the visitor's site (issue 28): the meeting's day starts
       -- between the next two midnights there.
       and v.day_starts_at >= ((${now.toISOString()}::timestamptz at time zone s.timezone)::date + 1)::timestamp at time zone s.timezone

@@ -16,7 +16,7 @@ import {
   visitors,
 } from '../db/schema';
 import { fullNames, likeAny } from '../db/pagination';
-import { enqueueVisitorCodeMail } from '../mail/outbox';
+import { enqueueVisitorCodeMailIfAddressed } from '../mail/outbox';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -183,6 +183,9 @@ export async function confirmRequest(
     .update(visitRequests)
     .set({ status: 1, confirmed: true, decidedBy, decidedAt: new Date() })
     .where(eq(visitRequests.id, request.id));
-  await enqueueVisitorCodeMail(tx, { companyId: request.companyId, visitorId: request.visitorId });
+  await enqueueVisitorCodeMailIfAddressed(tx, {
+    companyId: request.companyId,
+    visitorId: request.visitorId,
+  });
   return true;
 }

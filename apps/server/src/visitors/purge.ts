@@ -42,8 +42,10 @@ async function purgeBatch(db: Database, storage: FileStorage): Promise<number> {
     const gone = await tx
       .delete(visitors)
       .where(inArray(visitors.id, unfiled))
-      .returning({ documentId: visitors.requestImageId });
-    const documentIds = gone.flatMap((row) => (row.documentId ? [row.documentId] : []));
+      .returning({ documentId: visitors.requestImageId, photoId: visitors.photoFileId });
+    const documentIds = gone.flatMap((row) =>
+      [row.documentId, row.photoId].filter((id): id is string => id !== null),
+    );
     const documents = documentIds.length
       ? await tx
           .delete(files)

@@ -6,7 +6,7 @@
  * For the events feature, `createConfirmedEventRegistration` is the whole
  * registration in one call (visitor + confirmed request + the code mail).
  */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { EVENT_DEFAULT_REASON, type VisitorCreateInput } from '@sesame/shared';
 import { toE164 } from '@sesame/shared/phone';
 import type { Db } from '../db/client';
@@ -232,7 +232,8 @@ export async function deleteVisitor(tx: Db, visitor: VisitorRow): Promise<string
     .where(
       and(
         eq(files.companyId, visitor.companyId),
-        eq(files.ownerType, VISITOR_DOCUMENT_OWNER),
+        // The identity document, and a kiosk walk-in's photo (issue 29: kiosks/visits.ts).
+        inArray(files.ownerType, [VISITOR_DOCUMENT_OWNER, 'visitor_photo']),
         eq(files.ownerId, visitor.id),
       ),
     )

@@ -96,29 +96,39 @@ export const badgeSizeField = z.enum(
   kioskIssue((m) => m.kiosk.badgeSizeInvalid, 'badgeSizeInvalid'),
 );
 
-/** POST `/api/company/{id}/kiosks` and PUT `…/kiosks/{kioskId}` (a PUT may leave fields out). */
-export const kioskInputSchema = z.object({
+/** A kiosk's settings, each as the form and the API check it (no defaults: see below). */
+const kioskFields = {
   name: nameField('name'),
   site_id: z.uuid(requiredIssue('site_id')),
   languages: z
     .array(z.enum(LANGUAGES))
     .min(1, requiredIssue('languages'))
     .max(LANGUAGES.length)
-    .refine((list) => new Set(list).size === list.length, requiredIssue('languages'))
-    .default(['fr', 'en']),
-  ask_photo: z.boolean().default(false),
-  print_badge: z.boolean().default(true),
-  idle_seconds: seconds(KIOSK_LIMITS.idleSeconds, 'idle_seconds').default(
-    KIOSK_LIMITS.idleSeconds.default,
-  ),
-  host_wait_seconds: seconds(KIOSK_LIMITS.hostWaitSeconds, 'host_wait_seconds').default(
-    KIOSK_LIMITS.hostWaitSeconds.default,
-  ),
-  badge_size: badgeSizeField.default('62x100'),
+    .refine((list) => new Set(list).size === list.length, requiredIssue('languages')),
+  ask_photo: z.boolean(),
+  print_badge: z.boolean(),
+  idle_seconds: seconds(KIOSK_LIMITS.idleSeconds, 'idle_seconds'),
+  host_wait_seconds: seconds(KIOSK_LIMITS.hostWaitSeconds, 'host_wait_seconds'),
+  badge_size: badgeSizeField,
   printer_url: printerUrlField,
+};
+
+/** POST `/api/company/{id}/kiosks`: a field left out takes its default. */
+export const kioskInputSchema = z.object({
+  ...kioskFields,
+  languages: kioskFields.languages.default(['fr', 'en']),
+  ask_photo: kioskFields.ask_photo.default(false),
+  print_badge: kioskFields.print_badge.default(true),
+  idle_seconds: kioskFields.idle_seconds.default(KIOSK_LIMITS.idleSeconds.default),
+  host_wait_seconds: kioskFields.host_wait_seconds.default(KIOSK_LIMITS.hostWaitSeconds.default),
+  badge_size: kioskFields.badge_size.default('62x100'),
 });
 export type KioskInput = z.input<typeof kioskInputSchema>;
-export const kioskUpdateSchema = kioskInputSchema.partial();
+/**
+ * PUT `…/kiosks/{kioskId}`: a field left out is kept (no defaults here, or an edit of the
+ * name would reset every other setting).
+ */
+export const kioskUpdateSchema = z.object(kioskFields).partial();
 
 /** A kiosk as the kiosks screen lists it: never its token nor its code's digest. */
 export const kioskSchema = z.object({
@@ -152,6 +162,7 @@ export type KioskPairing = z.infer<typeof kioskPairingSchema>;
 export const kioskPairInputSchema = z.object({
   code: z
     .string(kioskIssue((m) => m.kiosk.codeInvalid, 'codeInvalid'))
+    .max(...atMost(TEXT_MAX.code))
     .trim()
     .regex(
       /^\d{6}$/,
