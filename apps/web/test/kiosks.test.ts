@@ -29,6 +29,8 @@ import badgesEn from '../src/locales/en/badges.json';
 import kiosksEn from '../src/locales/en/kiosks.json';
 import badgesFr from '../src/locales/fr/badges.json';
 import kiosksFr from '../src/locales/fr/kiosks.json';
+import sitesEn from '../src/locales/en/sites.json';
+import sitesFr from '../src/locales/fr/sites.json';
 
 const SITE = '0190aaaa-0000-7000-8000-000000000001';
 
@@ -178,6 +180,9 @@ describe('a kiosk in the list', () => {
     }
     expect(badgesFr.sizes['62x100']).toBe('62 × 100 mm (Brother QL)');
     expect(badgesFr.sizes['54x86']).toBe('54 × 86 mm (carte ID-1)');
+    // The site form names them in its own namespace (it opens without loading another): the same words.
+    expect(sitesFr.form.badgeSizes).toEqual(badgesFr.sizes);
+    expect(sitesEn.form.badgeSizes).toEqual(badgesEn.sizes);
   });
 });
 

@@ -148,7 +148,7 @@ export function KioskForm(props: {
             )}
             {col(
               <Stack gap="xs" role="group" aria-labelledby={`${titleId}-steps`}>
-                <Text id={`${titleId}-steps`} size="sm" fw={500}>
+                <Text id={`${titleId}-steps`} size="sm" fw={700}>
                   {t('form.steps')}
                 </Text>
                 <Switch

@@ -26,8 +26,7 @@ export function SiteForm(props: {
   onSubmit: (input: SiteInput) => Promise<Record<string, string> | undefined>;
   onCancel: () => void;
 }) {
-  // 'badges': the label formats' names (issue 29).
-  const { t } = useTranslation(['sites', 'badges']);
+  const { t } = useTranslation('sites');
   const { site } = props;
   const zones = useMemo(
     () =>
@@ -160,7 +159,7 @@ export function SiteForm(props: {
                 onChange={(value) => form.setFieldValue('badge_size', value ?? '')}
                 data={BADGE_SIZE_IDS.map((size) => ({
                   value: size,
-                  label: t(`badges:sizes.${size}`),
+                  label: t(`form.badgeSizes.${size}`),
                 }))}
                 allowDeselect={false}
                 name="badge_size"
