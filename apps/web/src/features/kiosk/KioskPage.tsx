@@ -9,6 +9,8 @@
  * and departures wait in a queue (codes and idempotency keys only) until the network is back.
  */
 import {
+  lazy,
+  Suspense,
   useCallback,
   useEffect,
   useRef,
@@ -49,11 +51,14 @@ import { Done, type Outcome } from './components/Done';
 import { NameSearch } from './components/NameSearch';
 import { ScanCheck } from './components/ScanCheck';
 import { Waiting } from './components/Waiting';
-import { WalkIn } from './components/WalkIn';
 import { createIdleTimer } from './lib/idle';
 import { createKioskQueue, type PendingKioskScan } from './lib/offline-queue';
 import { registerKioskApp, useScreenAwake } from './lib/device';
 import './kiosk.css';
+
+// The walk-in's form (the host search, the privacy notice and its words) loads when a visitor
+// taps "Je n'ai pas de rendez-vous"; the service worker keeps it for offline starts.
+const WalkIn = lazy(() => import('./components/WalkIn').then((m) => ({ default: m.WalkIn })));
 
 // This screen's French words come with its code (lib/i18n).
 withFrenchWords({ kiosk: kioskWords });
@@ -417,13 +422,21 @@ function Turn({
         <Stack gap="lg">
           {back({ name: 'welcome' })}
           <Heading>{t('walkIn.title')}</Heading>
-          <WalkIn
-            config={config}
-            online={online}
-            onSent={(sent) =>
-              setScreen({ name: 'waiting', requestId: sent.request_id, told: sent.told })
+          <Suspense
+            fallback={
+              <Center py="xl">
+                <Loader aria-label={t('loading')} />
+              </Center>
             }
-          />
+          >
+            <WalkIn
+              config={config}
+              online={online}
+              onSent={(sent) =>
+                setScreen({ name: 'waiting', requestId: sent.request_id, told: sent.told })
+              }
+            />
+          </Suspense>
         </Stack>
       );
     case 'waiting':
@@ -531,6 +544,10 @@ export default function KioskPage() {
   useScreenAwake();
 
   useEffect(() => registerKioskApp(), []);
+
+  useEffect(() => {
+    if (!config) document.title = `${t('pairing.title')} — Sésame`;
+  });
 
   useEffect(() => {
     whenRefused((message) => {

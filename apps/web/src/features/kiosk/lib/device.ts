@@ -22,10 +22,15 @@ function addHeadLink(rel: string, href: string): () => void {
 export function registerKioskApp(): () => void {
   const removeManifest = addHeadLink('manifest', KIOSK_MANIFEST);
   const removeIcon = addHeadLink('apple-touch-icon', '/kiosk-icon-192.png');
-  if ('serviceWorker' in navigator && import.meta.env.PROD) {
+  // Once the page has loaded: the worker's copies of the kiosk's files do not compete with it.
+  const register = () => {
     navigator.serviceWorker.register(KIOSK_SW, { scope: KIOSK_SCOPE }).catch(() => undefined);
-  }
+  };
+  const worker = 'serviceWorker' in navigator && import.meta.env.PROD;
+  if (worker && document.readyState === 'complete') register();
+  else if (worker) window.addEventListener('load', register, { once: true });
   return () => {
+    window.removeEventListener('load', register);
     removeManifest();
     removeIcon();
   };
