@@ -221,6 +221,44 @@ describe('kiosks: the staff side (issue 29)', () => {
   });
 });
 
+describe('kiosks and their sites and companies (issue 29)', () => {
+  const ctx = useTestApp();
+
+  it('keeps a site with a kiosk from deletion (409, archive it); its archive stops the kiosk', async () => {
+    const company = await buildCompany(ctx.db);
+    const lobby = await buildSite(ctx.db, { company });
+    const admin = await buildUser(ctx.db, { company, role: 'ROLE_SUPER_ADMIN' });
+    const kiosk = await pairedKiosk(ctx, admin.email, company, lobby.id);
+    const staff = as(ctx.app, await tokenFor(ctx.app, admin.email));
+    const deleted = await staff({
+      method: 'DELETE',
+      url: `/api/company/${company.id}/sites/${lobby.id}`,
+    });
+    expect(deleted.statusCode).toBe(409);
+    expect(deleted.json().message).toBe(fr((m) => m.site.hasHistory));
+    expect((await kiosk.call({ method: 'GET', url: '/api/kiosk/me' })).statusCode).toBe(200);
+    const archived = await staff({
+      method: 'POST',
+      url: `/api/company/${company.id}/sites/${lobby.id}/archive`,
+    });
+    expect(archived.statusCode).toBe(200);
+    expect((await kiosk.call({ method: 'GET', url: '/api/kiosk/me' })).statusCode).toBe(401);
+  });
+
+  it('deletes an empty company with its kiosks', async () => {
+    const company = await buildCompany(ctx.db);
+    const platform = await buildCompany(ctx.db);
+    const admin = await buildUser(ctx.db, { company: platform, role: 'ROLE_ADMIN' });
+    const created = await createKiosk(ctx, admin.email, company, company.siteId);
+    const res = await as(
+      ctx.app,
+      await tokenFor(ctx.app, admin.email),
+    )({ method: 'DELETE', url: `/api/company/delete/${company.id}` });
+    expect(res.statusCode).toBe(200);
+    expect(await ctx.db.select().from(kiosks).where(eq(kiosks.id, created.data.id))).toEqual([]);
+  });
+});
+
 describe('kiosks: pairing and the device token (issue 29)', () => {
   const ctx = useTestApp();
 

@@ -287,14 +287,15 @@ export async function updateSite(
   }
 }
 
-/** Whether anything happened at the site: a visitor, an event, a check, a roll call. */
+/** Whether anything happened at the site: a visitor, an event, a check, a roll call, a kiosk. */
 export async function siteHasHistory(db: Db, siteId: string): Promise<boolean> {
   const result = await db.execute(sql`
     select exists (select 1 from visitors where site_id = ${siteId})
         or exists (select 1 from events where site_id = ${siteId})
         or exists (select 1 from visitor_checks where site_id = ${siteId})
         or exists (select 1 from user_checks where site_id = ${siteId})
-        or exists (select 1 from roll_calls where site_id = ${siteId}) as used`);
+        or exists (select 1 from roll_calls where site_id = ${siteId})
+        or exists (select 1 from kiosks where site_id = ${siteId}) as used`);
   const [row] = (result as unknown as { rows: { used: boolean }[] }).rows;
   return row?.used === true;
 }
