@@ -123,7 +123,7 @@ export async function revokeKiosk(
   const body = (await expectOk(
     await fetch(`${server.url}/api/company/${site.companyId}/kiosks/${kioskId}`, {
       method: 'DELETE',
-      headers: json(adminToken),
+      headers: { authorization: `Bearer ${adminToken}` },
     }),
     'DELETE /api/company/:id/kiosks/:kioskId',
   )) as { data: Kiosk };
@@ -376,19 +376,47 @@ export async function walkIn(
     await target.click();
   };
   const next = () => page.getByRole('button', { name: 'Continuer', exact: true });
-  /** The field, going on to the next step while it is not on this one. */
-  const reach = async (label: string): Promise<Locator> => {
-    const target = kioskField(page, label);
+  const waiting = page.getByTestId('kiosk-waiting');
+  /** Where the walk-in is: the step it says ("Étape 2 sur 3"), or the waiting screen. */
+  const where = () =>
+    page.evaluate(() => {
+      if (document.querySelector('[data-testid="kiosk-waiting"]')) return 'waiting';
+      const text = document.querySelector('main')?.textContent ?? '';
+      return /(?:Étape|Step) \d+ (?:sur|of) \d+/.exec(text)?.[0] ?? '';
+    });
+  /** "Continuer", then the next step (or the waiting screen) once it shows. */
+  const advance = async () => {
+    const before = await where();
+    await tap(next());
+    await page.waitForFunction(
+      (before) => {
+        if (document.querySelector('[data-testid="kiosk-waiting"]')) return true;
+        const text = document.querySelector('main')?.textContent ?? '';
+        return (/(?:Étape|Step) \d+ (?:sur|of) \d+/.exec(text)?.[0] ?? '') !== before;
+      },
+      before,
+      { timeout: 20_000 },
+    );
+  };
+  /** `target`, going on to the next step while it is not on this one. */
+  const reach = async (target: Locator, settle = 2_000): Promise<Locator> => {
     for (let step = 0; step < 4; step++) {
       if (await target.isVisible()) return target;
-      if (await next().isVisible()) await tap(next());
-      await target.waitFor({ timeout: 2_000 }).catch(() => undefined);
+      // A step's content may load a moment after the step shows (the photo's camera).
+      if (
+        await target.waitFor({ timeout: settle }).then(
+          () => true,
+          () => false,
+        )
+      )
+        return target;
+      await advance();
     }
     await target.waitFor({ timeout: 5_000 });
     return target;
   };
   const type = async (label: string, value: string) => {
-    const target = await reach(label);
+    const target = await reach(kioskField(page, label));
     await target.fill(value);
     trace.fields += 1;
     await sleep(pause.fieldMs);
@@ -409,25 +437,23 @@ export async function walkIn(
   );
   await type('Motif de la visite', person.reason);
   // The privacy notice: a checkbox whose label names it.
-  const notice = page.getByRole('checkbox');
-  for (let step = 0; step < 4 && !(await notice.isVisible()); step++) await tap(next());
+  const notice = await reach(page.getByRole('checkbox'));
   await sleep(pause.tapMs);
   trace.taps += 1;
   trace.lastTapAt = Date.now();
   await notice.check();
   if (photo) {
-    const shoot = page.getByRole('button', { name: 'Prendre la photo', exact: true });
-    for (let step = 0; step < 4 && !(await shoot.isVisible()); step++) await tap(next());
-    await shoot.waitFor({ timeout: 15_000 });
+    const shoot = await reach(
+      page.getByRole('button', { name: 'Prendre la photo', exact: true }),
+      10_000,
+    );
     await atPhoto?.();
     await tap(shoot);
+    // The photo taken: its preview replaces the camera.
+    await page.getByRole('button', { name: 'Reprendre la photo', exact: true }).waitFor();
   }
   // The last "Continuer" sends the request (the host is told) and shows the waiting screen.
-  const waiting = page.getByTestId('kiosk-waiting');
-  for (let step = 0; step < 4 && !(await waiting.isVisible()); step++) {
-    await tap(next());
-    await waiting.waitFor({ timeout: 3_000 }).catch(() => undefined);
-  }
+  for (let step = 0; step < 4 && (await where()) !== 'waiting'; step++) await advance();
   await waiting.waitFor({ timeout: 15_000 });
   return trace;
 }
