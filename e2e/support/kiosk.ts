@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import type { ParsedMail } from 'mailparser';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import type { Kiosk, KioskInput, KioskPairing } from '@sesame/shared';
-import { newContext } from './browser';
+import { newContext, screenshot } from './browser';
 import { decodeQr } from './qr';
 import type { RunningServer } from './server';
 
@@ -364,6 +364,29 @@ export async function walkIn(
     /** Called on the photo step, before its tap (the accessibility walk checks it there). */
     atPhoto?: () => Promise<void>;
   } = {},
+): Promise<WalkInTrace> {
+  try {
+    return await walkInSteps(page, person, pause, photo, atPhoto);
+  } catch (error) {
+    // What the tablet showed when it stopped, for the person reading the failure.
+    const shot = await screenshot(page, `kiosk-walk-in-failed-${Date.now()}`).catch(() => null);
+    const shown = await page
+      .locator('main')
+      .innerText({ timeout: 1_000 })
+      .catch(() => '(no main)');
+    throw new Error(
+      `the walk-in stopped: ${(error as Error).message}\nthe tablet showed: ${shown.replace(/\s+/g, ' ').slice(0, 600)}${shot ? `\nscreenshot: ${shot}` : ''}`,
+      { cause: error },
+    );
+  }
+}
+
+async function walkInSteps(
+  page: Page,
+  person: WalkInPerson,
+  pause: Pauses,
+  photo: boolean,
+  atPhoto: (() => Promise<void>) | undefined,
 ): Promise<WalkInTrace> {
   const trace: WalkInTrace = { taps: 0, fields: 0, firstTapAt: 0, lastTapAt: 0 };
   const tap = async (target: Locator) => {
