@@ -93,7 +93,16 @@ export function BadgeButton(props: BadgeButtonProps) {
 
   const printedBefore = !!latest;
   return (
-    <Menu opened={opened} onChange={setOpened} position="bottom-end" withinPortal shadow="md">
+    <Menu
+      opened={opened}
+      onChange={setOpened}
+      position="bottom-end"
+      withinPortal
+      shadow="md"
+      // Mantine's focus placeholder (a focusable role="presentation" div) is a child the
+      // 'menu' role may not hold (axe aria-required-children); the arrows reach the items.
+      withInitialFocusPlaceholder={false}
+    >
       <Menu.Target>
         <Button
           size={props.size ?? 'xs'}
