@@ -273,6 +273,18 @@ export async function pdfText(pdf: string): Promise<string> {
   return stdout;
 }
 
+/** The encodings of the images a PDF holds, one per image ('jpeg', 'image' for a PNG's pixels…; pdfimages -list). */
+export async function pdfImageEncodings(pdf: string): Promise<string[]> {
+  const { stdout } = await run('pdfimages', ['-list', pdf]);
+  // page num type width height color comp bpc enc interp object ID …, after two header lines.
+  return stdout
+    .split('\n')
+    .slice(2)
+    .map((line) => line.trim().split(/\s+/))
+    .filter((cols) => cols.length > 8 && cols[2] === 'image')
+    .map((cols) => cols[8]!);
+}
+
 /** Renders a PDF's first page at 300 dpi (pdftoppm) and decodes its QR with zbarimg. */
 export async function pdfQr(pdf: string): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'sesame-badge-'));
