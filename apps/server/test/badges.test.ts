@@ -26,6 +26,7 @@ import {
   type Role,
 } from '@sesame/shared';
 import { auditEvents, badgePrints, companies, files, kiosks, sites, users } from '../src/db/schema';
+import { badgePdf } from '../src/badges/render';
 import { issuePairingCode, pairKiosk } from '../src/kiosks/device';
 import { as, tokenFor, useTestApp } from './helpers/app';
 import { testDatabaseKind } from './helpers/db';
@@ -303,8 +304,42 @@ describe(`badges (${testDatabaseKind})`, () => {
       await expectBadgePdf(file, size, visitor, workDir);
       const text = await pdfText(file);
       expect(text).toContain('VISITEUR');
+      // The QR, the photo (JPEG, kept as DCT) and the logo (PNG) are the page's images.
+      const images = (await run('pdfimages', ['-list', file])).stdout
+        .split('\n')
+        .slice(2)
+        .filter(Boolean)
+        .map((line) => line.trim().split(/\s+/));
+      expect(
+        images.map(([, , , width, height, , , , enc]) => `${width}x${height} ${enc}`).sort(),
+      ).toEqual(['120x40 image', '24x32 jpeg', '400x400 image']);
       expect(text).toContain(`Valable le ${today()} uniquement`);
     }
+  });
+
+  it("embeds a photo held in a slice of Node's shared Buffer pool (pdf-lib reads the whole ArrayBuffer)", async () => {
+    const pooled = Buffer.from(FACE_JPEG.toString('base64'), 'base64');
+    expect(pooled.byteOffset > 0 || pooled.buffer.byteLength > pooled.length).toBe(true);
+    const pdf = await badgePdf(
+      {
+        firstname: 'Awa',
+        lastname: 'Koné',
+        organisation: 'Orange CI',
+        host: null,
+        site: 'Siège',
+        company: 'Demo SA',
+        day: today(),
+        language: 'fr',
+        uidn: 'ABCD1234EFGH5678',
+        photo: { bytes: pooled, mediaType: 'image/jpeg' },
+        logo: null,
+      },
+      '54x86',
+    );
+    const file = path.join(workDir, 'pooled.pdf');
+    await writeFile(file, pdf);
+    const { stdout } = await run('pdfimages', ['-list', file]);
+    expect(stdout).toMatch(/\s24\s+32\s+rgb\s+3\s+8\s+jpeg\s/);
   });
 
   it('prints over IPP: the printer keeps the very PDF; a second print is a reprint; both recorded and audited', async () => {

@@ -383,8 +383,11 @@ function fit(
 async function embedImage(pdf: PDFDocument, image: BadgeImage | null): Promise<PDFImage | null> {
   if (!image) return null;
   try {
-    if (image.mediaType === 'image/png') return await pdf.embedPng(image.bytes);
-    if (image.mediaType === 'image/jpeg') return await pdf.embedJpg(image.bytes);
+    // A copy: pdf-lib reads the bytes' whole ArrayBuffer, and a small Buffer is a slice of
+    // Node's shared pool.
+    const bytes = new Uint8Array(image.bytes);
+    if (image.mediaType === 'image/png') return await pdf.embedPng(bytes);
+    if (image.mediaType === 'image/jpeg') return await pdf.embedJpg(bytes);
   } catch {
     // An image pdf-lib cannot read is left out, as an SVG or WebP one is.
   }
@@ -436,7 +439,7 @@ export async function badgePdf(content: BadgeContent, size: BadgeSize): Promise<
   const text = (font: PDFFont, value: string) => drawable(font, value);
 
   // The QR and the day it is valid on, from the bottom up.
-  const qrImage = await pdf.embedPng(await qrPng(badgeQrText(content)));
+  const qrImage = await pdf.embedPng(new Uint8Array(await qrPng(badgeQrText(content))));
   const validFit = fit(bold, text(bold, words.validOn), {
     maxSize: 8.5 * scale,
     minSize: 5,
@@ -457,7 +460,8 @@ export async function badgePdf(content: BadgeContent, size: BadgeSize): Promise<
   const validHeight = validFit.lines.length * validFit.size * 1.15;
   drawLines(page, bold, validFit.lines, validFit.size, bottom + validHeight);
   bottom += validHeight + mmToPt(1);
-  const qrSide = Math.min(inner, mmToPt(30 * scale), H * 0.3);
+  // 24 mm on the 62 mm label: about 10 dots a module at 300 dpi, 6 on a 203 dpi label printer.
+  const qrSide = Math.min(inner, mmToPt(24 * scale), H * 0.26);
   page.drawImage(qrImage, { x: (W - qrSide) / 2, y: bottom, width: qrSide, height: qrSide });
   const floor = bottom + qrSide + mmToPt(1);
 
@@ -500,44 +504,54 @@ export async function badgePdf(content: BadgeContent, size: BadgeSize): Promise<
   });
   y -= bandHeight + mmToPt(2 * scale);
 
-  // The words need this much room; the photo takes what is left, up to its own size.
-  const nameFit = fit(bold, text(bold, `${content.firstname} ${content.lastname}`), {
-    maxSize: 17 * scale,
-    minSize: 7,
-    maxWidth: inner,
-    maxLines: 2,
-  });
-  const orgFit = fit(regular, text(regular, content.organisation), {
-    maxSize: 11 * scale,
-    minSize: 6,
-    maxWidth: inner,
-    maxLines: 2,
-  });
-  const hostFit = content.host
-    ? fit(regular, text(regular, `${words.host} : ${content.host}`), {
-        maxSize: 9 * scale,
-        minSize: 5.5,
-        maxWidth: inner,
-        maxLines: 1,
-      })
-    : null;
-  const siteFit = fit(regular, text(regular, content.site), {
-    maxSize: 9 * scale,
-    minSize: 5.5,
-    maxWidth: inner,
-    maxLines: 1,
-  });
+  // The words need this much room; the photo takes what is left, up to its own size. When
+  // long words leave the photo too little, they are set smaller first (down to 70 %).
+  const photo = await embedImage(pdf, content.photo);
+  const photoMax = mmToPt(26 * scale);
+  const photoWanted = mmToPt(14 * scale);
+  const photoMin = mmToPt(8);
   const heightOf = (f: { size: number; lines: string[] } | null) =>
     f ? f.lines.length * f.size * 1.15 + mmToPt(0.8) : 0;
-  const wordsHeight = heightOf(nameFit) + heightOf(orgFit) + heightOf(hostFit) + heightOf(siteFit);
-
-  const photo = await embedImage(pdf, content.photo);
+  const wordsAt = (shrink: number) => {
+    const nameFit = fit(bold, text(bold, `${content.firstname} ${content.lastname}`), {
+      maxSize: 15 * scale * shrink,
+      minSize: 7,
+      maxWidth: inner,
+      maxLines: 2,
+    });
+    const orgFit = fit(regular, text(regular, content.organisation), {
+      maxSize: 10 * scale * shrink,
+      minSize: 6,
+      maxWidth: inner,
+      maxLines: 2,
+    });
+    const hostFit = content.host
+      ? fit(regular, text(regular, `${words.host} : ${content.host}`), {
+          maxSize: 8.5 * scale * shrink,
+          minSize: 5.5,
+          maxWidth: inner,
+          maxLines: 1,
+        })
+      : null;
+    const siteFit = fit(regular, text(regular, content.site), {
+      maxSize: 8.5 * scale * shrink,
+      minSize: 5.5,
+      maxWidth: inner,
+      maxLines: 1,
+    });
+    const height = heightOf(nameFit) + heightOf(orgFit) + heightOf(hostFit) + heightOf(siteFit);
+    return { nameFit, orgFit, hostFit, siteFit, photoRoom: y - floor - height - mmToPt(1.5) };
+  };
+  let laid = wordsAt(1);
+  for (const shrink of [0.9, 0.8, 0.7]) {
+    if (!photo || laid.photoRoom >= photoWanted) break;
+    laid = wordsAt(shrink);
+  }
+  const { nameFit, orgFit, hostFit, siteFit } = laid;
   if (photo) {
-    const room = y - floor - wordsHeight - mmToPt(1.5);
-    const ph = Math.min(mmToPt(26 * scale), room);
-    if (ph > mmToPt(8)) {
-      const ratio = ph / photo.height;
-      const pw = Math.min(photo.width * ratio, inner);
+    const ph = Math.min(photoMax, laid.photoRoom);
+    if (ph >= photoMin) {
+      const pw = Math.min((photo.width * ph) / photo.height, inner);
       const h2 = (photo.height * pw) / photo.width;
       page.drawImage(photo, { x: (W - pw) / 2, y: y - h2, width: pw, height: h2 });
       y -= h2 + mmToPt(1.5);
