@@ -15,7 +15,7 @@ import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from './smtp.js';
+import { freePort } from './smtp';
 
 export interface TestIppPrinter {
   /** `ipp://127.0.0.1:{port}/ipp/print`, the printer's URI. */
