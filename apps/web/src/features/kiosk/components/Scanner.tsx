@@ -52,7 +52,7 @@ export function Scanner({ onCode }: { onCode: (code: string) => void }) {
           void decode(canvas)
             .then((value) => {
               if (stopped || done || !gate.next(value) || !value) return;
-              const code = visitorCodeOf(value, window.location.origin);
+              const code = visitorCodeOf(value);
               if (!code) {
                 setNotOurs(true);
                 return;

@@ -4,8 +4,8 @@
  * "Continuer", and the last one sends the request (the host is told at once). What is typed
  * lives in this component's state only: the idle reset or the end of the visit discards it.
  */
-import { lazy, Suspense, useState } from 'react';
-import { Alert, Button, Center, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { useState } from 'react';
+import { Alert, Button, Stack, Text, TextInput } from '@mantine/core';
 import { EMAIL_PATTERN, type KioskConfig } from '@sesame/shared';
 import { useTranslation } from '../../../lib/i18n';
 import { interfaceLanguage } from '../../../lib/language';
@@ -13,8 +13,7 @@ import { PrivacyNotice } from '../../../components/visitor-form/PrivacyNotice';
 import { kioskApi, KioskApiError, statusOf } from '../api';
 import { HostPicker, type ChosenHost } from './HostPicker';
 
-// The camera step loads when the kiosk asks for a photo, at that step.
-const PhotoStep = lazy(() => import('./PhotoStep').then((m) => ({ default: m.PhotoStep })));
+import { PhotoStep } from './PhotoStep';
 
 type Step = 'identity' | 'visit' | 'photo';
 type Field =
@@ -226,22 +225,14 @@ export function WalkIn({
       )}
       {step === 'photo' && (
         <>
-          <Suspense
-            fallback={
-              <Center py="xl">
-                <Loader aria-label={t('loading')} />
-              </Center>
-            }
-          >
-            <PhotoStep
-              photo={photo}
-              onPhoto={(taken) => {
-                setPhoto(taken);
-                setErrors((e) => ({ ...e, photo: undefined }));
-              }}
-              onUnavailable={() => setNoCamera(true)}
-            />
-          </Suspense>
+          <PhotoStep
+            photo={photo}
+            onPhoto={(taken) => {
+              setPhoto(taken);
+              setErrors((e) => ({ ...e, photo: undefined }));
+            }}
+            onUnavailable={() => setNoCamera(true)}
+          />
           {errors.photo && (
             <Text c="red.8" role="alert">
               {errors.photo}
