@@ -117,6 +117,8 @@ describe('kiosks and badges: the staff side', () => {
     await dialog.getByText('Révoquer la borne Borne parking ?').waitFor();
     findings.push(...(await axeFindings(admin, 'kiosk revoke confirmation')));
     await dialog.getByRole('button', { name: 'Révoquer' }).click();
+    // Gone, not fading (axe would read its words half transparent).
+    await dialog.waitFor({ state: 'detached' });
     await row('Borne parking').getByText('Révoquée').waitFor();
     await expect
       .poll(() =>
