@@ -42,6 +42,10 @@ import {
 } from './visits';
 
 const MINUTE = 60_000;
+/** What OpenAPI says of every kiosk call (app.ts writes the staff routes' rights from the matrix). */
+const DEVICE_ONLY =
+  "A paired kiosk's device token only (`Authorization: Bearer kiosk_…`, from POST /api/kiosk/pair); " +
+  'a staff token, a revoked kiosk or none: 401.';
 
 export const kioskDeviceRoutes: FastifyPluginAsyncZod = async (app) => {
   const secret = app.config.jwtSecret;
@@ -105,6 +109,7 @@ export const kioskDeviceRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { kiosk: true, rateLimit: perKiosk('kiosk-me', limits.codeLookupPerWindow) },
       schema: {
         tags: ['kiosks'],
+        description: DEVICE_ONLY,
         summary: "The kiosk's own settings, its company's name and logo, its site's name and zone.",
         response: { 200: z.object({ data: kioskConfigSchema }) },
       },
@@ -121,6 +126,7 @@ export const kioskDeviceRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       schema: {
         tags: ['kiosks'],
+        description: DEVICE_ONLY,
         summary:
           `Today's expected visitors at the kiosk's site whose last name starts with ?q= (${KIOSK_LIMITS.searchMinLetters} ` +
           `letters at least, else 400; accents ignored), at most ${KIOSK_LIMITS.searchMaxMatches}: meetings of today in the ` +
@@ -142,6 +148,7 @@ export const kioskDeviceRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { kiosk: true, rateLimit: perKiosk('kiosk-hosts', limits.codeLookupPerWindow) },
       schema: {
         tags: ['kiosks'],
+        description: DEVICE_ONLY,
         summary:
           "A walk-in's host search: the kiosk's company's active staff whose name holds ?q= (2 characters " +
           "at least), the kiosk's site's first; names only.",
@@ -164,6 +171,7 @@ export const kioskDeviceRoutes: FastifyPluginAsyncZod = async (app) => {
         config: { kiosk: true, rateLimit: perKiosk('kiosk-check', limits.codeLookupPerWindow) },
         schema: {
           tags: ['kiosks'],
+          description: DEVICE_ONLY,
           summary:
             (direction === 'in'
               ? "Checks a visitor in at the kiosk's site (never out: someone inside is 'alreadyIn'). "
@@ -206,6 +214,7 @@ export const kioskDeviceRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { kiosk: true, rateLimit: perKiosk('kiosk-walk-in', limits.publicFormPerWindow) },
       schema: {
         tags: ['kiosks'],
+        description: DEVICE_ONLY,
         summary:
           "A walk-in at the kiosk: the visitor at the kiosk's site for today (the time now), their photo " +
           "(a JPEG data URL, when taken), and a pending request to the host chosen (else the site's front " +
@@ -231,6 +240,7 @@ export const kioskDeviceRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { kiosk: true, rateLimit: perKiosk('kiosk-status', limits.codeLookupPerWindow) },
       schema: {
         tags: ['kiosks'],
+        description: DEVICE_ONLY,
         summary:
           "The host's answer to a walk-in this kiosk filed: 'waiting', 'accepted' or 'declined' " +
           "(another kiosk's request: 404).",
