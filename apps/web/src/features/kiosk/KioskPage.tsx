@@ -586,6 +586,11 @@ export default function KioskPage() {
   if (!token || !config) {
     return (
       <Box className="sesame-kiosk">
+        <Group component="header" className="sesame-kiosk-header">
+          <Text fw={800} size="xl" c="sesame.8">
+            {t('brand')}
+          </Text>
+        </Group>
         <Box component="main" className="sesame-kiosk-main">
           <Box className="sesame-kiosk-content">
             {token && !config ? (
