@@ -162,6 +162,12 @@ describe('the kiosk’s search of expected visitors (issue 29)', () => {
       ).toEqual([pending.request.id]);
     }
     expect((await search('ssi')).json().data).toEqual([]);
+    const apostrophe = await expected("N'Guessan", { firstname: 'Yao' });
+    for (const q of ["n'gue", 'guess', 'N GUE']) {
+      expect(
+        (await search(q)).json().data.map((r: { request_id: string }) => r.request_id),
+      ).toEqual([apostrophe.request.id]);
+    }
     // Nobody else's search: the other site's visitor is found by no one here.
     expect((await search('ailleurs')).json().data).toEqual([]);
   });

@@ -47,7 +47,8 @@ export async function searchExpected(
   now = new Date(),
 ): Promise<KioskExpected[]> {
   const words = sql`' ' || regexp_replace(sesame_fold(v.lastname), '[^[:alnum:]]+', ' ', 'g')`;
-  const pattern = `% ${literal(q.trim().replace(/\s+/g, ' '))}%`;
+  // Typed as the last name is cut into words: "o'br" finds O'Brien, "n'guessan" N'Guessan.
+  const pattern = `% ${literal(q.replace(/[^\p{L}\p{N}]+/gu, ' ').trim())}%`;
   const result = await db.execute(sql`
     select r.id as request_id, v.firstname, upper(left(v.lastname, 1)) as initial,
            coalesce(nullif(trim(u.firstname || ' ' || u.name), ''), r.host) as host,
