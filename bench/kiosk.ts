@@ -145,6 +145,10 @@ export async function run(): Promise<void> {
       await printer.waitForJobs(jobsBefore + 1, 20_000);
       // The welcome screen the first tap was made on, then each screen after it.
       const screens = (await screensSeen(page)).slice(Math.max(0, before - 1));
+      if (screens.length < 3 || !screens[0]!.startsWith('Bienvenue'))
+        throw new Error(
+          `the screens were not recorded as the kiosk showed them: ${screens.join(' → ')}`,
+        );
 
       const figures: Figures = {
         screens,

@@ -433,19 +433,21 @@ async function walkInSteps(
       { timeout: 20_000 },
     );
   };
-  /** `target`, going on to the next step while it is not on this one. */
-  const reach = async (target: Locator, settle = 2_000): Promise<Locator> => {
+  /**
+   * `target`, going on to the next step while it is not on this one: "Continuer" when it can
+   * be pressed, else (a step still getting ready, as the photo's camera) a wait for `target`.
+   */
+  const reach = async (target: Locator, settle = 10_000): Promise<Locator> => {
     for (let step = 0; step < 4; step++) {
       if (await target.isVisible()) return target;
-      // A step's content may load a moment after the step shows (the photo's camera).
-      if (
-        await target.waitFor({ timeout: settle }).then(
-          () => true,
-          () => false,
-        )
-      )
-        return target;
-      await advance();
+      const button = next();
+      if ((await button.isVisible()) && (await button.isEnabled())) {
+        await advance();
+        // The new step's fields show with it; a moment for them before looking again.
+        await target.waitFor({ timeout: 1_000 }).catch(() => undefined);
+      } else {
+        await target.waitFor({ timeout: settle });
+      }
     }
     await target.waitFor({ timeout: 5_000 });
     return target;
@@ -478,10 +480,7 @@ async function walkInSteps(
   trace.lastTapAt = Date.now();
   await notice.check();
   if (photo) {
-    const shoot = await reach(
-      page.getByRole('button', { name: 'Prendre la photo', exact: true }),
-      10_000,
-    );
+    const shoot = await reach(page.getByRole('button', { name: 'Prendre la photo', exact: true }));
     await atPhoto?.();
     await tap(shoot);
     // The photo taken: its preview replaces the camera.
@@ -499,24 +498,22 @@ async function walkInSteps(
  * that changes. Installed before the app loads; read with `screensSeen`.
  */
 export async function watchScreens(context: BrowserContext): Promise<void> {
-  await context.addInitScript(() => {
-    const seen: string[] = [];
-    (window as unknown as { __kioskScreens: string[] }).__kioskScreens = seen;
-    const note = () => {
-      const heading = document.querySelector('main h1, h1');
-      const text = heading?.textContent?.replace(/\s+/g, ' ').trim();
-      if (!text) return;
-      const step = /(?:Étape|Step) \d+ (?:sur|of) \d+/.exec(
-        document.querySelector('main')?.textContent ?? '',
-      )?.[0];
-      const screen = step ? `${text} (${step})` : text;
-      if (seen[seen.length - 1] !== screen) seen.push(screen);
-    };
-    new MutationObserver(note).observe(document, {
-      subtree: true,
-      childList: true,
-      characterData: true,
-    });
+  // A script's text, not a function: a runner that names functions (tsx's __name) would
+  // send the page a helper it does not have.
+  await context.addInitScript({
+    content: `(() => {
+      const seen = [];
+      window.__kioskScreens = seen;
+      new MutationObserver(() => {
+        const heading = document.querySelector('main h1, h1');
+        const text = heading && heading.textContent ? heading.textContent.replace(/\\s+/g, ' ').trim() : '';
+        if (!text) return;
+        const main = document.querySelector('main');
+        const step = /(?:Étape|Step) \\d+ (?:sur|of) \\d+/.exec(main ? main.textContent || '' : '');
+        const screen = step ? text + ' (' + step[0] + ')' : text;
+        if (seen[seen.length - 1] !== screen) seen.push(screen);
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    })();`,
   });
 }
 
