@@ -495,7 +495,8 @@ async function walkInSteps(
 /**
  * Records, in the page, each screen the kiosk shows, in order: its heading (`h1`), with the
  * step it says it is at when one heading covers several steps ("Étape 2 sur 3"), each time
- * that changes. Installed before the app loads; read with `screensSeen`.
+ * that changes; a heading shown a moment before its first step (the step's code loading) is
+ * that step's screen, not one more. Installed before the app loads; read with `screensSeen`.
  */
 export async function watchScreens(context: BrowserContext): Promise<void> {
   // A script's text, not a function: a runner that names functions (tsx's __name) would
@@ -511,7 +512,9 @@ export async function watchScreens(context: BrowserContext): Promise<void> {
         const main = document.querySelector('main');
         const step = /(?:Étape|Step) \\d+ (?:sur|of) \\d+/.exec(main ? main.textContent || '' : '');
         const screen = step ? text + ' (' + step[0] + ')' : text;
-        if (seen[seen.length - 1] !== screen) seen.push(screen);
+        // The heading before its form's first step shows (its code loading) is that same screen.
+        if (step && seen[seen.length - 1] === text) seen[seen.length - 1] = screen;
+        else if (seen[seen.length - 1] !== screen) seen.push(screen);
       }).observe(document, { subtree: true, childList: true, characterData: true });
     })();`,
   });
