@@ -38,6 +38,12 @@ function printFrame(page: Page) {
   });
 }
 
+/** axe once transitions are over (a modal or a menu opening or closing reads half transparent). */
+async function settledAxe(page: Page, where: string): Promise<Finding[]> {
+  await page.waitForFunction(() => document.getAnimations().length === 0);
+  return axeFindings(page, where);
+}
+
 describe('kiosks and badges: the staff side', () => {
   const sesame = useSesame({ timeout: 90_000 });
   const findings: Finding[] = [];
@@ -70,7 +76,7 @@ describe('kiosks and badges: the staff side', () => {
     await admin.getByRole('button', { name: 'Créer la borne' }).click();
     await admin.getByText('Le champ "Nom de la borne" est requis.').first().waitFor();
     await admin.getByText('Veuillez entrer un nombre de secondes entre 15 et 600.').waitFor();
-    findings.push(...(await axeFindings(admin, 'kiosk form refused')));
+    findings.push(...(await settledAxe(admin, 'kiosk form refused')));
 
     await field(admin, 'Nom de la borne').fill('Accueil hall A');
     await field(admin, "Retour à l'accueil après (secondes)").fill('90');
@@ -86,7 +92,7 @@ describe('kiosks and badges: the staff side', () => {
     await pairing
       .getByText(`Sur la tablette, ouvrez ${server.url}/kiosk et saisissez ce code.`)
       .waitFor();
-    findings.push(...(await axeFindings(admin, 'kiosk pairing code')));
+    findings.push(...(await settledAxe(admin, 'kiosk pairing code')));
     await screenshot(admin, 'kiosks-pairing-1280');
 
     // The tablet types it: the list says the kiosk is paired and heard from.
@@ -115,9 +121,8 @@ describe('kiosks and badges: the staff side', () => {
     await admin.getByRole('button', { name: 'Révoquer la borne Borne parking' }).click();
     const dialog = admin.getByRole('dialog');
     await dialog.getByText('Révoquer la borne Borne parking ?').waitFor();
-    findings.push(...(await axeFindings(admin, 'kiosk revoke confirmation')));
+    findings.push(...(await settledAxe(admin, 'kiosk revoke confirmation')));
     await dialog.getByRole('button', { name: 'Révoquer' }).click();
-    // Gone, not fading (axe would read its words half transparent).
     await dialog.waitFor({ state: 'detached' });
     await row('Borne parking').getByText('Révoquée').waitFor();
     await expect
@@ -127,7 +132,7 @@ describe('kiosks and badges: the staff side', () => {
           .count(),
       )
       .toBe(0);
-    findings.push(...(await axeFindings(admin, 'kiosks list')));
+    findings.push(...(await settledAxe(admin, 'kiosks list')));
     await screenshot(admin, 'kiosks-list-1280');
 
     // ── The site's badge printer, on its form ───────────────────────────────────────
@@ -173,7 +178,7 @@ describe('kiosks and badges: the staff side', () => {
     await badge.click();
     await admin.getByRole('menuitem', { name: 'Réimprimer', exact: true }).waitFor();
     await admin.getByText(/^Déjà imprimé le /).waitFor();
-    findings.push(...(await axeFindings(admin, 'request list badge menu')));
+    findings.push(...(await settledAxe(admin, 'request list badge menu')));
     await admin.getByRole('menuitem', { name: "Renvoyer à l'imprimante" }).click();
     await admin
       .getByText(`L'imprimante ${DEAD_PRINTER} ne répond pas.`, { exact: false })
@@ -184,7 +189,7 @@ describe('kiosks and badges: the staff side', () => {
     await admin.goto('/demo/on-site');
     await admin.getByRole('button', { name: 'Badge de Awa Koné' }).click();
     await admin.getByRole('menuitem', { name: 'Réimprimer', exact: true }).waitFor();
-    findings.push(...(await axeFindings(admin, 'on-site badge menu')));
+    findings.push(...(await settledAxe(admin, 'on-site badge menu')));
 
     expect(findings, report(findings)).toEqual([]);
   });
