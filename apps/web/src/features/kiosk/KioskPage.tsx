@@ -31,7 +31,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import type { KioskConfig, KioskVisitCheck, Language } from '@sesame/shared';
+import type { KioskConfig, KioskVisitCheck } from '@sesame/shared';
 import i18n, { useTranslation, withFrenchWords } from '../../lib/i18n';
 import kioskWords from '../../locales/fr/kiosk.json';
 import {
@@ -480,11 +480,10 @@ function PairedKiosk({ config }: { config: KioskConfig }) {
     if (i18n.language !== home) void i18n.changeLanguage(home);
   }, [home]);
 
+  // Each start in the kiosk's first language (a visitor's choice lasts for their turn only).
   useEffect(() => {
-    if (i18n.language !== home && !config.languages.includes(i18n.language as Language)) {
-      void i18n.changeLanguage(home);
-    }
-  }, [home, config.languages]);
+    if (i18n.language !== home) void i18n.changeLanguage(home);
+  }, [home]);
 
   useEffect(() => {
     const timer = createIdleTimer(config.idle_seconds * 1000, () => {
