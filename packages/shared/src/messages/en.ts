@@ -26,6 +26,17 @@ const visitorFields: Catalogue['visitor']['fields'] = {
   contact: 'Contact',
 };
 
+const kioskFields: Catalogue['kiosk']['fields'] = {
+  name: 'Name',
+  site_id: 'Site',
+  languages: 'Languages',
+  idle_seconds: 'Back to the welcome screen after',
+  host_wait_seconds: "Wait for the host's answer",
+  firstname: 'First name',
+  lastname: 'Last name',
+  organisation_name: 'Company',
+};
+
 const siteFields: Catalogue['site']['fields'] = {
   name: 'Site name',
   address: 'Address',
@@ -346,17 +357,8 @@ export const en: Catalogue = {
     all: 'All sites',
   },
   kiosk: {
-    fields: {
-      name: 'Name',
-      site_id: 'Site',
-      languages: 'Languages',
-      idle_seconds: 'Back to the welcome screen after',
-      host_wait_seconds: "Wait for the host's answer",
-      firstname: 'First name',
-      lastname: 'Last name',
-      organisation_name: 'Company',
-    },
-    required: (field: string) => `The field “${field}” is required.`,
+    fields: kioskFields,
+    required: (field) => required(kioskFields[field]),
     secondsInvalid: (min: number, max: number) =>
       `Please enter a number of seconds between ${min} and ${max}.`,
     printerInvalid:

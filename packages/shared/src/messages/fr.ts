@@ -74,6 +74,17 @@ const accountFields = {
   confirm_password: 'Confirmer le mot de passe',
 } as const;
 
+const kioskFields = {
+  name: 'Nom',
+  site_id: 'Site',
+  languages: 'Langues',
+  idle_seconds: "Retour à l'accueil après",
+  host_wait_seconds: "Attente de la réponse de l'hôte",
+  firstname: 'Prénom',
+  lastname: 'Nom',
+  organisation_name: 'Société',
+} as const;
+
 const siteFields = {
   name: 'Nom du site',
   address: 'Adresse',
@@ -398,17 +409,8 @@ export const fr = {
     all: 'Tous les sites',
   },
   kiosk: {
-    fields: {
-      name: 'Nom',
-      site_id: 'Site',
-      languages: 'Langues',
-      idle_seconds: "Retour à l'accueil après",
-      host_wait_seconds: "Attente de la réponse de l'hôte",
-      firstname: 'Prénom',
-      lastname: 'Nom',
-      organisation_name: 'Société',
-    },
-    required: (field: string) => `Le champ « ${field} » est obligatoire.`,
+    fields: kioskFields,
+    required: (field: keyof typeof kioskFields) => required(kioskFields[field]),
     secondsInvalid: (min: number, max: number) =>
       `Veuillez entrer un nombre de secondes entre ${min} et ${max}.`,
     printerInvalid:
