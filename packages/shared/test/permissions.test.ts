@@ -74,13 +74,40 @@ const SPEC_ASSIGNABLE: [Role, string][] = [
 ];
 
 describe('permission matrix = spec §6', () => {
-  it('has the spec’s fifteen tiles in its order, then issue 14’s, 16’s, 27’s and 28’s', () => {
+  it('has the spec’s fifteen tiles in its order, then issue 14’s, 16’s, 27’s, 28’s and 29’s', () => {
     expect(MENU_TILES.map((t) => t.id)).toEqual([
       ...SPEC_MENU_TILES.map(([id]) => id),
       'account',
       'mailSettings',
       'sites',
+      'kiosks',
     ]);
+  });
+
+  it('lets those who manage sites manage their kiosks, and whoever reads the request or on-site list print badges (issue 29)', () => {
+    const managers: Role[] = ['ROLE_ADMIN', 'ROLE_SUPER_ADMIN', 'ROLE_MANAGER', 'ROLE_SESAME'];
+    const desk: Role[] = [
+      'ROLE_EMPLOYEE',
+      'ROLE_ADMIN',
+      'ROLE_SUPERVISOR',
+      'ROLE_SUPER_ADMIN',
+      'ROLE_SESAME',
+      'ROLE_MANAGER',
+    ];
+    for (const role of ROLES) {
+      expect(
+        menuTilesFor(role).some((t) => t.id === 'kiosks'),
+        role,
+      ).toBe(managers.includes(role));
+      expect(mayPerform(role, 'kiosks.manage'), role).toBe(managers.includes(role));
+      expect(opensStaffPage(role, 'kiosks'), role).toBe(managers.includes(role));
+      expect(mayPerform(role, 'badges.print'), role).toBe(desk.includes(role));
+    }
+    // A plain user (a host) prints no badge: the front desk does.
+    expect(mayPerform('ROLE_USER', 'badges.print')).toBe(false);
+    expect(actsOnAllCompanies('ROLE_SESAME', 'kiosks.manage')).toBe(true);
+    expect(actsOnAllCompanies('ROLE_SUPER_ADMIN', 'kiosks.manage')).toBe(false);
+    expect(actsOnAllCompanies('ROLE_MANAGER', 'badges.print')).toBe(false);
   });
 
   it('lets the company’s admin side manage its sites, and every staff member read them (issue 28)', () => {
