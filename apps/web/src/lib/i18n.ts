@@ -101,7 +101,6 @@ export function useTranslation(
     namespaces === undefined ? [] : typeof namespaces === 'string' ? [namespaces] : namespaces;
   const id = list.join('+') || i18n.defaultNamespace;
   const pending = i18n.ensure(id.split('+'), language);
-  if (pending && options.useSuspense !== false) use(pending);
   // Without Suspense, render again once the words are there.
   const [, setArrived] = useState(0);
   useEffect(() => {
@@ -116,6 +115,9 @@ export function useTranslation(
     };
   }, [pending]);
   const t = useMemo(() => i18n.fixedT(id.split('+')), [id, language]); // eslint-disable-line react-hooks/exhaustive-deps -- a new `t` for each language
+  // Suspends last, after every other hook: a component whose words arrive while React
+  // replays it after `use` would otherwise run its hooks in another order (React #467).
+  if (pending && options.useSuspense !== false) use(pending);
   return { t, i18n, ready: !pending };
 }
 
