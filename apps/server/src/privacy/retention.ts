@@ -90,41 +90,30 @@ async function purgeFilesBatch(
   return names.length;
 }
 
-/** One batch of identity documents past their company's period: rows, then the bytes. */
-function purgeDocumentsBatch(db: Database, storage: FileStorage, count: Count): Promise<number> {
-  return purgeFilesBatch(
-    db,
-    storage,
-    sql`select v.id, v.request_image_id as file_id
-        from visitors v
-        join companies c on c.id = v.company_id
-        left join events e on e.id = v.event_id
-        where v.request_image_id is not null
-          and ${LAST_VISIT} < now() - make_interval(days => ${periodInForce('documents_days')})
-        limit ${BATCH}
-        for update of v skip locked`,
-    sql`update visitors set request_image_id = null where id in (select id from due) returning id`,
-    count,
-  );
-}
-
 /**
- * One batch of walk-ins' photos (a kiosk's camera, issue 29) past their company's documents
- * period, as identity documents are.
+ * One batch of visitors' files held in `column` past their company's documents period,
+ * counted from the last visit: identity documents (`request_image_id`), and walk-ins'
+ * photos (`photo_file_id`, a kiosk's camera, issue 29) as identity documents are.
  */
-function purgePhotosBatch(db: Database, storage: FileStorage, count: Count): Promise<number> {
+function purgeVisitorFilesBatch(
+  db: Database,
+  storage: FileStorage,
+  column: 'request_image_id' | 'photo_file_id',
+  count: Count,
+): Promise<number> {
+  const held = sql.raw(column);
   return purgeFilesBatch(
     db,
     storage,
-    sql`select v.id, v.photo_file_id as file_id
+    sql`select v.id, v.${held} as file_id
         from visitors v
         join companies c on c.id = v.company_id
         left join events e on e.id = v.event_id
-        where v.photo_file_id is not null
+        where v.${held} is not null
           and ${LAST_VISIT} < now() - make_interval(days => ${periodInForce('documents_days')})
         limit ${BATCH}
         for update of v skip locked`,
-    sql`update visitors set photo_file_id = null where id in (select id from due) returning id`,
+    sql`update visitors set ${held} = null where id in (select id from due) returning id`,
     count,
   );
 }
@@ -335,8 +324,16 @@ export async function purgeDue(
     (tx, n) =>
       tally(tx, key, n);
   const documents =
-    (await drain(() => purgeDocumentsBatch(db, storage, counter('documents')), BATCH, signal)) +
-    (await drain(() => purgePhotosBatch(db, storage, counter('documents')), BATCH, signal)) +
+    (await drain(
+      () => purgeVisitorFilesBatch(db, storage, 'request_image_id', counter('documents')),
+      BATCH,
+      signal,
+    )) +
+    (await drain(
+      () => purgeVisitorFilesBatch(db, storage, 'photo_file_id', counter('documents')),
+      BATCH,
+      signal,
+    )) +
     (await drain(() => purgeCardDocumentsBatch(db, storage, counter('documents')), BATCH, signal));
   const identities = await drain(
     () => anonymiseIdentitiesBatch(db, storage, counter('identities')),
