@@ -660,6 +660,59 @@ describe('kiosks: walk-ins (issue 29)', () => {
     ).toEqual({ data: { status: 'accepted' } });
   });
 
+  it('sends the front desk the request when the host has not answered in the kiosk’s wait, once', async () => {
+    const company = await buildCompany(ctx.db);
+    const manager = await buildUser(ctx.db, { company, role: 'ROLE_MANAGER' });
+    const host = await buildUser(ctx.db, { company, firstname: 'Awa', name: 'Koné' });
+    const desk = await buildUser(ctx.db, { company, role: 'ROLE_EMPLOYEE' });
+    const kiosk = await pairedKiosk(ctx, manager.email, company, company.siteId);
+    const other = await pairedKiosk(ctx, manager.email, company, company.siteId);
+    const filed = await kiosk.call({
+      method: 'POST',
+      url: '/api/kiosk/walk-ins',
+      payload: walkIn({ host_user_id: host.id }),
+    });
+    const { request_id: requestId } = filed.json().data;
+    const tell = (call = kiosk.call) =>
+      call({ method: 'POST', url: `/api/kiosk/walk-ins/${requestId}/front-desk` });
+    const hostMails = async () =>
+      (
+        await ctx.db
+          .select({ to: mailOutbox.toAddress })
+          .from(mailOutbox)
+          .where(and(eq(mailOutbox.companyId, company.id), eq(mailOutbox.kind, 'host_request')))
+      )
+        .map((row) => row.to)
+        .sort();
+
+    expect(await hostMails()).toEqual([host.email]);
+    expect((await tell(other.call)).statusCode).toBe(404);
+    const first = await tell();
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual({ data: { told: 1 } });
+    expect(await hostMails()).toEqual([host.email, desk.email].sort());
+    // A second call (the tablet retrying) sends nothing more.
+    await tell();
+    expect(await hostMails()).toEqual([host.email, desk.email].sort());
+
+    // Decided meanwhile: nobody else is told.
+    const second = (
+      await kiosk.call({
+        method: 'POST',
+        url: '/api/kiosk/walk-ins',
+        payload: walkIn({ host_user_id: host.id }),
+      })
+    ).json().data.request_id as string;
+    await ctx.db.transaction((tx) =>
+      decideRequest(tx, { requestId: second, userId: host.id, decision: 'decline' }),
+    );
+    const late = await kiosk.call({
+      method: 'POST',
+      url: `/api/kiosk/walk-ins/${second}/front-desk`,
+    });
+    expect(late.json()).toEqual({ data: { told: 0 } });
+  });
+
   it('refuses a walk-in without a contact, with a host of another company, or a photo not a JPEG (400)', async () => {
     const company = await buildCompany(ctx.db);
     const other = await buildCompany(ctx.db);

@@ -38,6 +38,7 @@ import {
   fileWalkIn,
   requestOfVisitor,
   searchExpected,
+  tellFrontDesk,
   walkInStatus,
 } from './visits';
 
@@ -252,6 +253,27 @@ export const kioskDeviceRoutes: FastifyPluginAsyncZod = async (app) => {
       reply.header('cache-control', 'no-store');
       const status = await walkInStatus(app.db, device(request).id, request.params.requestId);
       return { data: { status } };
+    },
+  );
+
+  app.post(
+    '/kiosk/walk-ins/:requestId/front-desk',
+    {
+      config: { kiosk: true, rateLimit: perKiosk('kiosk-front-desk', limits.publicFormPerWindow) },
+      schema: {
+        tags: ['kiosks'],
+        description: DEVICE_ONLY,
+        summary:
+          "The host left this kiosk's walk-in unanswered past the kiosk's wait: the site's front desk " +
+          'gets the request mail (Valider / Annuler) too, once; `told` is how many people. A request ' +
+          "decided meanwhile tells nobody (0). Another kiosk's request: 404.",
+        params: z.object({ requestId: z.uuid() }),
+        response: { 200: z.object({ data: z.object({ told: z.number() }) }) },
+      },
+    },
+    async (request) => {
+      const told = await tellFrontDesk(app.db, device(request).id, request.params.requestId);
+      return { data: { told } };
     },
   );
 };

@@ -18,7 +18,7 @@ import { dayBounds } from '../events/time';
 import type { FileStorage } from '../files/storage';
 import { detectMediaType } from '../files/detect';
 import { storeFile } from '../files/uploads';
-import { findHost, queueRequestFiledMails } from '../requests/host-loop';
+import { findHost, queueFrontDeskMails, queueRequestFiledMails } from '../requests/host-loop';
 import { createVisitRequest } from '../visitors/service';
 import { wallClock } from '../time-zones';
 import type { KioskDevice } from './device';
@@ -234,6 +234,30 @@ export async function walkInStatus(
   if (row.confirmed === true) return 'accepted';
   if (row.confirmed === false) return 'declined';
   return 'waiting';
+}
+
+/**
+ * The host did not answer within the kiosk's wait: the site's front desk gets the walk-in's
+ * request mail (Valider / Annuler) too, once, and the request stays in the live request
+ * list. Locked, so a host's decision at the same moment is seen (nothing is sent then).
+ */
+export async function tellFrontDesk(db: Db, kioskId: string, requestId: string): Promise<number> {
+  return db.transaction(async (tx) => {
+    const [request] = await tx
+      .select({
+        id: visitRequests.id,
+        companyId: visitRequests.companyId,
+        visitorId: visitRequests.visitorId,
+        hostUserId: visitRequests.hostUserId,
+        confirmed: visitRequests.confirmed,
+      })
+      .from(visitRequests)
+      .where(and(eq(visitRequests.id, requestId), eq(visitRequests.kioskId, kioskId)))
+      .for('update')
+      .limit(1);
+    if (!request) throw notFound();
+    return queueFrontDeskMails(tx, request);
+  });
 }
 
 export type { KioskWalkInInput };

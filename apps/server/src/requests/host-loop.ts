@@ -122,7 +122,20 @@ export async function queueRequestFiledMails(
     payload: { visitorId: request.visitorId, requestId: request.id },
     dedupeKey: `${VISITOR_ACK_MAIL}:${request.id}`,
   });
-  for (const decider of await deciders(tx, request.companyId, request.hostUserId, visitor.siteId)) {
+  await queueDecisionMails(
+    tx,
+    request,
+    await deciders(tx, request.companyId, request.hostUserId, visitor.siteId),
+  );
+}
+
+/** The request mail (Valider / Annuler) to each of `people`, once per request and person. */
+async function queueDecisionMails(
+  tx: Db,
+  request: { id: string; companyId: string; visitorId: string },
+  people: { id: string; email: string }[],
+): Promise<void> {
+  for (const decider of people) {
     await enqueueOnce(tx, {
       companyId: request.companyId,
       kind: HOST_REQUEST_MAIL,
@@ -131,6 +144,37 @@ export async function queueRequestFiledMails(
       dedupeKey: `${HOST_REQUEST_MAIL}:${request.id}:${decider.id}`,
     });
   }
+}
+
+/**
+ * A request its host left unanswered (a kiosk's walk-in past the kiosk's wait, issue 29):
+ * the visitor's site's front desk gets the same request mail, once, so someone comes to the
+ * visitor and can decide. Answers how many people were told (none for a request no longer
+ * pending: a decision was made meanwhile).
+ */
+export async function queueFrontDeskMails(
+  tx: Db,
+  request: {
+    id: string;
+    companyId: string;
+    visitorId: string;
+    hostUserId: string | null;
+    confirmed: boolean | null;
+  },
+): Promise<number> {
+  if (request.confirmed !== null) return 0;
+  const [visitor] = await tx
+    .select({ siteId: visitors.siteId })
+    .from(visitors)
+    .where(eq(visitors.id, request.visitorId))
+    .limit(1);
+  if (!visitor) return 0;
+  // The host, at the front desk too, has had the mail already.
+  const frontDesk = (await deciders(tx, request.companyId, null, visitor.siteId)).filter(
+    (person) => person.id !== request.hostUserId,
+  );
+  await queueDecisionMails(tx, request, frontDesk);
+  return frontDesk.length;
 }
 
 export type RequestRow = typeof visitRequests.$inferSelect;

@@ -153,6 +153,11 @@ export const kioskApi = {
       'GET',
       `/walk-ins/${q(requestId)}`,
     ).then((r) => r.data.status),
+  /** The host did not answer in time: the site's front desk is sent the request too. */
+  tellFrontDesk: (requestId: string) =>
+    call<{ data: { told: number } }>('POST', `/walk-ins/${q(requestId)}/front-desk`).then(
+      (r) => r.data.told,
+    ),
   badgeHtml: (requestId: string) =>
     call<string>('GET', `/badges/${q(requestId)}`, { answer: 'text' }),
   recordPrint: (requestId: string, via: 'ipp' | 'browser') =>

@@ -54,8 +54,12 @@ export function Waiting({
         // The network or the server for a moment: asked again at the next turn.
       }
       if (stopped) return;
-      if (Date.now() >= deadline) setEnded('timeout');
-      else timer = window.setTimeout(() => void poll(), POLL_MS);
+      if (Date.now() >= deadline) {
+        // The front desk is sent the request now; said told even if this call fails, as
+        // the request stays in the front desk's live request list either way.
+        await kioskApi.tellFrontDesk(requestId).catch(() => undefined);
+        if (!stopped) setEnded('timeout');
+      } else timer = window.setTimeout(() => void poll(), POLL_MS);
     };
     timer = window.setTimeout(() => void poll(), POLL_MS);
     return () => {
