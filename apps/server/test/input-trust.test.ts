@@ -256,8 +256,7 @@ function rightsOf(route: ApiRoute, query: Record<string, string>): readonly Acti
 describe('guard order on every protected route (issue 11 §6, issue 26 §8)', () => {
   const ctx = useTestApp();
   // Kiosk routes take a device token, not a session (issue 29: test/kiosks-security.test.ts).
-  const protectedRoutes = () =>
-    ctx.app.routeTable.filter((route) => !route.public && !route.kiosk);
+  const protectedRoutes = () => ctx.app.routeTable.filter((route) => !route.public && !route.kiosk);
 
   it('every protected route names its right in its config, or is the caller’s own account', () => {
     const unnamed = protectedRoutes()
