@@ -3,20 +3,7 @@
  * `kioskInputSchema` (the server's own) checks it here and again on the server; the
  * server's field errors come back under their field.
  */
-import { useEffect, type ReactNode } from 'react';
-import {
-  Button,
-  Checkbox,
-  Grid,
-  Group,
-  Paper,
-  Select,
-  Stack,
-  Switch,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Checkbox, Group, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
 import {
   KIOSK_LIMITS,
   LANGUAGES,
@@ -25,7 +12,8 @@ import {
   type KioskInput,
   type Site,
 } from '@sesame/shared';
-import { FeedbackAlert, type Feedback } from '../../../components/FeedbackAlert';
+import type { Feedback } from '../../../components/FeedbackAlert';
+import { InlineForm, col, useFocusOnOpen } from '../../../components/InlineForm';
 import { useTranslation } from '../../../lib/i18n';
 import { useSchemaForm } from '../../../lib/use-schema-form';
 import { BADGE_SIZE_OPTIONS, kioskInput, kioskValues, type KioskValues } from '../lib/kiosks';
@@ -52,13 +40,7 @@ export function KioskForm(props: {
     onSubmit: (data) => props.onSubmit(data),
   });
 
-  // Opened from the list's buttons: the keyboard lands in the form, on its first field.
-  useEffect(() => {
-    const name = form.getInputNode('name');
-    name?.focus();
-    name?.scrollIntoView?.({ block: 'center' });
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, as the form opens
-  }, []);
+  useFocusOnOpen(form, 'name');
 
   const siteOptions = sites.map((site) => ({ value: site.id, label: site.name }));
   if (kiosk && !sites.some((site) => site.id === kiosk.site.id)) {
@@ -86,122 +68,102 @@ export function KioskForm(props: {
       required: true,
       description: t(hint, { min: range.min, max: range.max }),
     });
-  const col = (node: ReactNode, span = 6) => (
-    <Grid.Col span={{ base: 12, sm: span }}>{node}</Grid.Col>
-  );
   const titleId = kiosk ? `kiosk-form-${kiosk.id}` : 'kiosk-form-new';
   const languages = form.getInputProps('languages');
 
   return (
-    <Paper
-      withBorder
-      radius="lg"
-      p={{ base: 'md', sm: 'xl' }}
-      component="section"
-      aria-labelledby={titleId}
+    <InlineForm
+      titleId={titleId}
+      title={kiosk ? t('form.editTitle', { name: kiosk.name }) : t('form.createTitle')}
+      summary={summary}
+      feedback={props.feedback}
+      submit={submit}
+      busy={busy}
+      submitLabel={kiosk ? t('form.save') : t('form.create')}
+      cancelLabel={t('form.cancel')}
+      onCancel={props.onCancel}
     >
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          <Title order={2} size="h4" id={titleId}>
-            {kiosk ? t('form.editTitle', { name: kiosk.name }) : t('form.createTitle')}
-          </Title>
-          {summary && !props.feedback && (
-            <FeedbackAlert feedback={{ color: 'red', title: summary }} />
-          )}
-          <Grid gap="md">
-            {col(text('name', { required: true, autoComplete: 'off', maxLength: 100 }))}
-            {col(
-              <Select
-                label={t('fields.site_id')}
-                {...form.getInputProps('site_id')}
-                value={form.values.site_id || null}
-                onChange={(value) => form.setFieldValue('site_id', value ?? '')}
-                data={siteOptions}
-                required
-                allowDeselect={false}
-                nothingFoundMessage={t('form.noSite')}
-                name="site_id"
-              />,
-            )}
-            {col(
-              <Checkbox.Group
-                label={t('fields.languages')}
-                description={t('form.languagesHint')}
-                value={form.values.languages}
-                onChange={(value) => form.setFieldValue('languages', value)}
-                error={languages.error}
-                required
-              >
-                <Group gap="lg" mt={6}>
-                  {LANGUAGES.map((language, i) => (
-                    <Checkbox
-                      key={language}
-                      value={language}
-                      label={t(`languages.${language}`)}
-                      name="languages"
-                      // A refused list puts the focus on its first box.
-                      data-path={i === 0 ? 'languages' : undefined}
-                    />
-                  ))}
-                </Group>
-              </Checkbox.Group>,
-            )}
-            {col(
-              <Stack gap="xs" role="group" aria-labelledby={`${titleId}-steps`}>
-                <Text id={`${titleId}-steps`} size="sm" fw={700}>
-                  {t('form.steps')}
-                </Text>
-                <Switch
-                  label={t('fields.ask_photo')}
-                  description={t('form.askPhotoHint')}
-                  {...form.getInputProps('ask_photo', { type: 'checkbox' })}
-                  name="ask_photo"
-                />
-                <Switch
-                  label={t('fields.print_badge')}
-                  description={t('form.printBadgeHint')}
-                  {...form.getInputProps('print_badge', { type: 'checkbox' })}
-                  name="print_badge"
-                />
-              </Stack>,
-            )}
-            {col(seconds('idle_seconds', KIOSK_LIMITS.idleSeconds, 'form.idleHint'))}
-            {col(seconds('host_wait_seconds', KIOSK_LIMITS.hostWaitSeconds, 'form.hostWaitHint'))}
-            {col(
-              <Select
-                label={t('fields.badge_size')}
-                {...form.getInputProps('badge_size')}
-                value={form.values.badge_size || null}
-                onChange={(value) => form.setFieldValue('badge_size', value ?? '')}
-                data={BADGE_SIZE_OPTIONS.map((size) => ({
-                  value: size,
-                  label: t(`badges:sizes.${size}`),
-                }))}
-                allowDeselect={false}
-                name="badge_size"
-              />,
-            )}
-            {col(
-              text('printer_url', {
-                description: t('form.printerHint'),
-                placeholder: 'ipp://192.168.1.20/ipp/print',
-                autoComplete: 'off',
-                spellCheck: false,
-                inputMode: 'url',
-              }),
-            )}
-          </Grid>
-          <FeedbackAlert feedback={props.feedback} />
-          <Group>
-            <Button type="submit" loading={busy} disabled={busy}>
-              {kiosk ? t('form.save') : t('form.create')}
-            </Button>
-            <Button variant="default" onClick={props.onCancel} disabled={busy}>
-              {t('form.cancel')}
-            </Button>
+      {col(text('name', { required: true, autoComplete: 'off', maxLength: 100 }))}
+      {col(
+        <Select
+          label={t('fields.site_id')}
+          {...form.getInputProps('site_id')}
+          value={form.values.site_id || null}
+          onChange={(value) => form.setFieldValue('site_id', value ?? '')}
+          data={siteOptions}
+          required
+          allowDeselect={false}
+          nothingFoundMessage={t('form.noSite')}
+          name="site_id"
+        />,
+      )}
+      {col(
+        <Checkbox.Group
+          label={t('fields.languages')}
+          description={t('form.languagesHint')}
+          value={form.values.languages}
+          onChange={(value) => form.setFieldValue('languages', value)}
+          error={languages.error}
+          required
+        >
+          <Group gap="lg" mt={6}>
+            {LANGUAGES.map((language, i) => (
+              <Checkbox
+                key={language}
+                value={language}
+                label={t(`languages.${language}`)}
+                name="languages"
+                // A refused list puts the focus on its first box.
+                data-path={i === 0 ? 'languages' : undefined}
+              />
+            ))}
           </Group>
-        </Stack>
-      </form>
-    </Paper>
+        </Checkbox.Group>,
+      )}
+      {col(
+        <Stack gap="xs" role="group" aria-labelledby={`${titleId}-steps`}>
+          <Text id={`${titleId}-steps`} size="sm" fw={700}>
+            {t('form.steps')}
+          </Text>
+          <Switch
+            label={t('fields.ask_photo')}
+            description={t('form.askPhotoHint')}
+            {...form.getInputProps('ask_photo', { type: 'checkbox' })}
+            name="ask_photo"
+          />
+          <Switch
+            label={t('fields.print_badge')}
+            description={t('form.printBadgeHint')}
+            {...form.getInputProps('print_badge', { type: 'checkbox' })}
+            name="print_badge"
+          />
+        </Stack>,
+      )}
+      {col(seconds('idle_seconds', KIOSK_LIMITS.idleSeconds, 'form.idleHint'))}
+      {col(seconds('host_wait_seconds', KIOSK_LIMITS.hostWaitSeconds, 'form.hostWaitHint'))}
+      {col(
+        <Select
+          label={t('fields.badge_size')}
+          {...form.getInputProps('badge_size')}
+          value={form.values.badge_size || null}
+          onChange={(value) => form.setFieldValue('badge_size', value ?? '')}
+          data={BADGE_SIZE_OPTIONS.map((size) => ({
+            value: size,
+            label: t(`badges:sizes.${size}`),
+          }))}
+          allowDeselect={false}
+          name="badge_size"
+        />,
+      )}
+      {col(
+        text('printer_url', {
+          description: t('form.printerHint'),
+          placeholder: 'ipp://192.168.1.20/ipp/print',
+          autoComplete: 'off',
+          spellCheck: false,
+          inputMode: 'url',
+        }),
+      )}
+    </InlineForm>
   );
 }

@@ -2,8 +2,9 @@
  * A kiosk's pairing code, shown once (issue 29): the 6 digits big enough to read across a
  * desk, how long they last, and where the tablet types them.
  */
-import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import type { Kiosk, KioskPairing } from '@sesame/shared';
+import { PanelSection } from '../../../components/InlineForm';
 import { formatTime } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
 import { browserZone } from '../../../lib/zone-label';
@@ -21,14 +22,7 @@ export function PairingCode(props: {
   const titleId = `kiosk-pairing-${kiosk.id}`;
   const until = formatTime(pairing.expires_at, browserZone(), i18n.language);
   return (
-    <Paper
-      withBorder
-      radius="lg"
-      p={{ base: 'md', sm: 'xl' }}
-      component="section"
-      aria-labelledby={titleId}
-      data-testid="kiosk-pairing"
-    >
+    <PanelSection titleId={titleId} data-testid="kiosk-pairing">
       <Stack gap="sm" align="center" ta="center">
         <Title order={2} size="h4" id={titleId} tabIndex={-1}>
           {t('pairing.title', { name: kiosk.name })}
@@ -57,6 +51,6 @@ export function PairingCode(props: {
           </Button>
         </Group>
       </Stack>
-    </Paper>
+    </PanelSection>
   );
 }

@@ -1,0 +1,88 @@
+/**
+ * A staff list page's form opened in place, above its table (a site's, a kiosk's): a
+ * bordered section named by its h2, the schema's summary of a refused submit, the fields,
+ * what the server answered, then save and cancel. `PanelSection` is the same frame for
+ * what else such a page shows in place (a kiosk's pairing code).
+ */
+import { useEffect, type FormEvent, type ReactNode } from 'react';
+import { Button, Grid, Group, Paper, Stack, Title, type PaperProps } from '@mantine/core';
+import { FeedbackAlert, type Feedback } from './FeedbackAlert';
+
+/** The bordered section, named by the h2 whose id is `titleId`. */
+export function PanelSection({
+  titleId,
+  children,
+  ...paper
+}: PaperProps & { titleId: string; children: ReactNode; 'data-testid'?: string }) {
+  return (
+    <Paper
+      withBorder
+      radius="lg"
+      p={{ base: 'md', sm: 'xl' }}
+      {...paper}
+      component="section"
+      aria-labelledby={titleId}
+    >
+      {children}
+    </Paper>
+  );
+}
+
+/** A field in the form's grid: the whole width on a phone, `span` of 12 from `sm`. */
+export function col(node: ReactNode, span = 6) {
+  return <Grid.Col span={{ base: 12, sm: span }}>{node}</Grid.Col>;
+}
+
+/** Opened from the list's buttons: the keyboard lands in the form, on `field`. */
+export function useFocusOnOpen(
+  form: { getInputNode: (field: string) => HTMLElement | null },
+  field: string,
+) {
+  useEffect(() => {
+    const node = form.getInputNode(field);
+    node?.focus();
+    node?.scrollIntoView?.({ block: 'center' });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, as the form opens
+  }, []);
+}
+
+export function InlineForm(props: {
+  titleId: string;
+  title: string;
+  /** The first message of the last refused submit (the schema form's). */
+  summary: string | null;
+  /** What the server answered the last save. */
+  feedback: Feedback | null;
+  submit: (event?: FormEvent) => void;
+  busy: boolean;
+  submitLabel: string;
+  cancelLabel: string;
+  onCancel: () => void;
+  /** The fields, each a `col(...)`. */
+  children: ReactNode;
+}) {
+  return (
+    <PanelSection titleId={props.titleId}>
+      <form onSubmit={props.submit} noValidate>
+        <Stack gap="md">
+          <Title order={2} size="h4" id={props.titleId}>
+            {props.title}
+          </Title>
+          {props.summary && !props.feedback && (
+            <FeedbackAlert feedback={{ color: 'red', title: props.summary }} />
+          )}
+          <Grid gap="md">{props.children}</Grid>
+          <FeedbackAlert feedback={props.feedback} />
+          <Group>
+            <Button type="submit" loading={props.busy} disabled={props.busy}>
+              {props.submitLabel}
+            </Button>
+            <Button variant="default" onClick={props.onCancel} disabled={props.busy}>
+              {props.cancelLabel}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </PanelSection>
+  );
+}
