@@ -5,23 +5,21 @@
  * again). Each says its state and its tablet's last contact.
  */
 import { useEffect, useRef, useState } from 'react';
-import { Badge, Button, Container, Group, Stack, Text } from '@mantine/core';
-import { modals } from '@mantine/modals';
-import { notifications } from '@mantine/notifications';
+import { Badge, Container, Stack, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import type { Kiosk, KioskInput, KioskPairing, Site } from '@sesame/shared';
-import type { Feedback } from '../../../components/FeedbackAlert';
-import { PageTitle } from '../../../components/PageTitle';
+import { ListHeader } from '../../../components/ListHeader';
 import { QueryState } from '../../../components/QueryState';
 import { ResponsiveRows } from '../../../components/ResponsiveRows';
+import { confirmAction, RowActions, RowButton } from '../../../components/RowActions';
 import type { Column } from '../../../components/RowsTable';
-import { ApiError, serverMessageOf } from '../../../lib/api-client';
+import { serverMessageOf } from '../../../lib/api-client';
 import { useSettings } from '../../../lib/company';
-import { specificMessage } from '../../../lib/failure';
 import { formatDateTime } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
 import { useCompanySites } from '../../../lib/site';
+import { toastDone, toastFailed, useInlineEdit } from '../../../lib/use-inline-edit';
 import { withZone } from '../../../lib/zone-label';
 import {
   createKiosk,
@@ -34,8 +32,6 @@ import {
 import { KioskForm } from '../components/KioskForm';
 import { PairingCode } from '../components/PairingCode';
 import { lastContact, sortKiosks } from '../lib/kiosks';
-
-type Editing = { mode: 'create' } | { mode: 'edit'; kiosk: Kiosk } | null;
 
 const STATE_COLORS: Record<Kiosk['state'], { color: string; c?: string }> = {
   waiting: { color: 'yellow', c: 'yellow.9' },
@@ -59,8 +55,6 @@ export default function KiosksPage() {
   const { domain = '' } = useParams();
   const queryClient = useQueryClient();
   const now = useNow();
-  const [editing, setEditing] = useState<Editing>(null);
-  const [feedback, setFeedback] = useState<Feedback | null>(null);
   const [pairing, setPairing] = useState<{ kiosk: Kiosk; pairing: KioskPairing } | null>(null);
   const pairingRef = useRef<HTMLDivElement>(null);
   const settings = useSettings();
@@ -80,49 +74,29 @@ export default function KiosksPage() {
     node?.querySelector<HTMLElement>('h2')?.focus();
   }, [pairing]);
 
-  const open = (next: Editing) => {
-    setFeedback(null);
-    setPairing(null);
-    setEditing(next);
-  };
-
-  const save = async (input: KioskInput): Promise<Record<string, string> | undefined> => {
-    setFeedback(null);
-    try {
+  const { editing, feedback, open, close, submit } = useInlineEdit<Kiosk, KioskInput>({
+    t,
+    save: async (input, editing) => {
       if (editing?.mode === 'edit') {
-        const answer = await updateKiosk(domain, editing.kiosk.id, input);
-        notifications.show({ color: 'teal', message: answer.message ?? t('saved') });
+        toastDone(await updateKiosk(domain, editing.record.id, input), t('saved'));
       } else {
         const answer = await createKiosk(domain, input);
-        notifications.show({ color: 'teal', message: answer.message ?? t('created') });
+        toastDone(answer, t('created'));
         setPairing({ kiosk: answer.data, pairing: answer.pairing });
       }
       await refresh();
-      setEditing(null);
-      return undefined;
-    } catch (error) {
-      const status = error instanceof ApiError ? error.status : 0;
-      setFeedback({
-        color: 'red',
-        title:
-          status === 0
-            ? t('saveFailed')
-            : (serverMessageOf(error) ?? t('saveFailedStatus', { status })),
-        detail: error instanceof ApiError && error.errors ? undefined : specificMessage(error),
-      });
-      return error instanceof ApiError ? error.errors : undefined;
-    }
-  };
+    },
+    onOpen: () => setPairing(null),
+  });
 
   const code = useMutation({
     mutationFn: (kiosk: Kiosk) => newPairingCode(domain, kiosk.id),
     onSuccess: (answer) => {
-      setEditing(null);
+      close();
       setPairing({ kiosk: answer.data, pairing: answer.pairing });
-      notifications.show({ color: 'teal', message: answer.message ?? t('done.newCode') });
+      toastDone(answer, t('done.newCode'));
     },
-    onError: (error) =>
-      notifications.show({ color: 'red', message: serverMessageOf(error) ?? t('failed.newCode') }),
+    onError: (error) => toastFailed(error, t('failed.newCode')),
     onSettled: refresh,
   });
 
@@ -131,19 +105,19 @@ export default function KiosksPage() {
     onSuccess: (answer, kiosk) => {
       // The code of a kiosk just revoked no longer pairs anything.
       setPairing((shown) => (shown?.kiosk.id === kiosk.id ? null : shown));
-      notifications.show({ color: 'teal', message: answer.message ?? t('done.revoke') });
+      toastDone(answer, t('done.revoke'));
     },
-    onError: (error) =>
-      notifications.show({ color: 'red', message: serverMessageOf(error) ?? t('failed.revoke') }),
+    onError: (error) => toastFailed(error, t('failed.revoke')),
     onSettled: refresh,
   });
 
   const confirmRevoke = (kiosk: Kiosk) =>
-    modals.openConfirmModal({
+    confirmAction({
       title: t('confirm.title', { name: kiosk.name }),
-      children: <Text>{t('confirm.body', { name: kiosk.name })}</Text>,
-      labels: { confirm: t('confirm.yes'), cancel: t('confirm.no') },
-      confirmProps: { color: 'red.9' },
+      body: t('confirm.body', { name: kiosk.name }),
+      confirm: t('confirm.yes'),
+      cancel: t('confirm.no'),
+      danger: true,
       onConfirm: () => revoke.mutate(kiosk),
     });
 
@@ -260,51 +234,40 @@ export default function KiosksPage() {
       header: t('columns.actions'),
       card: 'actions',
       render: (kiosk) => (
-        <Group gap="xs" wrap="nowrap">
-          <Button
-            size="xs"
-            variant="light"
+        <RowActions>
+          <RowButton
+            label={t('newCode')}
+            ariaLabel={t('newCodeOf', { name: kiosk.name })}
             onClick={() => code.mutate(kiosk)}
             loading={code.isPending && code.variables?.id === kiosk.id}
-            aria-label={t('newCodeOf', { name: kiosk.name })}
-          >
-            {t('newCode')}
-          </Button>
-          <Button
-            size="xs"
-            variant="light"
-            onClick={() => open({ mode: 'edit', kiosk })}
-            aria-label={t('editOf', { name: kiosk.name })}
-          >
-            {t('edit')}
-          </Button>
+          />
+          <RowButton
+            label={t('edit')}
+            ariaLabel={t('editOf', { name: kiosk.name })}
+            onClick={() => open({ mode: 'edit', record: kiosk })}
+          />
           {kiosk.state !== 'revoked' && (
-            <Button
-              size="xs"
-              variant="light"
+            <RowButton
+              label={t('revoke')}
+              ariaLabel={t('revokeOf', { name: kiosk.name })}
               color="red"
               onClick={() => confirmRevoke(kiosk)}
               loading={revoke.isPending && revoke.variables?.id === kiosk.id}
-              aria-label={t('revokeOf', { name: kiosk.name })}
-            >
-              {t('revoke')}
-            </Button>
+            />
           )}
-        </Group>
+        </RowActions>
       ),
     },
   ];
 
   return (
     <Container size="lg">
-      <Group justify="space-between" align="flex-start" wrap="wrap">
-        <PageTitle>{t('title')}</PageTitle>
-        {!editing && (
-          <Button variant="light" onClick={() => open({ mode: 'create' })}>
-            {t('create')}
-          </Button>
-        )}
-      </Group>
+      <ListHeader
+        title={t('title')}
+        create={
+          editing ? undefined : { label: t('create'), onClick: () => open({ mode: 'create' }) }
+        }
+      />
       <Text c="dimmed" size="sm" mb="md">
         {t('intro')}
       </Text>
@@ -321,11 +284,11 @@ export default function KiosksPage() {
         )}
         {editing && (
           <KioskForm
-            key={editing.mode === 'edit' ? editing.kiosk.id : 'new'}
-            kiosk={editing.mode === 'edit' ? editing.kiosk : undefined}
+            key={editing.mode === 'edit' ? editing.record.id : 'new'}
+            kiosk={editing.mode === 'edit' ? editing.record : undefined}
             sites={sites}
             feedback={feedback}
-            onSubmit={save}
+            onSubmit={submit}
             onCancel={() => open(null)}
           />
         )}

@@ -5,29 +5,25 @@
  * poster choose it for the visitor.
  */
 import { useState } from 'react';
-import { Anchor, Badge, Button, Container, Group, Stack, Switch, Text } from '@mantine/core';
-import { modals } from '@mantine/modals';
-import { notifications } from '@mantine/notifications';
+import { Anchor, Badge, Container, Stack, Switch, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { mayPerform, type Site, type SiteInput } from '@sesame/shared';
 import { CopyLinkButton } from '../../../components/CopyLinkButton';
-import type { Feedback } from '../../../components/FeedbackAlert';
-import { PageTitle } from '../../../components/PageTitle';
+import { ListHeader } from '../../../components/ListHeader';
 import { QueryState } from '../../../components/QueryState';
 import { ResponsiveRows } from '../../../components/ResponsiveRows';
+import { confirmAction, RowActions, RowButton } from '../../../components/RowActions';
 import type { Column } from '../../../components/RowsTable';
-import { ApiError, serverMessageOf } from '../../../lib/api-client';
+import { serverMessageOf } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
 import { useCompany, useSettings } from '../../../lib/company';
-import { specificMessage } from '../../../lib/failure';
 import { useTranslation } from '../../../lib/i18n';
 import { useCompanySites } from '../../../lib/site';
+import { toastDone, toastFailed, useInlineEdit } from '../../../lib/use-inline-edit';
 import { createSite, updateSite, useSiteAction } from '../api/sites';
 import { SiteForm } from '../components/SiteForm';
 import { siteRequestLink, sitePosterPath, sortSites } from '../lib/sites';
-
-type Editing = { mode: 'create' } | { mode: 'edit'; site: Site } | null;
 
 export default function SitesPage() {
   const { t } = useTranslation('sites');
@@ -35,8 +31,6 @@ export default function SitesPage() {
   const { role } = useAuth();
   const queryClient = useQueryClient();
   const [archived, setArchived] = useState(false);
-  const [editing, setEditing] = useState<Editing>(null);
-  const [feedback, setFeedback] = useState<Feedback | null>(null);
   const company = useCompany(domain);
   const settings = useSettings();
   const sites = useCompanySites(domain, { archived: true });
@@ -45,59 +39,31 @@ export default function SitesPage() {
   const slug = company.data?.slug ?? domain;
   const publicUrl = settings.data?.public_url ?? window.location.origin;
 
-  const open = (next: Editing) => {
-    setFeedback(null);
-    setEditing(next);
-  };
-
-  const save = async (input: SiteInput): Promise<Record<string, string> | undefined> => {
-    setFeedback(null);
-    try {
+  const { editing, feedback, open, submit } = useInlineEdit<Site, SiteInput>({
+    t,
+    save: async (input, editing) => {
       const answer =
         editing?.mode === 'edit'
-          ? await updateSite(domain, editing.site.id, input)
+          ? await updateSite(domain, editing.record.id, input)
           : await createSite(domain, input);
       await queryClient.invalidateQueries({ queryKey: ['sites'] });
-      notifications.show({
-        color: 'teal',
-        message: answer.message ?? t(editing?.mode === 'edit' ? 'saved' : 'created'),
-      });
-      setEditing(null);
-      return undefined;
-    } catch (error) {
-      const status = error instanceof ApiError ? error.status : 0;
-      setFeedback({
-        color: 'red',
-        title:
-          status === 0
-            ? t('saveFailed')
-            : (serverMessageOf(error) ?? t('saveFailedStatus', { status })),
-        detail: error instanceof ApiError && error.errors ? undefined : specificMessage(error),
-      });
-      return error instanceof ApiError ? error.errors : undefined;
-    }
-  };
+      toastDone(answer, t(editing?.mode === 'edit' ? 'saved' : 'created'));
+    },
+  });
 
   const act = (kind: 'archive' | 'restore' | 'delete', site: Site) =>
-    modals.openConfirmModal({
+    confirmAction({
       title: t(`confirm.${kind}.title`, { name: site.name }),
-      children: <Text>{t(`confirm.${kind}.body`, { name: site.name })}</Text>,
-      labels: { confirm: t(`confirm.${kind}.yes`), cancel: t('confirm.no') },
-      confirmProps: { color: kind === 'restore' ? undefined : 'red.9' },
+      body: t(`confirm.${kind}.body`, { name: site.name }),
+      confirm: t(`confirm.${kind}.yes`),
+      cancel: t('confirm.no'),
+      danger: kind !== 'restore',
       onConfirm: () =>
         action.mutate(
           { action: kind, siteId: site.id },
           {
-            onSuccess: (answer) =>
-              notifications.show({
-                color: 'teal',
-                message: answer.message ?? t(`done.${kind}`),
-              }),
-            onError: (error) =>
-              notifications.show({
-                color: 'red',
-                message: serverMessageOf(error) ?? t(`failed.${kind}`),
-              }),
+            onSuccess: (answer) => toastDone(answer, t(`done.${kind}`)),
+            onError: (error) => toastFailed(error, t(`failed.${kind}`)),
           },
         ),
     });
@@ -156,45 +122,33 @@ export default function SitesPage() {
             header: t('columns.actions'),
             card: 'actions' as const,
             render: (site: Site) => (
-              <Group gap="xs" wrap="nowrap">
-                <Button
-                  size="xs"
-                  variant="light"
-                  onClick={() => open({ mode: 'edit', site })}
-                  aria-label={t('editOf', { name: site.name })}
-                >
-                  {t('edit')}
-                </Button>
+              <RowActions>
+                <RowButton
+                  label={t('edit')}
+                  ariaLabel={t('editOf', { name: site.name })}
+                  onClick={() => open({ mode: 'edit', record: site })}
+                />
                 {site.archived_at ? (
-                  <Button
-                    size="xs"
-                    variant="light"
+                  <RowButton
+                    label={t('restore')}
+                    ariaLabel={t('restoreOf', { name: site.name })}
                     onClick={() => act('restore', site)}
-                    aria-label={t('restoreOf', { name: site.name })}
-                  >
-                    {t('restore')}
-                  </Button>
+                  />
                 ) : (
-                  <Button
-                    size="xs"
-                    variant="light"
+                  <RowButton
+                    label={t('archive')}
+                    ariaLabel={t('archiveOf', { name: site.name })}
                     color="orange"
                     onClick={() => act('archive', site)}
-                    aria-label={t('archiveOf', { name: site.name })}
-                  >
-                    {t('archive')}
-                  </Button>
+                  />
                 )}
-                <Button
-                  size="xs"
-                  variant="light"
+                <RowButton
+                  label={t('delete')}
+                  ariaLabel={t('deleteOf', { name: site.name })}
                   color="red"
                   onClick={() => act('delete', site)}
-                  aria-label={t('deleteOf', { name: site.name })}
-                >
-                  {t('delete')}
-                </Button>
-              </Group>
+                />
+              </RowActions>
             ),
           },
         ]
@@ -203,24 +157,24 @@ export default function SitesPage() {
 
   return (
     <Container size="lg">
-      <Group justify="space-between" align="flex-start" wrap="wrap">
-        <PageTitle>{t('title')}</PageTitle>
-        {manages && !editing && (
-          <Button variant="light" onClick={() => open({ mode: 'create' })}>
-            {t('create')}
-          </Button>
-        )}
-      </Group>
+      <ListHeader
+        title={t('title')}
+        create={
+          manages && !editing
+            ? { label: t('create'), onClick: () => open({ mode: 'create' }) }
+            : undefined
+        }
+      />
       <Text c="dimmed" size="sm" mb="md">
         {t('intro')}
       </Text>
       <Stack gap="md">
         {editing && (
           <SiteForm
-            key={editing.mode === 'edit' ? editing.site.id : 'new'}
-            site={editing.mode === 'edit' ? editing.site : undefined}
+            key={editing.mode === 'edit' ? editing.record.id : 'new'}
+            site={editing.mode === 'edit' ? editing.record : undefined}
             feedback={feedback}
-            onSubmit={save}
+            onSubmit={submit}
             onCancel={() => open(null)}
           />
         )}
