@@ -14,6 +14,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { IMAGE_SIZES, SCANNER } from '@sesame/shared';
 import { PageTitle } from '../../../components/PageTitle';
 import { checkByEmail } from '../api/checks';
+import { cameraVideoStyle, playCamera, stopCamera } from '../../../lib/camera';
 import { useListSite } from '../../../lib/list-site';
 import { createDecoder, type FrameDecoder } from '../lib/decoder';
 import { createFrameGate } from '../lib/frame-gate';
@@ -133,20 +134,13 @@ export default function CameraPage() {
     const start = async () => {
       try {
         decode = await createDecoder();
-        stream = await navigator.mediaDevices.getUserMedia({
-          audio: false,
-          video: {
-            facingMode: { ideal: 'environment' },
-            width: { ideal: SCANNER.width },
-            height: { ideal: SCANNER.height },
-          },
-        });
-        if (stopped) return;
-        const video = videoRef.current;
-        if (video) {
-          video.srcObject = stream;
-          await video.play().catch(() => undefined);
-        }
+        const camera = await playCamera(
+          { facing: 'environment', width: SCANNER.width, height: SCANNER.height },
+          () => videoRef.current,
+          () => stopped,
+        );
+        if (!camera) return;
+        stream = camera.stream;
         timer = window.setInterval(() => void tick(), SCANNER.intervalMs);
       } catch (error) {
         // Spec §8: a refused camera is logged; the screen offers the manual validation.
@@ -158,7 +152,7 @@ export default function CameraPage() {
     return () => {
       stopped = true;
       window.clearInterval(timer);
-      stream?.getTracks().forEach((track) => track.stop());
+      stopCamera(stream);
     };
   }, [handleCode]);
 
@@ -201,7 +195,7 @@ export default function CameraPage() {
             muted
             playsInline
             aria-label={t('camera.videoLabel')}
-            style={{ width: '100%', display: 'block', aspectRatio: '4 / 3', objectFit: 'cover' }}
+            style={cameraVideoStyle()}
           />
         </Paper>
         <canvas ref={canvasRef} width={SCANNER.width} height={SCANNER.height} hidden />

@@ -7,6 +7,7 @@
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { Alert, Button, Group, Image, Paper, Stack, Text } from '@mantine/core';
 import { KIOSK_LIMITS } from '@sesame/shared';
+import { cameraVideoStyle, playCamera, stopCamera } from '../../../lib/camera';
 import { useTranslation } from '../../../lib/i18n';
 import { firstThatFits, fitWithin } from '../lib/photo';
 
@@ -34,17 +35,14 @@ export function PhotoStep({
     let stream: MediaStream | undefined;
     void (async () => {
       try {
-        stream = await navigator.mediaDevices.getUserMedia({
-          audio: false,
-          video: { facingMode: { ideal: 'user' }, width: { ideal: 960 }, height: { ideal: 720 } },
-        });
-        if (stopped) return;
-        const video = videoRef.current;
-        if (video) {
-          video.srcObject = stream;
-          await video.play().catch(() => undefined);
-          setReady(true);
-        }
+        const camera = await playCamera(
+          { facing: 'user', width: 960, height: 720 },
+          () => videoRef.current,
+          () => stopped,
+        );
+        if (!camera) return;
+        stream = camera.stream;
+        if (camera.video) setReady(true);
       } catch {
         if (!stopped) {
           setNoCamera(true);
@@ -55,7 +53,7 @@ export function PhotoStep({
     return () => {
       stopped = true;
       setReady(false);
-      stream?.getTracks().forEach((track) => track.stop());
+      stopCamera(stream);
     };
   }, [photo]);
 
@@ -109,13 +107,7 @@ export function PhotoStep({
             muted
             playsInline
             aria-label={t('photo.video')}
-            style={{
-              width: '100%',
-              display: 'block',
-              aspectRatio: '4 / 3',
-              objectFit: 'cover',
-              transform: 'scaleX(-1)',
-            }}
+            style={cameraVideoStyle({ mirrored: true })}
           />
         )}
       </Paper>

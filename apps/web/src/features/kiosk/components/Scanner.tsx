@@ -6,6 +6,7 @@
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { Alert, Paper, Stack, Text } from '@mantine/core';
 import { SCANNER } from '@sesame/shared';
+import { cameraVideoStyle, playCamera, stopCamera } from '../../../lib/camera';
 import { useTranslation } from '../../../lib/i18n';
 import { createDecoder } from '../../checkins/lib/decoder';
 import { createFrameGate } from '../../checkins/lib/frame-gate';
@@ -29,20 +30,14 @@ export function Scanner({ onCode }: { onCode: (code: string) => void }) {
     const start = async () => {
       try {
         const decode = await createDecoder();
-        stream = await navigator.mediaDevices.getUserMedia({
-          audio: false,
-          video: {
-            facingMode: { ideal: 'user' },
-            width: { ideal: SCANNER.width },
-            height: { ideal: SCANNER.height },
-          },
-        });
-        if (stopped) return;
-        const video = videoRef.current;
-        if (video) {
-          video.srcObject = stream;
-          await video.play().catch(() => undefined);
-        }
+        const camera = await playCamera(
+          { facing: 'user', width: SCANNER.width, height: SCANNER.height },
+          () => videoRef.current,
+          () => stopped,
+        );
+        if (!camera) return;
+        stream = camera.stream;
+        const { video } = camera;
         timer = window.setInterval(() => {
           const canvas = canvasRef.current;
           if (stopped || busy || done || !video || !canvas) return;
@@ -73,7 +68,7 @@ export function Scanner({ onCode }: { onCode: (code: string) => void }) {
     return () => {
       stopped = true;
       window.clearInterval(timer);
-      stream?.getTracks().forEach((track) => track.stop());
+      stopCamera(stream);
     };
   }, []);
 
@@ -92,14 +87,7 @@ export function Scanner({ onCode }: { onCode: (code: string) => void }) {
               muted
               playsInline
               aria-label={t('scanner.video')}
-              style={{
-                width: '100%',
-                maxHeight: '50vh',
-                display: 'block',
-                aspectRatio: '4 / 3',
-                objectFit: 'cover',
-                transform: 'scaleX(-1)',
-              }}
+              style={cameraVideoStyle({ mirrored: true, maxHeight: '50vh' })}
             />
           </Paper>
         </>
