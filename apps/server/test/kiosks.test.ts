@@ -556,7 +556,9 @@ describe('kiosks: walk-ins (issue 29)', () => {
     const company = await buildCompany(ctx.db, { timezone: 'Pacific/Noumea' });
     const manager = await buildUser(ctx.db, { company, role: 'ROLE_MANAGER' });
     const host = await buildUser(ctx.db, { company, firstname: 'Aïcha', name: 'Traoré' });
-    const kiosk = await pairedKiosk(ctx, manager.email, company, company.siteId);
+    const kiosk = await pairedKiosk(ctx, manager.email, company, company.siteId, {
+      ask_photo: true,
+    });
     const other = await pairedKiosk(ctx, manager.email, company, company.siteId);
 
     const hosts = await kiosk.call({ method: 'GET', url: '/api/kiosk/hosts?q=trao' });
@@ -713,12 +715,37 @@ describe('kiosks: walk-ins (issue 29)', () => {
     expect(late.json()).toEqual({ data: { told: 0 } });
   });
 
+  it('keeps no photo where the kiosk does not ask for one', async () => {
+    const company = await buildCompany(ctx.db);
+    const manager = await buildUser(ctx.db, { company, role: 'ROLE_MANAGER' });
+    const kiosk = await pairedKiosk(ctx, manager.email, company, company.siteId);
+    const res = await kiosk.call({
+      method: 'POST',
+      url: '/api/kiosk/walk-ins',
+      payload: walkIn({ photo: jpeg() }),
+    });
+    expect(res.statusCode).toBe(201);
+    const [visitor] = await ctx.db
+      .select({ photo: visitors.photoFileId })
+      .from(visitors)
+      .innerJoin(visitRequests, eq(visitRequests.visitorId, visitors.id))
+      .where(eq(visitRequests.id, res.json().data.request_id));
+    expect(visitor).toEqual({ photo: null });
+    const photos = await ctx.db
+      .select({ id: files.id })
+      .from(files)
+      .where(and(eq(files.companyId, company.id), eq(files.ownerType, 'visitor_photo')));
+    expect(photos).toEqual([]);
+  });
+
   it('refuses a walk-in without a contact, with a host of another company, or a photo not a JPEG (400)', async () => {
     const company = await buildCompany(ctx.db);
     const other = await buildCompany(ctx.db);
     const manager = await buildUser(ctx.db, { company, role: 'ROLE_MANAGER' });
     const stranger = await buildUser(ctx.db, { company: other });
-    const kiosk = await pairedKiosk(ctx, manager.email, company, company.siteId);
+    const kiosk = await pairedKiosk(ctx, manager.email, company, company.siteId, {
+      ask_photo: true,
+    });
     const send = (payload: Record<string, unknown>) =>
       kiosk.call({ method: 'POST', url: '/api/kiosk/walk-ins', payload });
     const none = await send(walkIn({ email: '', contact: '' }));
@@ -741,7 +768,9 @@ describe('kiosks: walk-ins (issue 29)', () => {
   it('purges the photo with the identity documents, and erases and exports it with the person', async () => {
     const company = await buildCompany(ctx.db, { retentionDocumentsDays: 12 });
     const manager = await buildUser(ctx.db, { company, role: 'ROLE_MANAGER' });
-    const kiosk = await pairedKiosk(ctx, manager.email, company, company.siteId);
+    const kiosk = await pairedKiosk(ctx, manager.email, company, company.siteId, {
+      ask_photo: true,
+    });
     const file = async (email: string) => {
       const res = await kiosk.call({
         method: 'POST',

@@ -12,7 +12,7 @@ import { toE164 } from '@sesame/shared/phone';
 import type { z } from 'zod';
 import type { Db } from '../db/client';
 import { newUidn } from '../db/ids';
-import { files, sites, visitRequests, visitors } from '../db/schema';
+import { files, kiosks, sites, visitRequests, visitors } from '../db/schema';
 import { badRequest, notFound } from '../errors';
 import { dayBounds } from '../events/time';
 import type { FileStorage } from '../files/storage';
@@ -168,19 +168,27 @@ export async function fileWalkIn(
   const clock = wallClock(now, site.timezone);
   const requestDate = `${two(clock.day)}/${two(clock.month)}/${clock.year}`;
   const day = dayBounds(requestDate, site.timezone);
-  const photo = input.photo
-    ? await storeFile(
-        tx,
-        storage,
-        {
-          field: 'photo',
-          filename: 'photo.jpg',
-          bytes: photoBytes(input.photo),
-          mediaType: 'image/jpeg',
-        },
-        { companyId: kiosk.companyId, ownerType: VISITOR_PHOTO_OWNER },
-      )
-    : null;
+  // A photo is kept only where the kiosk asks for one (its settings may have changed since
+  // the tablet loaded them): otherwise nothing of the face is stored.
+  const [settings] = await tx
+    .select({ askPhoto: kiosks.askPhoto })
+    .from(kiosks)
+    .where(eq(kiosks.id, kiosk.id))
+    .limit(1);
+  const photo =
+    input.photo && settings?.askPhoto
+      ? await storeFile(
+          tx,
+          storage,
+          {
+            field: 'photo',
+            filename: 'photo.jpg',
+            bytes: photoBytes(input.photo),
+            mediaType: 'image/jpeg',
+          },
+          { companyId: kiosk.companyId, ownerType: VISITOR_PHOTO_OWNER },
+        )
+      : null;
   const [visitor] = await tx
     .insert(visitors)
     .values({
