@@ -18,6 +18,7 @@ import { serverMessageOf } from '../../../lib/api-client';
 import { useSettings } from '../../../lib/company';
 import { formatDateTime } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
+import { useNow } from '../../../lib/use-now';
 import { useCompanySites } from '../../../lib/site';
 import { toastDone, toastFailed, useInlineEdit } from '../../../lib/use-inline-edit';
 import { withZone } from '../../../lib/zone-label';
@@ -39,16 +40,6 @@ const STATE_COLORS: Record<Kiosk['state'], { color: string; c?: string }> = {
   revoked: { color: 'red' },
   unpaired: { color: 'gray' },
 };
-
-/** The current time, ticking each minute (for the last contacts said). */
-function useNow(everyMs = 30_000): Date {
-  const [now, setNow] = useState(() => new Date());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(new Date()), everyMs);
-    return () => clearInterval(timer);
-  }, [everyMs]);
-  return now;
-}
 
 export default function KiosksPage() {
   const { t, i18n } = useTranslation(['kiosks', 'badges']);
@@ -264,13 +255,11 @@ export default function KiosksPage() {
     <Container size="lg">
       <ListHeader
         title={t('title')}
+        intro={t('intro')}
         create={
           editing ? undefined : { label: t('create'), onClick: () => open({ mode: 'create' }) }
         }
       />
-      <Text c="dimmed" size="sm" mb="md">
-        {t('intro')}
-      </Text>
       <Stack gap="md">
         {pairing && (
           <div ref={pairingRef}>

@@ -24,6 +24,7 @@ import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from '../../../lib/i18n';
+import { useNow } from '../../../lib/use-now';
 import { Link, useNavigate, useParams } from 'react-router';
 import {
   PERSON_KINDS,
@@ -62,16 +63,6 @@ const KIND_COLORS: Record<PersonKind, string> = {
   qr_user: 'teal.9',
   member: 'orange.9',
 };
-
-/** The current time, ticking each minute (for the durations shown). */
-function useNow(everyMs = 30_000): Date {
-  const [now, setNow] = useState(() => new Date());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(new Date()), everyMs);
-    return () => clearInterval(timer);
-  }, [everyMs]);
-  return now;
-}
 
 function duration(
   from: string,

@@ -159,15 +159,13 @@ export default function SitesPage() {
     <Container size="lg">
       <ListHeader
         title={t('title')}
+        intro={t('intro')}
         create={
           manages && !editing
             ? { label: t('create'), onClick: () => open({ mode: 'create' }) }
             : undefined
         }
       />
-      <Text c="dimmed" size="sm" mb="md">
-        {t('intro')}
-      </Text>
       <Stack gap="md">
         {editing && (
           <SiteForm
