@@ -130,17 +130,22 @@ export type KioskInput = z.input<typeof kioskInputSchema>;
  */
 export const kioskUpdateSchema = z.object(kioskFields).partial();
 
-/** A kiosk as the kiosks screen lists it: never its token nor its code's digest. */
-export const kioskSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  site: z.object({ id: z.string(), name: z.string() }),
+/** A kiosk's settings as the staff's list and the tablet itself both read them. */
+const kioskSettings = {
   languages: z.array(z.enum(LANGUAGES)),
   ask_photo: z.boolean(),
   print_badge: z.boolean(),
   idle_seconds: z.number(),
   host_wait_seconds: z.number(),
   badge_size: z.enum(BADGE_SIZE_IDS),
+};
+
+/** A kiosk as the kiosks screen lists it: never its token nor its code's digest. */
+export const kioskSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  site: z.object({ id: z.string(), name: z.string() }),
+  ...kioskSettings,
   printer_url: z.string().nullable(),
   /** 'waiting': a pairing code is out; 'paired': a tablet holds its token; 'revoked'; 'unpaired'. */
   state: z.enum(['waiting', 'paired', 'revoked', 'unpaired']),
@@ -176,12 +181,7 @@ export const kioskConfigSchema = z.object({
   name: z.string(),
   company: z.object({ name: z.string(), slug: z.string(), logo: z.string().nullable() }),
   site: z.object({ name: z.string(), timezone: z.string() }),
-  languages: z.array(z.enum(LANGUAGES)),
-  ask_photo: z.boolean(),
-  print_badge: z.boolean(),
-  idle_seconds: z.number(),
-  host_wait_seconds: z.number(),
-  badge_size: z.enum(BADGE_SIZE_IDS),
+  ...kioskSettings,
   /** The server prints this kiosk's badges (an IPP printer is set); else the tablet prints. */
   server_prints: z.boolean(),
 });
