@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createFrameGate } from '../src/features/checkins/lib/frame-gate';
+import { createFrameGate } from '../src/lib/frame-gate';
 
 describe('the scanner reads a code once until it leaves the frame', () => {
   it('a badge left in front of the camera is handled once', () => {

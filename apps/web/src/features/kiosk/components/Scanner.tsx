@@ -8,8 +8,8 @@ import { Alert, Paper, Stack, Text } from '@mantine/core';
 import { SCANNER } from '@sesame/shared';
 import { cameraVideoStyle, playCamera, stopCamera } from '../../../lib/camera';
 import { useTranslation } from '../../../lib/i18n';
-import { createDecoder } from '../../checkins/lib/decoder';
-import { createFrameGate } from '../../checkins/lib/frame-gate';
+import { createDecoder } from '../../../lib/qr-decoder';
+import { createFrameGate } from '../../../lib/frame-gate';
 import { visitorCodeOf } from '../lib/scanned-code';
 
 export function Scanner({ onCode }: { onCode: (code: string) => void }) {
