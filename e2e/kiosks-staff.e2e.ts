@@ -109,7 +109,7 @@ describe('kiosks and badges: the staff side', () => {
     // A second kiosk, revoked after its confirmation: it stays listed.
     await admin.getByRole('button', { name: 'Nouvelle borne' }).click();
     await field(admin, 'Nom de la borne').fill('Borne parking');
-    await admin.getByRole('checkbox', { name: 'Anglais' }).uncheck();
+    await admin.getByRole('checkbox', { name: 'English' }).uncheck();
     await admin.getByRole('button', { name: 'Créer la borne' }).click();
     await admin.getByTestId('kiosk-pairing-code').waitFor();
     await admin.reload();
