@@ -248,11 +248,16 @@ describe('privacy: retention, document views and the audit log in Chromium', () 
     // Only the platform's doing: the user created by Serge Kouadio, with the badge.
     await origin.click();
     await page.getByRole('option', { name: 'Plateforme Sésame' }).click();
+    // The unfiltered list holds 'Utilisateur créé' too (the manager's own creation): wait for
+    // the filtered answer, every row marked, before reading it.
     await expect
-      .poll(async () => (await rows.allTextContents()).join('|'))
-      .toContain('Utilisateur créé');
+      .poll(async () => {
+        const texts = await rows.allTextContents();
+        return texts.length > 0 && texts.every((row) => row.includes('Plateforme Sésame'));
+      })
+      .toBe(true);
     const platformRows = await rows.allTextContents();
-    expect(platformRows.every((row) => row.includes('Plateforme Sésame'))).toBe(true);
+    expect(platformRows.join('|')).toContain('Utilisateur créé');
     expect(platformRows[0]).toContain('Serge Kouadio');
     expect(await page.locator('tbody tr[data-by-platform]').count()).toBe(platformRows.length);
     await screenshot(page, 'privacy-audit-platform');

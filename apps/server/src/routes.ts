@@ -20,6 +20,7 @@ import { auditRoutes } from './audit/routes';
 import { privacyRoutes } from './privacy/routes';
 import { badgeRoutes } from './badges/routes';
 import { kioskRoutes } from './kiosks/routes';
+import { invitationRoutes } from './invitations/routes';
 
 export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(healthRoutes);
@@ -40,4 +41,5 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(privacyRoutes);
   await app.register(badgeRoutes);
   await app.register(kioskRoutes);
+  await app.register(invitationRoutes);
 };

@@ -202,17 +202,18 @@ interface OldCompany {
 /** Columns migration 0026 adds; the rest of every row stays as it was. */
 const ADDED: Record<string, string[]> = {
   events: ['site_id'],
-  visitors: ['site_id', 'photo_file_id'],
+  visitors: ['site_id', 'photo_file_id', 'details_completed_at'],
   visitor_checks: ['site_id'],
   user_checks: ['site_id'],
   roll_calls: ['site_id'],
   users: ['home_site_id', 'site_ids'],
-  // Migration 0027's (issue 29), applied with it: the kiosk's and the badge's columns.
-  visit_requests: ['kiosk_id'],
+  // Migrations 0027's (issue 29) and 0028's (issue 30), applied with it: the kiosk's, the
+  // badge's and the invitation's columns.
+  visit_requests: ['kiosk_id', 'invitation_id', 'here_at', 'cancelled_at'],
   scan_requests: ['kiosk_id'],
 };
-/** Tables that later migrations create (0027: kiosks and badge prints), empty here. */
-const LATER_TABLES = ['badge_prints', 'kiosks'];
+/** Tables that later migrations create (0027: kiosks and badge prints; 0028: invitations), empty here. */
+const LATER_TABLES = ['badge_prints', 'invitation_days', 'invitations', 'kiosks'];
 /** Columns it moves from the company to its site. */
 const MOVED: Record<string, string[]> = {
   companies: ['timezone', 'day_end', 'arrival_early_minutes'],
@@ -424,8 +425,15 @@ describe('migration 0026: each company gets its site, and its records move to it
     expect(Object.keys(after).sort()).toEqual(
       [...Object.keys(before), 'sites', ...LATER_TABLES].sort(),
     );
-    const { sites: siteCount, badge_prints: prints, kiosks, ...afterCounts } = counts(after);
-    expect([prints, kiosks]).toEqual([0, 0]);
+    const {
+      sites: siteCount,
+      badge_prints: prints,
+      kiosks,
+      invitations,
+      invitation_days: invitationDays,
+      ...afterCounts
+    } = counts(after);
+    expect([prints, kiosks, invitations, invitationDays]).toEqual([0, 0, 0, 0]);
     expect(afterCounts).toEqual(counts(before));
     expect(siteCount).toBe(3);
   });

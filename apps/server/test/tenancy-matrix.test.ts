@@ -436,6 +436,29 @@ const PROBES: Record<Action, (ctx: ProbeContext) => Promise<Probe>> = {
       reachedOther: ok,
     };
   },
+  // Issue 30: another company's invitation is no caller's to change (every role is confined).
+  'invitations.create': async (ctx) => {
+    const { invitations } = await import('../src/db/schema');
+    const [invitation] = await ctx.db
+      .insert(invitations)
+      .values({
+        companyId: ctx.other.id,
+        siteId: ctx.other.siteId,
+        firstDate: '04/03/2030',
+        time: '09:00',
+        endTime: '10:00',
+      })
+      .returning();
+    return {
+      request: {
+        method: 'POST',
+        url: `/api/invitations/${invitation!.id}/cancel`,
+        payload: {},
+      },
+      kind: 'record',
+      reachedOther: ok,
+    };
+  },
   'privacy.settings': async (ctx) => ({
     request: { method: 'GET', url: `/api/company/${ctx.other.id}/privacy` },
     kind: 'record',

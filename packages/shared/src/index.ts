@@ -10,6 +10,7 @@ export * from './schemas/auth';
 export * from './schemas/company';
 export * from './schemas/site';
 export * from './schemas/kiosk';
+export * from './schemas/invitation';
 export * from './schemas/user';
 export * from './schemas/qr-user';
 export * from './schemas/visitor';

@@ -34,6 +34,8 @@ export const MENU_TILE_IDS = [
   'mailSettings',
   'sites',
   'kiosks',
+  'invite',
+  'myVisitors',
 ] as const;
 export type MenuTileId = (typeof MENU_TILE_IDS)[number];
 
@@ -78,6 +80,9 @@ export const MENU_TILES: readonly MenuTile[] = [
   { id: 'sites', path: 'sites', roles: [adm, sa, mgr, sc] },
   // Issue 29: the lobby's self-service tablets, paired and revoked by the same people.
   { id: 'kiosks', path: 'kiosks', roles: [adm, sa, mgr, sc] },
+  // Issue 30: every staff member invites their own visitors and follows them.
+  { id: 'invite', path: 'invite', roles: [emp, adm, sup, mgr, sc, sa, 'ROLE_USER'] },
+  { id: 'myVisitors', path: 'my-visitors', roles: [emp, adm, sup, mgr, sc, sa, 'ROLE_USER'] },
 ];
 
 export function menuTilesFor(role: Role): MenuTile[] {
@@ -232,10 +237,15 @@ export const ACTIONS = {
     roles: [...new Set([...tileRoles('requests'), ...tileRoles('onSite')])],
     allCompanies: [adm, sc],
   },
+  // Issue 30: a host invites visitors to their own company's sites (no platform role acts
+  // for another company's host), follows and changes their own invitations; whoever reads
+  // the company's requests (requests.list) reads and changes every host's.
+  'invitations.create': { roles: tileRoles('invite'), allCompanies: [] },
   // The live stream (Server-Sent Events): each event goes only to whom its own list's
   // action reaches (on-site changes: onSite.list; new requests: requests.list).
   'live.listen': {
-    roles: [...new Set([...tileRoles('onSite'), ...tileRoles('requests')])],
+    // A host hears their own invited visitors' news ("Je suis arrivé(e)", issue 30).
+    roles: [...new Set([...tileRoles('onSite'), ...tileRoles('requests'), ...tileRoles('invite')])],
     allCompanies: [adm, sc],
   },
 } as const satisfies Record<string, ActionRule>;
@@ -276,6 +286,8 @@ export const STAFF_PAGE_ACTIONS: Readonly<Record<string, readonly Action[]>> = {
   audit: ['audit.list'],
   sites: ['sites.manage'],
   kiosks: ['kiosks.manage'],
+  invite: ['invitations.create'],
+  'my-visitors': ['invitations.create'],
 };
 
 /** Whether `role` may open the staff page `page` (the segment after the company's slug). */

@@ -20,6 +20,7 @@ import { rawPrepared } from '../db/raw-prepared';
 import { sessions, users } from '../db/schema';
 import { firstRow } from '../db/rows';
 import { mainSiteZone } from '../sites/service';
+import { currentInvitationDay, isInvited } from '../invitations/days';
 
 /** What the statement decided for the holder. */
 export type CheckDecision = 'repeatIn' | 'close' | 'repeatOut' | 'refuse' | 'open';
@@ -220,7 +221,7 @@ const visitorHolder = sql`
     select v.id, v.uidn, v.company_id, v.site_id, s.timezone, s.name as site_name,
            null::text as expiry_zone, v.firstname, v.lastname,
            null::timestamptz as date_exp,
-           coalesce(e.date_event, v.request_date) as day,
+           coalesce(e.date_event, iday.day, v.request_date) as day,
            case when (${DESK} is not null and ${DESK} <> v.site_id) or not ${withinLimits(sql`s`)}
                 then 'otherSite' end as blocked,
            case
@@ -229,13 +230,17 @@ const visitorHolder = sql`
              when e.id is not null then
                case when ${NOW} >= e.day_ends_at then 'eventOver'
                     when ${beforeDay(sql`e.day_starts_at`)} then 'eventNotYet' end
+             -- An invitation's code (issue 30): its next day not cancelled decides; with
+             -- none left, its days are over (a cancelled last day opens nothing).
              when v.day_ends_at is not null then
-               case when ${NOW} >= v.day_ends_at then 'meetingDayOver'
-                    when ${beforeDay(sql`v.day_starts_at`)} then 'meetingNotYet' end
+               case when ${NOW} >= coalesce(iday.ends_at, v.day_ends_at)
+                      or (iday.starts_at is null and ${isInvited(sql`v`)}) then 'meetingDayOver'
+                    when ${beforeDay(sql`coalesce(iday.starts_at, v.day_starts_at)`)} then 'meetingNotYet' end
            end as refusal
       from visitors v
       join sites s on s.id = v.site_id
       left join events e on e.id = v.event_id
+      ${currentInvitationDay(sql`v`, NOW)}
      where v.uidn = ${p('code')} and ${reaches(sql`v.company_id`)} and ${deskAllows}
      limit 1
   )`;

@@ -15,6 +15,7 @@ import {
   companies,
   events,
   files,
+  invitations,
   kiosks,
   mailOutbox,
   qrUsers,
@@ -270,6 +271,8 @@ export async function deleteEmptyCompany(db: Db, companyId: string): Promise<str
   // its lobby kiosks first (issue 29: a kiosk is a tablet's settings, its scan keys cascade).
   await db.delete(rollCalls).where(eq(rollCalls.companyId, companyId));
   await db.delete(kiosks).where(eq(kiosks.companyId, companyId));
+  // Invitations whose visitors are all gone (issue 30): their days go with them.
+  await db.delete(invitations).where(eq(invitations.companyId, companyId));
   await db.delete(sites).where(eq(sites.companyId, companyId));
   await db.delete(companies).where(eq(companies.id, companyId));
   return removed.map((r) => r.storedName);

@@ -8,6 +8,7 @@ import {
   type AnyPgColumn,
   boolean,
   check,
+  date,
   index,
   integer,
   jsonb,
@@ -345,6 +346,11 @@ export const visitors = pgTable(
      * badge, purged and erased with the visitor's identity document.
      */
     photoFileId: uuid('photo_file_id').references(() => files.id, { onDelete: 'set null' }),
+    /**
+     * An invited visitor completed what the site asks before arrival (issue 30: identity
+     * document, the privacy notice) by their invitation's link.
+     */
+    detailsCompletedAt: timestamp('details_completed_at', { withTimezone: true }),
     /** Set when the retention purge replaced this person's identity by blanks (issue 16). */
     anonymisedAt: timestamp('anonymised_at', { withTimezone: true }),
     createdAt: createdAt(),
@@ -384,12 +390,82 @@ export const visitRequests = pgTable(
     declineReason: text('decline_reason'),
     /** The kiosk a walk-in filed this request at (issue 29); null: the form, the desk. */
     kioskId: uuid('kiosk_id').references((): AnyPgColumn => kiosks.id, { onDelete: 'set null' }),
+    /**
+     * The host's invitation this request is one visitor of (issue 30): confirmed when it was
+     * written, its days are the invitation's (invitation_days), not the visitor's one day.
+     */
+    invitationId: uuid('invitation_id').references((): AnyPgColumn => invitations.id, {
+      onDelete: 'set null',
+    }),
+    /** The invited visitor pressed "Je suis arrivé(e)" (last time): the host was told, no door opened. */
+    hereAt: timestamp('here_at', { withTimezone: true }),
+    /** The host cancelled this visitor's invitation (confirmed is false from then on). */
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
     index('visit_requests_company_created_idx').on(t.companyId, t.createdAt),
     index('visit_requests_visitor_idx').on(t.visitorId),
     index('visit_requests_host_idx').on(t.hostUserId),
+    index('visit_requests_invitation_idx').on(t.invitationId),
+  ],
+);
+
+/**
+ * A host's invitation (issue 30): one meeting — a site, a first day, a time and an end time,
+ * a reason — for one visitor or several (a group: one request each, all confirmed at once),
+ * once or on the days of an RFC 5545 rule. `sequence` grows with every change or
+ * cancellation, so the `.ics` each visitor gets updates the same calendar entry.
+ */
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: id(),
+    companyId: companyRef(),
+    siteId: siteRef(),
+    /** The host who invites (the signed-in staff member). */
+    hostUserId: uuid('host_user_id').references(() => users.id, { onDelete: 'set null' }),
+    reason: text('reason'),
+    /** The language of the visitors' mails, chosen by the host. */
+    language: text('language').notNull().default('fr'),
+    /** The first day, DD/MM/YYYY in the site's zone (like the visitor form). */
+    firstDate: text('first_date').notNull(),
+    /** HH:MM, in the site's zone. */
+    time: text('time').notNull(),
+    endTime: text('end_time').notNull(),
+    /** RFC 5545 RRULE (FREQ=WEEKLY;BYDAY=MO,TH;UNTIL=20270630), null for one day. */
+    rrule: text('rrule'),
+    sequence: integer('sequence').notNull().default(0),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('invitations_company_host_idx').on(t.companyId, t.hostUserId, t.createdAt),
+    index('invitations_site_idx').on(t.siteId),
+  ],
+);
+
+/**
+ * The days an invitation's code opens the door on (issue 30): each one's midnight to
+ * midnight in the site's zone, written with the invitation. A day cancelled stays here,
+ * marked, so its cancellation is known to the calendar mails and the check.
+ */
+export const invitationDays = pgTable(
+  'invitation_days',
+  {
+    id: id(),
+    companyId: companyRef(),
+    invitationId: uuid('invitation_id')
+      .notNull()
+      .references(() => invitations.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    endsAt: timestamp('ends_at', { withTimezone: true }).notNull(),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('invitation_days_invitation_day_key').on(t.invitationId, t.day),
+    index('invitation_days_company_starts_idx').on(t.companyId, t.startsAt),
   ],
 );
 

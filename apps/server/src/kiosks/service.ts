@@ -4,6 +4,7 @@
  * given a new code, revoked (listed still, as 'revoked'). The code and the device token
  * are digests at rest (device.ts); nothing here ever answers either but the fresh code.
  */
+import { activeSiteOf } from '../sites/service';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Kiosk, KioskConfig, KioskPairing } from '@sesame/shared';
 import type { kioskInputSchema, kioskUpdateSchema } from '@sesame/shared';
@@ -96,16 +97,8 @@ export async function listKiosks(
 }
 
 /** The site a kiosk stands at: an active site of the company (else 400 on `site_id`). */
-export async function kioskSite(db: Db, companyId: string, siteId: string) {
-  const [site] = await db.select().from(sites).where(eq(sites.id, siteId)).limit(1);
-  if (!site || site.companyId !== companyId) {
-    throw badRequest((m) => m.site.choose, { site_id: (m) => m.site.choose });
-  }
-  if (site.archivedAt) {
-    throw badRequest((m) => m.site.archivedSite, { site_id: (m) => m.site.archivedSite });
-  }
-  return site;
-}
+/** The kiosk's site: an active one of the company (else a 400 on `site_id`). */
+export const kioskSite = activeSiteOf;
 
 function columnsOf(input: KioskUpdate): Partial<typeof kiosks.$inferInsert> {
   const values: Partial<typeof kiosks.$inferInsert> = {};

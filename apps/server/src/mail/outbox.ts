@@ -95,3 +95,51 @@ export async function enqueueOnce(
     .returning({ id: mailOutbox.id });
   return row?.id ?? null;
 }
+
+/**
+ * The invitation's mails (issue 30), each with its `.ics`: the invitation itself, a change
+ * of its schedule, a cancellation (the whole invitation, one day of it, or one visitor),
+ * each written with the invitation's `sequence` at the time, so a calendar keeps the
+ * latest; and "Je suis arrivé(e)" told to the host and the site's front desk.
+ */
+export const INVITATION_MAIL = 'invitation';
+export const INVITATION_UPDATE_MAIL = 'invitation_update';
+export const INVITATION_CANCEL_MAIL = 'invitation_cancel';
+export const INVITATION_HERE_MAIL = 'invitation_here';
+
+export interface InvitationMailPayload {
+  visitorId: string;
+  requestId: string;
+  invitationId: string;
+  /** The invitation's sequence this mail's `.ics` carries. */
+  sequence: number;
+  /** A cancellation of one day (YYYY-MM-DD); absent: the whole invitation for this visitor. */
+  day?: string;
+  /** The staff member a "here" mail goes to (absent: the site's front desk address). */
+  userId?: string;
+}
+
+/**
+ * Queues one mail per row in one statement, in the caller's transaction (an import of 500
+ * visitors queues its 500 mails at once). A row without an address is skipped (a visitor
+ * invited by phone only); a dedupe key already queued is skipped too.
+ */
+export async function enqueueInvitationMails(
+  tx: Db,
+  kind: string,
+  mails: {
+    companyId: string;
+    toAddress: string;
+    payload: InvitationMailPayload;
+    dedupeKey: string;
+  }[],
+): Promise<number> {
+  const addressed = mails.filter((mail) => mail.toAddress.trim());
+  if (addressed.length === 0) return 0;
+  const rows = await tx
+    .insert(mailOutbox)
+    .values(addressed.map((mail) => ({ ...mail, kind })))
+    .onConflictDoNothing({ target: mailOutbox.dedupeKey })
+    .returning({ id: mailOutbox.id });
+  return rows.length;
+}

@@ -45,7 +45,7 @@ export const LIVE_STREAMS_PER_SESSION = 10;
 
 /** Which list an event belongs to, and so which action a screen needs to hear it. */
 const actionOf = (event: LiveEvent): Action =>
-  event.type === 'presence'
+  event.type === 'presence' || event.type === 'invitation'
     ? 'onSite.list'
     : event.type === 'rollCall'
       ? 'rollCall.run'
@@ -64,6 +64,10 @@ export function hears(
   onlySite?: string,
 ): boolean {
   const action = actionOf(event);
+  // An invitation's news (issue 30) reaches its own host whatever their role, in their company.
+  if (event.type === 'invitation' && event.host_user_id === who.userId) {
+    return event.company_id === who.companyId && (!onlyCompany || onlyCompany === who.companyId);
+  }
   if (!mayPerform(who.role, action)) return false;
   if (onlyCompany && event.company_id !== onlyCompany) return false;
   const site = event.site_id ?? null;

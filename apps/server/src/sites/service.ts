@@ -394,3 +394,18 @@ export async function deleteSite(db: Db, site: SiteRow, actorUserId: string | nu
     });
   });
 }
+
+/**
+ * A site a record is written at: an active one of the company (another company's, or none:
+ * a 400 on `site_id` that names no other company's site; archived: a 400 too).
+ */
+export async function activeSiteOf(db: Db, companyId: string, siteId: string): Promise<SiteRow> {
+  const [site] = await db.select().from(sites).where(eq(sites.id, siteId)).limit(1);
+  if (!site || site.companyId !== companyId) {
+    throw badRequest((m) => m.site.choose, { site_id: (m) => m.site.choose });
+  }
+  if (site.archivedAt) {
+    throw badRequest((m) => m.site.archivedSite, { site_id: (m) => m.site.archivedSite });
+  }
+  return site;
+}

@@ -37,6 +37,21 @@ const kioskFields: Catalogue['kiosk']['fields'] = {
   organisation_name: 'Company',
 };
 
+const invitationFields: Catalogue['invitation']['fields'] = {
+  site_id: 'Site',
+  date: 'Date',
+  time: 'Time',
+  end_time: 'End time',
+  reason: 'Reason',
+  language: "Mails' language",
+  rrule: 'Repetition',
+  firstname: 'First name',
+  lastname: 'Last name',
+  email: 'E-mail',
+  phone: 'Phone',
+  organisation: 'Organisation',
+};
+
 const siteFields: Catalogue['site']['fields'] = {
   name: 'Site name',
   address: 'Address',
@@ -355,6 +370,42 @@ export const en: Catalogue = {
     otherSite: (site) => `This code is expected at the site “${site}”.`,
     notYours: 'You do not have access to this site.',
     all: 'All sites',
+  },
+  invitation: {
+    fields: invitationFields,
+    required: (field) => `The field "${invitationFields[field]}" is required.`,
+    contactRequired: 'Please enter an e-mail address or a phone number.',
+    languageInvalid: "Please choose the mails' language: French or English.",
+    timeInvalid: 'Please choose the hour and the minutes.',
+    endBeforeStart: 'The end time must come after the start time.',
+    ruleInvalid: 'This repetition cannot be read: choose days of the week and an end date.',
+    ruleTooLong: (days) =>
+      `An invitation may count ${days} days at most: choose an earlier end date.`,
+    ruleNoDay: 'This repetition has no day: check the days and the end date.',
+    datePast: 'This date is already past at the chosen site.',
+    visitorsRequired: 'Add at least one visitor.',
+    tooManyVisitors: (max) => `An invitation counts ${max} visitors at most.`,
+    dayUnknown: 'This day is not one of the invitation.',
+    alreadyCancelled: 'This invitation is already cancelled.',
+    csvMissing: "Please attach the visitors' CSV file.",
+    csvTooLarge: (mo) => `The CSV file is larger than ${mo} MB.`,
+    csvUnreadable: 'This file cannot be read as a CSV (separator ; or ,).',
+    csvHeader: (columns) => `The first line must name the columns: ${columns}.`,
+    csvEmpty: 'The file holds no visitor below its header line.',
+    csvErrors: (lines) =>
+      lines === 1
+        ? '1 line needs fixing: nothing was created.'
+        : `${lines} lines need fixing: nothing was created.`,
+    created: (visitors) => (visitors === 1 ? 'Invitation sent.' : `${visitors} invitations sent.`),
+    updated: 'Invitation changed: the visitors received the update.',
+    cancelled: 'Invitation cancelled: the visitors were told.',
+    dayCancelled: 'This day is cancelled: the visitors were told.',
+    linkInvalid: 'This invitation link is not valid or has expired.',
+    notToday: 'Your visit is not planned today: the button works on the day of the visit.',
+    hostTold: (host) => `${host} knows you have arrived.`,
+    deskTold: 'The front desk knows you have arrived.',
+    detailsSaved: 'Thank you, your details are saved. See you soon!',
+    detailsClosed: 'This invitation is cancelled: there is nothing left to complete.',
   },
   kiosk: {
     fields: kioskFields,

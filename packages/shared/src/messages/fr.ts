@@ -85,6 +85,21 @@ const kioskFields = {
   organisation_name: 'Société',
 } as const;
 
+const invitationFields = {
+  site_id: 'Site',
+  date: 'Date',
+  time: 'Heure',
+  end_time: 'Heure de fin',
+  reason: 'Motif',
+  language: 'Langue des e-mails',
+  rrule: 'Répétition',
+  firstname: 'Prénom',
+  lastname: 'Nom',
+  email: 'E-mail',
+  phone: 'Téléphone',
+  organisation: 'Organisation',
+} as const;
+
 const siteFields = {
   name: 'Nom du site',
   address: 'Adresse',
@@ -407,6 +422,46 @@ export const fr = {
     /** A staff member limited to some sites acting on another. */
     notYours: "Vous n'avez pas accès à ce site.",
     all: 'Tous les sites',
+  },
+  invitation: {
+    fields: invitationFields,
+    required: (field: keyof typeof invitationFields) => required(invitationFields[field]),
+    contactRequired: 'Veuillez entrer une adresse e-mail ou un numéro de téléphone.',
+    languageInvalid: 'Veuillez choisir la langue des e-mails : français ou anglais.',
+    timeInvalid: "Veuillez choisir l'heure et les minutes.",
+    endBeforeStart: "L'heure de fin doit suivre l'heure de début.",
+    ruleInvalid:
+      'Cette répétition ne peut pas être lue : choisissez des jours de la semaine et une date de fin.',
+    ruleTooLong: (days: number) =>
+      `Une invitation peut compter ${days} jours au plus : choisissez une date de fin plus proche.`,
+    ruleNoDay: 'Cette répétition ne compte aucun jour : vérifiez les jours et la date de fin.',
+    datePast: 'Cette date est déjà passée sur le site choisi.',
+    visitorsRequired: 'Ajoutez au moins un visiteur.',
+    tooManyVisitors: (max: number) => `Une invitation compte ${max} visiteurs au plus.`,
+    dayUnknown: "Ce jour ne fait pas partie de l'invitation.",
+    alreadyCancelled: 'Cette invitation est déjà annulée.',
+    csvMissing: 'Veuillez joindre le fichier CSV des visiteurs.',
+    csvTooLarge: (mo: string) => `Le fichier CSV dépasse ${mo} Mo.`,
+    csvUnreadable: 'Ce fichier ne peut pas être lu comme un CSV (séparateur ; ou ,).',
+    csvHeader: (columns: string) => `La première ligne doit nommer les colonnes : ${columns}.`,
+    csvEmpty: "Le fichier ne contient aucun visiteur sous la ligne d'en-tête.",
+    csvErrors: (lines: number) =>
+      lines === 1
+        ? "1 ligne est à corriger : rien n'a été créé."
+        : `${lines} lignes sont à corriger : rien n'a été créé.`,
+    created: (visitors: number) =>
+      visitors === 1 ? 'Invitation envoyée.' : `${visitors} invitations envoyées.`,
+    updated: 'Invitation modifiée : les visiteurs ont reçu la mise à jour.',
+    cancelled: 'Invitation annulée : les visiteurs ont été prévenus.',
+    dayCancelled: 'Ce jour est annulé : les visiteurs ont été prévenus.',
+    /** The visitor's link: unknown, altered, or past the visit's end. */
+    linkInvalid: "Ce lien d'invitation n'est pas valide ou a expiré.",
+    /** "Je suis arrivé(e)" pressed on another day than one of the visit's. */
+    notToday: "Votre visite n'est pas prévue aujourd'hui : le bouton sert le jour de la visite.",
+    hostTold: (host: string) => `${host} est prévenu(e) de votre arrivée.`,
+    deskTold: "L'accueil est prévenu de votre arrivée.",
+    detailsSaved: 'Merci, vos informations sont enregistrées. À bientôt !',
+    detailsClosed: 'Cette invitation est annulée : il n’y a plus rien à compléter.',
   },
   kiosk: {
     fields: kioskFields,

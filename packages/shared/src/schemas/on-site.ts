@@ -127,6 +127,17 @@ export const liveEventSchema = z.discriminatedUnion('type', [
     roll_call_id: z.string(),
     op: z.enum(['started', 'marked', 'ended']),
   }),
+  z.object({
+    type: z.literal('invitation'),
+    company_id: z.string(),
+    site_id: z.string().nullable().default(null),
+    invitation_id: z.string(),
+    /** The one visitor it is about ("Je suis arrivé(e)", details completed); null: all of them. */
+    request_id: z.string().nullable().default(null),
+    /** The host who invited: they hear their own invitations' news (issue 30). */
+    host_user_id: z.string().nullable().default(null),
+    op: z.enum(['created', 'updated', 'cancelled', 'completed', 'here']),
+  }),
 ]);
 export type LiveEvent = z.infer<typeof liveEventSchema>;
 

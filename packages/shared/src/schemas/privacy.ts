@@ -50,6 +50,10 @@ export const AUDIT_ACTIONS = [
   'kiosk.code_issued',
   'kiosk.paired',
   'kiosk.revoked',
+  'invitation.created',
+  'invitation.updated',
+  'invitation.cancelled',
+  'invitation.details_completed',
   /** Issue 29: a visitor's badge printed (by a staff member, or by a kiosk: no actor). */
   'badge.printed',
   'event.created',

@@ -1,0 +1,184 @@
+/**
+ * `/api/invitations` (issue 30): a host invites visitors to a site of their company
+ * ('invitations.create': every staff member, in their own company only), lists them
+ * ("Mes visiteurs"), changes an invitation's schedule and cancels it, a day of it or one
+ * visitor of it. A host reaches their own invitations; whoever reads the company's requests
+ * ('requests.list') reaches every host's, within their site limits; anything else is a 404.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  invitationCancelSchema,
+  invitationCreatedSchema,
+  invitationInputSchema,
+  invitationScheduleSchema,
+  invitationsQuerySchema,
+  invitedVisitSchema,
+  mayPerform,
+} from '@sesame/shared';
+import { listAnswer } from '../db/pagination';
+import { forbidden, notFound } from '../errors';
+import { say } from '../language';
+import { activeSiteOf, assertWithinSites, withinSites } from '../sites/service';
+import {
+  cancelInvitation,
+  changeSchedule,
+  createInvitation,
+  findInvitation,
+  listInvitedVisits,
+  type Host,
+} from './service';
+
+const invitationParams = z.object({ id: z.uuid() });
+const messageAnswer = z.object({ message: z.string() });
+
+export const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
+  const hostOf = (request: FastifyRequest): Host => {
+    const who = request.principal!;
+    return {
+      userId: who.userId,
+      companyId: who.companyId,
+      name: [who.firstname, who.name].filter(Boolean).join(' '),
+    };
+  };
+
+  /**
+   * The invitation of the path, if the caller reaches it: their own, or any of their
+   * company's when they read its requests (at a site within their limits). Else a 404:
+   * another host's invitation is not theirs to know of.
+   */
+  const invitationOf = async (request: FastifyRequest, id: string) => {
+    const who = request.principal!;
+    const invitation = await findInvitation(app.db, id);
+    if (!invitation || invitation.companyId !== who.companyId) throw notFound();
+    const own = invitation.hostUserId === who.userId;
+    if (!own && !(mayPerform(who.role, 'requests.list') && withinSites(who, invitation.siteId))) {
+      throw notFound();
+    }
+    return invitation;
+  };
+
+  app.post(
+    '/invitations',
+    {
+      config: { action: 'invitations.create' },
+      schema: {
+        tags: ['invitations'],
+        summary:
+          'Invites one visitor or several (at most 1000) to an active site of the caller’s company: one request ' +
+          'each, confirmed by the caller as host, with its code valid on the invitation’s days only (the first ' +
+          'day, DD/MM/YYYY, not past at the site; with `rrule`, a daily or weekly RFC 5545 rule that ends, ' +
+          'from that day on, 260 days at most within a year). Each visitor with an e-mail gets the invitation ' +
+          'mail (code, QR, .ics, the link to complete their details) in `language`. Answers each request and code.',
+        body: invitationInputSchema,
+        response: { 201: invitationCreatedSchema.extend({ message: z.string() }) },
+      },
+    },
+    async (request, reply) => {
+      const who = request.principal!;
+      const site = await activeSiteOf(app.db, who.companyId, request.body.site_id);
+      assertWithinSites(who, site);
+      const created = await app.db.transaction((tx) =>
+        createInvitation(tx, { host: hostOf(request), site, invitation: request.body }),
+      );
+      reply.code(201);
+      return {
+        message: say(request, (m) => m.invitation.created(created.visitors.length)),
+        ...created,
+      };
+    },
+  );
+
+  app.get(
+    '/invitations/mine',
+    {
+      config: { action: 'invitations.create' },
+      schema: {
+        tags: ['invitations'],
+        summary:
+          'The caller’s invited visitors, one row each with their state (invited, completed, here, arrived, ' +
+          'left, cancelled): `when=upcoming` (a day not over, by the next day) or `past`; `scope=company` ' +
+          'lists every host’s, for whoever reads the company’s requests (else 403).',
+        querystring: invitationsQuerySchema,
+        response: {
+          200: z.object({
+            data: z.array(invitedVisitSchema),
+            meta: z.object({ page: z.number(), per_page: z.number(), total: z.number() }),
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const who = request.principal!;
+      const query = request.query;
+      if (query.scope === 'company' && !mayPerform(who.role, 'requests.list')) throw forbidden();
+      const { rows, total } = await listInvitedVisits(app.db, {
+        companyId: who.companyId,
+        hostUserId: query.scope === 'company' ? null : who.userId,
+        siteIds: query.scope === 'company' ? who.siteIds : [],
+        query,
+      });
+      return listAnswer(query, total, rows);
+    },
+  );
+
+  app.put(
+    '/invitations/:id',
+    {
+      config: { action: 'invitations.create' },
+      schema: {
+        tags: ['invitations'],
+        summary:
+          'Changes an invitation’s schedule (site, first day, times, rule, reason, language): its days are ' +
+          'written again (a cancelled day still in them stays cancelled), and each visitor still invited gets ' +
+          'the change with its .ics (same UID, next SEQUENCE). Its host, or whoever reads the company’s requests.',
+        params: invitationParams,
+        body: invitationScheduleSchema,
+        response: { 200: messageAnswer },
+      },
+    },
+    async (request) => {
+      const who = request.principal!;
+      const invitation = await invitationOf(request, request.params.id);
+      const site = await activeSiteOf(app.db, who.companyId, request.body.site_id);
+      assertWithinSites(who, site);
+      await app.db.transaction((tx) =>
+        changeSchedule(tx, { invitation, schedule: request.body, site, actorUserId: who.userId }),
+      );
+      return { message: say(request, (m) => m.invitation.updated) };
+    },
+  );
+
+  app.post(
+    '/invitations/:id/cancel',
+    {
+      config: { action: 'invitations.create' },
+      schema: {
+        tags: ['invitations'],
+        summary:
+          'Cancels the whole invitation, one of its days not over (`day`, YYYY-MM-DD), or one visitor of it ' +
+          '(`request_id`): the visitors concerned get the cancellation with its .ics (METHOD:CANCEL, same UID, ' +
+          'next SEQUENCE); a cancelled visitor’s code opens nothing, a cancelled day opens nothing that day.',
+        params: invitationParams,
+        body: invitationCancelSchema,
+        response: { 200: messageAnswer },
+      },
+    },
+    async (request) => {
+      const invitation = await invitationOf(request, request.params.id);
+      const what = await app.db.transaction((tx) =>
+        cancelInvitation(tx, {
+          invitation,
+          cancel: request.body,
+          actorUserId: request.principal!.userId,
+        }),
+      );
+      return {
+        message: say(request, (m) =>
+          what === 'day' ? m.invitation.dayCancelled : m.invitation.cancelled,
+        ),
+      };
+    },
+  );
+};
