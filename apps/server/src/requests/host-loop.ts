@@ -260,6 +260,12 @@ export async function queueReminders(db: Db, now: Date = new Date()): Promise<nu
       and v.day_starts_at >= ((${now.toISOString()}::timestamptz at time zone s.timezone)::date + 1)::timestamp at time zone s.timezone
       and v.day_starts_at < ((${now.toISOString()}::timestamptz at time zone s.timezone)::date + 2)::timestamp at time zone s.timezone
       and (r.decided_at at time zone s.timezone)::date < (${now.toISOString()}::timestamptz at time zone s.timezone)::date
+      -- A host's invitation (issue 30): reminded before its first day, unless that day was
+      -- cancelled (its visitor row's day starts at the first day's start).
+      and (r.invitation_id is null
+           or exists (select 1 from invitation_days d
+                       where d.invitation_id = r.invitation_id and d.starts_at = v.day_starts_at
+                         and d.cancelled_at is null))
     on conflict (dedupe_key) do nothing
     returning id`);
   const rows = (result as { rows?: unknown[] }).rows ?? (result as unknown as unknown[]);
