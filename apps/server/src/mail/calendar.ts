@@ -14,7 +14,7 @@
  */
 import { EMAIL_PATTERN, asOneLine, asTextLines, breaksTheLine } from '@sesame/shared';
 import addressparser from 'nodemailer/lib/addressparser';
-import { zonedToUtc } from '../time-zones';
+import { nextMidnight, wallClock, zonedToUtc } from '../time-zones';
 
 /** The longest content line, in octets, CRLF aside (RFC 5545 §3.1). */
 const LINE_OCTETS = 75;
@@ -156,4 +156,122 @@ export function calendarInvitation(input: {
   );
   if (Number.isNaN(start.getTime())) return null;
   return writeInvitation({ ...input, start });
+}
+
+/**
+ * A host's invitation (issue 30) as one calendar entry that its mails keep up to date:
+ * METHOD:REQUEST for the invitation and each change of its schedule, METHOD:CANCEL for a
+ * cancellation (the whole entry, or one occurrence named by RECURRENCE-ID). The UID is the
+ * visitor's request's, so each mail updates the same entry; SEQUENCE grows with each change.
+ *
+ * Times are UTC DATE-TIMEs. A rule's UNTIL is written as a UTC DATE-TIME too (RFC 5545
+ * §3.3.10: it MUST be when DTSTART is one): the end of that day in the site's zone.
+ */
+export interface InvitationEvent {
+  method: 'REQUEST' | 'CANCEL';
+  /** `invitation-<requestId>@sesame`: one entry per invited visitor. */
+  uid: string;
+  sequence: number;
+  /** The first day's start and end (or, for one occurrence cancelled, that day's). */
+  start: Date;
+  end: Date;
+  /** The invitation's RRULE (an "RRULE:" prefix is dropped), null for one day. */
+  rrule: string | null;
+  /** The site's zone: a rule's UNTIL date is read in it, and BYDAY follows the UTC day. */
+  timeZone: string;
+  /** The start of each cancelled occurrence (EXDATE). */
+  exdates: Date[];
+  /** The occurrence a CANCEL is about (its start); null: the whole entry. */
+  recurrenceId: Date | null;
+  title: string;
+  location: string | null;
+  description: string;
+  url: string;
+  organizer: { name: string; email: string | null };
+  /** The visitor (ATTENDEE), when they have an address fit for a `mailto:`. */
+  attendee: { name: string; email: string | null };
+  stamp?: Date;
+}
+
+const RULE_WEEKDAYS = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'] as const;
+
+/**
+ * The RRULE value as a calendar reads it with a UTC DTSTART: its parts as stored (a part
+ * holding anything but letters, digits and commas is dropped: it could not be one Sésame
+ * runs), UNTIL as the UTC end of that day in the site's zone, and BYDAY moved by a day
+ * when the first start's UTC day is not its local day (09:00 on Monday in Nouméa is Sunday
+ * 22:00 UTC: the rule's days are UTC days then).
+ */
+export function utcRule(rrule: string, start: Date, timeZone: string): string | null {
+  const text = asOneLine(rrule)
+    .trim()
+    .replace(/^RRULE:/i, '');
+  const local = wallClock(start, timeZone);
+  const shift = Math.round(
+    (Date.UTC(start.getUTCFullYear(), start.getUTCMonth(), start.getUTCDate()) -
+      Date.UTC(local.year, local.month - 1, local.day)) /
+      86_400_000,
+  );
+  const parts: string[] = [];
+  for (const part of text.split(';')) {
+    const [rawKey = '', rawValue = ''] = part.split('=');
+    const key = rawKey.trim().toUpperCase();
+    const value = rawValue.trim().toUpperCase();
+    if (!/^[A-Z]+$/.test(key) || !/^[A-Z0-9,]+$/.test(value)) continue;
+    if (key === 'UNTIL') {
+      const day = /^(\d{4})(\d{2})(\d{2})/.exec(value);
+      if (!day) continue;
+      const [, yyyy, mm, dd] = day.map(Number) as [number, number, number, number];
+      const end = new Date(nextMidnight(yyyy, mm, dd, timeZone).getTime() - 1000);
+      parts.push(`UNTIL=${utc(end)}`);
+    } else if (key === 'BYDAY' && shift !== 0) {
+      const days = value.split(',').map((day) => {
+        const index = RULE_WEEKDAYS.indexOf(day as (typeof RULE_WEEKDAYS)[number]);
+        return index < 0 ? day : RULE_WEEKDAYS[(index + shift + 7) % 7]!;
+      });
+      parts.push(`BYDAY=${days.join(',')}`);
+    } else {
+      parts.push(`${key}=${value}`);
+    }
+  }
+  return parts.some((part) => part.startsWith('FREQ=')) ? parts.join(';') : null;
+}
+
+/** The whole VCALENDAR of an invitation's mail, CRLF line ends, folded at 75 octets. */
+export function writeInvitationEvent(event: InvitationEvent): string {
+  const organizer = mailtoAddress(event.organizer.email);
+  const attendee = mailtoAddress(event.attendee.email);
+  const cancel = event.method === 'CANCEL';
+  const rule =
+    event.rrule && !event.recurrenceId ? utcRule(event.rrule, event.start, event.timeZone) : null;
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//Sesame//Visitor invitation//EN',
+    'CALSCALE:GREGORIAN',
+    `METHOD:${event.method}`,
+    'BEGIN:VEVENT',
+    `UID:${icsText(event.uid)}`,
+    `SEQUENCE:${Math.max(0, Math.trunc(event.sequence))}`,
+    `DTSTAMP:${utc(event.stamp ?? new Date())}`,
+    ...(event.recurrenceId ? [`RECURRENCE-ID:${utc(event.recurrenceId)}`] : []),
+    `DTSTART:${utc(event.start)}`,
+    `DTEND:${utc(event.end > event.start ? event.end : new Date(event.start.getTime() + 3_600_000))}`,
+    ...(rule ? [`RRULE:${rule}`] : []),
+    ...(rule ? event.exdates.map((day) => `EXDATE:${utc(day)}`) : []),
+    `SUMMARY:${icsText(event.title)}`,
+    ...(event.location ? [`LOCATION:${icsText(event.location)}`] : []),
+    `DESCRIPTION:${icsText(event.description, 'several')}`,
+    `URL:${asOneLine(event.url).replace(/ /g, '%20')}`,
+    ...(organizer ? [`ORGANIZER;CN=${icsParam(event.organizer.name)}:mailto:${organizer}`] : []),
+    ...(attendee
+      ? [
+          `ATTENDEE;CN=${icsParam(event.attendee.name)};ROLE=REQ-PARTICIPANT;RSVP=FALSE:mailto:${attendee}`,
+        ]
+      : []),
+    `STATUS:${cancel ? 'CANCELLED' : 'CONFIRMED'}`,
+    'END:VEVENT',
+    'END:VCALENDAR',
+  ];
+  return lines.map(foldLine).join('\r\n') + '\r\n';
 }

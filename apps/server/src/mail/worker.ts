@@ -35,13 +35,30 @@ import {
 import {
   HOST_ARRIVAL_MAIL,
   HOST_REQUEST_MAIL,
+  INVITATION_CANCEL_MAIL,
+  INVITATION_HERE_MAIL,
+  INVITATION_MAIL,
+  INVITATION_UPDATE_MAIL,
   VISITOR_ACK_MAIL,
   VISITOR_CODE_MAIL,
   VISITOR_DECLINED_MAIL,
   VISITOR_REMINDER_MAIL,
+  type InvitationMailPayload,
   type LoopMailPayload,
 } from './outbox';
-import { findCheckIn, findLoopSource, findStaffReader } from './sources';
+import { InvitationLinks, invitationPageUrl } from '../invitations/link';
+import {
+  renderInvitationCancelMail,
+  renderInvitationHereMail,
+  renderInvitationMail,
+} from './invitation-templates';
+import {
+  findCheckIn,
+  findInvitationSource,
+  findLoopSource,
+  findStaffReader,
+  type InvitationSource,
+} from './sources';
 import { senderAddress } from './calendar';
 import { renderVisitorCodeMail, type RenderedMail } from './templates';
 import { createMailTransport, type MailTransport } from './transport';
@@ -66,6 +83,13 @@ export type MailRetryOptions = typeof MAIL_RETRY;
 
 type OutboxRow = typeof mailOutbox.$inferSelect;
 
+const INVITATION_KINDS = new Set([
+  INVITATION_MAIL,
+  INVITATION_UPDATE_MAIL,
+  INVITATION_CANCEL_MAIL,
+  INVITATION_HERE_MAIL,
+]);
+
 /** The SMTP server's permanent refusal (5xx), as its reply line; null for anything transient. */
 export function permanentRefusal(error: unknown): string | null {
   const e = error as { responseCode?: unknown; response?: unknown; message?: unknown } | null;
@@ -85,6 +109,7 @@ const msFromNow = (ms: number) => sql`now() + (${Math.round(ms)} * interval '1 m
 export class MailWorker {
   private readonly options: MailRetryOptions;
   private readonly tokens: DecisionTokens;
+  private readonly invitationLinks: InvitationLinks;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> | undefined;
   private stopped = true;
@@ -102,6 +127,7 @@ export class MailWorker {
   ) {
     this.options = { ...MAIL_RETRY, ...options };
     this.tokens = new DecisionTokens(deps.config.jwtSecret);
+    this.invitationLinks = new InvitationLinks(deps.config.jwtSecret);
   }
 
   /** Claims due rows for this worker (short transaction, SKIP LOCKED). */
@@ -137,10 +163,93 @@ export class MailWorker {
     });
   }
 
+  /** The ORGANIZER of a visit's `.ics`: the site's front desk, else the company's, else MAIL_FROM's. */
+  private organizerEmail(site: { frontDeskEmail: string | null }, companyEmail: string | null) {
+    return (
+      site.frontDeskEmail ?? (companyEmail?.trim() || senderAddress(this.deps.config.mailFrom))
+    );
+  }
+
+  /** The invitation's visitor page, signed until their invitation's last day ends. */
+  private invitationPage(source: InvitationSource, here = false): string {
+    const lastEnd = source.days[source.days.length - 1]?.endsAt;
+    const token = this.invitationLinks.sign(
+      source.request.id,
+      source.visitor.dayEndsAt ?? lastEnd ?? new Date(),
+    );
+    return invitationPageUrl(this.deps.config.publicUrl, source.company.slug, token, here);
+  }
+
+  /**
+   * An invitation's mail (issue 30), read from the rows as they are now. The invitation and
+   * its change go to a visitor whose visit still stands (a cancelled one gets none: null);
+   * the cancellation goes whatever came since; "here" goes to a staff member still active
+   * in the company (or, without one, to the site's front desk address).
+   */
+  private async renderInvitation(row: OutboxRow): Promise<RenderedMail | null> {
+    const { db } = this.deps;
+    const { publicUrl } = this.deps.config;
+    const payload = row.payload as InvitationMailPayload;
+    if (!payload.visitorId || !payload.requestId || !payload.invitationId) return null;
+    const source = await findInvitationSource(db, payload, publicUrl);
+    if (!source || source.companyId !== row.companyId) return null;
+    const ctx = {
+      publicUrl,
+      organizerEmail: this.organizerEmail(source.site, source.companyEmail),
+    };
+    const cancelled = source.request.cancelledAt !== null || source.invitation.cancelledAt !== null;
+    switch (row.kind) {
+      case INVITATION_MAIL:
+      case INVITATION_UPDATE_MAIL:
+        if (cancelled) return null;
+        return renderInvitationMail(
+          source,
+          row.kind === INVITATION_MAIL ? 'invitation' : 'update',
+          payload.sequence ?? source.invitation.sequence,
+          { page: this.invitationPage(source), here: this.invitationPage(source, true) },
+          ctx,
+        );
+      case INVITATION_CANCEL_MAIL:
+        return renderInvitationCancelMail(
+          source,
+          {
+            sequence: payload.sequence ?? source.invitation.sequence,
+            day: payload.day ?? null,
+            url: `${publicUrl}/${source.company.slug}`,
+          },
+          ctx,
+        );
+      case INVITATION_HERE_MAIL: {
+        if (cancelled) return null;
+        if (!payload.userId) {
+          return renderInvitationHereMail(
+            source,
+            { lang: 'fr', firstname: null, isHost: false },
+            publicUrl,
+          );
+        }
+        const reader = await findStaffReader(db, payload.userId, row.companyId);
+        if (!reader) return null;
+        return renderInvitationHereMail(
+          source,
+          {
+            lang: reader.lang,
+            firstname: reader.firstname,
+            isHost: source.invitation.hostUserId === reader.id,
+          },
+          publicUrl,
+        );
+      }
+      default:
+        return null;
+    }
+  }
+
   /** The mail, or null when what it is about is gone for good. Throws on any other error. */
   private async render(row: OutboxRow): Promise<RenderedMail | null> {
     const { db } = this.deps;
     const { publicUrl } = this.deps.config;
+    if (INVITATION_KINDS.has(row.kind)) return this.renderInvitation(row);
     const payload = row.payload as LoopMailPayload;
     const loop = await findLoopSource(db, payload.visitorId, publicUrl);
     if (!loop || loop.companyId !== row.companyId) return null;
@@ -156,9 +265,7 @@ export class MailWorker {
           // Issue 27: strict calendar clients need the organizer's address: the front desk's
           // (the visit's site's, issue 28, else the company's own) when there is one, else
           // the address the mail comes from.
-          organizerEmail:
-            loop.site.frontDeskEmail ??
-            (loop.companyEmail?.trim() || senderAddress(this.deps.config.mailFrom)),
+          organizerEmail: this.organizerEmail(loop.site, loop.companyEmail),
         });
       }
       case VISITOR_ACK_MAIL:
