@@ -74,14 +74,32 @@ const SPEC_ASSIGNABLE: [Role, string][] = [
 ];
 
 describe('permission matrix = spec §6', () => {
-  it('has the spec’s fifteen tiles in its order, then issue 14’s, 16’s, 27’s, 28’s and 29’s', () => {
+  it('has the spec’s fifteen tiles in its order, then issue 14’s, 16’s, 27’s, 28’s, 29’s and 30’s', () => {
     expect(MENU_TILES.map((t) => t.id)).toEqual([
       ...SPEC_MENU_TILES.map(([id]) => id),
       'account',
       'mailSettings',
       'sites',
       'kiosks',
+      'invite',
+      'myVisitors',
     ]);
+  });
+
+  it('lets every staff member invite their visitors in their own company only (issue 30)', () => {
+    for (const role of ROLES) {
+      expect(mayPerform(role, 'invitations.create'), role).toBe(true);
+      expect(actsOnAllCompanies(role, 'invitations.create'), role).toBe(false);
+      expect(opensStaffPage(role, 'invite'), role).toBe(true);
+      expect(opensStaffPage(role, 'my-visitors'), role).toBe(true);
+      expect(
+        menuTilesFor(role).filter((t) => t.id === 'invite' || t.id === 'myVisitors'),
+        role,
+      ).toHaveLength(2);
+      // A host hears their own invitations' news on the live stream.
+      expect(mayPerform(role, 'live.listen'), role).toBe(true);
+    }
+    expect(opensStaffPage(null, 'invite')).toBe(false);
   });
 
   it('lets those who manage sites manage their kiosks, and whoever reads the request or on-site list print badges (issue 29)', () => {
@@ -146,10 +164,12 @@ describe('permission matrix = spec §6', () => {
     expect(ids('ROLE_SUPER_ADMIN').length).toBeGreaterThan(ids('ROLE_MANAGER').length);
   });
 
-  it('gives ROLE_USER the tiles of their own account (issue 27)', () => {
+  it('gives ROLE_USER the tiles of their own account (issue 27) and of their invitations (issue 30)', () => {
     expect(menuTilesFor('ROLE_USER').map((t) => t.path)).toEqual([
       'mon-compte',
       'my-mail-settings',
+      'invite',
+      'my-visitors',
     ]);
   });
 

@@ -47,9 +47,9 @@ const invitationFields: Catalogue['invitation']['fields'] = {
   rrule: 'Repetition',
   firstname: 'First name',
   lastname: 'Last name',
-  email: 'E-mail',
+  email: 'Email',
   phone: 'Phone',
-  organisation: 'Organisation',
+  organisation: 'Company or organisation',
 };
 
 const siteFields: Catalogue['site']['fields'] = {
@@ -406,6 +406,13 @@ export const en: Catalogue = {
     deskTold: 'The front desk knows you have arrived.',
     detailsSaved: 'Thank you, your details are saved. See you soon!',
     detailsClosed: 'This invitation is cancelled: there is nothing left to complete.',
+    // H2
+    visitCancelled: 'This visit was cancelled by your host.',
+    // H4
+    csvCells: (found, expected) =>
+      `This line has ${found} ${found === 1 ? 'cell' : 'cells'} instead of ${expected}.`,
+    csvQuotes:
+      'A quote on this line is not closed, or text follows it in its cell: the file cannot be read any further.',
   },
   kiosk: {
     fields: kioskFields,

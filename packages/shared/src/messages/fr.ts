@@ -462,6 +462,16 @@ export const fr = {
     deskTold: "L'accueil est prévenu de votre arrivée.",
     detailsSaved: 'Merci, vos informations sont enregistrées. À bientôt !',
     detailsClosed: 'Cette invitation est annulée : il n’y a plus rien à compléter.',
+    // H2
+    /** "Je suis arrivé(e)" pressed for a visit its host cancelled. */
+    visitCancelled: 'Cette visite a été annulée par votre hôte.',
+    // H4
+    /** A CSV line of another number of cells than its header names. */
+    csvCells: (found: number, expected: number) =>
+      `Cette ligne compte ${found} ${found === 1 ? 'cellule' : 'cellules'} au lieu de ${expected}.`,
+    /** A quote opened and never closed, or text after a closing quote: the CSV stops there. */
+    csvQuotes:
+      "Un guillemet de cette ligne n'est pas refermé, ou du texte le suit dans sa cellule : le fichier ne peut pas être lu plus loin.",
   },
   kiosk: {
     fields: kioskFields,
