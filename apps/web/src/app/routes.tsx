@@ -26,6 +26,7 @@ import { auditRoutes } from '../features/audit/routes';
 import { siteRoutes } from '../features/sites/routes';
 import { kioskRoutes } from '../features/kiosk/routes';
 import { kiosksPageRoutes } from '../features/kiosks/routes';
+import { invitationStaffRoutes } from '../features/invitations/routes';
 
 const ModalsProvider = lazy(() => import('./staff-modals'));
 
@@ -70,6 +71,7 @@ const pages: RouteObject[] = [
   ...auditRoutes,
   ...siteRoutes,
   ...kiosksPageRoutes,
+  ...invitationStaffRoutes,
 ];
 
 export const routes: RouteObject[] = [

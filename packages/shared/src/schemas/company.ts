@@ -51,6 +51,8 @@ export const COMPANY_PAGE_NAMES = [
   'audit',
   'sites',
   'kiosks',
+  'invite',
+  'my-visitors',
 ] as const;
 
 /** Top-level route names a company slug may not take (ARCHITECTURE §6). */
