@@ -15,6 +15,7 @@ import { newUidn } from '../db/ids';
 import { files, kiosks, sites, visitRequests, visitors } from '../db/schema';
 import { badRequest, notFound } from '../errors';
 import { dayBounds } from '../events/time';
+import { currentInvitationDay, isInvited } from '../invitations/days';
 import type { FileStorage } from '../files/storage';
 import { detectMediaType } from '../files/detect';
 import { storeFile } from '../files/uploads';
@@ -36,7 +37,8 @@ const literal = (q: string) => q.replace(/[\\%_]/g, (c) => `\\${c}`);
 /**
  * Today's expected visits at the kiosk's site whose last name has a word starting with
  * `q` (accents and case ignored: 'kone' finds 'Koné', 'ba' 'Diallo Ba'): meetings whose
- * day, in the site's zone, holds `now`, their request not declined. Event guests are left
+ * day, in the site's zone, holds `now`, their request not declined; an invited visitor
+ * (issue 30) on a day of their invitation that is not cancelled only. Event guests are left
  * out: their QR code is their ticket, and a conference's hundreds of names are not for a
  * lobby's screen. At most KIOSK_LIMITS.searchMaxMatches.
  */
@@ -49,6 +51,7 @@ export async function searchExpected(
   const words = sql`' ' || regexp_replace(sesame_fold(v.lastname), '[^[:alnum:]]+', ' ', 'g')`;
   // Typed as the last name is cut into words: "o'br" finds O'Brien, "n'guessan" N'Guessan.
   const pattern = `% ${literal(q.replace(/[^\p{L}\p{N}]+/gu, ' ').trim())}%`;
+  const at = sql`${now.toISOString()}::timestamptz`;
   const result = await db.execute(sql`
     select r.id as request_id, v.firstname, upper(left(v.lastname, 1)) as initial,
            coalesce(nullif(trim(u.firstname || ' ' || u.name), ''), r.host) as host,
@@ -56,10 +59,12 @@ export async function searchExpected(
       from visitors v
       join visit_requests r on r.visitor_id = v.id
       left join users u on u.id = r.host_user_id
+      ${currentInvitationDay(sql`v`, at)}
      where v.company_id = ${kiosk.companyId}::uuid and v.site_id = ${kiosk.siteId}::uuid
        and v.event_id is null and v.anonymised_at is null
-       and v.day_starts_at <= ${now.toISOString()}::timestamptz
-       and v.day_ends_at > ${now.toISOString()}::timestamptz
+       and v.day_starts_at <= ${at}
+       and v.day_ends_at > ${at}
+       and case when ${isInvited(sql`v`)} then iday.starts_at <= ${at} else true end
        and r.confirmed is not false
        and ${words} like sesame_fold(${pattern})
      order by v.request_time nulls last, v.firstname, r.id

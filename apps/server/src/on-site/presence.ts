@@ -23,6 +23,7 @@ import {
 import type { Db } from '../db/client';
 import { likeAny } from '../db/pagination';
 import type { FileSigner } from '../files/urls';
+import { currentInvitationDay, isInvited } from '../invitations/days';
 import { inSites } from '../sites/service';
 
 /** 'visitor' for visitor_checks, 'user' for user_checks (QR users and members). */
@@ -220,6 +221,11 @@ export async function findOpenCheck(
 interface ExpectedDbRow extends PersonDbRow {
   kind: 'visitor' | 'event_guest';
   time: string | null;
+  invitation_id: string | null;
+  invited_by: string | null;
+  group_size: number | string | null;
+  details_completed: boolean | null;
+  here_at: Date | string | null;
 }
 
 /**
@@ -228,6 +234,14 @@ interface ExpectedDbRow extends PersonDbRow {
  * (the day's instants written with the row in the site's zone, never its text), and
  * who have not arrived: no check that counts — an arrival undone (checkins/undo.ts) was
  * a mistake, so its visitor is expected again (issue 27). By time.
+ *
+ * An invited visitor (issue 30) is expected on each day of their invitation that is not
+ * cancelled (`iday`, the day the code check reads too), not on the other days of the
+ * span their visitor row covers; a recurring one has arrived only by a check since that
+ * day began (or while inside), so last Monday's visit leaves them expected on Thursday.
+ * Their row says who invited them, how many came by the invitation, whether they
+ * completed their details, and when they said "Je suis arrivé(e)" on this day. The
+ * visitors of one invitation follow each other (a group is shown as one).
  */
 export async function listExpected(
   db: Db,
@@ -236,18 +250,41 @@ export async function listExpected(
   siteIds?: string[],
   now = new Date(),
 ): Promise<{ rows: ExpectedRow[]; total: number }> {
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const invited = isInvited(sql`v`);
   const where = sql`
     where ${companyId ? sql`v.company_id = ${companyId}` : sql`true`} ${inSites('v.site_id', siteIds)}
-      and coalesce(e.day_starts_at, v.day_starts_at) <= ${now.toISOString()}::timestamptz
-      and ${now.toISOString()}::timestamptz < coalesce(e.day_ends_at, v.day_ends_at)
+      and coalesce(e.day_starts_at, v.day_starts_at) <= ${at}
+      and ${at} < coalesce(e.day_ends_at, v.day_ends_at)
       and exists (select 1 from visit_requests r where r.visitor_id = v.id and r.confirmed)
-      and not exists (select 1 from visitor_checks vc
-                       where vc.visitor_id = v.id and vc.undone_at is null)
+      and case when ${invited} then
+            iday.starts_at <= ${at}
+            and not exists (select 1 from visitor_checks vc
+                             where vc.visitor_id = v.id and vc.undone_at is null
+                               and (vc.check_out_at is null
+                                    or vc.check_in_at >= iday.starts_at
+                                       - s.arrival_early_minutes * interval '1 minute'))
+          else not exists (select 1 from visitor_checks vc
+                            where vc.visitor_id = v.id and vc.undone_at is null) end
       ${query.q ? sql`and ${likeAny(query.q, [sql`v.firstname || ' ' || v.lastname || ' ' || v.firstname || ' ' || v.organisation_name || ' ' || v.uidn`])}` : sql``}
       ${query.kind === 'visitor' ? sql`and v.event_id is null` : query.kind === 'event_guest' ? sql`and v.event_id is not null` : query.kind ? sql`and false` : sql``}`;
   const from = sql`from visitors v join companies c on c.id = v.company_id
                    join sites s on s.id = v.site_id
-                   left join events e on e.id = v.event_id`;
+                   left join events e on e.id = v.event_id
+                   ${currentInvitationDay(sql`v`, at)}`;
+  // The invitation of an invited visitor's request, read for the page's rows only.
+  const invitation = sql`left join lateral (
+      select ir.invitation_id, ir.here_at,
+             coalesce(nullif(trim(coalesce(hu.firstname, '') || ' ' || coalesce(hu.name, '')), ''),
+                      nullif(ir.host, '')) as invited_by,
+             (select count(*) from visit_requests g
+               where g.invitation_id = ir.invitation_id and g.cancelled_at is null) as group_size
+        from visit_requests ir
+        join invitations i on i.id = ir.invitation_id
+        left join users hu on hu.id = i.host_user_id
+       where ir.visitor_id = v.id
+       order by ir.created_at desc
+       limit 1) inv on true`;
   const [page, counted] = await Promise.all([
     rows<ExpectedDbRow>(
       db,
@@ -257,9 +294,13 @@ export async function listExpected(
                  c.id as company_id, c.name as company_name, c.slug as company_slug,
                  s.id as site_id, s.name as site_name, s.timezone as site_timezone,
                  case when v.event_id is null then ${hostOf(sql`v.id`)} end as host,
-                 e.name as event, coalesce(e.time_event, v.request_time) as time
-          ${from} ${where}
-          order by coalesce(e.time_event, v.request_time) nulls last, v.lastname, v.id
+                 e.name as event, coalesce(e.time_event, v.request_time) as time,
+                 inv.invitation_id, inv.invited_by, inv.group_size,
+                 v.details_completed_at is not null as details_completed,
+                 case when inv.here_at >= iday.starts_at then inv.here_at end as here_at
+          ${from} ${invitation} ${where}
+          order by coalesce(e.time_event, v.request_time) nulls last,
+                   inv.invitation_id nulls first, v.lastname, v.id
           limit ${query.per_page} offset ${(query.page - 1) * query.per_page}`,
     ),
     rows<{ n: number | string }>(db, sql`select count(*) as n ${from} ${where}`),
@@ -269,6 +310,15 @@ export async function listExpected(
     rows: page.map((row) => ({
       ...personFields(row),
       time: row.time,
+      invitation: row.invitation_id
+        ? {
+            id: row.invitation_id,
+            invited_by: row.invited_by,
+            group_size: Number(row.group_size ?? 1),
+            details_completed: row.details_completed === true,
+            here_at: row.here_at === null ? null : iso(row.here_at),
+          }
+        : null,
     })),
   };
 }

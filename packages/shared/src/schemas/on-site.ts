@@ -65,6 +65,23 @@ export const onSitePageSchema = z.object({
 });
 export type OnSitePage = z.infer<typeof onSitePageSchema>;
 
+/**
+ * An invited visitor's invitation (issue 30), as the front desk reads it on "expected today":
+ * who invited them, how many came by it (a group, its visitors not cancelled), whether they
+ * completed their details by the invitation's link, and when they pressed "Je suis
+ * arrivé(e)" on this day (null: not today).
+ */
+export const expectedInvitationSchema = z.object({
+  id: z.string(),
+  /** The host's name. */
+  invited_by: z.string().nullable(),
+  group_size: z.number(),
+  details_completed: z.boolean(),
+  /** ISO instant of "Je suis arrivé(e)" on this day of the invitation; null otherwise. */
+  here_at: z.string().nullable(),
+});
+export type ExpectedInvitation = z.infer<typeof expectedInvitationSchema>;
+
 /** A confirmed meeting or an event registration of today that has not arrived yet. */
 export const expectedRowSchema = z.object({
   person_id: z.string(),
@@ -79,6 +96,8 @@ export const expectedRowSchema = z.object({
   event: z.string().nullable(),
   /** HH:MM in the site's time zone (`site.timezone`), as the form or the event gave it. */
   time: z.string().nullable(),
+  /** The host's invitation they came by (issue 30), on one of its days; null: not invited. */
+  invitation: expectedInvitationSchema.nullable().default(null),
 });
 export type ExpectedRow = z.infer<typeof expectedRowSchema>;
 
