@@ -36,6 +36,7 @@ import { FeedbackAlert } from '../../../components/FeedbackAlert';
 import { PanelSection } from '../../../components/InlineForm';
 import { PageTitle } from '../../../components/PageTitle';
 import { QueryState } from '../../../components/QueryState';
+import { usePhoneLayout } from '../../../components/ResponsiveRows';
 import { ApiError, serverMessageOf } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
 import { DEFAULT_TIMEZONE, todayIn } from '../../../lib/format';
@@ -120,6 +121,7 @@ function InviteForm({ sites, initial }: { sites: Site[]; initial: InviteValues }
   const { t } = useTranslation('invitations');
   const { domain = '' } = useParams();
   const queryClient = useQueryClient();
+  const phone = usePhoneLayout();
   const [mode, setMode] = useState<Mode>('typed');
   const [file, setFile] = useState<File | null>(null);
   const [preview, setPreview] = useState<{ data: ImportPreview; body: FormData } | null>(null);
@@ -319,6 +321,8 @@ function InviteForm({ sites, initial }: { sites: Site[]; initial: InviteValues }
                 { value: 'csv', label: t('invite.csv') },
               ]}
               aria-label={t('invite.how')}
+              // Side by side the two choices need more than a phone's width.
+              orientation={phone ? 'vertical' : 'horizontal'}
               fullWidth
               size="md"
             />

@@ -27,7 +27,7 @@ import { useNavigate, useParams } from 'react-router';
 import { mayPerform, type InvitedVisit, type LiveEvent } from '@sesame/shared';
 import { ListHeader } from '../../../components/ListHeader';
 import { QueryState } from '../../../components/QueryState';
-import { RowActions, RowButton } from '../../../components/RowActions';
+import { RowButton } from '../../../components/RowActions';
 import { serverMessageOf } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
 import { useTranslation } from '../../../lib/i18n';
@@ -127,29 +127,28 @@ function VisitCard(props: {
           </Text>
         </Text>
       </Stack>
-      <Group mt="sm" gap="xs">
-        <RowActions>
-          {open && (
-            <RowButton
-              label={t('mine.edit')}
-              ariaLabel={t('mine.editOf', { name })}
-              onClick={props.onEdit}
-            />
-          )}
-          {open && (
-            <RowButton
-              label={t('mine.cancel')}
-              ariaLabel={t('mine.cancelOf', { name })}
-              color="red"
-              onClick={props.onCancel}
-            />
-          )}
+      {/* The buttons go to the next line on a phone rather than past its edge. */}
+      <Group mt="sm" gap="xs" wrap="wrap">
+        {open && (
           <RowButton
-            label={t('mine.again')}
-            ariaLabel={t('mine.againOf', { name })}
-            onClick={props.onAgain}
+            label={t('mine.edit')}
+            ariaLabel={t('mine.editOf', { name })}
+            onClick={props.onEdit}
           />
-        </RowActions>
+        )}
+        {open && (
+          <RowButton
+            label={t('mine.cancel')}
+            ariaLabel={t('mine.cancelOf', { name })}
+            color="red"
+            onClick={props.onCancel}
+          />
+        )}
+        <RowButton
+          label={t('mine.again')}
+          ariaLabel={t('mine.againOf', { name })}
+          onClick={props.onAgain}
+        />
       </Group>
     </Paper>
   );
