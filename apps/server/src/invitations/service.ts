@@ -54,12 +54,24 @@ export interface Host {
 
 const ddmmyyyy = (isoDay: string) => isoDay.split('-').reverse().join('/');
 
-/** The days of a schedule, refusing a first day already past at the site (400 on `date`). */
-function scheduleDays(schedule: InvitationSchedule, site: SiteRow, now: Date): InvitationDay[] {
-  if (toIsoDay(schedule.date) < dayOf(now, site.timezone)) {
-    throw badRequest((m) => m.invitation.datePast, { date: (m) => m.invitation.datePast });
-  }
-  return invitationDays(schedule.date, schedule.rrule, site.timezone);
+/**
+ * The days of a schedule, refusing a first day already past at the site (400 on `date`) —
+ * unless it is the first day the invitation already has (`keptFirstDate`, a change of an
+ * invitation under way) and some of its days are not over yet.
+ */
+function scheduleDays(
+  schedule: InvitationSchedule,
+  site: SiteRow,
+  now: Date,
+  keptFirstDate?: string,
+): InvitationDay[] {
+  const datePast = () =>
+    badRequest((m) => m.invitation.datePast, { date: (m) => m.invitation.datePast });
+  const past = toIsoDay(schedule.date) < dayOf(now, site.timezone);
+  if (past && schedule.date !== keptFirstDate) throw datePast();
+  const days = invitationDays(schedule.date, schedule.rrule, site.timezone);
+  if (past && days[days.length - 1]!.endsAt <= now) throw datePast();
+  return days;
 }
 
 /** Each visitor's phone in E.164, or a 400 naming the visitor's line (`visitors.3.phone`). */
@@ -278,7 +290,7 @@ export async function changeSchedule(
 ): Promise<InvitationRow> {
   const { schedule, site } = input;
   const now = input.now ?? new Date();
-  const days = scheduleDays(schedule, site, now);
+  const days = scheduleDays(schedule, site, now, input.invitation.firstDate);
   const invitation = await lockForChange(tx, input.invitation.id);
   const cancelled = await tx
     .select({ day: invitationDaysTable.day })
@@ -381,6 +393,11 @@ export async function cancelInvitation(
   const now = input.now ?? new Date();
   const { cancel } = input;
   if (cancel.day) {
+    // The schema checks the shape only: a day that is no date ('2030-31-12') is none of its days.
+    const asDate = new Date(`${cancel.day}T00:00:00Z`);
+    if (Number.isNaN(asDate.getTime()) || asDate.toISOString().slice(0, 10) !== cancel.day) {
+      throw badRequest((m) => m.invitation.dayUnknown, { day: (m) => m.invitation.dayUnknown });
+    }
     const [day] = await tx
       .select()
       .from(invitationDaysTable)
