@@ -21,6 +21,7 @@ import { listAnswer } from '../db/pagination';
 import { forbidden, notFound } from '../errors';
 import { say } from '../language';
 import { activeSiteOf, assertWithinSites, withinSites } from '../sites/service';
+import { invitationImportRoutes } from './import-routes';
 import {
   cancelInvitation,
   changeSchedule,
@@ -34,6 +35,7 @@ const invitationParams = z.object({ id: z.uuid() });
 const messageAnswer = z.object({ message: z.string() });
 
 export const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(invitationImportRoutes);
   const hostOf = (request: FastifyRequest): Host => {
     const who = request.principal!;
     return {
