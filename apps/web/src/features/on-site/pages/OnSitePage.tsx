@@ -48,6 +48,7 @@ import { withZone } from '../../../lib/zone-label';
 import { expectedQueryOptions, onSiteKeys, onSiteQueryOptions, useCheckOut } from '../api/on-site';
 import { latestRollCallOptions, rollCallKeys, useStartRollCall } from '../api/roll-call';
 import { LiveBadge } from '../components/LiveBadge';
+import { expectedItems } from '../lib/expected-groups';
 import {
   noteLiveEvent,
   presenceChanges,
@@ -213,6 +214,37 @@ function SiteLine({ name }: { name: string }) {
   );
 }
 
+/**
+ * An invited visitor's marks (issue 30): "Arrivé(e) à l'accueil" first and filled when they
+ * pressed "Je suis arrivé(e)" today (the desk goes and checks them in), then "Informations
+ * complétées". Words on each, never a colour alone.
+ */
+function InvitationMarks({ row }: { row: ExpectedRow }) {
+  const { t, i18n } = useTranslation('onSite');
+  const invitation = row.invitation;
+  if (!invitation || (!invitation.here_at && !invitation.details_completed)) return null;
+  return (
+    <Group gap="xs" mt={4}>
+      {invitation.here_at && (
+        <Badge color="orange.9" variant="filled" size="lg" data-testid="expected-here">
+          {t('invitation.here', {
+            time: withZone(
+              formatTime(invitation.here_at, row.site?.timezone, i18n.language),
+              row.site?.timezone,
+              i18n.language,
+            ),
+          })}
+        </Badge>
+      )}
+      {invitation.details_completed && (
+        <Badge color="teal.9" variant="light" data-testid="expected-completed">
+          {t('invitation.completed')}
+        </Badge>
+      )}
+    </Group>
+  );
+}
+
 function ExpectedCard({
   row,
   showCompany,
@@ -226,21 +258,98 @@ function ExpectedCard({
   const name = `${row.firstname} ${row.lastname}`.trim();
   // The expected time is the site's, with its zone when it is not the reader's (issue 28).
   const time = row.time ? withZone(row.time, row.site?.timezone, i18n.language) : null;
+  const here = !!row.invitation?.here_at;
+  const invitedBy = row.invitation ? (row.invitation.invited_by ?? row.host) : null;
   return (
-    <Paper withBorder radius="md" p="md" data-testid="expected-row">
+    <Paper
+      withBorder
+      radius="md"
+      p="md"
+      data-testid="expected-row"
+      data-here={here || undefined}
+      style={here ? { borderColor: 'var(--mantine-color-orange-9)', borderWidth: 3 } : undefined}
+    >
       <Group wrap="nowrap" align="flex-start" gap="md">
         <Text fw={700} size="xl" miw={64} aria-label={t('expectedAt', { time: time ?? '' })}>
           {time ?? '—'}
         </Text>
         <Stack gap={4} style={{ flex: 1, minWidth: 0 }}>
           <PersonTitle name={name} row={row} />
-          <HostLine row={row} />
+          {row.invitation ? (
+            <Text size="sm" data-testid="expected-invited-by">
+              {invitedBy ? t('invitation.invitedBy', { host: invitedBy }) : t('invitation.invited')}
+            </Text>
+          ) : (
+            <HostLine row={row} />
+          )}
           {showCompany && <CompanyLine name={row.company.name} />}
           {showSite && row.site && <SiteLine name={row.site.name} />}
+          <InvitationMarks row={row} />
         </Stack>
       </Group>
     </Paper>
   );
+}
+
+/** An invitation's group (issue 30): a named section across the grid, its visitors' cards inside. */
+function ExpectedGroup(props: { rows: ExpectedRow[]; showCompany: boolean; showSite: boolean }) {
+  const { t } = useTranslation('onSite');
+  const first = props.rows[0]!;
+  const invitation = first.invitation!;
+  const host = invitation.invited_by ?? first.host;
+  const label = host
+    ? t('invitation.groupBy', { count: invitation.group_size, host })
+    : t('invitation.group', { count: invitation.group_size });
+  const headingId = `expected-group-${invitation.id}`;
+  return (
+    <Paper
+      component="section"
+      aria-labelledby={headingId}
+      withBorder
+      radius="md"
+      p="sm"
+      bg="var(--mantine-color-gray-0)"
+      style={{ gridColumn: '1 / -1' }}
+      data-testid="expected-group"
+      data-invitation={invitation.id}
+    >
+      <Text id={headingId} fw={700} mb="xs" data-testid="expected-group-label">
+        {label}
+      </Text>
+      <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm">
+        {props.rows.map((row) => (
+          <ExpectedCard
+            key={row.person_id}
+            row={row}
+            showCompany={props.showCompany}
+            showSite={props.showSite}
+          />
+        ))}
+      </SimpleGrid>
+    </Paper>
+  );
+}
+
+/**
+ * What the second live region says when the expected list, refetched for the same search and
+ * page, shows someone newly "Arrivé(e) à l'accueil" (issue 30): the desk is to go and scan them.
+ */
+function useHereAnnouncement(rows: readonly ExpectedRow[] | undefined, listKey: string): string {
+  const { t } = useTranslation('onSite');
+  const [announcement, setAnnouncement] = useState('');
+  const previous = useRef<{ key: string; here: Set<string> }>(null);
+  useEffect(() => {
+    if (!rows) return;
+    const here = new Set(rows.filter((row) => row.invitation?.here_at).map((row) => row.person_id));
+    const before = previous.current;
+    previous.current = { key: listKey, here };
+    if (!before || before.key !== listKey) return;
+    const names = rows
+      .filter((row) => here.has(row.person_id) && !before.here.has(row.person_id))
+      .map((row) => `${row.firstname} ${row.lastname}`.trim());
+    if (names.length > 0) setAnnouncement(t('announce.here', { names: names.join(', ') }));
+  }, [rows, listKey, t]);
+  return announcement;
 }
 
 /**
@@ -341,13 +450,19 @@ export default function OnSitePage() {
   });
 
   // Any arrival or departure, or a request decided, may change both tabs. An undo is noted
-  // first, so the refetched list is announced as one.
+  // first, so the refetched list is announced as one. An invitation's news (issue 30: made,
+  // changed, cancelled, details completed, "Je suis arrivé(e)") changes who is expected only.
   const refresh = useThrottledInvalidate([onSiteKeys.all, rollCallKeys.all]);
+  const refreshExpected = useThrottledInvalidate([onSiteKeys.expected]);
   // One map for the screen's life, read and written outside render (events, the effect).
   const [undoNotes] = useState<UndoNotes>(() => new Map());
   const status = useLiveFeed({
     site,
     onEvent: (event) => {
+      if (event.type === 'invitation') {
+        refreshExpected();
+        return;
+      }
       if (event.type === 'presence') noteLiveEvent(undoNotes, event);
       refresh();
     },
@@ -386,6 +501,11 @@ export default function OnSitePage() {
     JSON.stringify(params),
     undoNotes,
   );
+  const expectedParams = { expectedPage, q, site };
+  const hereAnnouncement = useHereAnnouncement(
+    expected.isPlaceholderData ? undefined : expected.data?.data,
+    JSON.stringify(expectedParams),
+  );
   const presentPages = Math.max(1, Math.ceil((present.data?.meta.total ?? 0) / PER_PAGE));
   const expectedPages = Math.max(1, Math.ceil((expected.data?.meta.total ?? 0) / PER_PAGE));
 
@@ -398,6 +518,9 @@ export default function OnSitePage() {
       {/* Always in the page, so assistive technology hears each change of its text. */}
       <VisuallyHidden role="status" aria-live="polite" data-testid="on-site-announcement">
         {announcement}
+      </VisuallyHidden>
+      <VisuallyHidden role="status" aria-live="assertive" data-testid="expected-announcement">
+        {hereAnnouncement}
       </VisuallyHidden>
 
       {mayRollCall &&
@@ -545,15 +668,24 @@ export default function OnSitePage() {
             empty={t('nobodyExpected')}
           >
             {(answer) => (
-              <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm">
-                {answer.data.map((row) => (
-                  <ExpectedCard
-                    key={row.person_id}
-                    row={row}
-                    showCompany={showCompany}
-                    showSite={showSite}
-                  />
-                ))}
+              <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm" data-testid="expected-list">
+                {expectedItems(answer.data).map((item) =>
+                  'group' in item ? (
+                    <ExpectedGroup
+                      key={`group-${item.group[0]!.invitation!.id}`}
+                      rows={item.group}
+                      showCompany={showCompany}
+                      showSite={showSite}
+                    />
+                  ) : (
+                    <ExpectedCard
+                      key={item.row.person_id}
+                      row={item.row}
+                      showCompany={showCompany}
+                      showSite={showSite}
+                    />
+                  ),
+                )}
               </SimpleGrid>
             )}
           </QueryState>
