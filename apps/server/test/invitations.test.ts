@@ -321,6 +321,41 @@ describe(`invitations (${testDatabaseKind})`, () => {
       expect(await deskCheck(where, code, '2030-03-15T10:00:00Z')).toBe(over);
     });
 
+    it('in the site’s zone: a day far east of UTC starts there, the day before in UTC', async () => {
+      const where = await place();
+      const far = await buildSite(ctx.db, {
+        company: where.tenant.company,
+        timezone: 'Pacific/Kiritimati',
+      });
+      const {
+        visitors: [awa],
+      } = await created(where.host, body(far.id, { date: '06/03/2030' }));
+      // Midnight of 6 March at UTC+14 is 10:00 UTC on the 5th.
+      expect(await deskCheck(where, awa!.code, '2030-03-05T09:00:00Z')).toBe(notYet('06/03/2030'));
+      expect(await deskCheck(where, awa!.code, '2030-03-05T11:00:00Z')).toBe('check_in');
+      expect(await deskCheck(where, awa!.code, '2030-03-05T12:00:00Z')).toBe('check_out');
+      expect(await deskCheck(where, awa!.code, '2030-03-06T10:30:00Z')).toBe(over);
+    });
+
+    it('a rule whose first date is none of its days starts on its first day', async () => {
+      const where = await place();
+      // Tuesday 5 March, every Monday and Thursday: the 7th, 11th and 14th.
+      const invitation = await created(
+        where.host,
+        body(where.siteId, { date: '05/03/2030', rrule: 'FREQ=WEEKLY;BYDAY=MO,TH;UNTIL=20300314' }),
+      );
+      expect(invitation.days).toEqual(['2030-03-07', '2030-03-11', '2030-03-14']);
+      const [person] = await ctx.db
+        .select()
+        .from(visitors)
+        .where(eq(visitors.id, invitation.visitors[0]!.visitor_id));
+      expect(person).toMatchObject({ requestDate: '07/03/2030' });
+      expect(person!.dayStartsAt?.toISOString()).toBe('2030-03-07T00:00:00.000Z');
+      const code = invitation.visitors[0]!.code;
+      expect(await deskCheck(where, code, '2030-03-05T10:00:00Z')).toBe(notYet('07/03/2030'));
+      expect(await deskCheck(where, code, '2030-03-07T10:00:00Z')).toBe('check_in');
+    });
+
     it('every day left cancelled: over, though the visitor’s own span has not ended', async () => {
       const where = await place();
       const invitation = await created(
@@ -929,6 +964,13 @@ describe(`invitations (${testDatabaseKind})`, () => {
       expect(foreignVisitor.statusCode).toBe(404);
       const badDay = await cancel(where.host, id, { day: '7 mars' });
       expect(badDay.statusCode).toBe(400);
+      // A day with a visitor: a day is the group's, never one visitor's alone.
+      const dayOfOne = await cancel(where.host, id, {
+        day: '2030-03-11',
+        request_id: invitation.visitors[0]!.request_id,
+      });
+      expect(dayOfOne.statusCode, dayOfOne.body).toBe(400);
+      expect(dayOfOne.json().message).toBe(fr((m) => m.api.badRequest));
       expect(await holdings(where.companyId)).toEqual(before);
       expect(await sequenceOf(id)).toBe(1);
       // A day of it still to come is cancelled as asked.

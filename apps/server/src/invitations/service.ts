@@ -392,6 +392,8 @@ export async function cancelInvitation(
 ): Promise<'invitation' | 'day' | 'visitor'> {
   const now = input.now ?? new Date();
   const { cancel } = input;
+  // A day is cancelled for the whole group: one visitor's day alone is not a thing to cancel.
+  if (cancel.day && cancel.request_id) throw badRequest();
   if (cancel.day) {
     // The schema checks the shape only: a day that is no date ('2030-31-12') is none of its days.
     const asDate = new Date(`${cancel.day}T00:00:00Z`);
