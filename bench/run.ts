@@ -14,6 +14,7 @@ const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   onsite: () => import('./onsite'),
   start: () => import('./start'),
   kiosk: () => import('./kiosk'),
+  invite: () => import('./invite'),
 };
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));
