@@ -55,6 +55,7 @@ import {
   type PresentPerson,
   type UndoNotes,
 } from '../lib/presence-changes';
+import '@mantine/core/styles/SimpleGrid.css';
 import '@mantine/core/styles/Tabs.css';
 
 const PER_PAGE = 24;
