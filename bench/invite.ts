@@ -92,7 +92,6 @@ export async function run(): Promise<void> {
     DATA_DIR: dataDir,
     JWT_SECRET: randomBytes(32).toString('hex'),
     LOG_LEVEL: 'silent',
-    PORT: '0',
   });
   const config = {
     ...loaded,
