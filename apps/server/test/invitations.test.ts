@@ -978,6 +978,32 @@ describe(`invitations (${testDatabaseKind})`, () => {
         (await cancel(where.host, underWay.invitation_id, { day: underWay.days[5]! })).statusCode,
       ).toBe(200);
     });
+    it('cancelling the last day still to come cancels the invitation, told whole', async () => {
+      const where = await place();
+      const invitation = await created(
+        where.host,
+        body(where.siteId, { rrule: 'FREQ=WEEKLY;BYDAY=MO;UNTIL=20300311' }),
+      );
+      const id = invitation.invitation_id;
+      expect(invitation.days).toEqual(['2030-03-04', '2030-03-11']);
+      expect((await cancel(where.host, id, { day: '2030-03-04' })).statusCode).toBe(200);
+      const last = await cancel(where.host, id, { day: '2030-03-11' });
+      expect(last.statusCode, last.body).toBe(200);
+      expect(last.json().message).toBe(fr((m) => m.invitation.cancelled));
+      const [row] = await ctx.db.select().from(invitations).where(eq(invitations.id, id));
+      expect(row!.cancelledAt).not.toBeNull();
+      const requests = await ctx.db
+        .select()
+        .from(visitRequests)
+        .where(eq(visitRequests.invitationId, id));
+      expect(requests.every((r) => r.confirmed === false && r.cancelledAt !== null)).toBe(true);
+      // The last mail cancels the whole series (no day), with the next sequence.
+      const mails = await mailsOf(id, 'invitation_cancel');
+      const payloads = mails.map((m) => m.payload as { sequence: number; day?: string });
+      expect(payloads.map((p) => `${p.sequence} ${p.day ?? '-'}`).sort()).toEqual(
+        ['1 2030-03-04', '2 -'].flatMap((x) => Array(requests.length).fill(x)).sort(),
+      );
+    });
   });
 
   describe('who reaches whose invitation', () => {

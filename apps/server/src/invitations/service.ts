@@ -7,7 +7,7 @@
  * Every write is one transaction; an import of 500 lines is a handful of statements (each
  * table written in one insert), so 500 visits and their 500 mails land in a few seconds.
  */
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type {
   InvitationCancel,
   InvitationCreate,
@@ -392,6 +392,7 @@ export async function cancelInvitation(
 ): Promise<'invitation' | 'day' | 'visitor'> {
   const now = input.now ?? new Date();
   const { cancel } = input;
+  let cancelDay = cancel.day;
   // A day is cancelled for the whole group: one visitor's day alone is not a thing to cancel.
   if (cancel.day && cancel.request_id) throw badRequest();
   if (cancel.day) {
@@ -413,6 +414,20 @@ export async function cancelInvitation(
     if (!day || day.cancelledAt || day.endsAt <= now) {
       throw badRequest((m) => m.invitation.dayUnknown, { day: (m) => m.invitation.dayUnknown });
     }
+    // The last day still to come: cancelling it cancels the invitation (a series with no day
+    // left is no invitation; its visitors read 'Annulée', and their calendars drop it whole).
+    const [others] = await tx
+      .select({ n: count() })
+      .from(invitationDaysTable)
+      .where(
+        and(
+          eq(invitationDaysTable.invitationId, input.invitation.id),
+          isNull(invitationDaysTable.cancelledAt),
+          gt(invitationDaysTable.endsAt, now),
+          ne(invitationDaysTable.day, cancel.day),
+        ),
+      );
+    if (Number(others?.n ?? 0) === 0) cancelDay = undefined;
   }
   let standing = await standingRequests(tx, input.invitation.id);
   if (cancel.request_id) {
@@ -420,7 +435,7 @@ export async function cancelInvitation(
     if (standing.length === 0) throw notFound();
   }
   const invitation = await lockForChange(tx, input.invitation.id);
-  const what = cancel.day ? 'day' : cancel.request_id ? 'visitor' : 'invitation';
+  const what = cancelDay ? 'day' : cancel.request_id ? 'visitor' : 'invitation';
   if (what === 'day') {
     await tx
       .update(invitationDaysTable)
@@ -428,7 +443,7 @@ export async function cancelInvitation(
       .where(
         and(
           eq(invitationDaysTable.invitationId, invitation.id),
-          eq(invitationDaysTable.day, cancel.day!),
+          eq(invitationDaysTable.day, cancelDay!),
         ),
       );
   } else {
@@ -458,7 +473,7 @@ export async function cancelInvitation(
         requestId: r.requestId,
         invitationId: invitation.id,
         sequence: invitation.sequence,
-        ...(cancel.day ? { day: cancel.day } : {}),
+        ...(cancelDay ? { day: cancelDay } : {}),
       },
     })),
   );
@@ -468,7 +483,7 @@ export async function cancelInvitation(
     input.actorUserId,
     'invitation.cancelled',
     standing.map((r) => r.visitorId),
-    cancel.day ? { day: cancel.day } : {},
+    cancelDay ? { day: cancelDay } : {},
   );
   await notifyInvitation(tx, {
     company_id: invitation.companyId,
