@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { Button, Group, Modal, NativeSelect, Radio, Stack, Text } from '@mantine/core';
 import type { InvitationCancel, InvitedVisit } from '@sesame/shared';
 import { FeedbackAlert, type Feedback } from '../../../components/FeedbackAlert';
+import { usePhoneLayout } from '../../../components/ResponsiveRows';
 import { serverMessageOf } from '../../../lib/api-client';
 import { todayIn } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
@@ -24,6 +25,7 @@ export function CancelDialog(props: {
   const { t, i18n } = useTranslation('invitations');
   const lang: Lang = i18n.language.startsWith('en') ? 'en' : 'fr';
   const { visit } = props;
+  const phone = usePhoneLayout();
   const name = `${visit.firstname} ${visit.lastname}`.trim();
   const days = visit.rrule ? cancellableDays(visit, todayIn(visit.site.timezone)) : [];
   const group = visit.group_size > 1;
@@ -55,7 +57,14 @@ export function CancelDialog(props: {
   };
 
   return (
-    <Modal opened onClose={props.onClose} title={t('cancel.title', { name })} size="md">
+    <Modal
+      opened
+      onClose={props.onClose}
+      title={t('cancel.title', { name })}
+      size="md"
+      // 44 px on a phone, as every control there.
+      closeButtonProps={{ size: phone ? 'xl' : 'md', 'aria-label': t('common:close') }}
+    >
       <Stack gap="md">
         {choices.length === 1 ? (
           <Text>{t('cancel.body', { name })}</Text>
@@ -70,6 +79,8 @@ export function CancelDialog(props: {
                 <Radio
                   key={choice}
                   value={choice}
+                  // A phone's finger needs the row's 44 px, its words included.
+                  styles={{ body: { minHeight: '2.75rem', alignItems: 'center' } }}
                   label={
                     choice === 'visitor'
                       ? t('cancel.visitor', { name })

@@ -12,6 +12,8 @@ import { useTranslation } from '../../../lib/i18n';
 import { saveBlob } from '../../../lib/save-blob';
 import type { ImportPreview } from '../api/invitations';
 import { csvColumns, csvErrorLine, csvTemplateFile, type Lang } from '../lib/invitations';
+import '@mantine/core/styles/Code.css';
+import '@mantine/core/styles/List.css';
 
 /** Lines of a checked file shown before sending. */
 export const PREVIEW_LINES = 10;

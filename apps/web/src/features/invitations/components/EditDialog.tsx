@@ -12,6 +12,7 @@ import {
   type Site,
 } from '@sesame/shared';
 import { FeedbackAlert, type Feedback } from '../../../components/FeedbackAlert';
+import { usePhoneLayout } from '../../../components/ResponsiveRows';
 import { ApiError, serverMessageOf } from '../../../lib/api-client';
 import { DEFAULT_TIMEZONE, todayIn } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
@@ -37,6 +38,7 @@ export function EditDialog(props: {
 }) {
   const { t } = useTranslation('invitations');
   const { visit } = props;
+  const phone = usePhoneLayout();
   const name = `${visit.firstname} ${visit.lastname}`.trim();
   const [feedback, setFeedback] = useState<Feedback | null>(null);
   const sites = props.sites;
@@ -84,6 +86,8 @@ export function EditDialog(props: {
       title={t('edit.title', { name })}
       size="lg"
       closeOnClickOutside={!busy}
+      // 44 px on a phone, as every control there.
+      closeButtonProps={{ size: phone ? 'xl' : 'md', 'aria-label': t('common:close') }}
     >
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
