@@ -3,9 +3,12 @@
  * 'Inviter des visiteurs', is refused an empty form (the messages under each field, a
  * visitor's included), sees a weekly repetition said in words, invites two visitors and reads
  * their codes; 'Mes visiteurs' lists both as 'Invité(e)', 'Groupe de 2'; one of them is
- * cancelled alone and says 'Annulée', the other stays invited. On a 1280 px desktop and a
- * 390 px phone, axe on each screen, nothing wider than the phone.
+ * cancelled alone and says 'Annulée', the schedule is edited, a cancellation made elsewhere
+ * shows live, the list reads in English; on a 390 px phone a recurring invitation loses one
+ * day (every control 44 px high, nothing wider than the phone). Then a CSV: the template, a
+ * file refused line by line, the same fixed, checked and sent. axe on each screen.
  */
+import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { overflow, smallTargets } from './support/a11y';
@@ -266,6 +269,66 @@ describe('invitations: the host invites and follows their visitors', () => {
     await phone.getByText('Ce jour est annulé : les visiteurs ont été prévenus.').waitFor();
     await card('Mariam Diallo').getByText('Invité(e)').waitFor();
 
+    expect(report(findings)).toBe('');
+  });
+
+  it('imports a CSV: the template, its refused lines, then its visitors checked and sent', async () => {
+    const host = await sesame.signedIn(HOST.email, HOST.password, { bypassCSP: true });
+    await host.goto('/demo/invite');
+    await field(host, 'Date').fill(inDays(2));
+    await host.getByLabel(/^Heure( \*)?$/).selectOption('10');
+    await host.getByLabel(/^Minute( \*)?$/).selectOption('00');
+    await host.getByLabel(/^Heure de fin( \*)?$/).selectOption('11');
+    await host.getByLabel(/^Minute de fin( \*)?$/).selectOption('30');
+    await host.getByText('Importer un CSV', { exact: true }).click();
+
+    // The template: its BOM, its header in the screen's language, under the French name.
+    const [download] = await Promise.all([
+      host.waitForEvent('download'),
+      host.getByRole('button', { name: 'Télécharger le modèle' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('modele-invitations.csv');
+    const template = await readFile((await download.path())!, 'utf8');
+    expect(template.startsWith('\uFEFFPrénom;Nom;E-mail;Téléphone;Organisation\r\n')).toBe(true);
+
+    // No file: said under the field.
+    await host.getByTestId('invite-submit').click();
+    await host.getByText('Veuillez joindre le fichier CSV des visiteurs.').first().waitFor();
+
+    // A bad line: named, nothing created.
+    const lines = [
+      'Prénom;Nom;E-mail;Téléphone;Organisation',
+      'Mariam;Diallo;mariam@example.com;;Orange CI',
+      'Ousmane;Bamba;pas-un-email;;',
+    ];
+    const csv = (text: string, name: string) =>
+      host
+        .locator('input[type="file"]')
+        .setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(text) });
+    await csv(lines.join('\r\n'), 'visiteurs.csv');
+    await host.getByRole('button', { name: 'Vérifier le fichier' }).click();
+    const errors = host.getByTestId('csv-errors');
+    await errors.getByText("1 ligne est à corriger : rien n'a été créé.").waitFor();
+    await errors
+      .getByText('Ligne 3 — E-mail : Veuillez entrer une adresse e-mail valide.')
+      .waitFor();
+    findings.push(...(await settledAxe(host, 'csv refused')));
+    await screenshot(host, 'invite-csv-refused-1280');
+
+    // Fixed: its visitors shown, then sent.
+    lines[2] = 'Ousmane;Bamba;ousmane@example.com;;';
+    await csv(lines.join('\r\n'), 'visiteurs-corriges.csv');
+    await host.getByRole('button', { name: 'Vérifier le fichier' }).click();
+    const preview = host.getByTestId('csv-preview');
+    await preview.getByRole('heading', { name: '2 visiteurs prêts à être invités' }).waitFor();
+    await preview.getByRole('cell', { name: 'ousmane@example.com' }).waitFor();
+    findings.push(...(await settledAxe(host, 'csv preview')));
+    await screenshot(host, 'invite-csv-preview-1280');
+    await preview.getByRole('button', { name: 'Envoyer les 2 invitations' }).click();
+    const done = host.getByTestId('invite-done');
+    await done.getByRole('heading', { name: '2 invitations envoyées' }).waitFor();
+    await done.getByText('Mariam Diallo').waitFor();
+    await done.getByText('Ousmane Bamba').waitFor();
     expect(report(findings)).toBe('');
   });
 });
