@@ -30,11 +30,13 @@ import {
   listInvitedVisits,
   type Host,
 } from './service';
+import { invitationVisitorRoutes } from './visitor-routes';
 
 const invitationParams = z.object({ id: z.uuid() });
 const messageAnswer = z.object({ message: z.string() });
 
 export const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(invitationVisitorRoutes);
   await app.register(invitationImportRoutes);
   const hostOf = (request: FastifyRequest): Host => {
     const who = request.principal!;

@@ -5,19 +5,21 @@
  * are here once.
  */
 import { z } from 'zod';
-import { HOURS, MINUTES } from '../constants';
+import { HOURS, ID_DOCUMENT_TYPES, ID_FILE_MAX_BYTES, MINUTES } from '../constants';
 import type { Catalogue } from '../messages/catalogue';
 import { LANGUAGES } from '../messages/catalogue';
+import { megabytes } from '../messages/units';
 import {
   EMAIL_PATTERN,
   TEXT_MAX,
+  atMost,
   formLines,
   formText,
   isPhoneShaped,
   keyed,
   sayIssue,
 } from './common';
-import { isVisitDate } from './visitor-fields';
+import { isVisitDate, type FileLike } from './visitor-fields';
 
 export const INVITATION_LIMITS = {
   /** Visitors of one invitation (a group, or a CSV's lines). */
@@ -251,6 +253,7 @@ export const invitationCancelSchema = z.object({
   /** YYYY-MM-DD: one day of a recurring invitation. */
   day: z
     .string()
+    .max(...atMost(TEXT_MAX.date))
     .regex(
       /^\d{4}-\d{2}-\d{2}$/,
       issue((m) => m.invitation.dayUnknown, 'dayUnknown', 'day'),
@@ -336,3 +339,99 @@ export const invitedVisitSchema = z.object({
   created_at: z.string(),
 });
 export type InvitedVisit = z.infer<typeof invitedVisitSchema>;
+
+// H2
+/**
+ * POST `/api/public/invitation/details` (the invited visitor's link): what the site asks
+ * before arrival, checked as the visitor form checks it — the identity number, the identity
+ * document (present, of an accepted type as the browser names it, at most ID_FILE_MAX_BYTES;
+ * the server reads its bytes again) and the privacy notice accepted. Multipart on the wire:
+ * each value a string, the file beside them (`request_image`).
+ */
+export const invitationDetailsSchema = z
+  .object({
+    id_number: formText(TEXT_MAX.identifier, (m) => m.visitor.tooLong),
+    request_image: z.unknown().optional(),
+    /** The privacy notice accepted (a checkbox: 'true', '1' or 'on' on the wire). */
+    privacy_accepted: z.preprocess(
+      (v) => v === true || v === 'true' || v === '1' || v === 'on',
+      z.boolean(),
+    ),
+  })
+  .superRefine((v, ctx) => {
+    const fail = (path: string, say: Say, key: string, values: Record<string, unknown> = {}) =>
+      ctx.addIssue({ code: 'custom', path: [path], ...sayIssue(say, { key, ...values }) });
+    if (!v.id_number)
+      fail('id_number', (m) => m.visitor.required('id_number'), 'required', {
+        field: 'id_number',
+      });
+    const file = v.request_image as FileLike | undefined | null;
+    if (!file || typeof file.size !== 'number' || file.size <= 0) {
+      fail('request_image', (m) => m.visitor.fileInvalid, 'fileInvalid');
+    } else if (
+      typeof file.type === 'string' &&
+      file.type !== '' &&
+      !(ID_DOCUMENT_TYPES as readonly string[]).includes(file.type)
+    ) {
+      fail('request_image', (m) => m.visitor.fileTypeRefused, 'fileTypeRefused');
+    } else if (file.size > ID_FILE_MAX_BYTES) {
+      fail('request_image', (m) => m.visitor.fileTooLarge, 'fileTooLarge', {
+        mo: megabytes(ID_FILE_MAX_BYTES),
+      });
+    }
+    if (!v.privacy_accepted)
+      fail('privacy_accepted', (m) => m.visitor.privacyRequired, 'privacyRequired');
+  })
+  .transform(({ id_number }) => ({ id_number }));
+export type InvitationDetailsInput = z.input<typeof invitationDetailsSchema>;
+export type InvitationDetails = z.output<typeof invitationDetailsSchema>;
+
+/** `?token=` of the visitor's link: its three routes. */
+export const invitationLinkQuerySchema = z.object({ token: z.string().min(1).max(2000) });
+
+/**
+ * GET `/api/public/invitation`: the visit as its invited visitor sees it — theirs alone
+ * (no identity document, no other visitor of the group), the site's address and a map
+ * link, the days, and whether today is one of them in the site's zone.
+ */
+export const invitationLinkViewSchema = z.object({
+  company: z.object({
+    name: z.string(),
+    slug: z.string(),
+    /** The logo's public name (spec §3), and its URL. */
+    logo: z.string().nullable(),
+    logo_url: z.string().nullable(),
+  }),
+  site: z.object({
+    name: z.string(),
+    /** One line, the country named in the caller's language; '' when the site has none. */
+    address: z.string(),
+    /** An OpenStreetMap search of the address; null without one. */
+    map_url: z.string().nullable(),
+    timezone: z.string(),
+  }),
+  host: z.string().nullable(),
+  firstname: z.string(),
+  lastname: z.string(),
+  /** The visitor's code (the QR of their mail). */
+  code: z.string(),
+  /** DD/MM/YYYY, the first day; HH:MM in the site's zone. */
+  date: z.string(),
+  time: z.string(),
+  end_time: z.string(),
+  days: z.array(z.object({ day: z.string(), cancelled: z.boolean() })),
+  /** YYYY-MM-DD: the day holding now or the next, not cancelled; null when none is left. */
+  next_day: z.string().nullable(),
+  rrule: z.string().nullable(),
+  reason: z.string().nullable(),
+  language: z.enum(LANGUAGES),
+  /** The invitation, or this visitor of it, cancelled. */
+  cancelled: z.boolean(),
+  details_completed: z.boolean(),
+  /** Now is within a day of the invitation not cancelled, in the site's zone. */
+  today_is_visit_day: z.boolean(),
+  here_at: z.string().nullable(),
+  /** Where the company's privacy notice is read (the visitor form's own). */
+  privacy_notice_url: z.string(),
+});
+export type InvitationLinkView = z.infer<typeof invitationLinkViewSchema>;

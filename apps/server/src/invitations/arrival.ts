@@ -1,0 +1,388 @@
+/**
+ * The invited visitor's own page (issue 30), by the signed link of their mail: their visit
+ * as they may see it (theirs alone: no identity document, no other visitor of the group),
+ * the details the site asks before arrival (the identity number and document, the privacy
+ * notice), and "Je suis arrivé(e)" on a day of the visit, which tells the host and the
+ * site's front desk — by mail and on the live screens — and opens no door (it is no
+ * check-in: the front desk still scans the code).
+ */
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { asLanguage, countryName, type InvitationLinkView, type Language } from '@sesame/shared';
+import { audit } from '../audit/service';
+import type { Db } from '../db/client';
+import {
+  companies,
+  files,
+  invitationDays,
+  invitations,
+  sites,
+  users,
+  visitRequests,
+  visitors,
+} from '../db/schema';
+import { badRequest, notFound } from '../errors';
+import type { CheckedFile } from '../files/uploads';
+import { storeFile } from '../files/uploads';
+import type { FileStorage } from '../files/storage';
+import { enqueueInvitationMails, INVITATION_HERE_MAIL } from '../mail/outbox';
+import { deciders, findHost } from '../requests/host-loop';
+import { VISITOR_DOCUMENT_OWNER } from '../visitors/service';
+import { notifyInvitation } from './live';
+
+/** One invited visitor's visit, as their link reaches it. */
+export interface LinkedVisit {
+  requestId: string;
+  companyId: string;
+  visitorId: string;
+  invitationId: string;
+  siteId: string;
+  hostUserId: string | null;
+  /** The host's name: their account's, else the name written on the request. */
+  hostName: string | null;
+  cancelled: boolean;
+  hereAt: Date | null;
+  firstname: string;
+  lastname: string;
+  code: string;
+  detailsCompleted: boolean;
+  invitation: {
+    firstDate: string;
+    time: string;
+    endTime: string;
+    rrule: string | null;
+    reason: string | null;
+    language: Language;
+    sequence: number;
+  };
+  site: {
+    name: string;
+    address: string | null;
+    city: string | null;
+    zipcode: string | null;
+    country: string | null;
+    timezone: string;
+  };
+  company: { name: string; slug: string; logo: string | null };
+}
+
+export interface VisitDay {
+  /** YYYY-MM-DD in the site's zone. */
+  day: string;
+  startsAt: Date;
+  endsAt: Date;
+  cancelled: boolean;
+}
+
+/**
+ * The visit of request `requestId` if it is an invitation's, its visitor not erased and its
+ * company not archived; else null (the link then reads as invalid).
+ */
+export async function findLinkedVisit(db: Db, requestId: string): Promise<LinkedVisit | null> {
+  const [row] = await db
+    .select({
+      request: {
+        id: visitRequests.id,
+        companyId: visitRequests.companyId,
+        visitorId: visitRequests.visitorId,
+        host: visitRequests.host,
+        hereAt: visitRequests.hereAt,
+        cancelledAt: visitRequests.cancelledAt,
+      },
+      visitor: {
+        firstname: visitors.firstname,
+        lastname: visitors.lastname,
+        uidn: visitors.uidn,
+        detailsCompletedAt: visitors.detailsCompletedAt,
+      },
+      invitation: {
+        id: invitations.id,
+        siteId: invitations.siteId,
+        hostUserId: invitations.hostUserId,
+        firstDate: invitations.firstDate,
+        time: invitations.time,
+        endTime: invitations.endTime,
+        rrule: invitations.rrule,
+        reason: invitations.reason,
+        language: invitations.language,
+        sequence: invitations.sequence,
+        cancelledAt: invitations.cancelledAt,
+      },
+      site: {
+        name: sites.name,
+        address: sites.address,
+        city: sites.city,
+        zipcode: sites.zipcode,
+        country: sites.country,
+        timezone: sites.timezone,
+      },
+      company: { name: companies.name, slug: companies.slug },
+      logo: files.storedName,
+      hostName: sql<
+        string | null
+      >`nullif(trim(coalesce(${users.firstname}, '') || ' ' || coalesce(${users.name}, '')), '')`,
+    })
+    .from(visitRequests)
+    .innerJoin(visitors, eq(visitors.id, visitRequests.visitorId))
+    .innerJoin(invitations, eq(invitations.id, visitRequests.invitationId))
+    .innerJoin(sites, eq(sites.id, invitations.siteId))
+    .innerJoin(companies, eq(companies.id, visitRequests.companyId))
+    .leftJoin(files, eq(files.id, companies.logoFileId))
+    .leftJoin(users, eq(users.id, invitations.hostUserId))
+    .where(
+      and(
+        eq(visitRequests.id, requestId),
+        isNull(visitors.anonymisedAt),
+        isNull(companies.archivedAt),
+      ),
+    )
+    .limit(1);
+  if (!row) return null;
+  const { request, visitor, invitation } = row;
+  return {
+    requestId: request.id,
+    companyId: request.companyId,
+    visitorId: request.visitorId,
+    invitationId: invitation.id,
+    siteId: invitation.siteId,
+    hostUserId: invitation.hostUserId,
+    hostName: row.hostName ?? (request.host?.trim() || null),
+    cancelled: request.cancelledAt !== null || invitation.cancelledAt !== null,
+    hereAt: request.hereAt,
+    firstname: visitor.firstname,
+    lastname: visitor.lastname,
+    code: visitor.uidn,
+    detailsCompleted: visitor.detailsCompletedAt !== null,
+    invitation: {
+      firstDate: invitation.firstDate,
+      time: invitation.time,
+      endTime: invitation.endTime,
+      rrule: invitation.rrule,
+      reason: invitation.reason,
+      language: asLanguage(invitation.language),
+      sequence: invitation.sequence,
+    },
+    site: row.site,
+    company: { ...row.company, logo: row.logo },
+  };
+}
+
+/** Every day of the invitation, cancelled or not, in order. */
+export async function visitDays(db: Db, invitationId: string): Promise<VisitDay[]> {
+  const rows = await db
+    .select({
+      day: invitationDays.day,
+      startsAt: invitationDays.startsAt,
+      endsAt: invitationDays.endsAt,
+      cancelledAt: invitationDays.cancelledAt,
+    })
+    .from(invitationDays)
+    .where(eq(invitationDays.invitationId, invitationId))
+    .orderBy(asc(invitationDays.day));
+  return rows.map((row) => ({
+    day: row.day,
+    startsAt: row.startsAt,
+    endsAt: row.endsAt,
+    cancelled: row.cancelledAt !== null,
+  }));
+}
+
+/** The day of the visit holding `now` (not cancelled), if any. */
+export const dayHolding = (days: VisitDay[], now: Date) =>
+  days.find((d) => !d.cancelled && d.startsAt <= now && now < d.endsAt);
+
+/** A site's address on one line, its country named in `language`; '' without any part. */
+export function siteAddress(site: LinkedVisit['site'], language: string): string {
+  return [
+    site.address,
+    [site.zipcode, site.city].filter((part) => part?.trim()).join(' '),
+    countryName(site.country, language),
+  ]
+    .filter((part) => part?.trim())
+    .join(', ');
+}
+
+/** An OpenStreetMap search of an address (no key, no tracker); null without an address. */
+export function siteMapUrl(address: string): string | null {
+  return address
+    ? `https://www.openstreetmap.org/search?query=${encodeURIComponent(address)}`
+    : null;
+}
+
+/** The visit as its visitor's page shows it (GET /api/public/invitation). */
+export function presentLinkedVisit(
+  visit: LinkedVisit,
+  days: VisitDay[],
+  input: { now: Date; language: string; logoUrl: string | null },
+): InvitationLinkView {
+  const address = siteAddress(visit.site, input.language);
+  const next = days.find((d) => !d.cancelled && d.endsAt > input.now);
+  return {
+    company: {
+      name: visit.company.name,
+      slug: visit.company.slug,
+      logo: visit.company.logo,
+      logo_url: input.logoUrl,
+    },
+    site: {
+      name: visit.site.name,
+      address,
+      map_url: siteMapUrl(address),
+      timezone: visit.site.timezone,
+    },
+    host: visit.hostName,
+    firstname: visit.firstname,
+    lastname: visit.lastname,
+    code: visit.code,
+    date: visit.invitation.firstDate,
+    time: visit.invitation.time,
+    end_time: visit.invitation.endTime,
+    days: days.map((d) => ({ day: d.day, cancelled: d.cancelled })),
+    next_day: visit.cancelled ? null : (next?.day ?? null),
+    rrule: visit.invitation.rrule,
+    reason: visit.invitation.reason,
+    language: visit.invitation.language,
+    cancelled: visit.cancelled,
+    details_completed: visit.detailsCompleted,
+    today_is_visit_day: !visit.cancelled && dayHolding(days, input.now) !== undefined,
+    here_at: visit.hereAt?.toISOString() ?? null,
+    privacy_notice_url: `/api/public/privacy-notice/${encodeURIComponent(visit.company.slug)}${
+      input.language === 'en' ? '?lang=en' : ''
+    }`,
+  };
+}
+
+/**
+ * The visitor completes their details: the identity number and document (stored as the
+ * visitor form stores it), the moment they did. A second completion replaces the document:
+ * the old one's row goes in this transaction, and its stored name is returned so the caller
+ * removes its bytes once the transaction is committed. A cancelled visit has nothing to
+ * complete (400). Audited with no actor (the visitor is no staff member), told live.
+ */
+export async function completeDetails(
+  tx: Db,
+  storage: FileStorage,
+  input: { visit: LinkedVisit; idNumber: string; document: CheckedFile; now?: Date },
+): Promise<{ replaced: string | null }> {
+  const { visit } = input;
+  const now = input.now ?? new Date();
+  if (visit.cancelled) throw badRequest((m) => m.invitation.detailsClosed);
+  const [locked] = await tx
+    .select({ requestImageId: visitors.requestImageId })
+    .from(visitors)
+    .where(eq(visitors.id, visit.visitorId))
+    .for('update')
+    .limit(1);
+  if (!locked) throw notFound((m) => m.invitation.linkInvalid);
+  const document = await storeFile(tx, storage, input.document, {
+    companyId: visit.companyId,
+    ownerType: VISITOR_DOCUMENT_OWNER,
+    ownerId: visit.visitorId,
+  });
+  await tx
+    .update(visitors)
+    .set({ idNumber: input.idNumber, requestImageId: document.id, detailsCompletedAt: now })
+    .where(eq(visitors.id, visit.visitorId));
+  let replaced: string | null = null;
+  if (locked.requestImageId) {
+    const [old] = await tx
+      .delete(files)
+      .where(
+        and(
+          eq(files.id, locked.requestImageId),
+          eq(files.companyId, visit.companyId),
+          eq(files.ownerType, VISITOR_DOCUMENT_OWNER),
+        ),
+      )
+      .returning({ storedName: files.storedName });
+    replaced = old?.storedName ?? null;
+  }
+  await audit(tx, {
+    companyId: visit.companyId,
+    actorUserId: null,
+    action: 'invitation.details_completed',
+    subjectType: 'visitor',
+    subjectId: visit.visitorId,
+    detail: {
+      invitationId: visit.invitationId,
+      requestId: visit.requestId,
+      replaced: replaced ? 1 : 0,
+    },
+  });
+  await notifyInvitation(tx, {
+    company_id: visit.companyId,
+    site_id: visit.siteId,
+    invitation_id: visit.invitationId,
+    request_id: visit.requestId,
+    host_user_id: visit.hostUserId,
+    op: 'completed',
+  });
+  return { replaced };
+}
+
+/** What "Je suis arrivé(e)" did: whom it told (the host by name, else the front desk). */
+export interface Arrival {
+  host: string | null;
+  /** Mails queued by this press (0 when it was pressed already today). */
+  queued: number;
+}
+
+/**
+ * "Je suis arrivé(e)": on a day of the invitation holding `now` in the site's zone (not
+ * cancelled), for a visit not cancelled, marks the request (`here_at`) and queues the
+ * "here" mail to the host and to the site's front desk (once per request, day and person),
+ * told live. Pressed again the same day, it answers the same and does nothing more. It is
+ * no check-in: no door opens, the front desk still scans the code.
+ */
+export async function announceArrival(
+  tx: Db,
+  input: { visit: LinkedVisit; now?: Date },
+): Promise<Arrival> {
+  const { visit } = input;
+  const now = input.now ?? new Date();
+  if (visit.cancelled) throw badRequest((m) => m.invitation.visitCancelled);
+  const today = dayHolding(await visitDays(tx, visit.invitationId), now);
+  if (!today) throw badRequest((m) => m.invitation.notToday);
+  const [locked] = await tx
+    .select({ hereAt: visitRequests.hereAt, cancelledAt: visitRequests.cancelledAt })
+    .from(visitRequests)
+    .where(eq(visitRequests.id, visit.requestId))
+    .for('update')
+    .limit(1);
+  if (!locked) throw notFound((m) => m.invitation.linkInvalid);
+  if (locked.cancelledAt) throw badRequest((m) => m.invitation.visitCancelled);
+  const host = visit.hostUserId ? await findHost(tx, visit.companyId, visit.hostUserId) : null;
+  const answer = { host: host?.name || null };
+  if (locked.hereAt && locked.hereAt >= today.startsAt) return { ...answer, queued: 0 };
+
+  await tx.update(visitRequests).set({ hereAt: now }).where(eq(visitRequests.id, visit.requestId));
+  const desk = (await deciders(tx, visit.companyId, null, visit.siteId)).filter(
+    (person) => person.id !== host?.id,
+  );
+  const told = [...(host ? [{ id: host.id, email: host.email }] : []), ...desk];
+  const queued = await enqueueInvitationMails(
+    tx,
+    INVITATION_HERE_MAIL,
+    told.map((person) => ({
+      companyId: visit.companyId,
+      toAddress: person.email,
+      dedupeKey: `invitation-here:${visit.requestId}:${today.day}:${person.id}`,
+      payload: {
+        visitorId: visit.visitorId,
+        requestId: visit.requestId,
+        invitationId: visit.invitationId,
+        sequence: visit.invitation.sequence,
+        day: today.day,
+        userId: person.id,
+      },
+    })),
+  );
+  await notifyInvitation(tx, {
+    company_id: visit.companyId,
+    site_id: visit.siteId,
+    invitation_id: visit.invitationId,
+    request_id: visit.requestId,
+    host_user_id: visit.hostUserId,
+    op: 'here',
+  });
+  return { ...answer, queued };
+}
