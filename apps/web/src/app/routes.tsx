@@ -27,6 +27,7 @@ import { siteRoutes } from '../features/sites/routes';
 import { kioskRoutes } from '../features/kiosk/routes';
 import { kiosksPageRoutes } from '../features/kiosks/routes';
 import { invitationStaffRoutes } from '../features/invitations/routes';
+import { invitationRoutes } from '../features/invitation/routes';
 
 const ModalsProvider = lazy(() => import('./staff-modals'));
 
@@ -72,6 +73,7 @@ const pages: RouteObject[] = [
   ...siteRoutes,
   ...kiosksPageRoutes,
   ...invitationStaffRoutes,
+  ...invitationRoutes,
 ];
 
 export const routes: RouteObject[] = [

@@ -53,6 +53,7 @@ export const COMPANY_PAGE_NAMES = [
   'kiosks',
   'invite',
   'my-visitors',
+  'invitation',
 ] as const;
 
 /** Top-level route names a company slug may not take (ARCHITECTURE §6). */

@@ -1,0 +1,408 @@
+/**
+ * The invited visitor's page (`/{domain}/invitation?token=…`, issue 30), opened from their
+ * invitation mail on a phone: their visit (company, host, site with its address and map,
+ * days and time in the site's zone, their code), the details the site asks before arrival,
+ * and on a day of the visit "Je suis arrivé(e)", which tells the host — no door opens, the
+ * front desk still scans the code. `&here=1` (the mail's button) brings that button into
+ * view with the focus. Shown first in the invitation's language; the navbar's FR/EN switch
+ * changes it. No staff session: the signed link is the visitor's key.
+ */
+import { useEffect, useRef, useState } from 'react';
+import {
+  Alert,
+  Anchor,
+  Box,
+  Button,
+  Center,
+  Container,
+  FileInput,
+  Group,
+  List,
+  Loader,
+  Paper,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useSearchParams } from 'react-router';
+import {
+  ID_DOCUMENT_TYPES,
+  ID_FILE_MAX_BYTES,
+  megabytes,
+  type InvitationLinkView,
+} from '@sesame/shared';
+import { CompanyLogo } from '../../../components/CompanyLogo';
+import { PageTitle } from '../../../components/PageTitle';
+import { PrivacyNotice } from '../../../components/visitor-form/PrivacyNotice';
+import { ApiError } from '../../../lib/api-client';
+import { useTranslation, withFrenchWords } from '../../../lib/i18n';
+import { useSchemaForm } from '../../../lib/use-schema-form';
+import { withZone } from '../../../lib/zone-label';
+import { useArrived, useCompleteDetails, useInvitation } from '../api/invitation';
+import invitationWords from '../../../locales/fr/invitation.json';
+
+// This screen's French words come with its code (lib/i18n).
+withFrenchWords({ invitation: invitationWords });
+
+// A public form: its schema (and zod) comes as the visitor types, at the latest on submit.
+const loadDetailsSchema = () => import('../details-schema').then((m) => m.invitationDetailsSchema);
+
+const FILE_ACCEPT = ID_DOCUMENT_TYPES.join(',');
+const MO = megabytes(ID_FILE_MAX_BYTES);
+
+const locale = (language: string) => (language.startsWith('en') ? 'en-GB' : 'fr-FR');
+
+/** '2030-03-04' or '04/03/2030' → 'lundi 4 mars 2030' in the reader's language. */
+function longDay(day: string, language: string): string {
+  const [y, m, d] = (day.includes('/') ? day.split('/').reverse() : day.split('-')).map(Number);
+  if (!y || !m || !d) return day;
+  return new Intl.DateTimeFormat(locale(language), {
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  }).format(new Date(Date.UTC(y, m - 1, d)));
+}
+
+/** An instant's HH:MM in the site's zone. */
+const clockIn = (iso: string, timeZone: string, language: string) =>
+  new Intl.DateTimeFormat(locale(language), {
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZone,
+  }).format(new Date(iso));
+
+export default function InvitationPage() {
+  const { t, i18n } = useTranslation('invitation');
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const wantsHere = params.get('here') === '1';
+  const invitation = useInvitation(token, i18n.language);
+
+  // The invitation's language first (the host chose it); the navbar's switch then rules.
+  const languageSet = useRef(false);
+  const data = invitation.data;
+  useEffect(() => {
+    if (!data || languageSet.current) return;
+    languageSet.current = true;
+    if (data.language !== i18n.language) void i18n.changeLanguage(data.language);
+  }, [data, i18n]);
+
+  let body;
+  if (!token || invitation.isError) {
+    const status = invitation.error instanceof ApiError ? invitation.error.status : 404;
+    const linkRefused = !token || status === 404 || status === 410 || status === 400;
+    body = (
+      <Alert color="red" role="alert" data-testid="invitation-error">
+        <Text fw={600}>{linkRefused ? t('link.invalid') : t('link.failed')}</Text>
+        {linkRefused && <Text size="sm">{t('link.help')}</Text>}
+      </Alert>
+    );
+  } else if (!data) {
+    body = (
+      <Center py="xl">
+        <Loader aria-label={t('common:loading')} />
+      </Center>
+    );
+  } else {
+    body = <Visit token={token} visit={data} wantsHere={wantsHere} />;
+  }
+
+  return (
+    <Container size="xs" px="sm" py={{ base: 'md', sm: 'xl' }}>
+      {data ? (
+        <Group gap="sm" wrap="nowrap" mb="sm">
+          <CompanyLogo company={data.company} h={48} />
+          <PageTitle mb={0}>{t('heading', { company: data.company.name })}</PageTitle>
+        </Group>
+      ) : (
+        <PageTitle>{t('title')}</PageTitle>
+      )}
+      {body}
+    </Container>
+  );
+}
+
+function Visit({
+  token,
+  visit,
+  wantsHere,
+}: {
+  token: string;
+  visit: InvitationLinkView;
+  wantsHere: boolean;
+}) {
+  const { t, i18n } = useTranslation('invitation');
+  const language = i18n.language;
+  const zone = visit.site.timezone;
+  const standing = visit.days.filter((d) => !d.cancelled);
+  const several = visit.days.length > 1;
+  const rows: [string, React.ReactElement | string | null][] = [
+    [t('visit.host'), visit.host],
+    [t('visit.site'), visit.site.name],
+    [
+      t('visit.address'),
+      visit.site.address ? (
+        <Stack gap={2}>
+          <Text size="sm">{visit.site.address}</Text>
+          {visit.site.map_url && (
+            <Anchor
+              href={visit.site.map_url}
+              target="_blank"
+              rel="noopener noreferrer"
+              aria-label={t('visit.mapLabel', { site: visit.site.name })}
+              data-testid="invitation-map"
+            >
+              {t('visit.map')}
+            </Anchor>
+          )}
+        </Stack>
+      ) : null,
+    ],
+    [
+      several ? t('visit.days') : t('visit.date'),
+      several ? (
+        <List size="sm" spacing={2}>
+          {visit.days.map((d) => (
+            <List.Item key={d.day}>
+              {d.cancelled
+                ? t('visit.dayCancelled', { day: longDay(d.day, language) })
+                : longDay(d.day, language)}
+            </List.Item>
+          ))}
+        </List>
+      ) : (
+        longDay(visit.date, language)
+      ),
+    ],
+    [
+      t('visit.time'),
+      withZone(t('visit.timeRange', { time: visit.time, end: visit.end_time }), zone, language),
+    ],
+    [t('visit.reason'), visit.reason],
+  ];
+
+  return (
+    <Stack gap="md">
+      <Paper withBorder radius="md" p="md" component="section" aria-labelledby="invitation-visit">
+        <Stack gap="sm">
+          <Title order={2} size="h4" id="invitation-visit">
+            {t('greeting', { name: visit.firstname })}
+          </Title>
+          {visit.cancelled && (
+            <Alert color="red" role="status" data-testid="invitation-cancelled">
+              {t('cancelled')}
+            </Alert>
+          )}
+          <Stack component="dl" gap="xs" m={0}>
+            {rows
+              .filter(([, value]) => value !== null && value !== '')
+              .map(([label, value]) => (
+                <div key={label}>
+                  <Text component="dt" size="sm" c="dimmed">
+                    {label}
+                  </Text>
+                  <Box component="dd" m={0} fz="sm" fw={500}>
+                    {value}
+                  </Box>
+                </div>
+              ))}
+          </Stack>
+          {several && visit.next_day && standing.length > 1 && (
+            <Text size="sm" fw={500}>
+              {t('visit.next', { day: longDay(visit.next_day, language) })}
+            </Text>
+          )}
+          {!visit.cancelled && (
+            <div>
+              <Text size="sm" c="dimmed">
+                {t('visit.code')}
+              </Text>
+              <Text ff="monospace" fz="xl" fw={700} data-testid="invitation-code">
+                {visit.code}
+              </Text>
+              <Text size="sm">{t('visit.codeHint')}</Text>
+            </div>
+          )}
+        </Stack>
+      </Paper>
+      {!visit.cancelled && visit.today_is_visit_day && (
+        <Arrival token={token} visit={visit} wantsHere={wantsHere} />
+      )}
+      {!visit.cancelled && <Details token={token} visit={visit} />}
+    </Stack>
+  );
+}
+
+function Arrival({
+  token,
+  visit,
+  wantsHere,
+}: {
+  token: string;
+  visit: InvitationLinkView;
+  wantsHere: boolean;
+}) {
+  const { t, i18n } = useTranslation('invitation');
+  const arrived = useArrived(token);
+  const button = useRef<HTMLButtonElement>(null);
+  const section = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (!wantsHere) return;
+    section.current?.scrollIntoView({ block: 'center' });
+    button.current?.focus();
+  }, [wantsHere]);
+  const answer = arrived.data?.message;
+  const failure =
+    arrived.error instanceof ApiError && arrived.error.serverMessage
+      ? arrived.error.serverMessage
+      : arrived.isError
+        ? t('here.failed')
+        : null;
+  return (
+    <Paper
+      ref={section}
+      withBorder
+      radius="md"
+      p="md"
+      component="section"
+      aria-labelledby="invitation-here"
+      bg="teal.0"
+    >
+      <Stack gap="sm">
+        <Title order={2} size="h4" id="invitation-here">
+          {t('here.title')}
+        </Title>
+        <Button
+          ref={button}
+          size="lg"
+          color="teal.8"
+          fullWidth
+          loading={arrived.isPending}
+          onClick={() => arrived.mutate()}
+          data-testid="invitation-here"
+        >
+          {t('here.button')}
+        </Button>
+        {/* In the page before its words change, so a screen reader says them. */}
+        <div role="status" aria-live="polite" data-testid="invitation-here-answer">
+          {answer ? (
+            <Text fw={600} c="teal.9">
+              {answer}
+            </Text>
+          ) : visit.here_at ? (
+            <Text size="sm">
+              {t('here.already', {
+                time: clockIn(visit.here_at, visit.site.timezone, i18n.language),
+              })}
+            </Text>
+          ) : null}
+        </div>
+        {failure && (
+          <Text role="alert" c="red.8" fw={500}>
+            {failure}
+          </Text>
+        )}
+        <Text size="sm">{t('here.note')}</Text>
+      </Stack>
+    </Paper>
+  );
+}
+
+interface DetailsValues {
+  id_number: string;
+  request_image: File | null;
+  privacy_accepted: boolean;
+}
+
+function Details({ token, visit }: { token: string; visit: InvitationLinkView }) {
+  const { t } = useTranslation('invitation');
+  const complete = useCompleteDetails(token);
+  const [saved, setSaved] = useState<string | null>(null);
+  const { form, submit, summary, setSummary, validateField } = useSchemaForm(loadDetailsSchema, {
+    ns: 'invitation',
+    keys: { errors: 'details.errors', fields: 'details.fields' },
+    initialValues: { id_number: '', request_image: null, privacy_accepted: false } as DetailsValues,
+    toInput: (values) => ({ ...values, request_image: values.request_image ?? undefined }),
+    onSubmit: async (data, values) => {
+      const body = new FormData();
+      body.set('id_number', data.id_number);
+      body.set('request_image', values.request_image!);
+      body.set('privacy_accepted', 'true');
+      setSaved(null);
+      try {
+        const answer = await complete.mutateAsync(body);
+        setSaved(answer.message);
+        form.setValues({ id_number: '', request_image: null, privacy_accepted: false });
+      } catch (error) {
+        if (error instanceof ApiError) {
+          // A refused document (413, 415) or field: said under its field.
+          if (error.status === 413 || error.status === 415) {
+            return error.serverMessage ? { request_image: error.serverMessage } : undefined;
+          }
+          if (error.errors && Object.keys(error.errors).length > 0) return error.errors;
+          setSummary(error.serverMessage ?? t('details.failed'));
+          return;
+        }
+        setSummary(t('details.failed'));
+      }
+    },
+  });
+  const values = form.values;
+  return (
+    <Paper withBorder radius="md" p="md" component="section" aria-labelledby="invitation-details">
+      <form onSubmit={form.submitting ? (e) => e.preventDefault() : submit} noValidate>
+        <Stack gap="md">
+          <Title order={2} size="h4" id="invitation-details">
+            {t('details.title')}
+          </Title>
+          <Text size="sm">{visit.details_completed ? t('details.done') : t('details.intro')}</Text>
+          <div role="status" aria-live="polite">
+            {saved && (
+              <Alert color="teal" data-testid="invitation-details-saved">
+                {saved}
+              </Alert>
+            )}
+          </div>
+          <TextInput
+            label={t('details.fields.id_number')}
+            {...form.getInputProps('id_number')}
+            name="id_number"
+            required
+          />
+          <FileInput
+            label={t('details.fields.request_image')}
+            description={t('details.fileHint', { mo: MO })}
+            placeholder={t('details.filePlaceholder')}
+            accept={FILE_ACCEPT}
+            {...form.getInputProps('request_image')}
+            onChange={(picked) => {
+              form.setFieldValue('request_image', picked);
+              if (picked) validateField('request_image', { ...values, request_image: picked });
+            }}
+            clearable
+            clearButtonProps={{ 'aria-label': t('details.clearFile') }}
+            required
+            name="request_image"
+          />
+          <PrivacyNotice
+            companySlug={visit.company.slug}
+            checked={values.privacy_accepted}
+            error={form.errors.privacy_accepted}
+            onChange={(checked) => form.setFieldValue('privacy_accepted', checked)}
+          />
+          {summary && (
+            <Text role="alert" c="red.8" fw={500} data-testid="invitation-details-error">
+              {summary}
+            </Text>
+          )}
+          <Button type="submit" size="md" fullWidth loading={form.submitting}>
+            {t('details.submit')}
+          </Button>
+        </Stack>
+      </form>
+    </Paper>
+  );
+}
