@@ -145,7 +145,7 @@ function Visit({
     [
       t('visit.address'),
       visit.site.address ? (
-        <Stack gap={2}>
+        <Stack gap={2} align="flex-start">
           <Text size="sm">{visit.site.address}</Text>
           {visit.site.map_url && (
             <Anchor
@@ -254,6 +254,10 @@ function Arrival({
     section.current?.scrollIntoView({ block: 'center' });
     button.current?.focus();
   }, [wantsHere]);
+  // The server's answer is in the language it was asked in: another language drops it
+  // (the page then says the arrival in its own words, from `here_at`).
+  const { reset } = arrived;
+  useEffect(() => reset(), [i18n.language, reset]);
   const answer = arrived.data?.message;
   const failure =
     arrived.error instanceof ApiError && arrived.error.serverMessage
@@ -318,9 +322,11 @@ interface DetailsValues {
 }
 
 function Details({ token, visit }: { token: string; visit: InvitationLinkView }) {
-  const { t } = useTranslation('invitation');
+  const { t, i18n } = useTranslation('invitation');
   const complete = useCompleteDetails(token);
-  const [saved, setSaved] = useState<string | null>(null);
+  // The server's thanks, in the language they were asked in: another language drops them.
+  const [thanks, setThanks] = useState<{ text: string; language: string } | null>(null);
+  const saved = thanks?.language === i18n.language ? thanks.text : null;
   const { form, submit, summary, setSummary, validateField } = useSchemaForm(loadDetailsSchema, {
     ns: 'invitation',
     keys: { errors: 'details.errors', fields: 'details.fields' },
@@ -331,10 +337,10 @@ function Details({ token, visit }: { token: string; visit: InvitationLinkView })
       body.set('id_number', data.id_number);
       body.set('request_image', values.request_image!);
       body.set('privacy_accepted', 'true');
-      setSaved(null);
+      setThanks(null);
       try {
         const answer = await complete.mutateAsync(body);
-        setSaved(answer.message);
+        setThanks({ text: answer.message, language: i18n.language });
         form.setValues({ id_number: '', request_image: null, privacy_accepted: false });
       } catch (error) {
         if (error instanceof ApiError) {
