@@ -361,6 +361,29 @@ describe(`the invited visitor's link (${testDatabaseKind})`, () => {
       });
     });
 
+    it('leaves no file behind when the transaction fails after the bytes were written', async () => {
+      const { token, visitorId } = await invite(dayIn(timeZone, 1));
+      const before = await storedFiles();
+      await ctx.db.execute(sql`
+        create or replace function test_refuse_file_row() returns trigger language plpgsql as $$
+        begin raise exception 'test: the files row is refused'; end $$`);
+      await ctx.db.execute(sql`
+        create trigger test_refuse_file_row before insert on files
+        for each row execute function test_refuse_file_row()`);
+      try {
+        const res = await details(
+          token,
+          { id_number: 'CI-9', privacy_accepted: '1' },
+          { filename: 'id.png', contentType: 'image/png', bytes: png },
+        );
+        expect(res.statusCode).toBeGreaterThanOrEqual(500);
+      } finally {
+        await ctx.db.execute(sql`drop trigger if exists test_refuse_file_row on files`);
+      }
+      expect(await storedFiles()).toEqual(before);
+      expect((await visitorRow(visitorId)).detailsCompletedAt).toBeNull();
+    });
+
     it('has nothing to complete once the invitation is cancelled', async () => {
       const { token, created, visitorId } = await invite(dayIn(timeZone, 1));
       const cancel = await as(
