@@ -271,6 +271,20 @@ describe('Mes visiteurs', () => {
   });
 });
 
+describe('a rule the form cannot write', () => {
+  it('is kept as it is on an edit, unless the weekly repetition replaces it', () => {
+    const daily = { ...visit, rrule: 'FREQ=DAILY;COUNT=3' };
+    const values = scheduleValues(SITE, daily);
+    expect(values).toMatchObject({ repeat: false, kept_rule: 'FREQ=DAILY;COUNT=3' });
+    expect(scheduleFields(values).rrule).toBe('FREQ=DAILY;COUNT=3');
+    expect(
+      scheduleFields({ ...values, repeat: true, days: ['FR'], until: '30/08/2027' }).rrule,
+    ).toBe('FREQ=WEEKLY;BYDAY=FR;UNTIL=20270830');
+    expect(scheduleFields({ ...values, kept_rule: null }).rrule).toBe('');
+    expect(againValues(daily, [{ id: SITE }]).kept_rule).toBeNull();
+  });
+});
+
 describe('the CSV', () => {
   it('downloads the template with its BOM under the language’s name', () => {
     const fr = csvTemplateFile('fr');

@@ -11,6 +11,7 @@ import type {
   InvitationCsvError,
   InvitationSchedule,
   InvitationsQuery,
+  InvitationsScope,
   InvitedVisit,
   InvitedVisitor,
 } from '@sesame/shared';
@@ -20,15 +21,18 @@ import { getToken } from '../../../lib/session';
 
 export type InvitationAnswer = InvitationCreated & { message: string };
 
+/** A list's query, and whose visitors it shows (`/mine`, or `/company` for who reads its requests). */
+export type InvitedVisitsQuery = Partial<InvitationsQuery> & { scope: InvitationsScope };
+
 export const invitationKeys = {
   all: ['invitations'] as const,
-  mine: (query: Partial<InvitationsQuery>) => ['invitations', 'mine', query] as const,
+  mine: (query: InvitedVisitsQuery) => ['invitations', 'mine', query] as const,
 };
 
-export function useInvitedVisits(query: Partial<InvitationsQuery>) {
+export function useInvitedVisits({ scope, ...query }: InvitedVisitsQuery) {
   return useQuery({
-    queryKey: invitationKeys.mine(query),
-    queryFn: () => api.get<Paginated<InvitedVisit>>(`/invitations/mine${toQuery(query)}`),
+    queryKey: invitationKeys.mine({ scope, ...query }),
+    queryFn: () => api.get<Paginated<InvitedVisit>>(`/invitations/${scope}${toQuery(query)}`),
     placeholderData: keepPreviousData,
   });
 }

@@ -4,7 +4,17 @@
  * the repetition ("Tous les lundis et jeudis jusqu'au 30/06/2027"). The invite screen and
  * "Modifier" share it; their form checks it with the shared schema.
  */
-import { Checkbox, Grid, Group, NativeSelect, Stack, Switch, Text, TextInput } from '@mantine/core';
+import {
+  Button,
+  Checkbox,
+  Grid,
+  Group,
+  NativeSelect,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import {
   HOURS,
   HOUR_PLACEHOLDER,
@@ -162,6 +172,20 @@ export function ScheduleFields<Values extends ScheduleValues>(props: {
             {...form.getInputProps('repeat', { type: 'checkbox' })}
             name={`${idPrefix}-repeat`}
           />
+          {!values.repeat && values.kept_rule && (
+            <Group gap="sm" data-testid="kept-rule">
+              <Text size="sm">
+                {t('schedule.keptRule', { rule: ruleSentence(values.kept_rule, lang, t) })}
+              </Text>
+              <Button
+                variant="subtle"
+                size="xs"
+                onClick={() => form.setFieldValue('kept_rule', null as Values['kept_rule'])}
+              >
+                {t('schedule.dropRule')}
+              </Button>
+            </Group>
+          )}
           {values.repeat && (
             <>
               <Checkbox.Group

@@ -50,6 +50,11 @@ export interface ScheduleValues {
   days: Weekday[];
   /** DD/MM/YYYY: the rule's last day. */
   until: string;
+  /**
+   * An invitation's rule the form cannot write (daily, a count, an interval), kept as it is
+   * unless the host turns the weekly repetition on or drops it.
+   */
+  kept_rule: string | null;
 }
 
 export interface InviteValues extends ScheduleValues {
@@ -101,12 +106,15 @@ export function scheduleValues(
     repeat: !!weekly && keepDate,
     days: weekly && keepDate ? [...weekly.byDay] : [],
     until: weekly?.until && keepDate ? fromIsoDay(weekly.until) : '',
+    kept_rule: rule && !weekly && keepDate ? visit!.rrule : null,
   };
 }
 
 /** The RRULE the form's repetition writes; null when it does not repeat. */
-export function formRule(values: Pick<ScheduleValues, 'repeat' | 'days' | 'until'>) {
-  return values.repeat ? weeklyRule(values.days, values.until) : null;
+export function formRule(
+  values: Pick<ScheduleValues, 'repeat' | 'days' | 'until'> & { kept_rule?: string | null },
+) {
+  return values.repeat ? weeklyRule(values.days, values.until) : (values.kept_rule ?? null);
 }
 
 /** The schedule as `invitationScheduleSchema`'s input. */
