@@ -1,7 +1,7 @@
 /**
  * The invited visitor's page (issue 30) in Chromium, on a phone: a host invites a visitor for
  * today in English; the visitor opens their link with `&here=1` and reads their visit in the
- * invitation's language (host, site, the code), the "I have arrived" button in view with the
+ * invitation's language (host, site, the code), the "I'm here" button in view with the
  * focus; they complete their details (a refused submit says each field's message under it,
  * then the ID number, a PNG document and the privacy notice are saved), and press the button:
  * the page says the host knows. A forged link shows a clear message. axe on the page, and
@@ -71,7 +71,7 @@ describe("the invited visitor's page", () => {
     await page.goto(`/demo/invitation?token=${encodeURIComponent(token)}&here=1`);
     // The invitation's language first: English.
     await page.getByRole('heading', { name: /^Your visit to / }).waitFor();
-    const here = page.getByRole('button', { name: 'I have arrived' });
+    const here = page.getByRole('button', { name: "I'm here" });
     await here.waitFor();
     await expect.poll(() => here.evaluate((el) => el === document.activeElement)).toBe(true);
     expect(await page.getByTestId('invitation-code').innerText()).toBe(visitor.code);

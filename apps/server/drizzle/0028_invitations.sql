@@ -38,4 +38,41 @@ CREATE INDEX "invitation_days_company_starts_idx" ON "invitation_days" USING btr
 CREATE INDEX "invitations_company_host_idx" ON "invitations" USING btree ("company_id","host_user_id","created_at");--> statement-breakpoint
 CREATE INDEX "invitations_site_idx" ON "invitations" USING btree ("site_id");--> statement-breakpoint
 ALTER TABLE "visit_requests" ADD CONSTRAINT "visit_requests_invitation_id_invitations_id_fk" FOREIGN KEY ("invitation_id") REFERENCES "public"."invitations"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "visit_requests_invitation_idx" ON "visit_requests" USING btree ("invitation_id");
+CREATE INDEX "visit_requests_invitation_idx" ON "visit_requests" USING btree ("invitation_id");--> statement-breakpoint
+-- An invited visitor checked in or out (issue 30): their host hears it on the live feed as
+-- the invitation's news (a host does not read the on-site list, so they hear no 'presence').
+CREATE OR REPLACE FUNCTION sesame_notify_invited_check() RETURNS trigger
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_request uuid;
+  v_invitation uuid;
+  v_host uuid;
+  v_company uuid;
+  v_site uuid;
+BEGIN
+  IF TG_OP = 'UPDATE' AND NEW.check_out_at IS NOT DISTINCT FROM OLD.check_out_at
+     AND NEW.undone_at IS NOT DISTINCT FROM OLD.undone_at THEN
+    RETURN NEW;
+  END IF;
+  SELECT r.id, i.id, i.host_user_id, i.company_id, i.site_id
+    INTO v_request, v_invitation, v_host, v_company, v_site
+    FROM visit_requests r JOIN invitations i ON i.id = r.invitation_id
+   WHERE r.visitor_id = NEW.visitor_id
+   LIMIT 1;
+  IF v_invitation IS NOT NULL THEN
+    PERFORM pg_notify('sesame_live', json_build_object(
+      'type', 'invitation',
+      'company_id', v_company,
+      'site_id', v_site,
+      'invitation_id', v_invitation,
+      'request_id', v_request,
+      'host_user_id', v_host,
+      'op', 'checked'
+    )::text);
+  END IF;
+  RETURN NEW;
+END
+$$;
+--> statement-breakpoint
+CREATE TRIGGER visitor_checks_notify_invitation AFTER INSERT OR UPDATE ON visitor_checks
+  FOR EACH ROW EXECUTE FUNCTION sesame_notify_invited_check();

@@ -16,6 +16,8 @@ import {
   companyUpdateSchema,
   createMemberFieldsSchema,
   createQrUserFieldsSchema,
+  invitationDetailsSchema,
+  invitationImportFieldsSchema,
   mayPerform,
   visitorFormSchema,
   ROLES,
@@ -48,6 +50,8 @@ const MULTIPART_SCHEMAS: Record<string, z.ZodType> = {
   companyInlineUpdateSchema,
   createQrUserFieldsSchema,
   createMemberFieldsSchema,
+  invitationDetailsSchema,
+  invitationImportFieldsSchema,
 };
 
 interface ZodNode {

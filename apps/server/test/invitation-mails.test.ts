@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InvitationCreated } from '@sesame/shared';
 import { mailOutbox, sites, visitRequests } from '../src/db/schema';
 import { InvitationLinks } from '../src/invitations/link';
+import { writeInvitationEvent } from '../src/mail/calendar';
 import { recurrenceSentence } from '../src/mail/invitation-templates';
 import {
   INVITATION_HERE_MAIL,
@@ -496,5 +497,50 @@ describe(`invitation mails (${testDatabaseKind})`, () => {
       recurrenceSentence('FREQ=WEEKLY;UNTIL=20310113', days('2030-12-02', '2031-01-13'), 'fr'),
     ).toBe('Les lundis, du 2 décembre 2030 au 13 janvier 2031');
     expect(recurrenceSentence(null, days('2030-03-04'), 'fr')).toBeNull();
+  });
+
+  it('lists the days across a change to summer time (RDATE), so none moves by an hour', () => {
+    // Mondays at 09:00 in Paris from 25 March 2030: the clocks go forward on the 31st.
+    const at = (day: string) =>
+      zonedToUtc(
+        {
+          year: 2030,
+          month: Number(day.slice(5, 7)),
+          day: Number(day.slice(8)),
+          hour: 9,
+          minute: 0,
+        },
+        'Europe/Paris',
+      );
+    const days = ['2030-03-25', '2030-04-01', '2030-04-08'].map(at);
+    const ics = writeInvitationEvent({
+      method: 'REQUEST',
+      uid: 'invitation-dst@sesame',
+      sequence: 0,
+      start: days[0]!,
+      end: new Date(days[0]!.getTime() + 3_600_000),
+      rrule: 'FREQ=WEEKLY;BYDAY=MO;UNTIL=20300408',
+      timeZone: 'Europe/Paris',
+      exdates: [days[1]!],
+      occurrences: days,
+      recurrenceId: null,
+      title: 'Visite',
+      location: null,
+      description: 'Code',
+      url: 'https://sesame.example/demo',
+      organizer: { name: 'Demo', email: 'accueil@example.com' },
+      attendee: { name: 'Awa Koné', email: 'awa@example.com' },
+    });
+    expect(ics).not.toContain('RRULE:');
+    const event = new ICAL.Event(
+      new ICAL.Component(ICAL.parse(ics)).getFirstSubcomponent('vevent')!,
+    );
+    const iterator = event.iterator();
+    const starts: string[] = [];
+    for (let next = iterator.next(); next; next = iterator.next()) {
+      starts.push(next.toJSDate().toISOString());
+    }
+    // 09:00 in Paris each time: 08:00 UTC in winter, 07:00 UTC in summer; the 1st cancelled.
+    expect(starts).toEqual(['2030-03-25T08:00:00.000Z', '2030-04-08T07:00:00.000Z']);
   });
 });

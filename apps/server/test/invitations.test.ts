@@ -194,8 +194,12 @@ describe(`invitations (${testDatabaseKind})`, () => {
   const put = (token: string, id: string, payload: Record<string, unknown>) =>
     api(token)({ method: 'PUT', url: `/api/invitations/${id}`, payload });
 
+  /** `?…` lists the caller's own; `company?…` every host's (GET /api/invitations/company). */
   const mine = async (token: string, query = '') => {
-    const res = await api(token)({ method: 'GET', url: `/api/invitations/mine${query}` });
+    const url = query.startsWith('company')
+      ? `/api/invitations/${query}`
+      : `/api/invitations/mine${query}`;
+    const res = await api(token)({ method: 'GET', url });
     expect(res.statusCode, res.body).toBe(200);
     return res.json<{
       data: InvitedVisit[];
@@ -1041,7 +1045,7 @@ describe(`invitations (${testDatabaseKind})`, () => {
 
       const forbidden = await api(where.host)({
         method: 'GET',
-        url: '/api/invitations/mine?scope=company',
+        url: '/api/invitations/company',
       });
       expect(forbidden.statusCode).toBe(403);
 
@@ -1052,7 +1056,7 @@ describe(`invitations (${testDatabaseKind})`, () => {
       expect(dropped.statusCode, dropped.body).toBe(200);
       const admin = await tokenOf(where.tenant.staff.ROLE_ADMIN.email);
       expect((await put(admin, mineInv.invitation_id, schedule)).statusCode).toBe(200);
-      const company = await mine(admin, '?scope=company');
+      const company = await mine(admin, 'company');
       // Theirs first: its day (4 March) comes before Mine's, moved to the 5th.
       expect(company.data.map((r) => [r.lastname, r.state, r.host?.id])).toEqual([
         ['Theirs', 'cancelled', colleague.id],
@@ -1092,7 +1096,7 @@ describe(`invitations (${testDatabaseKind})`, () => {
         (await put(token, atB.invitation_id, { ...schedule, site_id: siteB.id })).statusCode,
       ).toBe(404);
       expect((await cancel(token, atB.invitation_id)).statusCode).toBe(404);
-      expect((await mine(token, '?scope=company')).data.map((r) => r.lastname)).toEqual(['AtA']);
+      expect((await mine(token, 'company')).data.map((r) => r.lastname)).toEqual(['AtA']);
       // Within the limits it reaches; moving the invitation beyond them is refused.
       const beyond = await put(token, atA.invitation_id, { ...schedule, site_id: siteB.id });
       expect(beyond.statusCode).toBe(403);
@@ -1119,7 +1123,7 @@ describe(`invitations (${testDatabaseKind})`, () => {
         expect((await cancel(token, invitation.invitation_id)).statusCode, role).toBe(404);
         const listed = await api(token)({
           method: 'GET',
-          url: '/api/invitations/mine?scope=company',
+          url: '/api/invitations/company',
         });
         if (listed.statusCode === 200) {
           expect(listed.json<{ data: InvitedVisit[] }>().data, role).toEqual([]);

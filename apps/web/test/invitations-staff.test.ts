@@ -167,6 +167,14 @@ describe('the invite form and the shared schema', () => {
     expect(
       scheduleProblems({ date: '02/07/2027', repeat: true, until: '30/06/2028' }, '2027-07-01'),
     ).toEqual({});
+    // An invitation under way keeps its first day, past as it is; another past day is refused.
+    const underWay = { date: '01/07/2027', repeat: true, until: '30/06/2028' };
+    expect(scheduleProblems(underWay, '2027-07-08', '01/07/2027')).toEqual({});
+    expect(
+      scheduleProblems({ ...underWay, date: '02/07/2027' }, '2027-07-08', '01/07/2027'),
+    ).toEqual({
+      date: 'datePast',
+    });
   });
 
   it('gives the import its fields as text, a blank rule when none', () => {

@@ -18,7 +18,7 @@ import {
   mayPerform,
 } from '@sesame/shared';
 import { listAnswer } from '../db/pagination';
-import { forbidden, notFound } from '../errors';
+import { notFound } from '../errors';
 import { say } from '../language';
 import { activeSiteOf, assertWithinSites, withinSites } from '../sites/service';
 import { invitationImportRoutes } from './import-routes';
@@ -94,36 +94,58 @@ export const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  const listAnswerSchema = z.object({
+    data: z.array(invitedVisitSchema),
+    meta: z.object({ page: z.number(), per_page: z.number(), total: z.number() }),
+  });
+  const whenSummary =
+    'one row each with their state (invited, completed, here, arrived, left, cancelled): ' +
+    '`when=upcoming` (a day not over, by the next day) or `past`.';
+
   app.get(
     '/invitations/mine',
     {
       config: { action: 'invitations.create' },
       schema: {
         tags: ['invitations'],
-        summary:
-          'The caller’s invited visitors, one row each with their state (invited, completed, here, arrived, ' +
-          'left, cancelled): `when=upcoming` (a day not over, by the next day) or `past`; `scope=company` ' +
-          'lists every host’s, for whoever reads the company’s requests (else 403).',
+        summary: `The caller’s invited visitors, ${whenSummary}`,
         querystring: invitationsQuerySchema,
-        response: {
-          200: z.object({
-            data: z.array(invitedVisitSchema),
-            meta: z.object({ page: z.number(), per_page: z.number(), total: z.number() }),
-          }),
-        },
+        response: { 200: listAnswerSchema },
       },
     },
     async (request) => {
       const who = request.principal!;
-      const query = request.query;
-      if (query.scope === 'company' && !mayPerform(who.role, 'requests.list')) throw forbidden();
       const { rows, total } = await listInvitedVisits(app.db, {
         companyId: who.companyId,
-        hostUserId: query.scope === 'company' ? null : who.userId,
-        siteIds: query.scope === 'company' ? who.siteIds : [],
-        query,
+        hostUserId: who.userId,
+        siteIds: [],
+        query: request.query,
       });
-      return listAnswer(query, total, rows);
+      return listAnswer(request.query, total, rows);
+    },
+  );
+
+  app.get(
+    '/invitations/company',
+    {
+      // Every host's invitations: whoever reads the company's requests.
+      config: { action: 'requests.list' },
+      schema: {
+        tags: ['invitations'],
+        summary: `Every host’s invited visitors of the caller’s company (within their site limits), ${whenSummary}`,
+        querystring: invitationsQuerySchema,
+        response: { 200: listAnswerSchema },
+      },
+    },
+    async (request) => {
+      const who = request.principal!;
+      const { rows, total } = await listInvitedVisits(app.db, {
+        companyId: who.companyId,
+        hostUserId: null,
+        siteIds: who.siteIds,
+        query: request.query,
+      });
+      return listAnswer(request.query, total, rows);
     },
   );
 

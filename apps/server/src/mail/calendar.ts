@@ -181,6 +181,13 @@ export interface InvitationEvent {
   timeZone: string;
   /** The start of each cancelled occurrence (EXDATE). */
   exdates: Date[];
+  /**
+   * The start of every day of the invitation (cancelled ones too), from the site's zone. When
+   * they do not all keep the first start's UTC time of day (a change to or from summer time
+   * falls within the series), the entry lists them (RDATE) rather than repeat a UTC rule that
+   * would move the visit by an hour after the change.
+   */
+  occurrences?: Date[];
   /** The occurrence a CANCEL is about (its start); null: the whole entry. */
   recurrenceId: Date | null;
   title: string;
@@ -242,8 +249,15 @@ export function writeInvitationEvent(event: InvitationEvent): string {
   const organizer = mailtoAddress(event.organizer.email);
   const attendee = mailtoAddress(event.attendee.email);
   const cancel = event.method === 'CANCEL';
-  const rule =
-    event.rrule && !event.recurrenceId ? utcRule(event.rrule, event.start, event.timeZone) : null;
+  const repeats = !!event.rrule && !event.recurrenceId;
+  const timeOfDay = (at: Date) => at.getTime() % 86_400_000;
+  const occurrences = event.occurrences ?? [];
+  const steady = occurrences.every((at) => timeOfDay(at) === timeOfDay(event.start));
+  const rule = repeats && steady ? utcRule(event.rrule!, event.start, event.timeZone) : null;
+  // Across a clock change: the days themselves, each at its own UTC time, the first among them
+  // (DTSTART is an instance by RFC 5545, which some readers — ical.js — count only when listed;
+  // an instance given twice is one).
+  const listed = repeats && !steady ? occurrences : [];
   const lines = [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
@@ -258,7 +272,8 @@ export function writeInvitationEvent(event: InvitationEvent): string {
     `DTSTART:${utc(event.start)}`,
     `DTEND:${utc(event.end > event.start ? event.end : new Date(event.start.getTime() + 3_600_000))}`,
     ...(rule ? [`RRULE:${rule}`] : []),
-    ...(rule ? event.exdates.map((day) => `EXDATE:${utc(day)}`) : []),
+    ...listed.map((day) => `RDATE:${utc(day)}`),
+    ...(rule || listed.length > 0 ? event.exdates.map((day) => `EXDATE:${utc(day)}`) : []),
     `SUMMARY:${icsText(event.title)}`,
     ...(event.location ? [`LOCATION:${icsText(event.location)}`] : []),
     `DESCRIPTION:${icsText(event.description, 'several')}`,

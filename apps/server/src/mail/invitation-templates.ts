@@ -353,6 +353,7 @@ function requestIcs(
     exdates: source.days
       .filter((d) => d.cancelled)
       .map((d) => instantAt(d.day, invitation.time, site.timeZone)),
+    occurrences: source.days.map((d) => instantAt(d.day, invitation.time, site.timeZone)),
     recurrenceId: null,
     title: t.title(source.company.name),
     location: placeOf(source),
@@ -480,6 +481,7 @@ export function renderInvitationCancelMail(
     rrule: oneDay ? null : invitation.rrule,
     timeZone: site.timeZone,
     exdates: [],
+    occurrences: source.days.map((d) => instantAt(d.day, invitation.time, site.timeZone)),
     recurrenceId: oneDay ? instantAt(oneDay, invitation.time, site.timeZone) : null,
     title: t.title(company.name),
     location: placeOf(source),

@@ -29,6 +29,7 @@ export const PUBLIC_NAMESPACES: readonly string[] = Object.freeze([
   'checkins',
   'hostLoop',
   'privacy',
+  'invitation',
 ]);
 
 /** Every namespace file but French `common`, each its own chunk. */

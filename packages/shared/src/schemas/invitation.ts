@@ -296,17 +296,20 @@ export const INVITED_STATES = [
 ] as const;
 export type InvitedState = (typeof INVITED_STATES)[number];
 
-/** GET `/api/invitations/mine`: the host's invited visitors (or the company's, for who reads its requests). */
+/**
+ * GET `/api/invitations/mine` (the host's invited visitors) and GET `/api/invitations/company`
+ * (every host's, for whoever reads the company's requests).
+ */
 export const invitationsQuerySchema = z.object({
   page: z.coerce.number().int().min(1).default(1),
   per_page: z.coerce.number().int().min(1).max(100).default(25),
   q: z.string().trim().max(TEXT_MAX.search).optional(),
-  /** 'company': every host's (who may read the company's requests); else the caller's own. */
-  scope: z.enum(['mine', 'company']).default('mine'),
   /** 'upcoming': a day today or later; 'past': their days are over. */
   when: z.enum(['upcoming', 'past']).default('upcoming'),
 });
 export type InvitationsQuery = z.infer<typeof invitationsQuerySchema>;
+/** Whose invited visitors a list shows: the caller's own, or the company's. */
+export type InvitationsScope = 'mine' | 'company';
 
 /** One invited visitor as "Mes visiteurs" lists them. */
 export const invitedVisitSchema = z.object({

@@ -155,7 +155,8 @@ export const liveEventSchema = z.discriminatedUnion('type', [
     request_id: z.string().nullable().default(null),
     /** The host who invited: they hear their own invitations' news (issue 30). */
     host_user_id: z.string().nullable().default(null),
-    op: z.enum(['created', 'updated', 'cancelled', 'completed', 'here']),
+    // 'checked': an invited visitor checked in or out (a trigger of migration 0028).
+    op: z.enum(['created', 'updated', 'cancelled', 'completed', 'here', 'checked']),
   }),
 ]);
 export type LiveEvent = z.infer<typeof liveEventSchema>;

@@ -53,7 +53,7 @@ export function EditDialog(props: {
       initialValues: scheduleValues(visit.site.id, visit),
       toInput: scheduleInput,
       check: (values) => {
-        const problems = scheduleProblems(values, todayIn(zoneOf(values.site_id)));
+        const problems = scheduleProblems(values, todayIn(zoneOf(values.site_id)), visit.date);
         return {
           date: problems.date && t(`form.errors.${problems.date}`),
           until: problems.until && t(`form.errors.${problems.until}`),

@@ -320,14 +320,18 @@ export function preselectedSite(
 
 /**
  * What the schema cannot say of a schedule (a day past at the site, the rule's end), as the
- * screen's message keys: `today` is the site's ('YYYY-MM-DD').
+ * screen's message keys: `today` is the site's ('YYYY-MM-DD'). `keptDate` is the first day an
+ * invitation under way already has: kept as it is, it is no past day to refuse (the server
+ * accepts it while some of its days are still to come).
  */
 export function scheduleProblems(
   values: Pick<ScheduleValues, 'date' | 'repeat' | 'until'>,
   today: string,
+  keptDate?: string,
 ): { date?: 'datePast'; until?: 'untilInvalid' | 'untilBeforeDate' } {
   const problems: { date?: 'datePast'; until?: 'untilInvalid' | 'untilBeforeDate' } = {};
-  if (isVisitDate(values.date) && toIsoDay(values.date) < today) problems.date = 'datePast';
+  if (isVisitDate(values.date) && toIsoDay(values.date) < today && values.date !== keptDate)
+    problems.date = 'datePast';
   if (values.repeat) {
     if (!isVisitDate(values.until)) problems.until = 'untilInvalid';
     else if (isVisitDate(values.date) && toIsoDay(values.until) < toIsoDay(values.date))
