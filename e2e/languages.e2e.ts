@@ -20,6 +20,37 @@ import { within } from './support/poll';
 import { ROOT, apiToken, type RunningServer } from './support/server';
 import { useSesame } from './support/sesame';
 import { createConfirmedVisitor, ID_PNG, todayForForm } from './support/visitors';
+import { InvitationLinks } from '../apps/server/src/invitations/link';
+import { demoSite } from './support/kiosk';
+
+/** The server's secret here: the test signs an invited visitor's link with it (issue 30). */
+const JWT_SECRET = 'e2e-languages-secret-long-enough-for-hs256-signing';
+
+/** An invited visitor's page for today, in French: its address with its signed link. */
+async function invitationPage(server: RunningServer): Promise<string> {
+  const token = await apiToken(server);
+  const site = await demoSite(server, token);
+  // The answer holds the visitors at its root (no `data`): read as it comes.
+  const res = await fetch(`${server.url}/api/invitations`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({
+      site_id: site.siteId,
+      date: todayForForm(),
+      time: '09:00',
+      end_time: '18:00',
+      reason: 'Réunion',
+      visitors: [{ firstname: 'Koffi', lastname: 'Yao', email: 'koffi.yao@example.com' }],
+    }),
+  });
+  if (!res.ok) throw new Error(`/invitations: ${res.status} ${await res.text()}`);
+  const created = (await res.json()) as { visitors: { request_id: string }[] };
+  const link = new InvitationLinks(JWT_SECRET).sign(
+    created.visitors[0]!.request_id,
+    new Date(Date.now() + 86_400_000),
+  );
+  return `/demo/invitation?token=${encodeURIComponent(link)}`;
+}
 
 type Language = 'fr' | 'en';
 const DEMO = 'Demo';
@@ -422,7 +453,7 @@ async function createRecords(server: RunningServer): Promise<Records> {
 // ---------------------------------------------------------------------------------------
 
 describe('every screen in French and in English (issue 18)', () => {
-  const sesame = useSesame();
+  const sesame = useSesame({ env: { JWT_SECRET } });
   let records: Records;
   let cat: Catalogues;
   const seen: Seen[] = [];
@@ -463,6 +494,7 @@ describe('every screen in French and in English (issue 18)', () => {
       { path: `/success-user-checkin/${uidn}`, screen: 'thanks' },
       { path: `/success-user-checkout/${uidn}`, screen: 'thanks' },
       { path: '/demo/no-such-page', screen: 'not-found' },
+      { path: await invitationPage(sesame.server), screen: 'invitation' },
       // Signed out, the Menu sends a visitor to the request page; a scan, to the login.
       { path: '/demo/menu' },
       { path: `/scan/${uidn}` },
@@ -502,6 +534,8 @@ describe('every screen in French and in English (issue 18)', () => {
       { path: '/demo/on-site', screen: 'on-site' },
       { path: '/demo/on-site/roll-call', screen: 'roll-call' },
       { path: '/demo/audit', screen: 'audit' },
+      { path: '/demo/invite', screen: 'invite' },
+      { path: '/demo/my-visitors', screen: 'my-visitors' },
       { path: `/success-checkin/${uidn}`, screen: 'thanks' },
       // A scan checks the code in, then says so on the thank-you page.
       { path: `/scan/${scanUidn}` },
