@@ -12,7 +12,6 @@ import type { z } from 'zod';
 import { audit } from '../audit/service';
 import type { Db } from '../db/client';
 import { companies, files, kiosks, sites } from '../db/schema';
-import { badRequest } from '../errors';
 import { issuePairingCode, revokeKiosk } from './device';
 
 export type KioskRow = typeof kiosks.$inferSelect & { siteName: string };
