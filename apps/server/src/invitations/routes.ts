@@ -14,6 +14,7 @@ import {
   invitationInputSchema,
   invitationScheduleSchema,
   invitationsQuerySchema,
+  type InvitationsScope,
   invitedVisitSchema,
   mayPerform,
 } from '@sesame/shared';
@@ -102,52 +103,38 @@ export const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
     'one row each with their state (invited, completed, here, arrived, left, cancelled): ' +
     '`when=upcoming` (a day not over, by the next day) or `past`.';
 
-  app.get(
-    '/invitations/mine',
-    {
-      config: { action: 'invitations.create' },
-      schema: {
-        tags: ['invitations'],
-        summary: `The caller’s invited visitors, ${whenSummary}`,
-        querystring: invitationsQuerySchema,
-        response: { 200: listAnswerSchema },
+  /**
+   * A list of invited visitors: the caller's own (`mine`, as host), or every host's of their
+   * company within their site limits (`company`, for whoever reads its requests).
+   */
+  const invitedList = (scope: InvitationsScope) =>
+    app.get(
+      `/invitations/${scope}`,
+      {
+        config: { action: scope === 'mine' ? 'invitations.create' : 'requests.list' },
+        schema: {
+          tags: ['invitations'],
+          summary:
+            scope === 'mine'
+              ? `The caller’s invited visitors, ${whenSummary}`
+              : `Every host’s invited visitors of the caller’s company (within their site limits), ${whenSummary}`,
+          querystring: invitationsQuerySchema,
+          response: { 200: listAnswerSchema },
+        },
       },
-    },
-    async (request) => {
-      const who = request.principal!;
-      const { rows, total } = await listInvitedVisits(app.db, {
-        companyId: who.companyId,
-        hostUserId: who.userId,
-        siteIds: [],
-        query: request.query,
-      });
-      return listAnswer(request.query, total, rows);
-    },
-  );
-
-  app.get(
-    '/invitations/company',
-    {
-      // Every host's invitations: whoever reads the company's requests.
-      config: { action: 'requests.list' },
-      schema: {
-        tags: ['invitations'],
-        summary: `Every host’s invited visitors of the caller’s company (within their site limits), ${whenSummary}`,
-        querystring: invitationsQuerySchema,
-        response: { 200: listAnswerSchema },
+      async (request) => {
+        const who = request.principal!;
+        const { rows, total } = await listInvitedVisits(app.db, {
+          companyId: who.companyId,
+          hostUserId: scope === 'mine' ? who.userId : null,
+          siteIds: scope === 'mine' ? [] : who.siteIds,
+          query: request.query,
+        });
+        return listAnswer(request.query, total, rows);
       },
-    },
-    async (request) => {
-      const who = request.principal!;
-      const { rows, total } = await listInvitedVisits(app.db, {
-        companyId: who.companyId,
-        hostUserId: null,
-        siteIds: who.siteIds,
-        query: request.query,
-      });
-      return listAnswer(request.query, total, rows);
-    },
-  );
+    );
+  invitedList('mine');
+  invitedList('company');
 
   app.put(
     '/invitations/:id',
