@@ -5,6 +5,7 @@
  * in that reader's language. HTML with a plain-text part, framed by layout.ts; every value
  * read from the database reaches them through `frame` and `escapeHtml`.
  */
+import { siteMapUrl } from '../invitations/arrival';
 import { formatUidn, readRule, type Weekday } from '@sesame/shared';
 import { qrPng, qrTargets } from '../qr/qr';
 import { wallClock, zonedToUtc } from '../time-zones';
@@ -243,9 +244,8 @@ export function recurrenceSentence(
   return `${pattern}, ${t.range(dayMonth(first, lang, !sameYear), dayMonth(last, lang, true))}`;
 }
 
-/** The site's address on OpenStreetMap's search (no key, no tracking script). */
-export const mapUrl = (address: string) =>
-  `https://www.openstreetmap.org/search?query=${encodeURIComponent(address)}`;
+/** The site's address on OpenStreetMap's search: the visitor's page's own link (one source). */
+export const mapUrl = (address: string) => siteMapUrl(address) ?? '';
 
 /** 'HH:MM' on a 'YYYY-MM-DD' in the site's zone, as an instant. */
 function instantAt(isoDay: string, time: string, timeZone: string): Date {
