@@ -19,7 +19,8 @@ export interface InvitationDay {
   endsAt: Date;
 }
 
-const toDdMmYyyy = (day: string) => day.split('-').reverse().join('/');
+/** 'YYYY-MM-DD' ↔ 'DD/MM/YYYY' (the stored day ↔ the forms' and the mails' day). */
+export const toDdMmYyyy = (day: string) => day.split('-').reverse().join('/');
 export const toIsoDay = (ddmmyyyy: string) => ddmmyyyy.split('/').reverse().join('-');
 
 /**

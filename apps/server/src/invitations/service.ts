@@ -39,7 +39,7 @@ import {
 import { likeAny } from '../db/pagination';
 import { inSites, type SiteRow } from '../sites/service';
 import { dayOf } from '../time-zones';
-import { invitationDays, toIsoDay, type InvitationDay } from './days';
+import { invitationDays, toDdMmYyyy, toIsoDay, type InvitationDay } from './days';
 import { notifyInvitation } from './live';
 
 export type InvitationRow = typeof invitations.$inferSelect;
@@ -51,8 +51,6 @@ export interface Host {
   /** 'Firstname Name', written on the request as the visitor form writes its host. */
   name: string;
 }
-
-const ddmmyyyy = (isoDay: string) => isoDay.split('-').reverse().join('/');
 
 /**
  * The days of a schedule, refusing a first day already past at the site (400 on `date`) —
@@ -112,7 +110,7 @@ export async function createInvitation(
       hostUserId: host.userId,
       reason: invitation.reason || null,
       language: invitation.language,
-      firstDate: ddmmyyyy(first.day),
+      firstDate: toDdMmYyyy(first.day),
       time: invitation.time,
       endTime: invitation.end_time,
       rrule: invitation.rrule ?? null,
@@ -141,7 +139,7 @@ export async function createInvitation(
         contact: phones[index]!,
         idNumber: '',
         organisationName: visitor.organisation,
-        requestDate: ddmmyyyy(first.day),
+        requestDate: toDdMmYyyy(first.day),
         requestTime: invitation.time,
         // The first day's start and the last day's end: the invitation's days decide within.
         dayStartsAt: first.startsAt,
@@ -319,7 +317,7 @@ export async function changeSchedule(
     .update(invitations)
     .set({
       siteId: site.id,
-      firstDate: ddmmyyyy(first.day),
+      firstDate: toDdMmYyyy(first.day),
       time: schedule.time,
       endTime: schedule.end_time,
       rrule: schedule.rrule ?? null,
@@ -335,7 +333,7 @@ export async function changeSchedule(
       .update(visitors)
       .set({
         siteId: site.id,
-        requestDate: ddmmyyyy(first.day),
+        requestDate: toDdMmYyyy(first.day),
         requestTime: schedule.time,
         dayStartsAt: first.startsAt,
         dayEndsAt: last.endsAt,

@@ -6,6 +6,7 @@
  * read from the database reaches them through `frame` and `escapeHtml`.
  */
 import { siteMapUrl } from '../invitations/arrival';
+import { toDdMmYyyy, toIsoDay } from '../invitations/days';
 import { formatUidn, readRule, type Weekday } from '@sesame/shared';
 import { qrPng, qrTargets } from '../qr/qr';
 import { wallClock, zonedToUtc } from '../time-zones';
@@ -182,7 +183,6 @@ const T = {
 } as const;
 
 /** 'YYYY-MM-DD' → 'DD/MM/YYYY', as `longDate` reads it. */
-const ddmmyyyy = (isoDay: string) => isoDay.split('-').reverse().join('/');
 
 /** A list said in words: 'a', 'a et b', 'a, b et c'. */
 const inWords = (items: string[], and: string) =>
@@ -341,7 +341,7 @@ function requestIcs(
 ) {
   const t = T[lang];
   const { invitation, site } = source;
-  const first = source.days[0]?.day ?? invitation.firstDate.split('/').reverse().join('-');
+  const first = source.days[0]?.day ?? toIsoDay(invitation.firstDate);
   return writeInvitationEvent({
     method: 'REQUEST',
     uid: `invitation-${source.request.id}@sesame`,
@@ -375,12 +375,12 @@ function visitRows(source: InvitationSource, lang: Language): Row[] {
   return [
     sentence
       ? [t.dates, sentence]
-      : [t.date, longDate(first ? ddmmyyyy(first) : invitation.firstDate, LOCALE[lang])],
+      : [t.date, longDate(first ? toDdMmYyyy(first) : invitation.firstDate, LOCALE[lang])],
     [t.time, timeAtSite(t.from(invitation.time, invitation.endTime), site, lang)],
     [
       t.cancelledDays,
       sentence && cancelled.length > 0
-        ? cancelled.map((d) => longDate(ddmmyyyy(d.day), LOCALE[lang])).join(', ')
+        ? cancelled.map((d) => longDate(toDdMmYyyy(d.day), LOCALE[lang])).join(', ')
         : null,
     ],
     [t.host, invitation.hostName],
@@ -469,9 +469,9 @@ export function renderInvitationCancelMail(
   // One day of several: the others remain. The only day left, or no day named: the whole visit.
   const oneDay =
     input.day !== null && invitation.rrule !== null && others.length > 0 ? input.day : null;
-  const first = source.days[0]?.day ?? invitation.firstDate.split('/').reverse().join('-');
+  const first = source.days[0]?.day ?? toIsoDay(invitation.firstDate);
   const shownDay = oneDay ?? input.day ?? first;
-  const date = longDate(ddmmyyyy(shownDay), LOCALE[lang]) ?? shownDay;
+  const date = longDate(toDdMmYyyy(shownDay), LOCALE[lang]) ?? shownDay;
   const ics = writeInvitationEvent({
     method: 'CANCEL',
     uid,
