@@ -11,6 +11,8 @@ export * from './schemas/company';
 export * from './schemas/site';
 export * from './schemas/kiosk';
 export * from './schemas/invitation';
+export * from './schemas/visitor-type';
+export * from './schemas/watchlist';
 export * from './schemas/user';
 export * from './schemas/qr-user';
 export * from './schemas/visitor';

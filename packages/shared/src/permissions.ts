@@ -36,6 +36,9 @@ export const MENU_TILE_IDS = [
   'kiosks',
   'invite',
   'myVisitors',
+  'visitorTypes',
+  'watchlist',
+  'watchlistReviews',
 ] as const;
 export type MenuTileId = (typeof MENU_TILE_IDS)[number];
 
@@ -83,6 +86,12 @@ export const MENU_TILES: readonly MenuTile[] = [
   // Issue 30: every staff member invites their own visitors and follows them.
   { id: 'invite', path: 'invite', roles: [emp, adm, sup, mgr, sc, sa, 'ROLE_USER'] },
   { id: 'myVisitors', path: 'my-visitors', roles: [emp, adm, sup, mgr, sc, sa, 'ROLE_USER'] },
+  // Issue 31: each site's visitor types and the documents they sign, set up by whoever runs
+  // the sites; the watchlist, kept by the company's admin side; its held visits, reviewed by
+  // the same people and the security officers (supervisors).
+  { id: 'visitorTypes', path: 'visitor-types', roles: [adm, sa, mgr, sc] },
+  { id: 'watchlist', path: 'watchlist', roles: [adm, sa, mgr] },
+  { id: 'watchlistReviews', path: 'watchlist-reviews', roles: [adm, sa, mgr, sup] },
 ];
 
 export function menuTilesFor(role: Role): MenuTile[] {
@@ -241,6 +250,21 @@ export const ACTIONS = {
   // for another company's host), follows and changes their own invitations; whoever reads
   // the company's requests (requests.list) reads and changes every host's.
   'invitations.create': { roles: tileRoles('invite'), allCompanies: [] },
+  // Issue 31: every staff member reads their company's visitor types (an invitation names
+  // one); the sites' managers set them up, with the documents they sign. Whoever reads the
+  // visits (requests, on-site) or a person's rights downloads a signed document.
+  'visitorTypes.list': {
+    roles: [emp, adm, sup, mgr, sc, sa, 'ROLE_USER'],
+    allCompanies: [adm, sc],
+  },
+  'visitorTypes.manage': { roles: tileRoles('visitorTypes'), allCompanies: [adm, sc] },
+  'signatures.read': {
+    roles: [...new Set<Role>([...tileRoles('requests'), ...tileRoles('onSite'), adm, mgr, sa])],
+    allCompanies: [adm, sc],
+  },
+  // The watchlist is the company's own: only the platform's admin reaches another's.
+  'watchlist.manage': { roles: tileRoles('watchlist'), allCompanies: [adm] },
+  'watchlist.review': { roles: tileRoles('watchlistReviews'), allCompanies: [adm] },
   // The live stream (Server-Sent Events): each event goes only to whom its own list's
   // action reaches (on-site changes: onSite.list; new requests: requests.list).
   'live.listen': {
@@ -288,6 +312,9 @@ export const STAFF_PAGE_ACTIONS: Readonly<Record<string, readonly Action[]>> = {
   kiosks: ['kiosks.manage'],
   invite: ['invitations.create'],
   'my-visitors': ['invitations.create'],
+  'visitor-types': ['visitorTypes.manage'],
+  watchlist: ['watchlist.manage'],
+  'watchlist-reviews': ['watchlist.review'],
 };
 
 /** Whether `role` may open the staff page `page` (the segment after the company's slug). */

@@ -1,3 +1,4 @@
+import { insertDefaultVisitorTypes } from '../visitor-types/defaults';
 import { and, asc, eq, isNull, like, or, sql, type SQL } from 'drizzle-orm';
 import {
   isReservedSlug,
@@ -208,17 +209,22 @@ export async function insertCompany(
     .values({ name: input.name, slug, ...companyValues(input) })
     .returning();
   if (!row) throw new Error('the company just inserted was not returned');
-  await db.insert(sites).values({
-    companyId: row.id,
-    name: input.name,
-    address: input.address ?? null,
-    city: input.city ?? null,
-    zipcode: input.zipcode ?? null,
-    country: input.country ?? null,
-    timezone,
-    frontDeskEmail: input.email ?? null,
-    ...mainSiteValues(input),
-  });
+  const [site] = await db
+    .insert(sites)
+    .values({
+      companyId: row.id,
+      name: input.name,
+      address: input.address ?? null,
+      city: input.city ?? null,
+      zipcode: input.zipcode ?? null,
+      country: input.country ?? null,
+      timezone,
+      frontDeskEmail: input.email ?? null,
+      ...mainSiteValues(input),
+    })
+    .returning({ id: sites.id });
+  if (!site) throw new Error('the main site just inserted was not returned');
+  await insertDefaultVisitorTypes(db, row.id, site.id);
   return row;
 }
 

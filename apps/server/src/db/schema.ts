@@ -14,6 +14,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  real,
   text,
   timestamp,
   uniqueIndex,
@@ -84,6 +85,17 @@ export const companies = pgTable(
     retentionChecksPendingAt: timestamp('retention_checks_pending_at', { withTimezone: true }),
     retentionAuditPendingDays: integer('retention_audit_pending_days'),
     retentionAuditPendingAt: timestamp('retention_audit_pending_at', { withTimezone: true }),
+    /** Signed documents (issue 31): days after signing, then the signature and its PDF go. */
+    retentionSignaturesDays: integer('retention_signatures_days').notNull().default(1095),
+    retentionSignaturesPendingDays: integer('retention_signatures_pending_days'),
+    retentionSignaturesPendingAt: timestamp('retention_signatures_pending_at', {
+      withTimezone: true,
+    }),
+    /**
+     * The watchlist's close name match (issue 31): pg_trgm similarity of the full name at or
+     * above this holds the visit for review (0.3 to 1; exact e-mail, phone or ID always do).
+     */
+    watchlistNameThreshold: real('watchlist_name_threshold').notNull().default(0.6),
     /** The privacy notice shown on the visitor and event forms; null: the default text. */
     privacyNotice: text('privacy_notice'),
     /** The notice English-speaking visitors read (issue 27); empty: the default English text. */
@@ -93,7 +105,7 @@ export const companies = pgTable(
   },
   (t) => [
     uniqueIndex('companies_slug_key').on(sql`lower(${t.slug})`),
-    ...(['Documents', 'Identity', 'Checks', 'Audit'] as const).map((kind) =>
+    ...(['Documents', 'Identity', 'Checks', 'Audit', 'Signatures'] as const).map((kind) =>
       check(
         `companies_retention_${kind.toLowerCase()}_pending_check`,
         sql`(${t[`retention${kind}PendingDays`]} is null) = (${t[`retention${kind}PendingAt`]} is null)`,
@@ -141,6 +153,14 @@ export const sites = pgTable(
     badgePrinterUrl: text('badge_printer_url'),
     /** The label the site's badges are laid out for: BADGE_SIZES (packages/shared). */
     badgeSize: text('badge_size').notNull().default('62x100'),
+    /**
+     * The site's security contacts (issue 31): told by mail when a visit matches the
+     * watchlist (the reviewers' screens hear it live).
+     */
+    securityEmails: text('security_emails')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     archivedAt: timestamp('archived_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
@@ -334,6 +354,10 @@ export const visitors = pgTable(
     country: text('country'),
     zipcode: text('zipcode'),
     visitorType: text('visitor_type'),
+    /** The site's visitor type of this visit (issue 31): its steps, documents and badge band. */
+    visitorTypeId: uuid('visitor_type_id').references((): AnyPgColumn => visitorTypes.id, {
+      onDelete: 'set null',
+    }),
     requestDate: text('request_date'),
     requestTime: text('request_time'),
     /** The meeting's day (request_date) in the company's zone, written with the visitor; null without a date. */
@@ -435,6 +459,10 @@ export const invitations = pgTable(
     endTime: text('end_time').notNull(),
     /** RFC 5545 RRULE (FREQ=WEEKLY;BYDAY=MO,TH;UNTIL=20270630), null for one day. */
     rrule: text('rrule'),
+    /** The visitors' type (issue 31): what their link asks before arrival, their badge. */
+    visitorTypeId: uuid('visitor_type_id').references((): AnyPgColumn => visitorTypes.id, {
+      onDelete: 'set null',
+    }),
     sequence: integer('sequence').notNull().default(0),
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
     createdAt: createdAt(),
@@ -851,5 +879,215 @@ export const badgePrints = pgTable(
   (t) => [
     index('badge_prints_company_idx').on(t.companyId, t.createdAt),
     index('badge_prints_request_idx').on(t.requestId, t.createdAt),
+  ],
+);
+
+/**
+ * A site's visitor types (issue 31): how a contractor, a candidate or a courier comes in —
+ * the fields they must give (VISITOR_TYPE_FIELDS), the documents they sign, whether the
+ * host approves a walk-in, the band colour of their badge and, when set, their own
+ * automatic check-out time. Every site starts with the four defaults (visitor-types/defaults.ts).
+ * A type in use is archived, never deleted.
+ */
+export const visitorTypes = pgTable(
+  'visitor_types',
+  {
+    id: id(),
+    companyId: companyRef(),
+    siteId: siteRef(),
+    nameFr: text('name_fr').notNull(),
+    nameEn: text('name_en').notNull(),
+    /** '#RRGGBB': the badge's band. */
+    color: text('color').notNull(),
+    /** VISITOR_TYPE_FIELDS this type requires ('organisation', 'phone', 'id_number', ...). */
+    requiredFields: text('required_fields')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** A walk-in of this type waits for the host's answer; false: let in at once. */
+    hostApproval: boolean('host_approval').notNull().default(true),
+    /** HH:MM in the site's zone: this type's own automatic check-out; null: the site's day end. */
+    autoCheckOutAt: text('auto_check_out_at'),
+    position: integer('position').notNull().default(0),
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('visitor_types_company_site_idx').on(t.companyId, t.siteId, t.position),
+    uniqueIndex('visitor_types_site_name_key').on(t.siteId, sql`lower(${t.nameFr})`),
+  ],
+);
+
+/**
+ * A document a site's visitors sign (issue 31): an NDA, the safety rules. Its text lives in
+ * `document_versions`; editing it writes a new version, and `current_version` names it.
+ */
+export const siteDocuments = pgTable(
+  'site_documents',
+  {
+    id: id(),
+    companyId: companyRef(),
+    siteId: siteRef(),
+    currentVersion: integer('current_version').notNull().default(1),
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('site_documents_company_site_idx').on(t.companyId, t.siteId)],
+);
+
+/** One version of a document's title and Markdown text, in French and English; never changed. */
+export const documentVersions = pgTable(
+  'document_versions',
+  {
+    id: id(),
+    companyId: companyRef(),
+    documentId: uuid('document_id')
+      .notNull()
+      .references(() => siteDocuments.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    titleFr: text('title_fr').notNull(),
+    titleEn: text('title_en').notNull(),
+    bodyFr: text('body_fr').notNull(),
+    bodyEn: text('body_en').notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('document_versions_document_version_key').on(t.documentId, t.version)],
+);
+
+/**
+ * The documents a visitor type asks to sign, and how long a signature lasts:
+ * 'visit' (every visit), 'days' (`validity_days` days) or 'version' (until a new version).
+ */
+export const visitorTypeDocuments = pgTable(
+  'visitor_type_documents',
+  {
+    companyId: companyRef(),
+    visitorTypeId: uuid('visitor_type_id')
+      .notNull()
+      .references(() => visitorTypes.id, { onDelete: 'cascade' }),
+    documentId: uuid('document_id')
+      .notNull()
+      .references(() => siteDocuments.id, { onDelete: 'cascade' }),
+    validity: text('validity').notNull().default('visit'),
+    validityDays: integer('validity_days'),
+    position: integer('position').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.visitorTypeId, t.documentId] })],
+);
+
+/**
+ * A document signed (issue 31): exactly what was signed (title, text, version, language),
+ * by whom (the name they gave or typed; their e-mail, to know them again), how (a drawn
+ * signature's PNG, or 'typed': the name typed and a box ticked), when, and the SHA-256 over
+ * all of it (documents/hash.ts) that the audit entry also records. The signed PDF is a file
+ * (`pdf_file_id`). Kept `retention_signatures_days`, erased with the person.
+ */
+export const signatures = pgTable(
+  'signatures',
+  {
+    id: id(),
+    companyId: companyRef(),
+    siteId: siteRef(),
+    documentId: uuid('document_id').references(() => siteDocuments.id, { onDelete: 'set null' }),
+    documentVersionId: uuid('document_version_id').references(() => documentVersions.id, {
+      onDelete: 'set null',
+    }),
+    visitorId: uuid('visitor_id').references(() => visitors.id, { onDelete: 'set null' }),
+    version: integer('version').notNull(),
+    language: text('language').notNull(),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    signerName: text('signer_name').notNull(),
+    /** Lower-cased: a visitor who signed the current version within its validity is not asked again. */
+    signerEmail: text('signer_email').notNull().default(''),
+    /** 'drawn' or 'typed'. */
+    method: text('method').notNull(),
+    /** The drawn signature, its PNG bytes in base64 (null when typed). */
+    imagePng: text('image_png'),
+    signedAt: timestamp('signed_at', { withTimezone: true }).notNull(),
+    /** SHA-256 (hex) over the parts above, in documents/hash.ts's order. */
+    hash: text('hash').notNull(),
+    pdfFileId: uuid('pdf_file_id').references(() => files.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('signatures_company_signed_idx').on(t.companyId, t.signedAt),
+    index('signatures_visitor_idx').on(t.visitorId),
+    index('signatures_signer_idx').on(t.companyId, t.signerEmail, t.documentId, t.signedAt),
+  ],
+);
+
+/**
+ * A company's watchlist (issue 31): people whose visit is held for review. Matched on
+ * an exact e-mail, phone (E.164) or ID number, or a close full name (pg_trgm).
+ */
+export const watchlistEntries = pgTable(
+  'watchlist_entries',
+  {
+    id: id(),
+    companyId: companyRef(),
+    firstname: text('firstname').notNull().default(''),
+    lastname: text('lastname').notNull().default(''),
+    /** Lower-cased. */
+    email: text('email'),
+    /** E.164. */
+    phone: text('phone'),
+    idNumber: text('id_number'),
+    reason: text('reason').notNull(),
+    /** The last day it holds, DD/MM/YYYY's instant end (the main site's zone); null: no end. */
+    until: timestamp('until', { withTimezone: true }),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('watchlist_company_idx').on(t.companyId, t.createdAt),
+    index('watchlist_email_idx')
+      .on(t.companyId, t.email)
+      .where(sql`${t.email} is not null`),
+    index('watchlist_phone_idx')
+      .on(t.companyId, t.phone)
+      .where(sql`${t.phone} is not null`),
+    index('watchlist_id_number_idx')
+      .on(t.companyId, sql`upper(${t.idNumber})`)
+      .where(sql`${t.idNumber} is not null`),
+    index('watchlist_name_trgm_idx').using(
+      'gin',
+      sql`(sesame_fold(${t.firstname} || ' ' || ${t.lastname})) gin_trgm_ops`,
+    ),
+  ],
+);
+
+/**
+ * A visit held by a watchlist match (issue 31), waiting for a reviewer: where it was caught
+ * ('request', 'invitation', 'kiosk', 'scan'), on what ('email', 'phone', 'id_number', 'name'
+ * with its similarity), and the decision ('pending', 'allowed': this visit may go on,
+ * 'denied') with its reason. A visit has at most one hold pending.
+ */
+export const watchlistHolds = pgTable(
+  'watchlist_holds',
+  {
+    id: id(),
+    companyId: companyRef(),
+    siteId: siteRef(),
+    entryId: uuid('entry_id').references(() => watchlistEntries.id, { onDelete: 'set null' }),
+    visitorId: uuid('visitor_id').references(() => visitors.id, { onDelete: 'cascade' }),
+    requestId: uuid('request_id').references(() => visitRequests.id, { onDelete: 'cascade' }),
+    source: text('source').notNull(),
+    matchedOn: text('matched_on').notNull(),
+    similarity: real('similarity'),
+    status: text('status').notNull().default('pending'),
+    decidedBy: uuid('decided_by').references(() => users.id, { onDelete: 'set null' }),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    decisionReason: text('decision_reason'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('watchlist_holds_company_idx').on(t.companyId, t.status, t.createdAt),
+    uniqueIndex('watchlist_holds_visitor_pending_key')
+      .on(t.visitorId)
+      .where(sql`${t.status} = 'pending'`),
+    index('watchlist_holds_visitor_idx').on(t.visitorId, t.status),
   ],
 );

@@ -44,12 +44,15 @@ export const LIVE_STREAM_MAX_MS = 5 * 60_000;
 export const LIVE_STREAMS_PER_SESSION = 10;
 
 /** Which list an event belongs to, and so which action a screen needs to hear it. */
-const actionOf = (event: LiveEvent): Action =>
-  event.type === 'presence' || event.type === 'invitation'
-    ? 'onSite.list'
-    : event.type === 'rollCall'
-      ? 'rollCall.run'
-      : 'requests.list';
+const LIVE_ACTIONS: Record<LiveEvent['type'], Action> = {
+  presence: 'onSite.list',
+  invitation: 'onSite.list',
+  rollCall: 'rollCall.run',
+  request: 'requests.list',
+  // Issue 31: a visit held by the watchlist reaches its reviewers only.
+  watchlist: 'watchlist.review',
+};
+const actionOf = (event: LiveEvent): Action => LIVE_ACTIONS[event.type];
 
 /**
  * Whether `who` may hear `event` (its list's action, its company), within `onlyCompany`

@@ -4,6 +4,7 @@
  * made for a company of one place, keep working unchanged). A site with history is
  * archived, never deleted.
  */
+import { insertDefaultVisitorTypes } from '../visitor-types/defaults';
 import {
   and,
   asc,
@@ -243,6 +244,7 @@ export async function createSite(
         subjectType: 'site',
         subjectId: row!.id,
       });
+      await insertDefaultVisitorTypes(tx, companyId, row!.id);
       return row!;
     });
   } catch (error) {

@@ -441,6 +441,75 @@ export const en: Catalogue = {
     newCode: 'New pairing code created.',
     deleted: 'Kiosk deleted.',
   },
+  visitorType: {
+    required: (field) =>
+      required(
+        (
+          {
+            name_fr: 'Name (French)',
+            name_en: 'Name (English)',
+            title_fr: 'Title (French)',
+            title_en: 'Title (English)',
+          } as Record<string, string>
+        )[field] ?? field,
+      ),
+    colorInvalid: 'Please choose a #RRGGBB colour (for example #1971C2).',
+    timeInvalid: 'Please enter a time HH:MM, from 00:00 to 23:59.',
+    validityDaysInvalid: 'Please enter a number of days of validity (1 to 3650).',
+    bodyRequired: "The document's text cannot be empty.",
+    nameTaken: 'Another visitor type of this site already has this name.',
+    tooManyTypes: (max) => `A site has at most ${max} visitor types.`,
+    documentOtherSite: 'This document belongs to another site: choose one of this site.',
+    typeUnknown: 'This visitor type does not exist at this site.',
+    typeChoose: 'Please choose the type of your visit.',
+    created: 'Visitor type created.',
+    updated: 'Visitor type updated.',
+    archived: 'Visitor type archived.',
+    restored: 'Visitor type restored.',
+    documentCreated: 'Document created.',
+    documentUpdated: (version) => `Document saved: version ${version}.`,
+    documentUnchanged: 'The text did not change: the version stays the same.',
+    documentArchived: 'Document archived.',
+    fieldRequired: (field) =>
+      required(
+        (
+          {
+            organisation: 'Organisation',
+            phone: 'Phone',
+            id_number: 'ID number',
+            id_document: 'Identity document',
+            photo: 'Photo',
+          } as Record<string, string>
+        )[field] ?? field,
+      ),
+    signerNameRequired: 'Please write your full name.',
+    signatureMissing: 'Please sign in the box, or sign by typing your name.',
+    typedNotAccepted: 'Tick the box to sign by typing your name.',
+    signatureInvalid: 'The signature must be a PNG image of 200 KB at most.',
+    toSign: (title) => `Please read and sign "${title}".`,
+    versionChanged: (title) =>
+      `"${title}" has just been updated: read the new version and sign it.`,
+    signed: 'Document signed.',
+    pdfSent: 'The signed document was sent to you by e-mail.',
+  },
+  watchlist: {
+    identifierRequired: 'Give a first and last name, an e-mail address, a phone or an ID number.',
+    untilInvalid: 'Please enter an end date as DD/MM/YYYY.',
+    reasonRequired: 'Please give a reason.',
+    thresholdInvalid: 'The name similarity threshold goes from 0.3 to 1.',
+    created: 'Person added to the watchlist.',
+    updated: 'Entry updated.',
+    deleted: 'Person removed from the watchlist.',
+    settingsSaved: 'Threshold saved.',
+    kioskHeld: 'Thank you, someone will come to welcome you.',
+    scanHeld: 'Check required',
+    scanHeldDetail: 'Security must see this visitor before they go in. Do not let them through.',
+    requestHeld: 'This request is being checked: it can be confirmed afterwards.',
+    denied: 'This visit was refused after a check.',
+    alreadyDecided: 'This check has already been decided.',
+    allowed: 'Visit allowed this once.',
+    deniedDone: 'Visit refused.',
+  },
   badge: {
     band: 'VISITOR',
     validOn: (day: string) => `Valid on ${day} only`,

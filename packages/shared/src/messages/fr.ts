@@ -504,6 +504,83 @@ export const fr = {
     newCode: "Nouveau code d'appairage créé.",
     deleted: 'Borne supprimée.',
   },
+  visitorType: {
+    required: (field: string) =>
+      required(
+        (
+          {
+            name_fr: 'Nom (français)',
+            name_en: 'Nom (anglais)',
+            title_fr: 'Titre (français)',
+            title_en: 'Titre (anglais)',
+          } as Record<string, string>
+        )[field] ?? field,
+      ),
+    colorInvalid: 'Veuillez choisir une couleur #RRVVBB (par exemple #1971C2).',
+    timeInvalid: 'Veuillez entrer une heure HH:MM, de 00:00 à 23:59.',
+    validityDaysInvalid: 'Veuillez entrer un nombre de jours de validité (1 à 3650).',
+    bodyRequired: 'Le texte du document ne peut pas être vide.',
+    nameTaken: 'Un autre type de visiteur de ce site porte déjà ce nom.',
+    tooManyTypes: (max: number) => `Un site compte ${max} types de visiteurs au plus.`,
+    documentOtherSite: 'Ce document appartient à un autre site : choisissez-en un de ce site.',
+    typeUnknown: "Ce type de visiteur n'existe pas sur ce site.",
+    typeChoose: 'Veuillez choisir le type de votre visite.',
+    created: 'Type de visiteur créé.',
+    updated: 'Type de visiteur mis à jour.',
+    archived: 'Type de visiteur archivé.',
+    restored: 'Type de visiteur rétabli.',
+    documentCreated: 'Document créé.',
+    documentUpdated: (version: number) => `Document enregistré : version ${version}.`,
+    documentUnchanged: "Le texte n'a pas changé : la version reste la même.",
+    documentArchived: 'Document archivé.',
+    /** A field the visitor's type requires, left blank (the public form, the kiosk, the invitation). */
+    fieldRequired: (field: string) =>
+      required(
+        (
+          {
+            organisation: 'Organisation',
+            phone: 'Téléphone',
+            id_number: "Numéro de pièce d'identité",
+            id_document: "Pièce d'identité",
+            photo: 'Photo',
+          } as Record<string, string>
+        )[field] ?? field,
+      ),
+    signerNameRequired: 'Veuillez écrire votre nom complet.',
+    signatureMissing: 'Veuillez signer dans le cadre, ou signez en tapant votre nom.',
+    typedNotAccepted: 'Cochez la case pour signer en tapant votre nom.',
+    signatureInvalid: 'La signature doit être une image PNG de 200 Ko au plus.',
+    /** A document of the type left unsigned. */
+    toSign: (title: string) => `Veuillez lire et signer « ${title} ».`,
+    /** The document changed while the visitor read it. */
+    versionChanged: (title: string) =>
+      `« ${title} » vient d'être mis à jour : lisez la nouvelle version et signez-la.`,
+    signed: 'Document signé.',
+    pdfSent: 'Le document signé vous a été envoyé par e-mail.',
+  },
+  watchlist: {
+    identifierRequired:
+      'Indiquez un nom et un prénom, une adresse e-mail, un téléphone ou un numéro de pièce.',
+    untilInvalid: 'Veuillez entrer une date de fin au format JJ/MM/AAAA.',
+    reasonRequired: 'Veuillez indiquer un motif.',
+    thresholdInvalid: 'Le seuil de ressemblance des noms va de 0,3 à 1.',
+    created: 'Personne ajoutée à la liste de surveillance.',
+    updated: 'Fiche mise à jour.',
+    deleted: 'Personne retirée de la liste de surveillance.',
+    settingsSaved: 'Seuil enregistré.',
+    /** What the kiosk tells a walk-in held for review (never why). */
+    kioskHeld: "Merci, quelqu'un va venir vous accueillir.",
+    /** What the scan answers the agent (never the visitor's screen). */
+    scanHeld: 'Contrôle requis',
+    scanHeldDetail:
+      "Ce visiteur doit être vu par la sécurité avant d'entrer. Ne le laissez pas passer.",
+    /** A host confirming a request held for review. */
+    requestHeld: 'Cette demande est en cours de contrôle : elle pourra être validée après.',
+    denied: 'Cette visite a été refusée après contrôle.',
+    alreadyDecided: 'Ce contrôle a déjà été décidé.',
+    allowed: 'Visite autorisée pour cette fois.',
+    deniedDone: 'Visite refusée.',
+  },
   badge: {
     /** The band across the badge. */
     band: 'VISITEUR',

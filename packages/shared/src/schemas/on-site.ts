@@ -158,6 +158,15 @@ export const liveEventSchema = z.discriminatedUnion('type', [
     // 'checked': an invited visitor checked in or out (a trigger of migration 0028).
     op: z.enum(['created', 'updated', 'cancelled', 'completed', 'here', 'checked']),
   }),
+  z.object({
+    // Issue 31: a visit held by the watchlist ('held') or its review decided ('decided'),
+    // for the reviewers only (watchlist.review; a trigger of migration 0029).
+    type: z.literal('watchlist'),
+    company_id: z.string(),
+    site_id: z.string().nullable().default(null),
+    hold_id: z.string(),
+    op: z.enum(['held', 'decided']),
+  }),
 ]);
 export type LiveEvent = z.infer<typeof liveEventSchema>;
 

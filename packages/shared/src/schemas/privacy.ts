@@ -54,6 +54,26 @@ export const AUDIT_ACTIONS = [
   'invitation.updated',
   'invitation.cancelled',
   'invitation.details_completed',
+  /** Issue 31: visitor types, the documents they sign (each new version), each signature. */
+  'visitor_type.created',
+  'visitor_type.updated',
+  'visitor_type.archived',
+  'visitor_type.restored',
+  'document.created',
+  'document.versioned',
+  'document.archived',
+  /** A visitor signed a document: its SHA-256 in `detail.hash` (no staff actor). */
+  'document.signed',
+  /** A signed document's PDF downloaded by staff. */
+  'signature.downloaded',
+  /** The watchlist: every change, every visit it held, every review. */
+  'watchlist.added',
+  'watchlist.updated',
+  'watchlist.removed',
+  'watchlist.settings_changed',
+  'watchlist.held',
+  'watchlist.allowed',
+  'watchlist.denied',
   /** Issue 29: a visitor's badge printed (by a staff member, or by a kiosk: no actor). */
   'badge.printed',
   'event.created',
@@ -90,6 +110,11 @@ export const AUDIT_SUBJECTS = [
   'event',
   'site',
   'kiosk',
+  'visitor_type',
+  'document',
+  'signature',
+  'watchlist_entry',
+  'watchlist_hold',
 ] as const;
 export type AuditSubject = (typeof AUDIT_SUBJECTS)[number];
 
