@@ -28,6 +28,8 @@ import { kioskRoutes } from '../features/kiosk/routes';
 import { kiosksPageRoutes } from '../features/kiosks/routes';
 import { invitationStaffRoutes } from '../features/invitations/routes';
 import { invitationRoutes } from '../features/invitation/routes';
+import { visitorTypeRoutes } from '../features/visitor-types/routes';
+import { watchlistRoutes } from '../features/watchlist/routes';
 
 const ModalsProvider = lazy(() => import('./staff-modals'));
 
@@ -74,6 +76,8 @@ const pages: RouteObject[] = [
   ...kiosksPageRoutes,
   ...invitationStaffRoutes,
   ...invitationRoutes,
+  ...visitorTypeRoutes,
+  ...watchlistRoutes,
 ];
 
 export const routes: RouteObject[] = [
