@@ -142,7 +142,10 @@ describe('the kiosk’s search of expected visitors (issue 29)', () => {
         'initial',
         'request_id',
         'time',
+        // Issue 31: the documents of the visit's type still to sign (none here).
+        'to_sign',
       ]);
+      expect(row.to_sign).toEqual([]);
       expect(neverIds).not.toContain(row.request_id);
       expect(row).toMatchObject({ initial: 'K.', host: 'Aïcha Traoré' });
     }

@@ -19,26 +19,30 @@ import {
   kioskPairInputSchema,
   kioskPairedSchema,
   kioskSearchQuerySchema,
-  kioskVisitCheckSchema,
+  kioskToSignQuerySchema,
+  kioskToSignSchema,
+  kioskCheckAnswerSchema,
+  kioskVisitorTypesSchema,
   kioskWalkInCreatedSchema,
   kioskWalkInSchema,
   kioskWalkInStatusSchema,
-  type KioskVisitCheck,
+  type KioskCheckAnswer,
 } from '@sesame/shared';
 import { kioskScanKey, oncePerKey } from '../checkins/idempotency';
-import { checkAtKiosk } from '../checkins/toggle';
 import type { Database } from '../db/client';
 import { HttpError, unauthenticated } from '../errors';
 import { withStoredFileCleanup } from '../files/uploads';
 import { searchHosts } from '../requests/host-loop';
 import { deviceTokenOf, digest, pairKiosk, type KioskDevice } from './device';
-import { auditPairing, kioskConfig } from './service';
+import { auditPairing, kioskConfig, publicVisitorTypes } from './service';
 import {
-  codeOfRequest,
+  checkVisitAtKiosk,
   fileWalkIn,
-  requestOfVisitor,
   searchExpected,
   tellFrontDesk,
+  visitOfCode,
+  visitOfRequest,
+  visitToSign,
   walkInStatus,
 } from './visits';
 
@@ -180,34 +184,83 @@ export const kioskDeviceRoutes: FastifyPluginAsyncZod = async (app) => {
                 'never checked in 409). ') +
             'The visit found by name (`request_id`, of this site only, else 404) or the code read from the QR ' +
             "(`code`). The desk's rules: confirmed (409), today (409), this site (409); an unknown code 404. " +
+            (direction === 'in'
+              ? "Issue 31: the watchlist screens the visit first (held or denied: status 'held', nothing done, " +
+                "the message is the welcome words); then the type's documents still to sign (`to_sign` of the " +
+                'search or GET /api/kiosk/to-sign) must come as `signatures` (else 400). '
+              : '') +
             'An `Idempotency-Key` makes a retry answer the first answer, never a second check.',
           body: kioskCheckInputSchema,
-          response: { 200: z.object({ data: kioskVisitCheckSchema }) },
+          response: { 200: z.object({ data: kioskCheckAnswerSchema }) },
         },
       },
       async (request) => {
         const kiosk = device(request);
         const body = request.body;
-        const check = async (db: Database): Promise<{ data: KioskVisitCheck }> => {
-          const code = body.request_id
-            ? await codeOfRequest(db, kiosk, body.request_id)
-            : (body.code ?? '');
-          const { visitorId, ...result } = await checkAtKiosk(db, code, {
-            kioskId: kiosk.id,
-            siteId: kiosk.siteId,
+        const check = async (db: Database): Promise<{ data: KioskCheckAnswer }> => ({
+          data: await checkVisitAtKiosk(db, {
+            kiosk,
             direction,
+            requestId: body.request_id,
+            code: body.code,
+            signatures: body.signatures,
             repeatWindowMs: app.config.repeatScanWindowMs,
             lang: request.lang,
-          });
-          const requestId = body.request_id ?? (await requestOfVisitor(db, visitorId)) ?? '';
-          return { data: { ...result, request_id: requestId } };
-        };
+          }),
+        });
         const key = kioskScanKey(request, kiosk.id);
-        return key ? oncePerKey(app.db, key, check) : check(app.db);
+        return key
+          ? oncePerKey(app.db, key, check)
+          : app.db.transaction((tx) => check(tx as unknown as Database));
       },
     );
   checkRoute('in');
   checkRoute('out');
+
+  app.get(
+    '/kiosk/visitor-types',
+    {
+      config: { kiosk: true, rateLimit: perKiosk('kiosk-types', limits.codeLookupPerWindow) },
+      schema: {
+        tags: ['kiosks'],
+        description: DEVICE_ONLY,
+        summary:
+          "The visitor types of the kiosk's site (issue 31), in order: names, band colour, required fields, " +
+          'whether the host approves a walk-in, and every document to sign (current version, both languages).',
+        response: { 200: kioskVisitorTypesSchema },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { data: await publicVisitorTypes(app.db, device(request).siteId) };
+    },
+  );
+
+  app.get(
+    '/kiosk/to-sign',
+    {
+      config: { kiosk: true, rateLimit: perKiosk('kiosk-check', limits.codeLookupPerWindow) },
+      schema: {
+        tags: ['kiosks'],
+        description: DEVICE_ONLY,
+        summary:
+          'The documents a visit found by name (`request_id`, of this site only, else 404) or by its code ' +
+          "(`code`) must still sign before its check-in (issue 31), in the visitor's language; none for a " +
+          'code the kiosk does not know (the check-in then answers).',
+        querystring: kioskToSignQuerySchema,
+        response: { 200: z.object({ data: kioskToSignSchema }) },
+      },
+    },
+    async (request, reply) => {
+      const kiosk = device(request);
+      reply.header('cache-control', 'no-store');
+      const { request_id: requestId, code } = request.query;
+      const visit = requestId
+        ? await visitOfRequest(app.db, kiosk, requestId)
+        : await visitOfCode(app.db, kiosk, code ?? '');
+      return { data: { to_sign: await visitToSign(app.db, kiosk.companyId, visit) } };
+    },
+  );
 
   app.post(
     '/kiosk/walk-ins',
@@ -220,7 +273,12 @@ export const kioskDeviceRoutes: FastifyPluginAsyncZod = async (app) => {
           "A walk-in at the kiosk: the visitor at the kiosk's site for today (the time now), their photo " +
           "(a JPEG data URL, when taken), and a pending request to the host chosen (else the site's front " +
           "desk), whose mail (Valider / Annuler) is queued at once; the visitor's acknowledgement only when an " +
-          "e-mail was given. `told`: the host's name, or null when the front desk was told.",
+          "e-mail was given. `told`: the host's name, or null when the front desk was told. Issue 31: " +
+          '`visitor_type_id` (blank: the site’s first) says the required fields (`organisation_name`, ' +
+          '`contact`, `id_number`; `photo` where the kiosk takes one) and the documents to sign ' +
+          "(`signatures`); the watchlist screens the visit first: `status` 'held' tells nobody and checks " +
+          "nobody in; a type without the host's approval is 'let_in' (confirmed by no one, checked in by " +
+          "the kiosk); else 'waiting' as before.",
         body: kioskWalkInSchema,
         response: { 201: z.object({ data: kioskWalkInCreatedSchema }) },
       },
@@ -228,10 +286,14 @@ export const kioskDeviceRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const kiosk = device(request);
       const filed = await withStoredFileCleanup(app.storage, (storage) =>
-        app.db.transaction((tx) => fileWalkIn(tx, storage, kiosk, request.body)),
+        app.db.transaction((tx) =>
+          fileWalkIn(tx, storage, kiosk, request.body, {
+            repeatWindowMs: app.config.repeatScanWindowMs,
+          }),
+        ),
       );
       reply.code(201);
-      return { data: { request_id: filed.requestId, told: filed.told } };
+      return { data: { request_id: filed.requestId, told: filed.told, status: filed.status } };
     },
   );
 

@@ -5,13 +5,21 @@
  * are digests at rest (device.ts); nothing here ever answers either but the fresh code.
  */
 import { activeSiteOf } from '../sites/service';
-import { and, desc, eq, sql } from 'drizzle-orm';
-import type { Kiosk, KioskConfig, KioskPairing } from '@sesame/shared';
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import type {
+  DocumentToSign,
+  Kiosk,
+  KioskConfig,
+  KioskPairing,
+  PublicVisitorType,
+  VisitorTypeField,
+} from '@sesame/shared';
 import type { kioskInputSchema, kioskUpdateSchema } from '@sesame/shared';
 import type { z } from 'zod';
 import { audit } from '../audit/service';
 import type { Db } from '../db/client';
-import { companies, files, kiosks, sites } from '../db/schema';
+import { companies, files, kiosks, sites, visitorTypes } from '../db/schema';
+import { documentsOfType, type TypeDocumentToSign } from '../documents/signing';
 import { issuePairingCode, revokeKiosk } from './device';
 
 export type KioskRow = typeof kiosks.$inferSelect & { siteName: string };
@@ -281,4 +289,58 @@ export async function kioskConfig(
     badge_size: k.badgeSize as KioskConfig['badge_size'],
     server_prints: Boolean(k.printerUrl ?? row.sitePrinter),
   };
+}
+
+/**
+ * A site's active visitor types as a visitor's screen reads them (issue 31: the kiosk's
+ * type step, an invitation's link): names, band, required fields, host approval, and every
+ * document of each at its current version, in both languages. Position order.
+ */
+export async function publicVisitorTypes(db: Db, siteId: string): Promise<PublicVisitorType[]> {
+  const types = await db
+    .select()
+    .from(visitorTypes)
+    .where(and(eq(visitorTypes.siteId, siteId), isNull(visitorTypes.archivedAt)))
+    .orderBy(asc(visitorTypes.position), asc(visitorTypes.createdAt));
+  return Promise.all(
+    types.map(async (type) => presentPublicType(type, await documentsOfType(db, type.id))),
+  );
+}
+
+/** One type, with its documents (`documentsOfType`), as a visitor's screen reads it. */
+export function presentPublicType(
+  type: typeof visitorTypes.$inferSelect,
+  documents: readonly TypeDocumentToSign[],
+): PublicVisitorType {
+  return {
+    id: type.id,
+    name_fr: type.nameFr,
+    name_en: type.nameEn,
+    color: type.color,
+    required_fields: type.requiredFields as VisitorTypeField[],
+    host_approval: type.hostApproval,
+    documents: documents.map((d) => ({
+      document_id: d.documentId,
+      version: d.version,
+      title_fr: d.titleFr,
+      title_en: d.titleEn,
+      body_fr: d.bodyFr,
+      body_en: d.bodyEn,
+    })),
+  };
+}
+
+/** The documents still to sign, in the visitor's language (what a signing step shows). */
+export function presentToSign(
+  documents: readonly TypeDocumentToSign[],
+  language: string,
+): DocumentToSign[] {
+  const lang = language === 'en' ? 'en' : 'fr';
+  return documents.map((d) => ({
+    document_id: d.documentId,
+    version: d.version,
+    language: lang,
+    title: lang === 'en' ? d.titleEn : d.titleFr,
+    body: lang === 'en' ? d.bodyEn : d.bodyFr,
+  }));
 }

@@ -6,8 +6,8 @@
  * host answered. Each reads the kiosk's own company and site only.
  */
 import { and, eq, sql } from 'drizzle-orm';
-import type { KioskExpected, KioskWalkInInput, Language } from '@sesame/shared';
-import { KIOSK_LIMITS, kioskWalkInSchema } from '@sesame/shared';
+import type { KioskExpected, KioskCheckAnswer, KioskWalkInInput, Language } from '@sesame/shared';
+import { KIOSK_LIMITS, kioskWalkInSchema, sayIn } from '@sesame/shared';
 import { toE164 } from '@sesame/shared/phone';
 import type { z } from 'zod';
 import type { Db } from '../db/client';
@@ -22,7 +22,13 @@ import { storeFile } from '../files/uploads';
 import { findHost, queueFrontDeskMails, queueRequestFiledMails } from '../requests/host-loop';
 import { createVisitRequest } from '../visitors/service';
 import { wallClock } from '../time-zones';
+import { checkAtKiosk, storedUidn } from '../checkins/toggle';
+import type { Database } from '../db/client';
+import { documentsToSign, signForVisit } from '../documents/signing';
+import { requireTypeFields, visitorTypeOf } from '../visitor-types/steps';
+import { screenVisit } from '../watchlist/match';
 import type { KioskDevice } from './device';
+import { presentToSign } from './service';
 
 /** The `files.owner_type` of a walk-in's photo taken by a kiosk. */
 export const VISITOR_PHOTO_OWNER = 'visitor_photo';
@@ -53,7 +59,8 @@ export async function searchExpected(
   const pattern = `% ${literal(q.replace(/[^\p{L}\p{N}]+/gu, ' ').trim())}%`;
   const at = sql`${now.toISOString()}::timestamptz`;
   const result = await db.execute(sql`
-    select r.id as request_id, v.firstname, upper(left(v.lastname, 1)) as initial,
+    select r.id as request_id, v.id as visitor_id, v.visitor_type_id, v.email, v.language,
+           v.firstname, upper(left(v.lastname, 1)) as initial,
            coalesce(nullif(trim(u.firstname || ' ' || u.name), ''), r.host) as host,
            v.request_time as time
       from visitors v
@@ -69,32 +76,68 @@ export async function searchExpected(
        and ${words} like sesame_fold(${pattern})
      order by v.request_time nulls last, v.firstname, r.id
      limit ${KIOSK_LIMITS.searchMaxMatches}`);
-  return rowsOf<{
+  const found = rowsOf<{
     request_id: string;
+    visitor_id: string;
+    visitor_type_id: string | null;
+    email: string;
+    language: string;
     firstname: string;
     initial: string;
     host: string | null;
     time: string | null;
-  }>(result).map((row) => ({
-    request_id: row.request_id,
-    firstname: row.firstname,
-    initial: row.initial ? `${row.initial}.` : '',
-    host: row.host,
-    time: row.time,
-  }));
+  }>(result);
+  return Promise.all(
+    found.map(async (row) => ({
+      request_id: row.request_id,
+      firstname: row.firstname,
+      initial: row.initial ? `${row.initial}.` : '',
+      host: row.host,
+      time: row.time,
+      to_sign: presentToSign(
+        await documentsToSign(db, {
+          companyId: kiosk.companyId,
+          typeId: row.visitor_type_id,
+          email: row.email,
+          visitorId: row.visitor_id,
+          now,
+        }),
+        row.language,
+      ),
+    })),
+  );
 }
 
+/** What the kiosk's check of an expected visit reads of it (issue 31: its type's documents). */
+export interface KioskVisit {
+  uidn: string;
+  visitorId: string;
+  typeId: string | null;
+  email: string;
+  language: string;
+  firstname: string;
+}
+
+const visitColumns = {
+  uidn: visitors.uidn,
+  visitorId: visitors.id,
+  typeId: visitors.visitorTypeId,
+  email: visitors.email,
+  language: visitors.language,
+  firstname: visitors.firstname,
+};
+
 /**
- * The code of the visitor of a request the kiosk found: only a request of a visitor at
- * the kiosk's own site (anything else, another site's or company's: 404).
+ * The visitor of a request the kiosk found: only a request of a visitor at the kiosk's own
+ * site (anything else, another site's or company's: 404).
  */
-export async function codeOfRequest(
+export async function visitOfRequest(
   db: Db,
   kiosk: Pick<KioskDevice, 'companyId' | 'siteId'>,
   requestId: string,
-): Promise<string> {
+): Promise<KioskVisit> {
   const [row] = await db
-    .select({ uidn: visitors.uidn })
+    .select(visitColumns)
     .from(visitRequests)
     .innerJoin(visitors, eq(visitors.id, visitRequests.visitorId))
     .where(
@@ -106,7 +149,113 @@ export async function codeOfRequest(
     )
     .limit(1);
   if (!row) throw notFound();
-  return row.uidn;
+  return row;
+}
+
+/** The code of the visitor of a request the kiosk found (404 as `visitOfRequest`). */
+export async function codeOfRequest(
+  db: Db,
+  kiosk: Pick<KioskDevice, 'companyId' | 'siteId'>,
+  requestId: string,
+): Promise<string> {
+  return (await visitOfRequest(db, kiosk, requestId)).uidn;
+}
+
+/**
+ * The visitor of a code read at the kiosk, at its own site; null for any other code (the
+ * code check then answers as it always did: 404 or not here).
+ */
+export async function visitOfCode(
+  db: Db,
+  kiosk: Pick<KioskDevice, 'companyId' | 'siteId'>,
+  code: string,
+): Promise<KioskVisit | null> {
+  const [row] = await db
+    .select(visitColumns)
+    .from(visitors)
+    .where(
+      and(
+        eq(visitors.uidn, storedUidn(code)),
+        eq(visitors.companyId, kiosk.companyId),
+        eq(visitors.siteId, kiosk.siteId),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+/** The documents a visit found at the kiosk must still sign, in the visitor's language. */
+export async function visitToSign(db: Db, companyId: string, visit: KioskVisit | null) {
+  if (!visit) return [];
+  const left = await documentsToSign(db, {
+    companyId,
+    typeId: visit.typeId,
+    email: visit.email,
+    visitorId: visit.visitorId,
+  });
+  return presentToSign(left, visit.language);
+}
+
+export interface KioskCheckRequest {
+  kiosk: Pick<KioskDevice, 'id' | 'companyId' | 'siteId'>;
+  direction: 'in' | 'out';
+  requestId?: string;
+  code?: string;
+  signatures: WalkInInput['signatures'];
+  repeatWindowMs: number;
+  lang: Language;
+}
+
+/**
+ * The kiosk's check of a visit found by name or by its code, in the caller's transaction.
+ * On the way in (issue 31) the watchlist screens the visit first — held or denied: nothing
+ * is done and the tablet hears 'held' with the welcome words, never why — then the
+ * documents its type still asks must come signed (400 `visitorType.toSign`), then the
+ * code check of the desk's rules.
+ */
+export async function checkVisitAtKiosk(
+  tx: Database,
+  check: KioskCheckRequest,
+): Promise<KioskCheckAnswer> {
+  const { kiosk } = check;
+  const visit = check.requestId
+    ? await visitOfRequest(tx, kiosk, check.requestId)
+    : await visitOfCode(tx, kiosk, check.code ?? '');
+  if (visit && check.direction === 'in') {
+    const requestId = check.requestId ?? (await requestOfVisitor(tx, visit.visitorId));
+    const screening = await screenVisit(tx, {
+      visitorId: visit.visitorId,
+      requestId,
+      source: 'kiosk',
+    });
+    if (screening !== 'clear') {
+      return {
+        status: 'held',
+        message: sayIn(check.lang, (m) => m.watchlist.kioskHeld),
+        request_id: requestId ?? '',
+        firstname: visit.firstname,
+      };
+    }
+    await signForVisit(tx, {
+      companyId: kiosk.companyId,
+      siteId: kiosk.siteId,
+      visitorId: visit.visitorId,
+      typeId: visit.typeId,
+      email: visit.email,
+      language: (visit.language === 'en' ? 'en' : 'fr') as Language,
+      signed: check.signatures,
+    });
+  }
+  const code = visit?.uidn ?? check.code ?? '';
+  const { visitorId, ...result } = await checkAtKiosk(tx, code, {
+    kioskId: kiosk.id,
+    siteId: kiosk.siteId,
+    direction: check.direction,
+    repeatWindowMs: check.repeatWindowMs,
+    lang: check.lang,
+  });
+  const requestId = check.requestId ?? (await requestOfVisitor(tx, visitorId)) ?? '';
+  return { ...result, request_id: requestId };
 }
 
 /** The latest request of a visitor (the one a code check at the kiosk answers about). */
@@ -137,12 +286,24 @@ const two = (n: number) => String(n).padStart(2, '0');
 
 export type WalkInInput = z.output<typeof kioskWalkInSchema>;
 
+/** What a walk-in came to (issue 31): waiting for the host, let in at once, or held. */
+export interface WalkInFiled {
+  requestId: string;
+  told: string | null;
+  status: 'waiting' | 'let_in' | 'held';
+}
+
 /**
  * A walk-in at the kiosk: the visitor at the kiosk's site, their day today in the site's
  * zone and the time now (HH:MM there), no identity document; the photo when taken; a
  * pending request filed by the kiosk, to the host chosen (an active staff member of the
- * company, else 400) or, without one, the site's front desk; their request mail queued in
- * the same transaction (the visitor's acknowledgement only when an e-mail was given).
+ * company, else 400) or, without one, the site's front desk. Issue 31: the visitor type
+ * chosen (else the site's first) says which fields are required (the photo only where the
+ * kiosk takes one; a kiosk takes no identity document) and the documents to sign; then the
+ * watchlist screens the visit before anyone is told: held, nothing more happens (no mail,
+ * no check-in). A type without the host's approval is let in at once: the request
+ * confirmed by no one and the visitor checked in by the kiosk; else the request mails are
+ * queued as before (the visitor's acknowledgement only when an e-mail was given).
  * The photo's bytes are written first: run it inside `withStoredFileCleanup`.
  */
 export async function fileWalkIn(
@@ -150,8 +311,9 @@ export async function fileWalkIn(
   storage: FileStorage,
   kiosk: Pick<KioskDevice, 'id' | 'companyId' | 'siteId'>,
   input: WalkInInput,
-  now = new Date(),
-): Promise<{ requestId: string; told: string | null }> {
+  options: { now?: Date; repeatWindowMs?: number } = {},
+): Promise<WalkInFiled> {
+  const now = options.now ?? new Date();
   let contact = '';
   if (input.contact) {
     const read = toE164(input.contact);
@@ -162,6 +324,23 @@ export async function fileWalkIn(
     }
     contact = read;
   }
+  // A photo is kept only where the kiosk asks for one (its settings may have changed since
+  // the tablet loaded them): otherwise nothing of the face is stored.
+  const [settings] = await tx
+    .select({ askPhoto: kiosks.askPhoto })
+    .from(kiosks)
+    .where(eq(kiosks.id, kiosk.id))
+    .limit(1);
+  const askPhoto = settings?.askPhoto ?? false;
+  const type = await visitorTypeOf(tx, kiosk.siteId, input.visitor_type_id);
+  requireTypeFields(type, {
+    organisation: !!input.organisation_name,
+    phone: !!contact,
+    id_number: !!input.id_number,
+    // A kiosk cannot take an identity document: the type's is asked elsewhere.
+    id_document: true,
+    photo: !askPhoto || !!input.photo,
+  });
   const host = input.host_user_id ? await findHost(tx, kiosk.companyId, input.host_user_id) : null;
   if (input.host_user_id && !host) {
     throw badRequest((m) => m.request.hostUnknown, {
@@ -173,15 +352,8 @@ export async function fileWalkIn(
   const clock = wallClock(now, site.timezone);
   const requestDate = `${two(clock.day)}/${two(clock.month)}/${clock.year}`;
   const day = dayBounds(requestDate, site.timezone);
-  // A photo is kept only where the kiosk asks for one (its settings may have changed since
-  // the tablet loaded them): otherwise nothing of the face is stored.
-  const [settings] = await tx
-    .select({ askPhoto: kiosks.askPhoto })
-    .from(kiosks)
-    .where(eq(kiosks.id, kiosk.id))
-    .limit(1);
   const photo =
-    input.photo && settings?.askPhoto
+    input.photo && askPhoto
       ? await storeFile(
           tx,
           storage,
@@ -194,7 +366,7 @@ export async function fileWalkIn(
           { companyId: kiosk.companyId, ownerType: VISITOR_PHOTO_OWNER },
         )
       : null;
-  const [visitor] = await tx
+  const [inserted] = await tx
     .insert(visitors)
     .values({
       companyId: kiosk.companyId,
@@ -204,8 +376,9 @@ export async function fileWalkIn(
       lastname: input.lastname,
       email: input.email,
       contact,
-      idNumber: '',
+      idNumber: input.id_number,
       organisationName: input.organisation_name,
+      visitorTypeId: type?.id ?? null,
       requestDate,
       requestTime: `${two(clock.hour)}:${two(clock.minute)}`,
       dayStartsAt: day?.dayStartsAt ?? null,
@@ -214,22 +387,57 @@ export async function fileWalkIn(
       photoFileId: photo?.id ?? null,
     })
     .returning();
-  if (photo) await tx.update(files).set({ ownerId: visitor!.id }).where(eq(files.id, photo.id));
+  const visitor = inserted!;
+  if (photo) await tx.update(files).set({ ownerId: visitor.id }).where(eq(files.id, photo.id));
+  await signForVisit(tx, {
+    companyId: kiosk.companyId,
+    siteId: site.id,
+    visitorId: visitor.id,
+    typeId: type?.id ?? null,
+    email: input.email,
+    language: input.language as Language,
+    signed: input.signatures,
+    now,
+  });
   const request = await createVisitRequest(tx, {
     companyId: kiosk.companyId,
-    visitorId: visitor!.id,
+    visitorId: visitor.id,
     host: host?.name ?? null,
     hostUserId: host?.id ?? null,
     reason: input.reason || null,
   });
   await tx.update(visitRequests).set({ kioskId: kiosk.id }).where(eq(visitRequests.id, request.id));
+  // The watchlist, before anyone is told or anything opens.
+  const screening = await screenVisit(tx, {
+    visitorId: visitor.id,
+    requestId: request.id,
+    source: 'kiosk',
+    now,
+  });
+  if (screening !== 'clear') return { requestId: request.id, told: null, status: 'held' };
+  if (type && !type.hostApproval) {
+    // Let in at once: confirmed by no one, checked in by this kiosk.
+    await tx
+      .update(visitRequests)
+      .set({ status: 1, confirmed: true, decidedAt: now, decidedBy: null })
+      .where(eq(visitRequests.id, request.id));
+    await checkAtKiosk(tx as unknown as Database, visitor.uidn, {
+      kioskId: kiosk.id,
+      siteId: kiosk.siteId,
+      direction: 'in',
+      repeatWindowMs: options.repeatWindowMs ?? 0,
+      now,
+      lang: input.language as Language,
+    });
+    return { requestId: request.id, told: host?.name ?? null, status: 'let_in' };
+  }
   await queueRequestFiledMails(tx, {
     id: request.id,
     companyId: kiosk.companyId,
-    visitorId: visitor!.id,
+    visitorId: visitor.id,
     hostUserId: host?.id ?? null,
   });
-  return { requestId: request.id, told: host?.name ?? null };
+  return { requestId: request.id, told: host?.name ?? null, status: 'waiting' };
 }
 
 /** How the host answered a walk-in this kiosk filed (another kiosk's request: 404). */

@@ -8,8 +8,9 @@ import {
   visitorCardSchema,
   visitorCreatedOrRegisteredSchema,
   visitorFormEventSchema,
-  visitorFormSchema,
+  visitorFormSchemaFor,
   said,
+  type VisitorTypeField,
 } from '@sesame/shared';
 import { audit } from '../audit/service';
 import { loadAuthorized } from '../auth/authorize';
@@ -24,9 +25,31 @@ import { createVisitor, deleteVisitor, findVisitor } from './service';
 import { presentCreatedVisitor } from './presenter';
 import { issueMessage, issueMessages, say } from '../language';
 import { siteForNewRecord } from '../sites/service';
+import { visitorTypeOf, type VisitorTypeRow } from '../visitor-types/steps';
+import { signForVisit } from '../documents/signing';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const textOf = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
 
 export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
   const limits = app.config.rateLimits;
+
+  /**
+   * The type a form names (or its site's first), read before the form is checked; null when
+   * the company, the site or the type cannot be told yet (the checks then say why).
+   */
+  async function typeOfForm(fields: Record<string, unknown>): Promise<VisitorTypeRow | null> {
+    const companyRef = textOf(fields.company_id);
+    const siteId = textOf(fields.site_id);
+    const typeId = textOf(fields.visitor_type_id);
+    if (!companyRef || companyRef.length > 200) return null;
+    if ((siteId && !UUID.test(siteId)) || (typeId && !UUID.test(typeId))) return null;
+    const company = await findCompany(app.db, companyRef);
+    if (!company) return null;
+    const site = await siteForNewRecord(app.db, company.id, siteId || undefined).catch(() => null);
+    if (!site) return null;
+    return visitorTypeOf(app.db, site.id, typeId || null);
+  }
   const ctx = { publicUrl: app.config.publicUrl, fileUrls: app.fileUrls };
 
   app.post(
@@ -72,7 +95,12 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
         };
       }
       const upload = body.files.request_image;
-      const parsed = visitorFormSchema.safeParse({
+      // The visit's type first (issue 31): its required fields decide what the form must hold.
+      // Without a company or a site to read it from, the spec's form is checked, and the
+      // 404 or the site's 400 follows below as before.
+      const type = await typeOfForm(body.fields);
+      const requiredFields = type ? (type.requiredFields as VisitorTypeField[]) : undefined;
+      const parsed = visitorFormSchemaFor(requiredFields).safeParse({
         // The visitor's mails follow the form's language, else the one they called in.
         language: request.lang,
         ...body.fields,
@@ -94,17 +122,42 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
       if (isPastVisitDate(fields.request_date, dayOf(new Date(), site.timezone))) {
         throw badRequest((m) => m.visitor.datePast, { request_date: (m) => m.visitor.datePast });
       }
-      const document = checkFile(upload, ALLOWED.identityDocument, ID_FILE_MAX_BYTES);
+      // The type again, of the site now known for sure (the same one when it was read above).
+      const visitType = await visitorTypeOf(app.db, site.id, fields.visitor_type_id);
+      const askedDocument =
+        !visitType || visitType.requiredFields.includes('id_document') || !!upload;
+      const document = askedDocument
+        ? checkFile(upload, ALLOWED.identityDocument, ID_FILE_MAX_BYTES)
+        : null;
 
       const visitor = await withStoredFileCleanup(app.storage, (storage) =>
-        app.db.transaction((tx) =>
-          createVisitor(tx, storage, { companyId: company.id, site, fields, document }),
-        ),
+        app.db.transaction(async (tx) => {
+          const created = await createVisitor(tx, storage, {
+            companyId: company.id,
+            site,
+            fields,
+            document,
+            typeId: visitType?.id ?? null,
+          });
+          await signForVisit(tx, {
+            companyId: company.id,
+            siteId: site.id,
+            visitorId: created.id,
+            typeId: visitType?.id ?? null,
+            email: created.email,
+            language: fields.language,
+            signed: fields.signatures ?? [],
+          });
+          return created;
+        }),
       );
       request.log.info({ visitorId: visitor.id, companyId: company.id }, 'visitor created');
       return {
         message: say(request, (m) => m.visitor.visitorCreated),
-        data: presentCreatedVisitor(visitor, company),
+        data: {
+          ...presentCreatedVisitor(visitor, company),
+          visitor_type_id: visitor.visitorTypeId,
+        },
       };
     },
   );

@@ -31,10 +31,15 @@ interface CreateVisitorFields {
   companyId: string;
   /** The form's fields, parsed by `visitorFormSchema`. */
   fields: VisitorCreateInput;
-  /** The identity document, already checked by `checkFile` (type by content, size). */
-  document: CheckedFile;
+  /**
+   * The identity document, already checked by `checkFile` (type by content, size); null when
+   * the visit's type does not ask for one (issue 31).
+   */
+  document: CheckedFile | null;
   /** Set for an event registration. */
   eventId?: string | null;
+  /** The visit's visitor type (issue 31); events' guests have none. */
+  typeId?: string | null;
 }
 
 /**
@@ -62,8 +67,9 @@ export async function createVisitor(
 ): Promise<VisitorRow> {
   const { fields, companyId } = input;
   // The form checked the shape; the number itself is read here, into E.164 ('+225…').
-  const contact = toE164(fields.contact);
-  if (!contact) {
+  // A phone the visit's type does not ask for may be left blank (issue 31).
+  const contact = fields.contact ? toE164(fields.contact) : '';
+  if (contact === null) {
     throw badRequest((m) => m.validation.phoneInvalid, {
       contact: (m) => m.validation.phoneInvalid,
     });
@@ -74,10 +80,12 @@ export async function createVisitor(
     : 'timezone' in input.site
       ? dayBounds(fields.request_date, input.site.timezone)
       : null;
-  const document = await storeFile(tx, storage, input.document, {
-    companyId,
-    ownerType: VISITOR_DOCUMENT_OWNER,
-  });
+  const document = input.document
+    ? await storeFile(tx, storage, input.document, {
+        companyId,
+        ownerType: VISITOR_DOCUMENT_OWNER,
+      })
+    : null;
   const inserted = await tx
     .insert(visitors)
     .values({
@@ -102,11 +110,14 @@ export async function createVisitor(
       dayStartsAt: day?.dayStartsAt ?? null,
       dayEndsAt: day?.dayEndsAt ?? null,
       language: fields.language,
-      requestImageId: document.id,
+      requestImageId: document?.id ?? null,
+      visitorTypeId: input.typeId ?? null,
     })
     .returning();
   const visitor = firstRow(inserted, 'the inserted visitor');
-  await tx.update(files).set({ ownerId: visitor.id }).where(eq(files.id, document.id));
+  if (document) {
+    await tx.update(files).set({ ownerId: visitor.id }).where(eq(files.id, document.id));
+  }
   return visitor;
 }
 

@@ -15,6 +15,11 @@ import {
   oneLine,
   sayIssue,
 } from './common';
+import {
+  documentToSignSchema,
+  publicVisitorTypeSchema,
+  signaturesFieldSchema,
+} from './visitor-type';
 
 /** The labels a badge is laid out for, in millimetres (portrait). */
 export const BADGE_SIZES = {
@@ -210,6 +215,11 @@ export const kioskExpectedSchema = z.object({
   host: z.string().nullable(),
   /** HH:MM in the site's zone, or null. */
   time: z.string().nullable(),
+  /**
+   * The documents of the visit's type this visitor must still sign (issue 31), in their
+   * language: the check-in sends them signed as `signatures`.
+   */
+  to_sign: z.array(documentToSignSchema),
 });
 export type KioskExpected = z.infer<typeof kioskExpectedSchema>;
 
@@ -226,11 +236,34 @@ export const kioskCheckInputSchema = z
       .trim()
       .min(1)
       .optional(),
+    /** The documents still to sign (`to_sign` of the search or GET /api/kiosk/to-sign), signed. */
+    signatures: signaturesFieldSchema,
   })
   .refine((v) => (v.request_id ? 1 : 0) + (v.code ? 1 : 0) === 1, {
     ...kioskIssue((m) => m.kiosk.checkWhom, 'checkWhom'),
   });
 export type KioskCheckInput = z.infer<typeof kioskCheckInputSchema>;
+
+/** GET `/api/kiosk/to-sign`: the visit found by name (`request_id`) or its code. */
+export const kioskToSignQuerySchema = z
+  .object({
+    request_id: z.uuid().optional(),
+    code: z
+      .string()
+      .max(...atMost(TEXT_MAX.code))
+      .trim()
+      .min(1)
+      .optional(),
+  })
+  .refine((v) => (v.request_id ? 1 : 0) + (v.code ? 1 : 0) === 1, {
+    ...kioskIssue((m) => m.kiosk.checkWhom, 'checkWhom'),
+  });
+
+/** Its answer: the documents the visitor must still sign before the check-in. */
+export const kioskToSignSchema = z.object({ to_sign: z.array(documentToSignSchema) });
+
+/** GET `/api/kiosk/visitor-types`: the kiosk's site's active types, in order. */
+export const kioskVisitorTypesSchema = z.object({ data: z.array(publicVisitorTypeSchema) });
 
 export const kioskVisitCheckSchema = z.object({
   /** 'in' / 'out': done now; 'alreadyIn' / 'alreadyOut': nothing to do. */
@@ -241,12 +274,25 @@ export const kioskVisitCheckSchema = z.object({
 });
 export type KioskVisitCheck = z.infer<typeof kioskVisitCheckSchema>;
 
+/**
+ * The answer of POST `/api/kiosk/check-in` and `/check-out`: the desk's check, or (issue 31)
+ * 'held': nothing done, the visitor waits to be welcomed (`message` is m.watchlist.kioskHeld,
+ * the tablet never says why).
+ */
+export const kioskCheckAnswerSchema = kioskVisitCheckSchema.extend({
+  status: z.enum(['in', 'out', 'alreadyIn', 'alreadyOut', 'held']),
+});
+export type KioskCheckAnswer = z.infer<typeof kioskCheckAnswerSchema>;
+
 const walkInText = (max: number) => formText(max, (m) => m.visitor.tooLong);
 
 /**
  * POST `/api/kiosk/walk-ins`: someone without an appointment. An e-mail or a phone number
  * (one will do), the host chosen in the host search (or none: the front desk), a reason,
- * the photo when the kiosk asks for one, and the privacy notice accepted.
+ * the photo when the kiosk asks for one, and the privacy notice accepted. Issue 31: the
+ * visitor type (blank: the site's first), whose required fields the server enforces
+ * (organisation, phone, ID number; the photo where the kiosk takes one), and the type's
+ * documents signed.
  */
 export const kioskWalkInSchema = z
   .object({
@@ -260,6 +306,14 @@ export const kioskWalkInSchema = z
       z.uuid(kioskIssue((m) => m.request.hostUnknown, 'hostUnknown', 'host_user_id')).nullish(),
     ),
     reason: walkInText(TEXT_MAX.freeText),
+    id_number: walkInText(TEXT_MAX.identifier),
+    visitor_type_id: z.preprocess(
+      (v) => (v === '' ? null : v),
+      z
+        .uuid(kioskIssue((m) => m.visitorType.typeUnknown, 'typeUnknown', 'visitor_type_id'))
+        .nullish(),
+    ),
+    signatures: signaturesFieldSchema,
     language: z.enum(LANGUAGES).default('fr'),
     /** A JPEG data URL from the tablet's camera, when the kiosk asks for a photo. */
     photo: z
@@ -278,7 +332,8 @@ export const kioskWalkInSchema = z
   .superRefine((v, ctx) => {
     const fail = (path: string, say: (m: Catalogue) => string, key: string, field?: string) =>
       ctx.addIssue({ code: 'custom', path: [path], ...sayIssue(say, { key, field }) });
-    for (const field of ['firstname', 'lastname', 'organisation_name'] as const) {
+    // The organisation, the phone and the ID number: as the visitor type requires (the server).
+    for (const field of ['firstname', 'lastname'] as const) {
       if (!v[field]) fail(field, (m) => m.kiosk.required(field), 'required', field);
     }
     if (!v.email && !v.contact) fail('email', (m) => m.kiosk.contactRequired, 'contactRequired');
@@ -294,6 +349,13 @@ export const kioskWalkInCreatedSchema = z.object({
   request_id: z.string(),
   /** Who was told: the host's name, or null when the front desk was. */
   told: z.string().nullable(),
+  /**
+   * Issue 31. 'waiting': the host (or front desk) decides, poll the status as before;
+   * 'let_in': the type needs no host's approval, the visitor is checked in (badge now);
+   * 'held': nothing more happens on the tablet, it says m.watchlist.kioskHeld (never why;
+   * `told` is null then).
+   */
+  status: z.enum(['waiting', 'let_in', 'held']),
 });
 
 /** GET `/api/kiosk/walk-ins/{requestId}`: the host's answer so far. */

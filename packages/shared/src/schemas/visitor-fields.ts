@@ -15,6 +15,31 @@ export const VISITOR_REQUIRED_FIELDS = [
 ] as const;
 export type VisitorRequiredField = (typeof VISITOR_REQUIRED_FIELDS)[number];
 
+/**
+ * The fields a visitor type may require that the public form asks (issue 31; the photo is
+ * the kiosk's alone): the default type's, every one of them.
+ */
+export const VISITOR_FORM_TYPE_FIELDS = [
+  'organisation',
+  'phone',
+  'id_number',
+  'id_document',
+] as const;
+export type VisitorFormTypeField = (typeof VISITOR_FORM_TYPE_FIELDS)[number];
+
+/** The form's field a type's field is (the identity document is `request_image`). */
+export const FORM_FIELD_OF_TYPE_FIELD: Record<VisitorFormTypeField, string> = {
+  organisation: 'organisation_name',
+  phone: 'contact',
+  id_number: 'id_number',
+  id_document: 'request_image',
+};
+
+/** The type's field a form field is, when a type may leave it optional; else undefined. */
+export function typeFieldOfFormField(field: string): VisitorFormTypeField | undefined {
+  return VISITOR_FORM_TYPE_FIELDS.find((f) => FORM_FIELD_OF_TYPE_FIELD[f] === field);
+}
+
 /** Keys of `params.key` on the issues of this schema (the web's locale keys). */
 export type VisitorIssueKey =
   | 'required'

@@ -15,6 +15,7 @@
  */
 import { z } from 'zod';
 import { siteRefSchema } from './site';
+import { signaturesFieldSchema, type VisitorTypeField } from './visitor-type';
 import { HOURS, ID_DOCUMENT_TYPES, ID_FILE_MAX_BYTES, MINUTES } from '../constants';
 import type { Say } from '../messages/catalogue';
 import { megabytes } from '../messages/units';
@@ -30,9 +31,11 @@ import {
 
 import { fr } from '../messages/fr';
 import {
+  VISITOR_FORM_TYPE_FIELDS,
   VISITOR_LANGUAGES,
   VISITOR_REQUIRED_FIELDS,
   isVisitDate,
+  typeFieldOfFormField,
   type FileLike,
   type VisitorIssueKey,
 } from './visitor-fields';
@@ -49,111 +52,153 @@ export const VISITOR_MESSAGES = fr.visitor;
  */
 const text = (max: number) => formText(max, (m) => m.visitor.tooLong);
 
-export const visitorFormSchema = z
-  .object({
-    /** The company: its id or its slug (the visitor form knows the slug of its URL). */
-    company_id: text(TEXT_MAX.slug),
-    /**
-     * The site of the visit (issue 28): asked when the company has several, set by a site's
-     * own link; blank: the company's only site. The server says when one must be chosen.
-     */
-    site_id: z.preprocess(
-      (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
-      z.uuid(keyed((m) => m.site.choose, { key: 'siteChoose', field: 'site_id' })).optional(),
-    ),
-    firstname: text(TEXT_MAX.name),
-    lastname: text(TEXT_MAX.name),
-    id_number: text(TEXT_MAX.identifier),
-    organisation_name: text(TEXT_MAX.line),
-    email: text(TEXT_MAX.email),
-    contact: text(TEXT_MAX.phone),
-    address: text(TEXT_MAX.address),
-    city: text(TEXT_MAX.name),
-    country: countryField(text(TEXT_MAX.name)),
-    state: text(TEXT_MAX.name),
-    zipcode: text(TEXT_MAX.identifier),
-    /** Request fields the same form collects (sent to POST /api/requests/create). */
-    host: text(TEXT_MAX.line),
-    reason: text(TEXT_MAX.freeText),
-    /** DD/MM/YYYY */
-    request_date: text(TEXT_MAX.date),
-    /** HH:MM, built from the hour and minute selects ('HH:MM' while untouched). */
-    request_time: text(TEXT_MAX.date),
-    visitor_type: text(TEXT_MAX.identifier),
-    /** The visitor's language: the e-mail is written in it. */
-    language: z.preprocess(
-      (v) => ((VISITOR_LANGUAGES as readonly unknown[]).includes(v) ? v : 'fr'),
-      z.enum(VISITOR_LANGUAGES),
-    ),
-    request_image: z.unknown().optional(),
-    /** The privacy notice accepted (a checkbox: 'true', '1' or 'on' on the wire). */
-    privacy_accepted: z.preprocess(
-      (v) => v === true || v === 'true' || v === '1' || v === 'on',
-      z.boolean(),
-    ),
-  })
-  .superRefine((v, ctx) => {
-    const fail = (
-      path: string,
-      key: VisitorIssueKey,
-      say: Say,
-      field?: string,
-      values: Record<string, number> = {},
-    ) => {
-      ctx.addIssue({ code: 'custom', path: [path], ...sayIssue(say, { key, field, ...values }) });
-    };
-    // 1. Required fields, in the spec's order.
-    for (const field of VISITOR_REQUIRED_FIELDS) {
-      if (!v[field]) fail(field, 'required', (m) => m.visitor.required(field), field);
-    }
-    // 2. The identity document.
-    const file = v.request_image as FileLike | undefined | null;
-    if (!file || typeof file.size !== 'number' || file.size <= 0) {
-      fail('request_image', 'fileInvalid', (m) => m.visitor.fileInvalid);
-    } else if (
-      typeof file.type === 'string' &&
-      file.type !== '' &&
-      !(ID_DOCUMENT_TYPES as readonly string[]).includes(file.type)
-    ) {
-      // Issue 27: a wrong type is said under the field, before anything is sent.
-      fail('request_image', 'fileTypeRefused', (m) => m.visitor.fileTypeRefused);
-    } else if (file.size > ID_FILE_MAX_BYTES) {
-      fail('request_image', 'fileTooLarge', (m) => m.visitor.fileTooLarge, undefined, {
-        mo: megabytes(ID_FILE_MAX_BYTES),
-      });
-    }
-    // 3–4. Shapes of the e-mail and the phone number.
-    if (v.email && !EMAIL_PATTERN.test(v.email)) {
-      fail('email', 'emailInvalid', (m) => m.visitor.emailInvalid);
-    }
-    if (v.contact && !isPhoneShaped(v.contact)) {
-      fail('contact', 'phoneInvalid', (m) => m.validation.phoneInvalid);
-    }
-    // 5. The date.
-    if (!v.request_date) fail('request_date', 'dateMissing', (m) => m.visitor.dateMissing);
-    else if (!isVisitDate(v.request_date)) {
-      fail('request_date', 'dateInvalid', (m) => m.visitor.dateInvalid);
-    }
-    // 6. Hour and minute: the placeholders HH and MM are errors.
-    const [hour = '', minute = ''] = v.request_time.split(':');
-    if (!(HOURS as readonly string[]).includes(hour)) {
-      fail('request_time', 'hourMissing', (m) => m.visitor.hourMissing);
-    } else if (!(MINUTES as readonly string[]).includes(minute) || v.request_time.length !== 5) {
-      fail('request_time', 'minuteMissing', (m) => m.visitor.minuteMissing);
-    }
-    // 7. The privacy notice (issue 16).
-    if (!v.privacy_accepted) {
-      fail('privacy_accepted', 'privacyRequired', (m) => m.visitor.privacyRequired);
-    }
-  })
-  .transform(({ request_image: _file, privacy_accepted: _accepted, ...rest }) => ({
-    ...rest,
-    email: rest.email.toLowerCase(),
-  }));
+/**
+ * The visitor form for a visitor type's required fields (issue 31): the spec's checks in the
+ * spec's order, but the organisation, the phone, the ID number and the identity document are
+ * required only when the type requires them (one left blank then passes; one given is still
+ * checked). The server picks the visit's type first, then validates with its fields; the
+ * form does the same with the type chosen. The default, every field, is the spec's form.
+ */
+export function visitorFormSchemaFor(
+  requiredFields: readonly VisitorTypeField[] = VISITOR_FORM_TYPE_FIELDS,
+) {
+  const requires = (field: string): boolean => {
+    const typeField = typeFieldOfFormField(field);
+    return !typeField || requiredFields.includes(typeField);
+  };
+  return z
+    .object({
+      /** The company: its id or its slug (the visitor form knows the slug of its URL). */
+      company_id: text(TEXT_MAX.slug),
+      /**
+       * The site of the visit (issue 28): asked when the company has several, set by a site's
+       * own link; blank: the company's only site. The server says when one must be chosen.
+       */
+      site_id: z.preprocess(
+        (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+        z.uuid(keyed((m) => m.site.choose, { key: 'siteChoose', field: 'site_id' })).optional(),
+      ),
+      firstname: text(TEXT_MAX.name),
+      lastname: text(TEXT_MAX.name),
+      id_number: text(TEXT_MAX.identifier),
+      organisation_name: text(TEXT_MAX.line),
+      email: text(TEXT_MAX.email),
+      contact: text(TEXT_MAX.phone),
+      address: text(TEXT_MAX.address),
+      city: text(TEXT_MAX.name),
+      country: countryField(text(TEXT_MAX.name)),
+      state: text(TEXT_MAX.name),
+      zipcode: text(TEXT_MAX.identifier),
+      /** Request fields the same form collects (sent to POST /api/requests/create). */
+      host: text(TEXT_MAX.line),
+      reason: text(TEXT_MAX.freeText),
+      /** DD/MM/YYYY */
+      request_date: text(TEXT_MAX.date),
+      /** HH:MM, built from the hour and minute selects ('HH:MM' while untouched). */
+      request_time: text(TEXT_MAX.date),
+      visitor_type: text(TEXT_MAX.identifier),
+      /** The visitor's language: the e-mail is written in it. */
+      language: z.preprocess(
+        (v) => ((VISITOR_LANGUAGES as readonly unknown[]).includes(v) ? v : 'fr'),
+        z.enum(VISITOR_LANGUAGES),
+      ),
+      request_image: z.unknown().optional(),
+      /**
+       * The visit's visitor type (issue 31): one of the site's active types; blank: the site's
+       * first. The server says when it is unknown.
+       */
+      visitor_type_id: z.preprocess(
+        (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+        z
+          .uuid(
+            keyed((m) => m.visitorType.typeUnknown, {
+              key: 'typeUnknown',
+              field: 'visitor_type_id',
+            }),
+          )
+          .optional(),
+      ),
+      /** The documents the type asks, signed (a JSON string on the multipart wire). */
+      signatures: signaturesFieldSchema,
+      /** The privacy notice accepted (a checkbox: 'true', '1' or 'on' on the wire). */
+      privacy_accepted: z.preprocess(
+        (v) => v === true || v === 'true' || v === '1' || v === 'on',
+        z.boolean(),
+      ),
+    })
+    .superRefine((v, ctx) => {
+      const fail = (
+        path: string,
+        key: VisitorIssueKey,
+        say: Say,
+        field?: string,
+        values: Record<string, number> = {},
+      ) => {
+        ctx.addIssue({ code: 'custom', path: [path], ...sayIssue(say, { key, field, ...values }) });
+      };
+      // 1. Required fields, in the spec's order.
+      for (const field of VISITOR_REQUIRED_FIELDS) {
+        if (!v[field] && requires(field))
+          fail(field, 'required', (m) => m.visitor.required(field), field);
+      }
+      // 2. The identity document.
+      const file = v.request_image as FileLike | undefined | null;
+      if (!file && !requires('request_image')) {
+        // The type does not ask for the identity document: none is fine.
+      } else if (!file || typeof file.size !== 'number' || file.size <= 0) {
+        fail('request_image', 'fileInvalid', (m) => m.visitor.fileInvalid);
+      } else if (
+        typeof file.type === 'string' &&
+        file.type !== '' &&
+        !(ID_DOCUMENT_TYPES as readonly string[]).includes(file.type)
+      ) {
+        // Issue 27: a wrong type is said under the field, before anything is sent.
+        fail('request_image', 'fileTypeRefused', (m) => m.visitor.fileTypeRefused);
+      } else if (file.size > ID_FILE_MAX_BYTES) {
+        fail('request_image', 'fileTooLarge', (m) => m.visitor.fileTooLarge, undefined, {
+          mo: megabytes(ID_FILE_MAX_BYTES),
+        });
+      }
+      // 3–4. Shapes of the e-mail and the phone number.
+      if (v.email && !EMAIL_PATTERN.test(v.email)) {
+        fail('email', 'emailInvalid', (m) => m.visitor.emailInvalid);
+      }
+      if (v.contact && !isPhoneShaped(v.contact)) {
+        fail('contact', 'phoneInvalid', (m) => m.validation.phoneInvalid);
+      }
+      // 5. The date.
+      if (!v.request_date) fail('request_date', 'dateMissing', (m) => m.visitor.dateMissing);
+      else if (!isVisitDate(v.request_date)) {
+        fail('request_date', 'dateInvalid', (m) => m.visitor.dateInvalid);
+      }
+      // 6. Hour and minute: the placeholders HH and MM are errors.
+      const [hour = '', minute = ''] = v.request_time.split(':');
+      if (!(HOURS as readonly string[]).includes(hour)) {
+        fail('request_time', 'hourMissing', (m) => m.visitor.hourMissing);
+      } else if (!(MINUTES as readonly string[]).includes(minute) || v.request_time.length !== 5) {
+        fail('request_time', 'minuteMissing', (m) => m.visitor.minuteMissing);
+      }
+      // 7. The privacy notice (issue 16).
+      if (!v.privacy_accepted) {
+        fail('privacy_accepted', 'privacyRequired', (m) => m.visitor.privacyRequired);
+      }
+    })
+    .transform(({ request_image: _file, privacy_accepted: _accepted, ...rest }) => ({
+      ...rest,
+      email: rest.email.toLowerCase(),
+    }));
+}
+
+/** The spec's visitor form: every field required (a visit of the default type, an event's form). */
+export const visitorFormSchema = visitorFormSchemaFor();
 
 export type VisitorFormInput = z.input<typeof visitorFormSchema>;
 /** What the server stores (the file travels beside it). */
-export type VisitorCreateInput = z.output<typeof visitorFormSchema>;
+export type VisitorCreateInput = Omit<
+  z.output<typeof visitorFormSchema>,
+  'signatures' | 'visitor_type_id'
+> &
+  Partial<Pick<z.output<typeof visitorFormSchema>, 'signatures' | 'visitor_type_id'>>;
 
 /** The first issue of a failed parse, as the screens and the server report it. */
 export function firstVisitorIssue(error: z.ZodError): {
@@ -199,6 +244,8 @@ export const visitorCreatedSchema = z.object({
     zipcode: z.string().nullable(),
     request_date: z.string().nullable(),
     request_time: z.string().nullable(),
+    /** The visit's visitor type (issue 31), when it has one. */
+    visitor_type_id: z.string().nullable().optional(),
     company: z.object({ id: z.string(), name: z.string(), slug: z.string() }),
   }),
 });
