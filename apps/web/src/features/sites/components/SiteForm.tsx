@@ -4,7 +4,7 @@
  * server's field errors (a name or short code already taken) come back under their field.
  */
 import { useMemo } from 'react';
-import { Select, TextInput } from '@mantine/core';
+import { Select, TextInput, Textarea } from '@mantine/core';
 import {
   ARRIVAL_EARLY_MAX_MINUTES,
   BADGE_SIZE_IDS,
@@ -17,7 +17,21 @@ import type { Feedback } from '../../../components/FeedbackAlert';
 import { InlineForm, col, useFocusOnOpen } from '../../../components/InlineForm';
 import { useTranslation } from '../../../lib/i18n';
 import { useSchemaForm } from '../../../lib/use-schema-form';
-import { browserTimeZone, siteValues, timeZoneOptions, type SiteField } from '../lib/sites';
+import {
+  browserTimeZone,
+  emailList,
+  invalidEmail,
+  siteValues,
+  timeZoneOptions,
+  type SiteField,
+  type SiteValues,
+} from '../lib/sites';
+
+/** The values as the schema's input: the security contacts as a list of addresses. */
+const siteInput = (values: SiteValues) => ({
+  ...values,
+  security_emails: emailList(values.security_emails),
+});
 
 export function SiteForm(props: {
   /** The site edited; none for a new one. */
@@ -40,7 +54,18 @@ export function SiteForm(props: {
   const { form, submit, summary, busy } = useSchemaForm(siteInputSchema, {
     ns: 'sites',
     initialValues: siteValues(site, browserTimeZone()),
-    onSubmit: (data) => props.onSubmit(data),
+    toInput: siteInput,
+    check: (values) => {
+      const wrong = invalidEmail(emailList(values.security_emails));
+      return {
+        security_emails: wrong ? t('form.securityEmailsInvalid', { email: wrong }) : undefined,
+      };
+    },
+    // The contacts go with the site's fields (issue 31), as the list the schema reads.
+    onSubmit: (data, values) =>
+      props.onSubmit(
+        Object.assign({}, data, { security_emails: emailList(values.security_emails) }),
+      ),
   });
 
   useFocusOnOpen(form, 'name');
@@ -110,6 +135,19 @@ export function SiteForm(props: {
           autoComplete: 'email',
           description: t('form.frontDeskHint'),
         }),
+        12,
+      )}
+      {col(
+        <Textarea
+          label={t('fields.security_emails')}
+          description={t('form.securityEmailsHint')}
+          autosize
+          minRows={2}
+          spellCheck={false}
+          autoComplete="off"
+          {...form.getInputProps('security_emails')}
+          name="security_emails"
+        />,
         12,
       )}
       {col(text('opens_at', { type: 'time', step: 60, description: t('form.opensAtHint') }), 4)}

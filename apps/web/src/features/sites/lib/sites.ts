@@ -2,7 +2,7 @@
  * The sites screen's plain logic (issue 28): a site's public request link and its poster's
  * address, the time zones a site may choose, a site as the form's values and back.
  */
-import { DEFAULT_DAY_END, type Site } from '@sesame/shared';
+import { DEFAULT_DAY_END, EMAIL_PATTERN, type Site } from '@sesame/shared';
 
 /** A site's own request link: the public form, the site already chosen. */
 export function siteRequestLink(publicUrl: string, slug: string, siteId: string): string {
@@ -55,6 +55,7 @@ export const SITE_FIELDS = [
   'short_code',
   'badge_printer_url',
   'badge_size',
+  'security_emails',
 ] as const;
 export type SiteField = (typeof SITE_FIELDS)[number];
 export type SiteValues = Record<SiteField, string>;
@@ -76,7 +77,33 @@ export function siteValues(site: Site | undefined, zone: string): SiteValues {
     // Issue 29: the front desk's badge printer (blank: the browser prints) and label.
     badge_printer_url: site?.badge_printer_url ?? '',
     badge_size: site?.badge_size ?? '62x100',
+    // Issue 31: who is told of a visit the watchlist held, one address a line.
+    security_emails: securityEmailsOf(site).join('\n'),
   };
+}
+
+/** A site's security contacts (issue 31), none on a site read before the field existed. */
+export function securityEmailsOf(site: Site | undefined): string[] {
+  const emails = (site as (Site & { security_emails?: string[] | null }) | undefined)
+    ?.security_emails;
+  return Array.isArray(emails) ? emails : [];
+}
+
+/**
+ * The security contacts as typed (one a line, or separated by commas or semicolons) → the
+ * addresses, trimmed, lower case, each once.
+ */
+export function emailList(text: string): string[] {
+  const emails = text
+    .split(/[\n,;]/)
+    .map((email) => email.trim().toLowerCase())
+    .filter((email) => email !== '');
+  return [...new Set(emails)];
+}
+
+/** The first address of the list that is not one, if any. */
+export function invalidEmail(emails: readonly string[]): string | undefined {
+  return emails.find((email) => !EMAIL_PATTERN.test(email));
 }
 
 /** Sites in the list's order: active ones first (main site first), then the archived ones. */
