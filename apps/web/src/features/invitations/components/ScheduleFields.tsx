@@ -38,6 +38,7 @@ import {
   type Lang,
   type ScheduleValues,
 } from '../lib/invitations';
+import { VisitorTypeSelect } from './VisitorTypeSelect';
 import '@mantine/core/styles/Switch.css';
 
 const hourOptions = [HOUR_PLACEHOLDER, ...HOURS];
@@ -52,6 +53,8 @@ export function ScheduleFields<Values extends ScheduleValues>(props: {
   sites: readonly Site[];
   /** Ids unique on the page (the invite form, the edit dialog). */
   idPrefix: string;
+  /** The visitors' type is chosen here (issue 31: the invite form; "Modifier" keeps its own). */
+  withType?: boolean;
 }) {
   const { t, i18n } = useTranslation('invitations');
   const lang: Lang = i18n.language.startsWith('en') ? 'en' : 'fr';
@@ -127,6 +130,19 @@ export function ScheduleFields<Values extends ScheduleValues>(props: {
             {...field('site_id')}
             required
             name={`${idPrefix}-site`}
+          />
+        </Grid.Col>
+      )}
+      {props.withType && site && (
+        <Grid.Col span={{ base: 12, sm: 6 }}>
+          <VisitorTypeSelect
+            siteId={site.id}
+            value={values.visitor_type_id}
+            onChange={(id) =>
+              form.setFieldValue('visitor_type_id', id as Values['visitor_type_id'])
+            }
+            error={form.errors.visitor_type_id}
+            name={`${idPrefix}-visitor-type`}
           />
         </Grid.Col>
       )}

@@ -55,6 +55,11 @@ export interface ScheduleValues {
    * unless the host turns the weekly repetition on or drops it.
    */
   kept_rule: string | null;
+  /**
+   * The visitors' type (issue 31): one of the site's types; blank: not chosen here (a new
+   * invitation gets the site's first, an edit keeps its own).
+   */
+  visitor_type_id: string;
 }
 
 export interface InviteValues extends ScheduleValues {
@@ -107,6 +112,7 @@ export function scheduleValues(
     days: weekly && keepDate ? [...weekly.byDay] : [],
     until: weekly?.until && keepDate ? fromIsoDay(weekly.until) : '',
     kept_rule: rule && !weekly && keepDate ? visit!.rrule : null,
+    visitor_type_id: '',
   };
 }
 
@@ -127,6 +133,8 @@ export function scheduleInput(values: ScheduleValues) {
     reason: values.reason,
     language: values.language,
     rrule: formRule(values),
+    // Only a type chosen: an edit that shows none leaves the invitation's own as it is.
+    ...(values.visitor_type_id ? { visitor_type_id: values.visitor_type_id } : {}),
   };
 }
 

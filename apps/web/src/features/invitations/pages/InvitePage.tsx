@@ -300,7 +300,7 @@ function InviteForm({ sites, initial }: { sites: Site[]; initial: InviteValues }
             <Title order={2} size="h4" id="invite-schedule-title">
               {t('invite.schedule')}
             </Title>
-            <ScheduleFields form={form} sites={sites} idPrefix="invite" />
+            <ScheduleFields form={form} sites={sites} idPrefix="invite" withType />
           </Stack>
         </PanelSection>
 
