@@ -74,7 +74,7 @@ const SPEC_ASSIGNABLE: [Role, string][] = [
 ];
 
 describe('permission matrix = spec §6', () => {
-  it('has the spec’s fifteen tiles in its order, then issue 14’s, 16’s, 27’s, 28’s, 29’s and 30’s', () => {
+  it('has the spec’s fifteen tiles in its order, then issue 14’s, 16’s, 27’s, 28’s, 29’s, 30’s and 31’s', () => {
     expect(MENU_TILES.map((t) => t.id)).toEqual([
       ...SPEC_MENU_TILES.map(([id]) => id),
       'account',
@@ -83,6 +83,9 @@ describe('permission matrix = spec §6', () => {
       'kiosks',
       'invite',
       'myVisitors',
+      'visitorTypes',
+      'watchlist',
+      'watchlistReviews',
     ]);
   });
 
