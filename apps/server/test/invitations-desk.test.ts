@@ -259,6 +259,7 @@ describe(`invitations at the front desk (${testDatabaseKind})`, () => {
       initial: 'O.',
       host: 'Awa Koné',
       time: '09:00',
+      to_sign: [],
     });
     await cancel(created.invitation_id, {});
     expect(await search('2030-04-11T10:00:00Z')).toEqual([]);

@@ -7,7 +7,15 @@
  * check-in: the front desk still scans the code).
  */
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
-import { asLanguage, countryName, type InvitationLinkView, type Language } from '@sesame/shared';
+import {
+  asLanguage,
+  countryName,
+  type DocumentToSign,
+  type InvitationLinkView,
+  type Language,
+  type VisitorTypeField,
+} from '@sesame/shared';
+import { toE164 } from '@sesame/shared/phone';
 import { audit } from '../audit/service';
 import type { Db } from '../db/client';
 import {
@@ -18,8 +26,11 @@ import {
   sites,
   users,
   visitRequests,
+  visitorTypes,
   visitors,
 } from '../db/schema';
+import { documentsToSign, signForVisit, type Signed } from '../documents/signing';
+import { presentToSign } from '../kiosks/service';
 import { badRequest, notFound } from '../errors';
 import type { CheckedFile } from '../files/uploads';
 import { storeFile } from '../files/uploads';
@@ -45,6 +56,20 @@ export interface LinkedVisit {
   lastname: string;
   code: string;
   detailsCompleted: boolean;
+  /** What the details step reads of the visitor (issue 31): what they already gave. */
+  email: string;
+  organisation: string;
+  contact: string;
+  idNumber: string;
+  hasDocument: boolean;
+  /** The visit's type, when it has one. */
+  type: {
+    id: string;
+    nameFr: string;
+    nameEn: string;
+    color: string;
+    requiredFields: VisitorTypeField[];
+  } | null;
   invitation: {
     firstDate: string;
     time: string;
@@ -93,6 +118,18 @@ export async function findLinkedVisit(db: Db, requestId: string): Promise<Linked
         lastname: visitors.lastname,
         uidn: visitors.uidn,
         detailsCompletedAt: visitors.detailsCompletedAt,
+        email: visitors.email,
+        organisation: visitors.organisationName,
+        contact: visitors.contact,
+        idNumber: visitors.idNumber,
+        requestImageId: visitors.requestImageId,
+      },
+      type: {
+        id: visitorTypes.id,
+        nameFr: visitorTypes.nameFr,
+        nameEn: visitorTypes.nameEn,
+        color: visitorTypes.color,
+        requiredFields: visitorTypes.requiredFields,
       },
       invitation: {
         id: invitations.id,
@@ -128,6 +165,7 @@ export async function findLinkedVisit(db: Db, requestId: string): Promise<Linked
     .innerJoin(companies, eq(companies.id, visitRequests.companyId))
     .leftJoin(files, eq(files.id, companies.logoFileId))
     .leftJoin(users, eq(users.id, invitations.hostUserId))
+    .leftJoin(visitorTypes, eq(visitorTypes.id, visitors.visitorTypeId))
     .where(
       and(
         eq(visitRequests.id, requestId),
@@ -152,6 +190,14 @@ export async function findLinkedVisit(db: Db, requestId: string): Promise<Linked
     lastname: visitor.lastname,
     code: visitor.uidn,
     detailsCompleted: visitor.detailsCompletedAt !== null,
+    email: visitor.email,
+    organisation: visitor.organisation,
+    contact: visitor.contact,
+    idNumber: visitor.idNumber,
+    hasDocument: visitor.requestImageId !== null,
+    type: row.type?.id
+      ? { ...row.type, requiredFields: row.type.requiredFields as VisitorTypeField[] }
+      : null,
     invitation: {
       firstDate: invitation.firstDate,
       time: invitation.time,
@@ -212,7 +258,7 @@ export function siteMapUrl(address: string): string | null {
 export function presentLinkedVisit(
   visit: LinkedVisit,
   days: VisitDay[],
-  input: { now: Date; language: string; logoUrl: string | null },
+  input: { now: Date; language: string; logoUrl: string | null; toSign: DocumentToSign[] },
 ): InvitationLinkView {
   const address = siteAddress(visit.site, input.language);
   const next = days.find((d) => !d.cancelled && d.endsAt > input.now);
@@ -248,7 +294,42 @@ export function presentLinkedVisit(
     privacy_notice_url: `/api/public/privacy-notice/${encodeURIComponent(visit.company.slug)}${
       input.language === 'en' ? '?lang=en' : ''
     }`,
+    visitor_type: visit.type
+      ? {
+          id: visit.type.id,
+          name_fr: visit.type.nameFr,
+          name_en: visit.type.nameEn,
+          color: visit.type.color,
+          required_fields: visit.type.requiredFields,
+        }
+      : null,
+    to_sign: input.toSign,
   };
+}
+
+/** The documents of the visit's type its visitor must still sign, in the invitation's language. */
+export async function linkedVisitToSign(db: Db, visit: LinkedVisit): Promise<DocumentToSign[]> {
+  const left = await documentsToSign(db, {
+    companyId: visit.companyId,
+    typeId: visit.type?.id ?? null,
+    email: visit.email,
+    visitorId: visit.visitorId,
+  });
+  return presentToSign(left, visit.invitation.language);
+}
+
+/** What the visit's type requires that the visitor has not given yet (the details step asks these). */
+export function fieldsStillAsked(visit: LinkedVisit): VisitorTypeField[] {
+  const required = visit.type?.requiredFields ?? (['id_number', 'id_document'] as const);
+  const onFile: Record<VisitorTypeField, boolean> = {
+    organisation: !!visit.organisation,
+    phone: !!visit.contact,
+    id_number: !!visit.idNumber,
+    id_document: visit.hasDocument,
+    // A link cannot take the kiosk's photo: the kiosk or the desk does.
+    photo: true,
+  };
+  return required.filter((field) => !onFile[field]);
 }
 
 /**
@@ -261,7 +342,17 @@ export function presentLinkedVisit(
 export async function completeDetails(
   tx: Db,
   storage: FileStorage,
-  input: { visit: LinkedVisit; idNumber: string; document: CheckedFile; now?: Date },
+  input: {
+    visit: LinkedVisit;
+    idNumber: string;
+    /** The identity document; null when the type does not ask one now (issue 31). */
+    document: CheckedFile | null;
+    /** The organisation and phone given at this step ('' when not). */
+    organisation?: string;
+    contact?: string;
+    signed?: readonly Signed[];
+    now?: Date;
+  },
 ): Promise<{ replaced: string | null }> {
   const { visit } = input;
   const now = input.now ?? new Date();
@@ -273,17 +364,45 @@ export async function completeDetails(
     .for('update')
     .limit(1);
   if (!locked) throw notFound((m) => m.invitation.linkInvalid);
-  const document = await storeFile(tx, storage, input.document, {
+  let contact: string | null = null;
+  if (input.contact) {
+    contact = toE164(input.contact);
+    if (!contact) {
+      throw badRequest((m) => m.validation.phoneInvalid, {
+        contact: (m) => m.validation.phoneInvalid,
+      });
+    }
+  }
+  // The documents of the visit's type, signed at this step (issue 31).
+  await signForVisit(tx, {
     companyId: visit.companyId,
-    ownerType: VISITOR_DOCUMENT_OWNER,
-    ownerId: visit.visitorId,
+    siteId: visit.siteId,
+    visitorId: visit.visitorId,
+    typeId: visit.type?.id ?? null,
+    email: visit.email,
+    language: visit.invitation.language,
+    signed: input.signed ?? [],
+    now,
   });
+  const document = input.document
+    ? await storeFile(tx, storage, input.document, {
+        companyId: visit.companyId,
+        ownerType: VISITOR_DOCUMENT_OWNER,
+        ownerId: visit.visitorId,
+      })
+    : null;
   await tx
     .update(visitors)
-    .set({ idNumber: input.idNumber, requestImageId: document.id, detailsCompletedAt: now })
+    .set({
+      ...(input.idNumber ? { idNumber: input.idNumber } : {}),
+      ...(input.organisation ? { organisationName: input.organisation } : {}),
+      ...(contact ? { contact } : {}),
+      ...(document ? { requestImageId: document.id } : {}),
+      detailsCompletedAt: now,
+    })
     .where(eq(visitors.id, visit.visitorId));
   let replaced: string | null = null;
-  if (locked.requestImageId) {
+  if (document && locked.requestImageId) {
     const [old] = await tx
       .delete(files)
       .where(

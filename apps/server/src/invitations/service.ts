@@ -28,7 +28,11 @@ import {
   invitations,
   visitRequests,
   visitors,
+  watchlistEntries,
+  watchlistHolds,
 } from '../db/schema';
+import { visitorTypeOf } from '../visitor-types/steps';
+import { screenVisit } from '../watchlist/match';
 import { badRequest, notFound } from '../errors';
 import {
   INVITATION_CANCEL_MAIL,
@@ -100,6 +104,8 @@ export async function createInvitation(
   const now = input.now ?? new Date();
   const days = scheduleDays(invitation, site, now);
   const phones = readPhones(invitation.visitors);
+  // The visitors' type (issue 31): the one chosen, else the site's first.
+  const type = await visitorTypeOf(tx, site.id, invitation.visitor_type_id);
   const first = days[0]!;
   const last = days[days.length - 1]!;
   const [row] = await tx
@@ -114,6 +120,7 @@ export async function createInvitation(
       time: invitation.time,
       endTime: invitation.end_time,
       rrule: invitation.rrule ?? null,
+      visitorTypeId: type?.id ?? null,
     })
     .returning();
   await tx.insert(invitationDaysTable).values(
@@ -139,6 +146,7 @@ export async function createInvitation(
         contact: phones[index]!,
         idNumber: '',
         organisationName: visitor.organisation,
+        visitorTypeId: type?.id ?? null,
         requestDate: toDdMmYyyy(first.day),
         requestTime: invitation.time,
         // The first day's start and the last day's end: the invitation's days decide within.
@@ -167,18 +175,27 @@ export async function createInvitation(
     )
     .returning({ id: visitRequests.id, visitorId: visitRequests.visitorId });
   const requestOf = new Map(requests.map((r) => [r.visitorId, r.id]));
+  // The watchlist screens each invited visitor (issue 31): a held one gets no mail (and their
+  // code opens nothing) until a reviewer allows the visit (`sendHeldInvitation`).
+  const held = await screenInvited(
+    tx,
+    host.companyId,
+    written.map((visitor) => ({ visitorId: visitor.id, requestId: requestOf.get(visitor.id)! })),
+  );
   await enqueueInvitationMails(
     tx,
     INVITATION_MAIL,
-    written.map((visitor) => {
-      const requestId = requestOf.get(visitor.id)!;
-      return {
-        companyId: host.companyId,
-        toAddress: visitor.email,
-        dedupeKey: `invitation:${requestId}:0`,
-        payload: { visitorId: visitor.id, requestId, invitationId: row!.id, sequence: 0 },
-      };
-    }),
+    written
+      .filter((visitor) => !held.has(visitor.id))
+      .map((visitor) => {
+        const requestId = requestOf.get(visitor.id)!;
+        return {
+          companyId: host.companyId,
+          toAddress: visitor.email,
+          dedupeKey: `invitation:${requestId}:0`,
+          payload: { visitorId: visitor.id, requestId, invitationId: row!.id, sequence: 0 },
+        };
+      }),
   );
   await tx.insert(auditEvents).values(
     written.map((visitor) => ({
@@ -212,18 +229,98 @@ export async function createInvitation(
   };
 }
 
+/**
+ * Screens invited visitors with the watchlist (source 'invitation'), in the caller's
+ * transaction; answers the ids of those held. A company without any watchlist entry costs
+ * one probe, whatever the number of visitors.
+ */
+async function screenInvited(
+  tx: Db,
+  companyId: string,
+  visits: { visitorId: string; requestId: string }[],
+): Promise<Set<string>> {
+  const held = new Set<string>();
+  const [any] = await tx
+    .select({ id: watchlistEntries.id })
+    .from(watchlistEntries)
+    .where(eq(watchlistEntries.companyId, companyId))
+    .limit(1);
+  if (!any) return held;
+  for (const visit of visits) {
+    const screening = await screenVisit(tx, { ...visit, source: 'invitation' });
+    if (screening !== 'clear') held.add(visit.visitorId);
+  }
+  return held;
+}
+
+/** A visitor whose visit a watchlist review holds or denied: no invitation mail of any kind. */
+const notHeld = sql`not exists (
+  select 1 from ${watchlistHolds} h
+   where h.visitor_id = ${visitors.id} and h.status in ('pending', 'denied'))`;
+
+/**
+ * The invitation mail of an invited visitor the watchlist held, once a reviewer allowed the
+ * visit (issue 31: the watchlist's allow path calls it in its transaction): the code, the
+ * QR, the .ics at the invitation's current sequence and the link, as at creation. Nothing
+ * for a request that is no invitation's, cancelled, of a cancelled invitation, of a visitor
+ * without an e-mail or still held; answers whether a mail was queued. Sent once per
+ * sequence (the outbox's dedupe key).
+ */
+export async function sendHeldInvitation(tx: Db, requestId: string): Promise<boolean> {
+  const [found] = await tx
+    .select({
+      requestId: visitRequests.id,
+      companyId: visitRequests.companyId,
+      visitorId: visitors.id,
+      email: visitors.email,
+      invitationId: invitations.id,
+      sequence: invitations.sequence,
+    })
+    .from(visitRequests)
+    .innerJoin(visitors, eq(visitors.id, visitRequests.visitorId))
+    .innerJoin(invitations, eq(invitations.id, visitRequests.invitationId))
+    .where(
+      and(
+        eq(visitRequests.id, requestId),
+        isNull(visitRequests.cancelledAt),
+        isNull(invitations.cancelledAt),
+        notHeld,
+      ),
+    )
+    .limit(1);
+  if (!found || !found.email) return false;
+  await enqueueInvitationMails(tx, INVITATION_MAIL, [
+    {
+      companyId: found.companyId,
+      toAddress: found.email,
+      dedupeKey: `invitation:${found.requestId}:allowed:${found.sequence}`,
+      payload: {
+        visitorId: found.visitorId,
+        requestId: found.requestId,
+        invitationId: found.invitationId,
+        sequence: found.sequence,
+      },
+    },
+  ]);
+  return true;
+}
+
 export async function findInvitation(db: Db, id: string): Promise<InvitationRow | null> {
   const [row] = await db.select().from(invitations).where(eq(invitations.id, id)).limit(1);
   return row ?? null;
 }
 
-/** The requests of an invitation still standing (not cancelled one by one), with their visitors. */
+/**
+ * The requests of an invitation still standing (not cancelled one by one), with their
+ * visitors; `mailed`: false for a visitor the watchlist holds (never told of the invitation).
+ */
 async function standingRequests(tx: Db, invitationId: string) {
   return tx
     .select({
       requestId: visitRequests.id,
       visitorId: visitors.id,
       email: visitors.email,
+      mailed: sql<boolean>`${notHeld}`,
     })
     .from(visitRequests)
     .innerJoin(visitors, eq(visitors.id, visitRequests.visitorId))
@@ -289,6 +386,12 @@ export async function changeSchedule(
   const { schedule, site } = input;
   const now = input.now ?? new Date();
   const days = scheduleDays(schedule, site, now, input.invitation.firstDate);
+  // The visitors' type (issue 31): the one named; kept when none is and the site stays;
+  // the new site's first when the site changes without one.
+  const keepType = !schedule.visitor_type_id && site.id === input.invitation.siteId;
+  const typeId = keepType
+    ? input.invitation.visitorTypeId
+    : ((await visitorTypeOf(tx, site.id, schedule.visitor_type_id))?.id ?? null);
   const invitation = await lockForChange(tx, input.invitation.id);
   const cancelled = await tx
     .select({ day: invitationDaysTable.day })
@@ -323,6 +426,7 @@ export async function changeSchedule(
       rrule: schedule.rrule ?? null,
       reason: schedule.reason || null,
       language: schedule.language,
+      visitorTypeId: typeId,
     })
     .where(eq(invitations.id, invitation.id))
     .returning();
@@ -338,6 +442,7 @@ export async function changeSchedule(
         dayStartsAt: first.startsAt,
         dayEndsAt: last.endsAt,
         language: schedule.language,
+        visitorTypeId: typeId,
       })
       .where(inArray(visitors.id, visitorIds));
     await tx
@@ -353,17 +458,19 @@ export async function changeSchedule(
   await enqueueInvitationMails(
     tx,
     INVITATION_UPDATE_MAIL,
-    standing.map((r) => ({
-      companyId: invitation.companyId,
-      toAddress: r.email,
-      dedupeKey: `invitation:${r.requestId}:${changed!.sequence}`,
-      payload: {
-        visitorId: r.visitorId,
-        requestId: r.requestId,
-        invitationId: invitation.id,
-        sequence: changed!.sequence,
-      },
-    })),
+    standing
+      .filter((r) => r.mailed)
+      .map((r) => ({
+        companyId: invitation.companyId,
+        toAddress: r.email,
+        dedupeKey: `invitation:${r.requestId}:${changed!.sequence}`,
+        payload: {
+          visitorId: r.visitorId,
+          requestId: r.requestId,
+          invitationId: invitation.id,
+          sequence: changed!.sequence,
+        },
+      })),
   );
   await auditEach(tx, changed!, input.actorUserId, 'invitation.updated', visitorIds, {
     days: days.length,
@@ -462,18 +569,20 @@ export async function cancelInvitation(
   await enqueueInvitationMails(
     tx,
     INVITATION_CANCEL_MAIL,
-    standing.map((r) => ({
-      companyId: invitation.companyId,
-      toAddress: r.email,
-      dedupeKey: `invitation:${r.requestId}:${invitation.sequence}`,
-      payload: {
-        visitorId: r.visitorId,
-        requestId: r.requestId,
-        invitationId: invitation.id,
-        sequence: invitation.sequence,
-        ...(cancelDay ? { day: cancelDay } : {}),
-      },
-    })),
+    standing
+      .filter((r) => r.mailed)
+      .map((r) => ({
+        companyId: invitation.companyId,
+        toAddress: r.email,
+        dedupeKey: `invitation:${r.requestId}:${invitation.sequence}`,
+        payload: {
+          visitorId: r.visitorId,
+          requestId: r.requestId,
+          invitationId: invitation.id,
+          sequence: invitation.sequence,
+          ...(cancelDay ? { day: cancelDay } : {}),
+        },
+      })),
   );
   await auditEach(
     tx,

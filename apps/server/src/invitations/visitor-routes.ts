@@ -12,7 +12,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   ID_FILE_MAX_BYTES,
-  invitationDetailsSchema,
+  invitationDetailsSchemaFor,
   invitationLinkQuerySchema,
   invitationLinkViewSchema,
   issueParams,
@@ -25,7 +25,9 @@ import { issueMessage, issueMessages, say } from '../language';
 import {
   announceArrival,
   completeDetails,
+  fieldsStillAsked,
   findLinkedVisit,
+  linkedVisitToSign,
   presentLinkedVisit,
   visitDays,
 } from './arrival';
@@ -82,6 +84,7 @@ export const invitationVisitorRoutes: FastifyPluginAsyncZod = async (app) => {
           now: new Date(),
           language: request.lang,
           logoUrl: app.fileUrls.logo(visit.company.logo),
+          toSign: await linkedVisitToSign(app.db, visit),
         }),
       };
     },
@@ -97,6 +100,9 @@ export const invitationVisitorRoutes: FastifyPluginAsyncZod = async (app) => {
           'The invited visitor completes what the site asks before arrival (public, ?token=): multipart ' +
           '`id_number`, the identity document as `request_image` (JPEG, PNG, WebP or PDF by content, ≤ 2 MiB, ' +
           'as the visitor form) and `privacy_accepted`. A second completion replaces the document. ' +
+          "Issue 31: the visit's type decides what is required among `id_number`, `request_image`, " +
+          '`organisation` and `contact` (what the visitor already gave is not asked again), and its ' +
+          'documents still to sign (`to_sign` of GET) come as `signatures` (a JSON string field; else 400). ' +
           'A cancelled invitation is a 400.',
         querystring: invitationLinkQuerySchema,
         consumes: ['multipart/form-data'],
@@ -108,7 +114,9 @@ export const invitationVisitorRoutes: FastifyPluginAsyncZod = async (app) => {
       const body = await readMultipart(request, ID_FILE_MAX_BYTES);
       if (visit.cancelled) throw badRequest((m) => m.invitation.detailsClosed);
       const upload = body.files.request_image;
-      const parsed = invitationDetailsSchema.safeParse({
+      // Issue 31: what the visit's type requires and the visitor has not given yet.
+      const asked = fieldsStillAsked(visit);
+      const parsed = invitationDetailsSchemaFor(asked).safeParse({
         ...body.fields,
         // The schema sees the file's size; its bytes are checked below (checkFile).
         request_image: upload ? { size: upload.bytes.length } : undefined,
@@ -119,10 +127,20 @@ export const invitationVisitorRoutes: FastifyPluginAsyncZod = async (app) => {
         if (issueParams(first ?? {})?.key === 'fileTooLarge') throw payloadTooLarge(message);
         throw badRequest(message, issueMessages(parsed.error.issues));
       }
-      const document = checkFile(upload, ALLOWED.identityDocument, ID_FILE_MAX_BYTES);
+      const document =
+        upload || asked.includes('id_document')
+          ? checkFile(upload, ALLOWED.identityDocument, ID_FILE_MAX_BYTES)
+          : null;
       const { replaced } = await withStoredFileCleanup(app.storage, (storage) =>
         app.db.transaction((tx) =>
-          completeDetails(tx, storage, { visit, idNumber: parsed.data.id_number, document }),
+          completeDetails(tx, storage, {
+            visit,
+            idNumber: parsed.data.id_number,
+            organisation: parsed.data.organisation,
+            contact: parsed.data.contact,
+            signed: parsed.data.signatures,
+            document,
+          }),
         ),
       );
       if (replaced) await app.storage.remove(replaced).catch(() => undefined);

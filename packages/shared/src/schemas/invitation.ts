@@ -20,6 +20,12 @@ import {
   sayIssue,
 } from './common';
 import { isVisitDate, type FileLike } from './visitor-fields';
+import {
+  VISITOR_TYPE_FIELDS,
+  documentToSignSchema,
+  signaturesFieldSchema,
+  type VisitorTypeField,
+} from './visitor-type';
 
 export const INVITATION_LIMITS = {
   /** Visitors of one invitation (a group, or a CSV's lines). */
@@ -199,6 +205,14 @@ const scheduleShape = {
   reason: formLines(TEXT_MAX.freeText),
   language: languageField,
   rrule: rruleField,
+  /**
+   * The visitors' type (issue 31): one of the site's active types; blank: the site's first
+   * (a change of site without one: the new site's first).
+   */
+  visitor_type_id: z.preprocess(
+    (v) => (v === '' ? null : v),
+    z.uuid(issue((m) => m.visitorType.typeUnknown, 'typeUnknown', 'visitor_type_id')).nullish(),
+  ),
 };
 
 const endAfterStart = (v: { time: string; end_time: string }) => v.end_time > v.time;
@@ -344,48 +358,84 @@ export const invitedVisitSchema = z.object({
 export type InvitedVisit = z.infer<typeof invitedVisitSchema>;
 
 // H2
+/** What the details step asks when the visit has no type: the issue 30 form (number and document). */
+export const INVITATION_DETAILS_DEFAULT_FIELDS: readonly VisitorTypeField[] = [
+  'id_number',
+  'id_document',
+];
+
 /**
  * POST `/api/public/invitation/details` (the invited visitor's link): what the site asks
  * before arrival, checked as the visitor form checks it — the identity number, the identity
  * document (present, of an accepted type as the browser names it, at most ID_FILE_MAX_BYTES;
  * the server reads its bytes again) and the privacy notice accepted. Multipart on the wire:
- * each value a string, the file beside them (`request_image`).
+ * each value a string, the file beside them (`request_image`). Issue 31: built for the
+ * visit's type's required fields (`required`: those the visitor must give now; the server
+ * leaves out what it already holds), with the organisation and the phone when the type asks
+ * them, and the type's documents signed (`signatures`, a JSON string field).
  */
-export const invitationDetailsSchema = z
-  .object({
-    id_number: formText(TEXT_MAX.identifier, (m) => m.visitor.tooLong),
-    request_image: z.unknown().optional(),
-    /** The privacy notice accepted (a checkbox: 'true', '1' or 'on' on the wire). */
-    privacy_accepted: z.preprocess(
-      (v) => v === true || v === 'true' || v === '1' || v === 'on',
-      z.boolean(),
-    ),
-  })
-  .superRefine((v, ctx) => {
-    const fail = (path: string, say: Say, key: string, values: Record<string, unknown> = {}) =>
-      ctx.addIssue({ code: 'custom', path: [path], ...sayIssue(say, { key, ...values }) });
-    if (!v.id_number)
-      fail('id_number', (m) => m.visitor.required('id_number'), 'required', {
-        field: 'id_number',
-      });
-    const file = v.request_image as FileLike | undefined | null;
-    if (!file || typeof file.size !== 'number' || file.size <= 0) {
-      fail('request_image', (m) => m.visitor.fileInvalid, 'fileInvalid');
-    } else if (
-      typeof file.type === 'string' &&
-      file.type !== '' &&
-      !(ID_DOCUMENT_TYPES as readonly string[]).includes(file.type)
-    ) {
-      fail('request_image', (m) => m.visitor.fileTypeRefused, 'fileTypeRefused');
-    } else if (file.size > ID_FILE_MAX_BYTES) {
-      fail('request_image', (m) => m.visitor.fileTooLarge, 'fileTooLarge', {
-        mo: megabytes(ID_FILE_MAX_BYTES),
-      });
-    }
-    if (!v.privacy_accepted)
-      fail('privacy_accepted', (m) => m.visitor.privacyRequired, 'privacyRequired');
-  })
-  .transform(({ id_number }) => ({ id_number }));
+export function invitationDetailsSchemaFor(
+  required: readonly VisitorTypeField[] = INVITATION_DETAILS_DEFAULT_FIELDS,
+) {
+  return z
+    .object({
+      id_number: formText(TEXT_MAX.identifier, (m) => m.visitor.tooLong),
+      organisation: formText(TEXT_MAX.line, (m) => m.visitor.tooLong),
+      contact: formText(TEXT_MAX.phone, (m) => m.visitor.tooLong),
+      request_image: z.unknown().optional(),
+      signatures: signaturesFieldSchema,
+      /** The privacy notice accepted (a checkbox: 'true', '1' or 'on' on the wire). */
+      privacy_accepted: z.preprocess(
+        (v) => v === true || v === 'true' || v === '1' || v === 'on',
+        z.boolean(),
+      ),
+    })
+    .superRefine((v, ctx) => {
+      const fail = (path: string, say: Say, key: string, values: Record<string, unknown> = {}) =>
+        ctx.addIssue({ code: 'custom', path: [path], ...sayIssue(say, { key, ...values }) });
+      if (!v.id_number && required.includes('id_number'))
+        fail('id_number', (m) => m.visitor.required('id_number'), 'required', {
+          field: 'id_number',
+        });
+      if (!v.organisation && required.includes('organisation'))
+        fail('organisation', (m) => m.visitorType.fieldRequired('organisation'), 'required', {
+          field: 'organisation',
+        });
+      if (!v.contact && required.includes('phone'))
+        fail('contact', (m) => m.visitorType.fieldRequired('phone'), 'required', {
+          field: 'contact',
+        });
+      if (v.contact && !isPhoneShaped(v.contact))
+        fail('contact', (m) => m.validation.phoneInvalid, 'phoneInvalid');
+      const file = v.request_image as FileLike | undefined | null;
+      if (!file && !required.includes('id_document')) {
+        // The type does not ask for the identity document now: none is fine.
+      } else if (!file || typeof file.size !== 'number' || file.size <= 0) {
+        fail('request_image', (m) => m.visitor.fileInvalid, 'fileInvalid');
+      } else if (
+        typeof file.type === 'string' &&
+        file.type !== '' &&
+        !(ID_DOCUMENT_TYPES as readonly string[]).includes(file.type)
+      ) {
+        fail('request_image', (m) => m.visitor.fileTypeRefused, 'fileTypeRefused');
+      } else if (file.size > ID_FILE_MAX_BYTES) {
+        fail('request_image', (m) => m.visitor.fileTooLarge, 'fileTooLarge', {
+          mo: megabytes(ID_FILE_MAX_BYTES),
+        });
+      }
+      if (!v.privacy_accepted)
+        fail('privacy_accepted', (m) => m.visitor.privacyRequired, 'privacyRequired');
+    })
+    .transform(({ id_number, organisation, contact, signatures }) => ({
+      id_number,
+      organisation,
+      contact,
+      signatures,
+    }));
+}
+
+/** The details step of a visit of the default type (the identity number and document). */
+export const invitationDetailsSchema = invitationDetailsSchemaFor();
 export type InvitationDetailsInput = z.input<typeof invitationDetailsSchema>;
 export type InvitationDetails = z.output<typeof invitationDetailsSchema>;
 
@@ -436,5 +486,20 @@ export const invitationLinkViewSchema = z.object({
   here_at: z.string().nullable(),
   /** Where the company's privacy notice is read (the visitor form's own). */
   privacy_notice_url: z.string(),
+  /**
+   * The visit's type (issue 31): its names, badge band and the fields the details step
+   * asks; null for a visit without a type (the identity number and document then).
+   */
+  visitor_type: z
+    .object({
+      id: z.string(),
+      name_fr: z.string(),
+      name_en: z.string(),
+      color: z.string(),
+      required_fields: z.array(z.enum(VISITOR_TYPE_FIELDS)),
+    })
+    .nullable(),
+  /** The type's documents this visitor must still sign, in the invitation's language. */
+  to_sign: z.array(documentToSignSchema),
 });
 export type InvitationLinkView = z.infer<typeof invitationLinkViewSchema>;
