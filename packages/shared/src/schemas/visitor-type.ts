@@ -7,7 +7,16 @@
  */
 import { z } from 'zod';
 import { DAY_END_PATTERN } from './company';
-import { TEXT_MAX, atMost, formLines, formText, keyed, oneLine, uuidSchema } from './common';
+import {
+  TEXT_MAX,
+  atMost,
+  formLines,
+  formText,
+  keyed,
+  oneLine,
+  sayIssue,
+  uuidSchema,
+} from './common';
 
 /** The fields a type may require, in the order the forms ask them. */
 export const VISITOR_TYPE_FIELDS = [
@@ -218,14 +227,14 @@ export const signatureInputSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['image'],
-        ...keyed((m) => m.visitorType.signatureMissing, { key: 'signatureMissing' }),
+        ...sayIssue((m) => m.visitorType.signatureMissing, { key: 'signatureMissing' }),
       });
     }
     if (s.method === 'typed' && s.accepted !== true) {
       ctx.addIssue({
         code: 'custom',
         path: ['accepted'],
-        ...keyed((m) => m.visitorType.typedNotAccepted, { key: 'typedNotAccepted' }),
+        ...sayIssue((m) => m.visitorType.typedNotAccepted, { key: 'typedNotAccepted' }),
       });
     }
   });

@@ -12,6 +12,7 @@ import {
   formText,
   keyed,
   phoneText,
+  sayIssue,
   uuidSchema,
 } from './common';
 import { isVisitDate } from './visitor-fields';
@@ -68,7 +69,11 @@ export const watchlistEntryInputSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['lastname'],
-        ...issue('identifierRequired', 'lastname'),
+        // A custom issue carries its message itself (`keyed` is a check's option).
+        ...sayIssue((m) => m.watchlist.identifierRequired, {
+          key: 'identifierRequired',
+          field: 'lastname',
+        }),
       });
     }
   });
