@@ -45,5 +45,10 @@ describe('the watchlist screens', () => {
   it('refuses a new entry with neither a full name nor an identifier', () => {
     const parsed = watchlistEntryInputSchema.safeParse({ ...entryValues(undefined), reason: 'x' });
     expect(parsed.success).toBe(false);
+    // Under the name, in the product's words (not a generic "malformed request").
+    const issue = parsed.error!.issues[0]!;
+    expect(issue.path).toEqual(['lastname']);
+    expect(issue.message).toMatch(/^Indiquez un nom et un prénom/);
+    expect(issue.params).toMatchObject({ key: 'identifierRequired', field: 'lastname' });
   });
 });

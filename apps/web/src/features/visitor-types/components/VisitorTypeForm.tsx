@@ -123,6 +123,8 @@ export function VisitorTypeForm(props: {
                 description={t('typeForm.colorHint')}
                 required
                 format="hex"
+                // The eye-dropper is a pointer-only tool with no name of its own.
+                withEyeDropper={false}
                 swatches={[...TYPE_SWATCHES]}
                 swatchesPerRow={8}
                 {...form.getInputProps('color')}
@@ -182,7 +184,7 @@ export function VisitorTypeForm(props: {
                   shown.map((doc) => {
                     const value = chosen.find((c) => c.document_id === doc.id);
                     return (
-                      <Group key={doc.id} align="flex-end" gap="sm" wrap="wrap">
+                      <Stack key={doc.id} gap={6}>
                         <Checkbox
                           label={t('typeForm.documentLabel', {
                             title: docTitle(doc),
@@ -195,12 +197,12 @@ export function VisitorTypeForm(props: {
                             )
                           }
                           data-path={doc === shown[0] ? 'documents' : undefined}
-                          style={{ flex: '1 1 16rem' }}
                         />
                         {value && (
-                          <>
+                          <Group align="flex-end" gap="sm" ml={32} wrap="wrap">
                             <Select
-                              label={t('typeForm.validityOf', { title: docTitle(doc) })}
+                              label={t('typeForm.validity')}
+                              aria-label={t('typeForm.validityOf', { title: docTitle(doc) })}
                               data={VALIDITY_OPTIONS.map((v) => ({
                                 value: v,
                                 label: t(`validity.${v}`),
@@ -212,24 +214,25 @@ export function VisitorTypeForm(props: {
                                 })
                               }
                               allowDeselect={false}
-                              w={220}
+                              w={240}
                             />
                             {value.validity === 'days' && (
                               <NumberInput
-                                label={t('typeForm.daysOf', { title: docTitle(doc) })}
+                                label={t('fields.validity_days')}
+                                aria-label={t('typeForm.daysOf', { title: docTitle(doc) })}
                                 min={1}
                                 max={VISITOR_TYPE_LIMITS.validityDaysMax}
                                 value={value.validity_days}
                                 onChange={(v) =>
                                   updateDocument(doc.id, { validity_days: String(v) })
                                 }
-                                w={140}
+                                w={160}
                                 required
                               />
                             )}
-                          </>
+                          </Group>
                         )}
-                      </Group>
+                      </Stack>
                     );
                   })
                 )}

@@ -55,8 +55,8 @@ export function ThresholdSettings({ company }: { company: string }) {
             },
             { value: WATCHLIST_LIMITS.thresholdMax, label: percent(WATCHLIST_LIMITS.thresholdMax) },
           ]}
+          thumbLabel={t('threshold.label')}
           thumbProps={{
-            'aria-label': t('threshold.label'),
             'aria-describedby': 'watchlist-threshold-hint',
             'aria-valuetext': percent(shown),
           }}

@@ -39,10 +39,10 @@ import { decideHold, useHolds, watchlistKeys } from '../api/watchlist';
 import { DecisionModal } from '../components/DecisionModal';
 import { entryName, matchLabel } from '../lib/watchlist';
 
-const STATUS_COLORS: Record<HoldStatus, string> = {
-  pending: 'orange.9',
-  allowed: 'teal.9',
-  denied: 'red.9',
+const STATUS_COLORS: Record<HoldStatus, { color: string; c: string }> = {
+  pending: { color: 'orange', c: 'orange.9' },
+  allowed: { color: 'teal', c: 'teal.9' },
+  denied: { color: 'red', c: 'red.9' },
 };
 
 export default function WatchlistReviewsPage() {
@@ -113,7 +113,7 @@ export default function WatchlistReviewsPage() {
                 {[hold.visitor.email, hold.visitor.organisation].filter(Boolean).join(' · ')}
               </Text>
             </Stack>
-            <Badge color={STATUS_COLORS[hold.status]} variant="light">
+            <Badge {...STATUS_COLORS[hold.status]} variant="light" data-status={hold.status}>
               {t(`reviews.status.${hold.status}`)}
             </Badge>
           </Group>
@@ -172,7 +172,8 @@ export default function WatchlistReviewsPage() {
           {hold.status === 'pending' && (
             <Group>
               <Button
-                color="teal.9"
+                color="teal"
+                c="teal.9"
                 variant="light"
                 onClick={() => openDecision(hold, 'allow')}
                 aria-label={t('reviews.allowOf', { name: visitorName(hold) })}
@@ -180,7 +181,8 @@ export default function WatchlistReviewsPage() {
                 {t('reviews.allow')}
               </Button>
               <Button
-                color="red.9"
+                color="red"
+                c="red.9"
                 variant="light"
                 onClick={() => openDecision(hold, 'deny')}
                 aria-label={t('reviews.denyOf', { name: visitorName(hold) })}
@@ -204,7 +206,7 @@ export default function WatchlistReviewsPage() {
         {t('reviews.intro')}
       </Text>
       {/* Always in the page, so a new hold is announced as its text arrives. */}
-      <div role="alert" aria-live="assertive" data-testid="watchlist-alert">
+      <div aria-live="assertive" aria-atomic="true" data-testid="watchlist-alert">
         {alertCount > 0 && (
           <Alert
             color="red"
