@@ -75,7 +75,10 @@ export const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
           'each, confirmed by the caller as host, with its code valid on the invitation’s days only (the first ' +
           'day, DD/MM/YYYY, not past at the site; with `rrule`, a daily or weekly RFC 5545 rule that ends, ' +
           'from that day on, 260 days at most within a year). Each visitor with an e-mail gets the invitation ' +
-          'mail (code, QR, .ics, the link to complete their details) in `language`. Answers each request and code.',
+          'mail (code, QR, .ics, the link to complete their details) in `language`. Answers each request and code. ' +
+          'Issue 31: `visitor_type_id`, a type of that site (blank: its first), is stored on the invitation and ' +
+          'each visitor (their link asks its fields and documents); the watchlist screens each visitor: one held ' +
+          'gets no mail, and their code opens nothing, until a reviewer allows the visit.',
         body: invitationInputSchema,
         response: { 201: invitationCreatedSchema.extend({ message: z.string() }) },
       },

@@ -306,7 +306,7 @@ export const kioskWalkInSchema = z
       z.uuid(kioskIssue((m) => m.request.hostUnknown, 'hostUnknown', 'host_user_id')).nullish(),
     ),
     reason: walkInText(TEXT_MAX.freeText),
-    id_number: walkInText(TEXT_MAX.identifier),
+    id_number: walkInText(TEXT_MAX.identifier).default(''),
     visitor_type_id: z.preprocess(
       (v) => (v === '' ? null : v),
       z
