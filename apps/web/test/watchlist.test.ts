@@ -49,6 +49,9 @@ describe('the watchlist screens', () => {
     const issue = parsed.error!.issues[0]!;
     expect(issue.path).toEqual(['lastname']);
     expect(issue.message).toMatch(/^Indiquez un nom et un prénom/);
-    expect(issue.params).toMatchObject({ key: 'identifierRequired', field: 'lastname' });
+    expect((issue as { params?: unknown }).params).toMatchObject({
+      key: 'identifierRequired',
+      field: 'lastname',
+    });
   });
 });

@@ -53,6 +53,10 @@ export const COMPANY_PAGE_NAMES = [
   'kiosks',
   'invite',
   'my-visitors',
+  // Issue 31.
+  'visitor-types',
+  'watchlist',
+  'watchlist-reviews',
   'invitation',
 ] as const;
 
