@@ -126,6 +126,18 @@ const qrUserFields: Catalogue['qrUser']['fields'] = {
   dateExp: 'Expiry date',
 };
 
+const visitorTypeFields: Catalogue['visitorType']['fields'] = {
+  name_fr: 'Name (French)',
+  name_en: 'Name (English)',
+  title_fr: 'Title (French)',
+  title_en: 'Title (English)',
+  organisation: 'Organisation',
+  phone: 'Phone',
+  id_number: 'ID number',
+  id_document: 'Identity document',
+  photo: 'Photo',
+};
+
 export const en: Catalogue = {
   api: {
     badRequest: 'The request is malformed.',
@@ -442,17 +454,8 @@ export const en: Catalogue = {
     deleted: 'Kiosk deleted.',
   },
   visitorType: {
-    required: (field) =>
-      required(
-        (
-          {
-            name_fr: 'Name (French)',
-            name_en: 'Name (English)',
-            title_fr: 'Title (French)',
-            title_en: 'Title (English)',
-          } as Record<string, string>
-        )[field] ?? field,
-      ),
+    fields: visitorTypeFields,
+    required: (field) => required(visitorTypeFields[field]),
     colorInvalid: 'Please choose a #RRGGBB colour (for example #1971C2).',
     timeInvalid: 'Please enter a time HH:MM, from 00:00 to 23:59.',
     validityDaysInvalid: 'Please enter a number of days of validity (1 to 3650).',
@@ -470,18 +473,7 @@ export const en: Catalogue = {
     documentUpdated: (version) => `Document saved: version ${version}.`,
     documentUnchanged: 'The text did not change: the version stays the same.',
     documentArchived: 'Document archived.',
-    fieldRequired: (field) =>
-      required(
-        (
-          {
-            organisation: 'Organisation',
-            phone: 'Phone',
-            id_number: 'ID number',
-            id_document: 'Identity document',
-            photo: 'Photo',
-          } as Record<string, string>
-        )[field] ?? field,
-      ),
+    fieldRequired: (field) => required(visitorTypeFields[field]),
     signerNameRequired: 'Please write your full name.',
     signatureMissing: 'Please sign in the box, or sign by typing your name.',
     typedNotAccepted: 'Tick the box to sign by typing your name.',

@@ -126,6 +126,18 @@ const qrUserFields = {
   dateExp: "Date d'expiration",
 } as const;
 
+const visitorTypeFields = {
+  name_fr: 'Nom (français)',
+  name_en: 'Nom (anglais)',
+  title_fr: 'Titre (français)',
+  title_en: 'Titre (anglais)',
+  organisation: 'Organisation',
+  phone: 'Téléphone',
+  id_number: "Numéro de pièce d'identité",
+  id_document: "Pièce d'identité",
+  photo: 'Photo',
+} as const;
+
 export const fr = {
   /** The server's answers (spec §8). */
   api: {
@@ -505,17 +517,8 @@ export const fr = {
     deleted: 'Borne supprimée.',
   },
   visitorType: {
-    required: (field: string) =>
-      required(
-        (
-          {
-            name_fr: 'Nom (français)',
-            name_en: 'Nom (anglais)',
-            title_fr: 'Titre (français)',
-            title_en: 'Titre (anglais)',
-          } as Record<string, string>
-        )[field] ?? field,
-      ),
+    fields: visitorTypeFields,
+    required: (field: keyof typeof visitorTypeFields) => required(visitorTypeFields[field]),
     colorInvalid: 'Veuillez choisir une couleur #RRVVBB (par exemple #1971C2).',
     timeInvalid: 'Veuillez entrer une heure HH:MM, de 00:00 à 23:59.',
     validityDaysInvalid: 'Veuillez entrer un nombre de jours de validité (1 à 3650).',
@@ -534,18 +537,7 @@ export const fr = {
     documentUnchanged: "Le texte n'a pas changé : la version reste la même.",
     documentArchived: 'Document archivé.',
     /** A field the visitor's type requires, left blank (the public form, the kiosk, the invitation). */
-    fieldRequired: (field: string) =>
-      required(
-        (
-          {
-            organisation: 'Organisation',
-            phone: 'Téléphone',
-            id_number: "Numéro de pièce d'identité",
-            id_document: "Pièce d'identité",
-            photo: 'Photo',
-          } as Record<string, string>
-        )[field] ?? field,
-      ),
+    fieldRequired: (field: keyof typeof visitorTypeFields) => required(visitorTypeFields[field]),
     signerNameRequired: 'Veuillez écrire votre nom complet.',
     signatureMissing: 'Veuillez signer dans le cadre, ou signez en tapant votre nom.',
     typedNotAccepted: 'Cochez la case pour signer en tapant votre nom.',
