@@ -131,7 +131,7 @@ const visitorTypeFields: Catalogue['visitorType']['fields'] = {
   name_en: 'Name (English)',
   title_fr: 'Title (French)',
   title_en: 'Title (English)',
-  organisation: 'Organisation',
+  organisation: 'Company or organisation',
   phone: 'Phone',
   id_number: 'ID number',
   id_document: 'Identity document',
