@@ -82,6 +82,8 @@ describe('the server catalogues', () => {
       'Action',
       // A building (issue 28): 'Site' in both.
       'Site',
+      // A visitor type's required field (issue 31): 'Photo' in both.
+      'Photo',
     ]);
     for (const [path, fr] of french) {
       const en = english.get(path);
