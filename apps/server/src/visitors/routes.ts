@@ -67,6 +67,10 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
           'contact, address, city, country, state, zipcode, request_date DD/MM/YYYY, request_time HH:MM, ' +
           'language fr|en) and the identity document as `request_image` (JPEG, PNG, WebP or PDF, ≤ 2 MiB). ' +
           'Then POST /api/requests/create with the visitor_id. ' +
+          "Issue 31: `visitor_type_id` (one of the site's active types; blank: its first) decides which of " +
+          'organisation_name, contact, id_number and request_image are required (400 in the spec order), and ' +
+          "`signatures` (a JSON string: the type's documents signed; one missing 400, an old version 409) are " +
+          'written with the visitor. The answer carries `visitor_type_id`. ' +
           "With `evenements_id` (an event's id, or its slug within company_id's company; JoinEvent) the call " +
           'registers the visitor for that event exactly as POST /evenement/{company}/{event}/register does: the ' +
           "event's place, date and time, a confirmed request (its id in the answer, no /requests/create to follow), " +
@@ -122,8 +126,8 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
       if (isPastVisitDate(fields.request_date, dayOf(new Date(), site.timezone))) {
         throw badRequest((m) => m.visitor.datePast, { request_date: (m) => m.visitor.datePast });
       }
-      // The type again, of the site now known for sure (the same one when it was read above).
-      const visitType = await visitorTypeOf(app.db, site.id, fields.visitor_type_id);
+      // The type read above (the same company, site and type named), else read now.
+      const visitType = type ?? (await visitorTypeOf(app.db, site.id, fields.visitor_type_id));
       const askedDocument =
         !visitType || visitType.requiredFields.includes('id_document') || !!upload;
       const document = askedDocument
