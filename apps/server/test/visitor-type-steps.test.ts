@@ -515,6 +515,23 @@ describe(`visitor types at the kiosk (${testDatabaseKind})`, () => {
     expect(
       await ctx.db.select().from(visitorChecks).where(eq(visitorChecks.visitorId, visitor!.id)),
     ).toEqual([]);
+    // Denied by a reviewer: the tablet still says the same words, and nothing opens.
+    await ctx.db
+      .update(watchlistHolds)
+      .set({ status: 'denied', decidedAt: new Date() })
+      .where(eq(watchlistHolds.visitorId, visitor!.id));
+    const denied = await kiosk.call({
+      method: 'POST',
+      url: '/api/kiosk/check-in',
+      payload: { code: visitor!.uidn },
+    });
+    expect(denied.json().data).toMatchObject({
+      status: 'held',
+      message: fr((m) => m.watchlist.kioskHeld),
+    });
+    expect(
+      await ctx.db.select().from(visitorChecks).where(eq(visitorChecks.visitorId, visitor!.id)),
+    ).toEqual([]);
   });
 });
 
