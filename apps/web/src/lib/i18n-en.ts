@@ -7,6 +7,6 @@
 export { ENGLISH_MESSAGES } from '@sesame/shared';
 
 export default import.meta.glob<Record<string, unknown>>(
-  '../locales/en/{common,auth,home,visitors,events,checkins,hostLoop,privacy,invitation}.json',
+  '../locales/en/{common,auth,home,visitors,events,checkins,hostLoop,privacy,invitation,signing}.json',
   { eager: true, import: 'default' },
 );

@@ -30,6 +30,7 @@ export const PUBLIC_NAMESPACES: readonly string[] = Object.freeze([
   'hostLoop',
   'privacy',
   'invitation',
+  'signing',
 ]);
 
 /** Every namespace file but French `common`, each its own chunk. */
