@@ -273,6 +273,7 @@ describe(`retention (${testDatabaseKind})`, () => {
       userChecks: 0,
       auditEntries: 0,
       rollCalls: 0,
+      signatures: 0,
     });
   });
 
@@ -380,6 +381,7 @@ describe(`a person's export and erasure (${testDatabaseKind})`, () => {
       requests: 2,
       checks: 1,
       mails: 0,
+      signatures: 0,
     });
     const erased = await manager({
       method: 'POST',

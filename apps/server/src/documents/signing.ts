@@ -13,9 +13,27 @@ import { VISITOR_TYPE_LIMITS, signatureInputSchema } from '@sesame/shared';
 import type { z } from 'zod';
 import { audit } from '../audit/service';
 import type { Db } from '../db/client';
-import { documentVersions, signatures, siteDocuments, visitorTypeDocuments } from '../db/schema';
+import {
+  companies,
+  documentVersions,
+  mailOutbox,
+  signatures,
+  siteDocuments,
+  sites,
+  visitorTypeDocuments,
+} from '../db/schema';
 import { badRequest, conflict } from '../errors';
 import { detectMediaType } from '../files/detect';
+import type { FileStorage } from '../files/storage';
+import { storeFile } from '../files/uploads';
+import {
+  SIGNED_DOCUMENT_MAIL,
+  type SignedDocumentMailPayload,
+} from '../mail/signed-document-templates';
+import { signaturePdf, type SignaturePdfContext } from './pdf';
+
+/** The owner type of a signature's PDF in `files`. */
+export const SIGNATURE_PDF_OWNER = 'signature_pdf';
 
 export type SignatureRow = typeof signatures.$inferSelect;
 export type Signed = z.output<typeof signatureInputSchema>;
@@ -218,6 +236,46 @@ export interface SignForVisit {
   /** What the visitor sent with this step. */
   signed: readonly SignatureInput[] | readonly Signed[];
   now?: Date;
+  /**
+   * Where each signature's PDF is written (a private file, `signatures.pdf_file_id`): the
+   * storage `withStoredFileCleanup` hands the caller, so a rolled-back visit leaves no bytes.
+   * Without it no PDF is stored; a download makes it again from the row.
+   */
+  storage?: FileStorage;
+}
+
+/** The company's and the site's names and the site's zone: what a signature's PDF shows besides the row. */
+export async function pdfContextOf(db: Db, siteId: string): Promise<SignaturePdfContext> {
+  const [found] = await db
+    .select({ companyName: companies.name, siteName: sites.name, timeZone: sites.timezone })
+    .from(sites)
+    .innerJoin(companies, eq(companies.id, sites.companyId))
+    .where(eq(sites.id, siteId))
+    .limit(1);
+  if (!found) throw new Error(`pdfContextOf: no site ${siteId}`);
+  return found;
+}
+
+/** Makes the signature's PDF, stores it as a private file and links it to the row. */
+export async function storeSignaturePdf(
+  tx: Db,
+  storage: FileStorage,
+  row: SignatureRow,
+  context?: SignaturePdfContext,
+): Promise<SignatureRow> {
+  const bytes = await signaturePdf(row, context ?? (await pdfContextOf(tx, row.siteId)));
+  const file = await storeFile(
+    tx,
+    storage,
+    { field: 'pdf', filename: 'document-signe.pdf', bytes, mediaType: 'application/pdf' },
+    { companyId: row.companyId, ownerType: SIGNATURE_PDF_OWNER, ownerId: row.id },
+  );
+  const [linked] = await tx
+    .update(signatures)
+    .set({ pdfFileId: file.id })
+    .where(eq(signatures.id, row.id))
+    .returning();
+  return linked ?? { ...row, pdfFileId: file.id };
 }
 
 /**
@@ -237,6 +295,7 @@ export async function signForVisit(tx: Db, visit: SignForVisit): Promise<Signatu
     now,
   });
   const written: SignatureRow[] = [];
+  const context = visit.storage && toSign.length ? await pdfContextOf(tx, visit.siteId) : undefined;
   for (const doc of toSign) {
     const title = visit.language === 'en' ? doc.titleEn : doc.titleFr;
     const sent = visit.signed.find((s) => s.document_id === doc.documentId);
@@ -295,7 +354,7 @@ export async function signForVisit(tx: Db, visit: SignForVisit): Promise<Signatu
         visitor_id: visit.visitorId,
       },
     });
-    written.push(row);
+    written.push(visit.storage ? await storeSignaturePdf(tx, visit.storage, row, context) : row);
   }
   return written;
 }
@@ -307,4 +366,34 @@ export async function signaturesOfVisitor(db: Db, visitorId: string): Promise<Si
     .from(signatures)
     .where(eq(signatures.visitorId, visitorId))
     .orderBy(desc(signatures.signedAt), sql`${signatures.id} desc`);
+}
+
+/** A signature by its id, or null. */
+export async function findSignature(db: Db, id: string): Promise<SignatureRow | null> {
+  const [row] = await db.select().from(signatures).where(eq(signatures.id, id)).limit(1);
+  return row ?? null;
+}
+
+/**
+ * Queues the signed document's mail ('signed_document', the PDF attached, in the
+ * signature's language) to the e-mail recorded on the signature, once per signature
+ * (its dedupe key), in the caller's transaction. Null when the signature is unknown, has
+ * no e-mail, or its mail was already queued; else the outbox row's id.
+ */
+export async function queueSignedDocumentMail(tx: Db, signatureId: string): Promise<string | null> {
+  const row = await findSignature(tx, signatureId);
+  if (!row || !row.signerEmail.trim()) return null;
+  const payload: SignedDocumentMailPayload = { signatureId: row.id, visitorId: row.visitorId };
+  const [queued] = await tx
+    .insert(mailOutbox)
+    .values({
+      companyId: row.companyId,
+      kind: SIGNED_DOCUMENT_MAIL,
+      toAddress: row.signerEmail,
+      payload,
+      dedupeKey: `${SIGNED_DOCUMENT_MAIL}:${row.id}`,
+    })
+    .onConflictDoNothing({ target: mailOutbox.dedupeKey })
+    .returning({ id: mailOutbox.id });
+  return queued?.id ?? null;
 }

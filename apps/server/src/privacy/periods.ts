@@ -47,6 +47,12 @@ const COLUMNS = {
     pendingAt: 'retentionAuditPendingAt',
     sql: 'audit',
   },
+  signatures_days: {
+    days: 'retentionSignaturesDays',
+    pendingDays: 'retentionSignaturesPendingDays',
+    pendingAt: 'retentionSignaturesPendingAt',
+    sql: 'signatures',
+  },
 } as const satisfies Record<
   RetentionClass,
   {
@@ -129,17 +135,18 @@ const DETAIL_NAMES: Record<RetentionClass, string> = {
   identity_days: 'identity',
   checks_days: 'checks',
   audit_days: 'audit',
+  signatures_days: 'signatures',
 };
 
 /**
  * The periods a company asks for, planned against what holds now: a period as long as or
  * longer than today's applies at once (and cancels a shortening to come); a shorter one
  * waits `RETENTION_SHORTENING_DELAY_DAYS`, and a shortening asked for again keeps its date,
- * so saving the form again never pushes it back.
+ * so saving the form again never pushes it back. A class left out of `wanted` is unchanged.
  */
 export function planPeriods(
   row: PeriodColumns,
-  wanted: Record<RetentionClass, number>,
+  wanted: Partial<Record<RetentionClass, number>>,
   now = new Date(),
 ): PlannedPeriods {
   const values = {} as Record<string, number | Date | null>;
@@ -149,6 +156,8 @@ export function planPeriods(
     const columns = COLUMNS[kind];
     const current = periodOf(row, kind, now);
     const asked = wanted[kind];
+    // A class the save leaves out (a client older than it) keeps its period and its shortening.
+    if (asked === undefined) continue;
     const name = DETAIL_NAMES[kind];
     detail[`${name}Days`] = `${current.days}→${asked}`;
     if (asked >= current.days) {

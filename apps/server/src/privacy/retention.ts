@@ -9,7 +9,8 @@
  *   checks older than `retention_checks_days` reduced to daily counts
  *   (`check_daily_counts`), audit entries older than `retention_audit_days` — each period
  *   as it holds today (privacy/periods.ts: a shortened one only from its date), and the
- *   audit log's never under the operator's floor (`AUDIT_MIN_DAYS`).
+ *   audit log's never under the operator's floor (`AUDIT_MIN_DAYS`); signed documents (issue
+ *   31: the signature rows and their PDFs) `retention_signatures_days` after signing.
  * Everything goes in short batches (no long lock while scans go on), stored files after
  * their rows. What was purged is logged and audited as counts, never as names.
  *
@@ -283,6 +284,44 @@ async function purgeRollCallsBatch(db: Database, count: Count): Promise<number> 
 }
 
 /**
+ * Signed documents (issue 31) older than their company's signatures period: the signature
+ * rows (what was signed, by whom, the drawn image) and their PDFs' file rows in one
+ * transaction, then the PDFs' bytes. Counted per signature.
+ */
+async function purgeSignaturesBatch(
+  db: Database,
+  storage: FileStorage,
+  count: Count,
+): Promise<number> {
+  const result = await db.transaction(async (tx) => {
+    const gone = rowsOf<{ pdf_file_id: string | null }>(
+      await tx.execute(sql`
+        with due as (
+          select s.id from signatures s join companies c on c.id = s.company_id
+          where s.signed_at < now() - make_interval(days => ${periodInForce('signatures_days')})
+          limit ${BATCH}
+          for update of s skip locked
+        )
+        delete from signatures where id in (select id from due) returning pdf_file_id`),
+    );
+    await count(tx, gone.length);
+    const fileIds = gone.flatMap((row) => (row.pdf_file_id ? [row.pdf_file_id] : []));
+    const names = fileIds.length
+      ? rowsOf<{ stored_name: string }>(
+          await tx.execute(sql`
+            delete from files where id in (${sql.join(
+              fileIds.map((id) => sql`${id}::uuid`),
+              sql`, `,
+            )}) returning stored_name`),
+        ).map((row) => row.stored_name)
+      : [];
+    return { count: gone.length, names };
+  });
+  await Promise.all(result.names.map((name) => storage.remove(name).catch(() => undefined)));
+  return result.count;
+}
+
+/**
  * Runs `step` until a batch comes back short. A stopping server (`signal`) ends
  * between batches: each batch is one transaction, whole or not done at all, and what
  * was not reached is taken up by the next sweep, the same day.
@@ -356,7 +395,12 @@ export async function purgeDue(
     signal,
   );
   const rollCalls = await drain(() => purgeRollCallsBatch(db, counter('rollCalls')), BATCH, signal);
-  return { documents, identities, visitorChecks, userChecks, auditEntries, rollCalls };
+  const signatures = await drain(
+    () => purgeSignaturesBatch(db, storage, counter('signatures')),
+    BATCH,
+    signal,
+  );
+  return { documents, identities, visitorChecks, userChecks, auditEntries, rollCalls, signatures };
 }
 
 const today = () => new Date().toISOString().slice(0, 10);

@@ -15,12 +15,15 @@ import {
   mailOutbox,
   qrUsers,
   scanRequests,
+  signatures,
   userChecks,
   visitRequests,
   visitorChecks,
   visitors,
 } from '../db/schema';
 import type { FileStorage } from '../files/storage';
+import { pdfContextOf } from '../documents/signing';
+import { signaturePdf } from '../documents/pdf';
 
 export type PersonKind = 'visitor' | 'qr_user';
 
@@ -121,7 +124,7 @@ async function collect(db: Db, person: Person) {
             .concat(['00000000-0000-0000-0000-000000000000']),
         ),
       );
-    return { profile, requests: [], checks, mails: [], documents };
+    return { profile, requests: [], checks, mails: [], documents, signed: [] };
   }
   const profile = await db.select().from(visitors).where(inArray(visitors.id, person.ids));
   const requests = await db
@@ -150,7 +153,30 @@ async function collect(db: Db, person: Person) {
   const documents = fileIds.length
     ? await db.select().from(files).where(inArray(files.id, fileIds))
     : [];
-  return { profile, requests, checks, mails, documents };
+  const signed = await signaturesOf(db, person);
+  return { profile, requests, checks, mails, documents, signed };
+}
+
+/**
+ * The documents a visitor signed (issue 31): those of their visits, and those signed with
+ * their e-mail address in the company (a signature outlives the visit it was made for).
+ */
+async function signaturesOf(db: Db, person: Person) {
+  return db
+    .select()
+    .from(signatures)
+    .where(
+      and(
+        eq(signatures.companyId, person.companyId),
+        sql`(${inArray(signatures.visitorId, person.ids)} or ${signatures.signerEmail} in (
+          select lower(v.email) from visitors v
+          where v.id in (${sql.join(
+            person.ids.map((id) => sql`${id}::uuid`),
+            sql`, `,
+          )}) and v.email <> ''))`,
+      ),
+    )
+    .orderBy(signatures.signedAt);
 }
 
 /** What an erasure will remove (its confirmation names it). */
@@ -162,6 +188,7 @@ export async function erasurePreview(db: Db, person: Person) {
     requests: held.requests.length,
     checks: held.checks.length,
     mails: held.mails.length,
+    signatures: held.signed.length,
   };
 }
 
@@ -196,6 +223,30 @@ export async function exportPerson(
       createdAt: file.createdAt,
     });
   }
+  // Each signed document: what was signed and how (the JSON), and its PDF beside it (the
+  // stored one, else made again from the row: the same bytes), which carries the drawing.
+  const signed = [];
+  for (const row of held.signed) {
+    const file = row.pdfFileId
+      ? (await db.select().from(files).where(eq(files.id, row.pdfFileId)).limit(1))[0]
+      : undefined;
+    const bytes =
+      (file ? await storage.get(file.storedName) : null) ??
+      (await signaturePdf(row, await pdfContextOf(db, row.siteId)));
+    const name = `signatures/${row.id}.pdf`;
+    entries[name] = new Uint8Array(bytes);
+    signed.push({
+      id: row.id,
+      title: row.title,
+      version: row.version,
+      language: row.language,
+      signerName: row.signerName,
+      method: row.method,
+      signedAt: row.signedAt,
+      hash: row.hash,
+      file: name,
+    });
+  }
   const accessLog = await db
     .select({
       at: auditEvents.at,
@@ -212,6 +263,7 @@ export async function exportPerson(
     checks: held.checks,
     mails: held.mails,
     documents,
+    signatures: signed,
     accessLog,
   };
   entries['donnees.json'] = strToU8(JSON.stringify(json, null, 2));
@@ -246,6 +298,15 @@ export async function erasePerson(tx: Db, person: Person) {
     .where(
       sql`${scanRequests.result}::text similar to ${`%(${person.uidns.map((u) => u.replace(/[^A-Za-z0-9-]/g, '')).join('|')})%`}`,
     );
+  // Their signed documents (issue 31): the rows, their PDFs' files (below) and their mails.
+  const signatureIds = held.signed.map((row) => row.id);
+  const signedFiles = held.signed.flatMap((row) => (row.pdfFileId ? [row.pdfFileId] : []));
+  if (signatureIds.length) {
+    await tx
+      .delete(mailOutbox)
+      .where(inArray(sql`${mailOutbox.payload}->>'signatureId'`, signatureIds));
+    await tx.delete(signatures).where(inArray(signatures.id, signatureIds));
+  }
   if (person.kind === 'visitor') {
     await tx
       .delete(mailOutbox)
@@ -254,7 +315,7 @@ export async function erasePerson(tx: Db, person: Person) {
   } else {
     await tx.delete(qrUsers).where(inArray(qrUsers.id, person.ids));
   }
-  const fileIds = held.documents.map((f) => f.id);
+  const fileIds = held.documents.map((f) => f.id).concat(signedFiles);
   const removed = fileIds.length
     ? await tx
         .delete(files)
@@ -267,6 +328,7 @@ export async function erasePerson(tx: Db, person: Person) {
       requests: held.requests.length,
       checks: held.checks.length,
       mails: held.mails.length,
+      signatures: held.signed.length,
       records: person.ids.length,
     },
     storedNames: removed.map((r) => r.storedName),

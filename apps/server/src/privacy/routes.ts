@@ -73,7 +73,7 @@ export const privacyRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['privacy'],
         summary:
           'Sets the retention periods (documents and photos after the visit, identity after the last visit, check ' +
-          'history, audit log) and the privacy notice (empty: the default text, filled from the periods). A longer ' +
+          'history, audit log, signed documents after signing) and the privacy notice (empty: the default text, filled from the periods). A longer ' +
           'period applies at once; a shorter one waits 7 days (`pending`, with the instant it applies). The audit ' +
           "log's period is refused under the operator's floor (AUDIT_MIN_DAYS). Audited.",
         params: companyParams,

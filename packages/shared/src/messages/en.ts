@@ -483,6 +483,10 @@ export const en: Catalogue = {
       `"${title}" has just been updated: read the new version and sign it.`,
     signed: 'Document signed.',
     pdfSent: 'The signed document was sent to you by e-mail.',
+    pdfSendClosed:
+      'The signed document can no longer be sent from here: ask the front desk for a copy.',
+    pdfNoEmail:
+      'No e-mail address was given: ask the front desk for a copy of the signed document.',
   },
   watchlist: {
     identifierRequired: 'Give a first and last name, an e-mail address, a phone or an ID number.',

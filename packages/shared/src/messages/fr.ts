@@ -549,6 +549,12 @@ export const fr = {
       `« ${title} » vient d'être mis à jour : lisez la nouvelle version et signez-la.`,
     signed: 'Document signé.',
     pdfSent: 'Le document signé vous a été envoyé par e-mail.',
+    /** The visitor's request for the signed PDF came later than its window after signing. */
+    pdfSendClosed:
+      "Le document signé ne peut plus être envoyé d'ici : demandez-en une copie à l'accueil.",
+    /** No e-mail address was given with the signature. */
+    pdfNoEmail:
+      "Aucune adresse e-mail n'a été donnée : demandez une copie du document signé à l'accueil.",
   },
   watchlist: {
     identifierRequired:

@@ -18,6 +18,8 @@ export const PURGE_COUNT_KEYS = [
   'userChecks',
   'auditEntries',
   'rollCalls',
+  /** Issue 31: signed documents (the signature and its PDF) past their period. */
+  'signatures',
 ] as const;
 export type PurgeCountKey = (typeof PURGE_COUNT_KEYS)[number];
 
@@ -170,14 +172,17 @@ export const RETENTION_DEFAULTS = {
   identity_days: 365,
   checks_days: 730,
   audit_days: 1095,
+  /** Issue 31: a signed document (its record and its PDF), days after it was signed: 3 years. */
+  signatures_days: 1095,
 } as const;
 
-/** The four retention periods a company sets, in the settings' order. */
+/** The retention periods a company sets, in the settings' order (issue 31: signed documents). */
 export const RETENTION_CLASSES = [
   'documents_days',
   'identity_days',
   'checks_days',
   'audit_days',
+  'signatures_days',
 ] as const;
 export type RetentionClass = (typeof RETENTION_CLASSES)[number];
 
@@ -187,6 +192,7 @@ export const RETENTION_MAX_DAYS: Record<RetentionClass, number> = {
   identity_days: 3650,
   checks_days: 7300,
   audit_days: 7300,
+  signatures_days: 7300,
 };
 
 /**
@@ -247,6 +253,8 @@ export function retentionSettingsSchemaFor(auditMinDays: number) {
     identity_days: days(RETENTION_MAX_DAYS.identity_days),
     checks_days: days(RETENTION_MAX_DAYS.checks_days),
     audit_days: auditDays(auditMinDays),
+    /** Issue 31: signed documents, days after signing; left out, it stays as it is. */
+    signatures_days: days(RETENTION_MAX_DAYS.signatures_days).optional(),
     /** The notice shown on the French visitor and event forms; empty: the default text. */
     privacy_notice: noticeText(),
     /** The notice of the English forms (issue 27); empty: the default English text. */
@@ -276,12 +284,14 @@ export const retentionSettingsResponseSchema = z.object({
   identity_days: z.number(),
   checks_days: z.number(),
   audit_days: z.number(),
+  signatures_days: z.number(),
   /** Each class's shortening that waits for its date; null: none. */
   pending: z.object({
     documents_days: pendingRetentionSchema.nullable(),
     identity_days: pendingRetentionSchema.nullable(),
     checks_days: pendingRetentionSchema.nullable(),
     audit_days: pendingRetentionSchema.nullable(),
+    signatures_days: pendingRetentionSchema.nullable(),
   }),
   /** The operator's floor of the audit log (`AUDIT_MIN_DAYS`). */
   audit_min_days: z.number(),
@@ -308,6 +318,7 @@ export function defaultPrivacyNotice(
       `to manage your visit. The identity document and the photo are deleted ${s.documents_days} days ` +
       `after the visit, your identity is anonymised ${s.identity_days} days after your last visit, ` +
       `and the history of your visits is reduced to anonymous counts after ${s.checks_days} days. ` +
+      `The documents you sign on arrival are kept ${s.signatures_days} days. ` +
       `You may ask ${companyName} to see or erase your data.`
     );
   }
@@ -316,6 +327,7 @@ export function defaultPrivacyNotice(
     `pour gérer votre visite. La pièce d'identité et la photo sont supprimées ${s.documents_days} jours ` +
     `après la visite, votre identité est anonymisée ${s.identity_days} jours après votre dernière visite, ` +
     `et l'historique des passages est réduit à des comptes anonymes après ${s.checks_days} jours. ` +
+    `Les documents que vous signez à l'arrivée sont conservés ${s.signatures_days} jours. ` +
     `Vous pouvez demander à consulter ou effacer vos données auprès de ${companyName}.`
   );
 }
@@ -327,6 +339,8 @@ export const erasurePreviewSchema = z.object({
   requests: z.number(),
   checks: z.number(),
   mails: z.number(),
+  /** Issue 31: the documents the person signed (and their PDFs). */
+  signatures: z.number(),
 });
 export type ErasurePreview = z.infer<typeof erasurePreviewSchema>;
 

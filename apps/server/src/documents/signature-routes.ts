@@ -1,0 +1,138 @@
+/**
+ * Signed documents (issue 31): staff read a visit's signatures and download each one's PDF
+ * (`signatures.read`, audited 'signature.downloaded'); the visitor who just signed asks for
+ * the PDF by mail from the signing screen.
+ */
+import { eq } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { signedDocumentSchema, type SignedDocument } from '@sesame/shared';
+import { audit } from '../audit/service';
+import { loadAuthorized } from '../auth/authorize';
+import { files } from '../db/schema';
+import { conflict, notFound } from '../errors';
+import type { FileSigner } from '../files/urls';
+import { say } from '../language';
+import { findVisitor } from '../visitors/service';
+import { signaturePdf, signaturePdfName } from './pdf';
+import {
+  findSignature,
+  pdfContextOf,
+  queueSignedDocumentMail,
+  signaturesOfVisitor,
+  type SignatureRow,
+} from './signing';
+
+/** How long after signing the signing screen may still ask for the PDF by mail. */
+export const SIGNED_PDF_SEND_WINDOW_MS = 30 * 60_000;
+
+export function presentSignature(row: SignatureRow, urls: FileSigner): SignedDocument {
+  return {
+    id: row.id,
+    document_id: row.documentId,
+    title: row.title,
+    version: row.version,
+    language: row.language,
+    signer_name: row.signerName,
+    method: row.method === 'drawn' ? 'drawn' : 'typed',
+    signed_at: row.signedAt.toISOString(),
+    hash: row.hash,
+    pdf_url: urls.signed(row.pdfFileId),
+  };
+}
+
+const idParams = z.object({ id: z.uuid() });
+
+export const signatureRoutes: FastifyPluginAsyncZod = async (app) => {
+  const limits = app.config.rateLimits;
+
+  app.get(
+    '/visitors/:id/signatures',
+    {
+      config: { action: 'signatures.read' },
+      schema: {
+        tags: ['documents'],
+        summary:
+          "A visit's signed documents, newest first: title, version, language, signer, method, time, SHA-256, and " +
+          "the PDF's signed URL (bound to the session). Another company's visitor is a 404.",
+        params: idParams,
+        response: { 200: z.object({ data: z.array(signedDocumentSchema) }) },
+      },
+    },
+    async (request) => {
+      const { record: visitor } = await loadAuthorized(
+        request,
+        (db, id: string) => findVisitor(db, id, undefined),
+        request.params.id,
+      );
+      const urls = app.fileUrls.for(request.principal);
+      const rows = await signaturesOfVisitor(app.db, visitor.id);
+      return { data: rows.map((row) => presentSignature(row, urls)) };
+    },
+  );
+
+  app.get(
+    '/signatures/:id/pdf',
+    {
+      config: { action: 'signatures.read' },
+      schema: {
+        tags: ['documents'],
+        summary:
+          'A signed document as PDF (an attachment named after its title, version and day). When the stored file is ' +
+          'gone the PDF is made again from the signature, which keeps every part of it: the same bytes. Audited ' +
+          "('signature.downloaded'). Another company's signature is a 404.",
+        params: idParams,
+      },
+    },
+    async (request, reply) => {
+      const { who, record: row } = await loadAuthorized(request, findSignature, request.params.id);
+      const [file] = row.pdfFileId
+        ? await app.db.select().from(files).where(eq(files.id, row.pdfFileId)).limit(1)
+        : [];
+      const stored = file ? await app.storage.get(file.storedName) : null;
+      const bytes = stored ?? (await signaturePdf(row, await pdfContextOf(app.db, row.siteId)));
+      await audit(app.db, {
+        companyId: row.companyId,
+        actorUserId: who.userId,
+        action: 'signature.downloaded',
+        subjectType: 'signature',
+        subjectId: row.id,
+        detail: { document_id: row.documentId, version: row.version, remade: !stored },
+      });
+      return reply
+        .header('content-type', 'application/pdf')
+        .header('content-disposition', `attachment; filename="${signaturePdfName(row)}"`)
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'no-store')
+        .send(bytes);
+    },
+  );
+
+  app.post(
+    '/public/signatures/:id/send',
+    {
+      config: {
+        public: true,
+        rateLimit: { max: limits.publicFormPerWindow, timeWindow: limits.windowMs },
+      },
+      schema: {
+        tags: ['documents'],
+        summary:
+          'The signing screen asks for the signed PDF by mail, right after signing (public): only within 30 minutes ' +
+          'of the signature, only to the e-mail recorded with it (no address is taken), once per signature.',
+        params: idParams,
+        response: { 200: z.object({ message: z.string() }) },
+      },
+    },
+    async (request) => {
+      const row = await findSignature(app.db, request.params.id);
+      if (!row) throw notFound();
+      if (Date.now() - row.signedAt.getTime() > SIGNED_PDF_SEND_WINDOW_MS) {
+        throw notFound((m) => m.visitorType.pdfSendClosed);
+      }
+      if (!row.signerEmail.trim()) throw conflict((m) => m.visitorType.pdfNoEmail);
+      await app.db.transaction((tx) => queueSignedDocumentMail(tx, row.id));
+      return { message: say(request, (m) => m.visitorType.pdfSent) };
+    },
+  );
+};
