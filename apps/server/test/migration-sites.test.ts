@@ -202,7 +202,6 @@ interface OldCompany {
 /** Columns migration 0026 adds; the rest of every row stays as it was. */
 const ADDED: Record<string, string[]> = {
   events: ['site_id'],
-  visitors: ['site_id', 'photo_file_id', 'details_completed_at'],
   visitor_checks: ['site_id'],
   user_checks: ['site_id'],
   roll_calls: ['site_id'],
@@ -211,9 +210,34 @@ const ADDED: Record<string, string[]> = {
   // badge's and the invitation's columns.
   visit_requests: ['kiosk_id', 'invitation_id', 'here_at', 'cancelled_at'],
   scan_requests: ['kiosk_id'],
+  // Migration 0029's (issue 31): a visitor's type, the signed documents' retention and the
+  // watchlist's name threshold.
+  visitors: ['site_id', 'photo_file_id', 'details_completed_at', 'visitor_type_id'],
+  companies: [
+    'retention_signatures_days',
+    'retention_signatures_pending_days',
+    'retention_signatures_pending_at',
+    'watchlist_name_threshold',
+  ],
 };
-/** Tables that later migrations create (0027: kiosks and badge prints; 0028: invitations), empty here. */
-const LATER_TABLES = ['badge_prints', 'invitation_days', 'invitations', 'kiosks'];
+/**
+ * Tables that later migrations create (0027: kiosks and badge prints; 0028: invitations;
+ * 0029: visitor types, documents, signatures, the watchlist), empty here but for the four
+ * default visitor types 0029 gives every site.
+ */
+const LATER_TABLES = [
+  'badge_prints',
+  'invitation_days',
+  'invitations',
+  'kiosks',
+  'visitor_types',
+  'site_documents',
+  'document_versions',
+  'visitor_type_documents',
+  'signatures',
+  'watchlist_entries',
+  'watchlist_holds',
+];
 /** Columns it moves from the company to its site. */
 const MOVED: Record<string, string[]> = {
   companies: ['timezone', 'day_end', 'arrival_early_minutes'],
@@ -330,6 +354,8 @@ describe('migration 0026: each company gets its site, and its records move to it
         // Migration 0027 (issue 29): no badge printer, the default label.
         badge_printer_url: null,
         badge_size: '62x100',
+        // Migration 0029 (issue 31): no security contact yet.
+        security_emails: [],
         archived_at: null,
         created_at: company.created_at,
       });
@@ -425,17 +451,15 @@ describe('migration 0026: each company gets its site, and its records move to it
     expect(Object.keys(after).sort()).toEqual(
       [...Object.keys(before), 'sites', ...LATER_TABLES].sort(),
     );
-    const {
-      sites: siteCount,
-      badge_prints: prints,
-      kiosks,
-      invitations,
-      invitation_days: invitationDays,
-      ...afterCounts
-    } = counts(after);
-    expect([prints, kiosks, invitations, invitationDays]).toEqual([0, 0, 0, 0]);
+    const { sites: siteCount, visitor_types: typeCount, ...rest } = counts(after);
+    const later = LATER_TABLES.filter((table) => table !== 'visitor_types');
+    expect(later.map((table) => rest[table])).toEqual(later.map(() => 0));
+    const afterCounts = Object.fromEntries(
+      Object.entries(rest).filter(([table]) => !later.includes(table)),
+    );
     expect(afterCounts).toEqual(counts(before));
     expect(siteCount).toBe(3);
+    expect(typeCount).toBe(4 * 3);
   });
 
   it('keeps every row, column by column, but for the columns it adds or moves', () => {

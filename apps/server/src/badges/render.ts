@@ -2,7 +2,8 @@
  * A visitor's badge (issue 29): what it says, as an HTML page the browser prints at the
  * label's size (`@page`, tier 1), and as a PDF at the exact media size that the server sends
  * to an IPP printer (tier 2). Both carry the same things: the company's logo (or its name),
- * a band "VISITEUR" / "VISITOR" in the visitor's language, the photo a kiosk took, the name,
+ * a band "VISITEUR" / "VISITOR" in the visitor's language — or, for a visitor of a type
+ * (issue 31), the type's name in that language on a band of the type's colour — the photo a kiosk took, the name,
  * organisation, host, site, the visit's day ("Valable le 28/11/2026 uniquement") and a QR of
  * the visitor's code, which the kiosk's "Je pars" and the desk's scanner check out.
  *
@@ -28,7 +29,15 @@ import {
   type PDFPage,
 } from 'pdf-lib';
 import type { Db } from '../db/client';
-import { companies, files, sites, users, visitRequests, visitors } from '../db/schema';
+import {
+  companies,
+  files,
+  sites,
+  users,
+  visitRequests,
+  visitorTypes,
+  visitors,
+} from '../db/schema';
 import { badRequest } from '../errors';
 import type { FileStorage } from '../files/storage';
 import { escapeHtml } from '../mail/layout';
@@ -67,6 +76,53 @@ export interface BadgeContent {
   uidn: string;
   photo: BadgeImage | null;
   logo: BadgeImage | null;
+  /** The visitor's type (issue 31): its name in the badge's language and its colour; none: the plain band. */
+  type?: BadgeType | null;
+}
+
+/** What the band shows of a visitor's type. */
+export interface BadgeType {
+  name: string;
+  /** '#RRGGBB'. */
+  color: string;
+}
+
+/** The plain band's colour, for a visitor without a type. */
+const PLAIN_BAND = '#1B3A6B';
+
+/** '#RRGGBB' as its three channels, 0 to 1 (the plain band's for anything else). */
+function channels(color: string): [number, number, number] {
+  const hex = /^#[0-9A-Fa-f]{6}$/.test(color) ? color : PLAIN_BAND;
+  return [1, 3, 5].map((at) => parseInt(hex.slice(at, at + 2), 16) / 255) as [
+    number,
+    number,
+    number,
+  ];
+}
+
+/** WCAG 2.x relative luminance. */
+function luminance(color: string): number {
+  const [r, g, b] = channels(color).map((c) =>
+    c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4,
+  ) as [number, number, number];
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/**
+ * The band's colours: the type's (the plain band without one) and, on it, white or near
+ * black, whichever contrasts more (a light type colour gets dark letters).
+ */
+export function bandColors(type: BadgeType | null | undefined): {
+  background: string;
+  text: string;
+} {
+  const background =
+    type && /^#[0-9A-Fa-f]{6}$/.test(type.color) ? type.color.toUpperCase() : PLAIN_BAND;
+  const l = luminance(background);
+  const dark = '#111111';
+  const onWhite = 1.05 / (l + 0.05);
+  const onDark = (l + 0.05) / (luminance(dark) + 0.05);
+  return { background, text: onWhite >= onDark ? '#FFFFFF' : dark };
 }
 
 const DAY_TEXT = /^\d{2}\/\d{2}\/\d{4}$/;
@@ -92,12 +148,16 @@ async function loadRow(db: Db, requestId: string) {
       companyLogoFileId: companies.logoFileId,
       hostFirstname: hostUser.firstname,
       hostName: hostUser.name,
+      typeNameFr: visitorTypes.nameFr,
+      typeNameEn: visitorTypes.nameEn,
+      typeColor: visitorTypes.color,
     })
     .from(visitRequests)
     .innerJoin(visitors, eq(visitors.id, visitRequests.visitorId))
     .innerJoin(sites, eq(sites.id, visitors.siteId))
     .innerJoin(companies, eq(companies.id, visitRequests.companyId))
     .leftJoin(hostUser, eq(hostUser.id, visitRequests.hostUserId))
+    .leftJoin(visitorTypes, eq(visitorTypes.id, visitors.visitorTypeId))
     .where(eq(visitRequests.id, requestId))
     .limit(1);
   return row ?? null;
@@ -162,6 +222,8 @@ export async function badgeContent(
     storedImage(db, storage, visitor.photoFileId, row.request.companyId),
     storedImage(db, storage, row.companyLogoFileId, row.request.companyId),
   ]);
+  const language = asLanguage(visitor.language);
+  const typeName = language === 'en' ? row.typeNameEn : row.typeNameFr;
   return {
     firstname: visitor.firstname,
     lastname: visitor.lastname,
@@ -170,10 +232,11 @@ export async function badgeContent(
     site: row.site.name,
     company: row.companyName,
     day: request.day,
-    language: asLanguage(visitor.language),
+    language,
     uidn: visitor.uidn,
     photo,
     logo,
+    type: typeName && row.typeColor ? { name: typeName, color: row.typeColor } : null,
   };
 }
 
@@ -184,7 +247,10 @@ export const badgeQrText = (content: Pick<BadgeContent, 'uidn'>) => content.uidn
 function wordsOf(content: BadgeContent) {
   const say = (pick: Parameters<typeof sayIn>[1]) => sayIn(content.language, pick);
   return {
-    band: say((m) => m.badge.band),
+    // A type's name is set in capitals like the plain band's word.
+    band: content.type?.name.trim()
+      ? content.type.name.trim().toLocaleUpperCase(content.language)
+      : say((m) => m.badge.band),
     validOn: say((m) => m.badge.validOn(content.day)),
     host: say((m) => m.badge.host),
     name: `${content.firstname} ${content.lastname}`.trim(),
@@ -228,6 +294,7 @@ export async function badgeHtml(
 ): Promise<string> {
   const { widthMm: w, heightMm: h } = BADGE_SIZES[size];
   const words = wordsOf(content);
+  const band = bandColors(content.type);
   // Type scales with the label: the 62 mm label is the reference.
   const scale = Math.min(w / 62, h / 100);
   const mm = (value: number) => `${(value * scale).toFixed(2)}mm`;
@@ -260,7 +327,7 @@ body { font-family: "Helvetica Neue", Arial, sans-serif; -webkit-print-color-adj
 .badge > * { flex: 0 0 auto; max-width: 100% }
 .logo { max-height: ${mm(10)}; object-fit: contain }
 .company { font-weight: 700; font-size: ${mm(4)}; line-height: 1.15; max-height: 2.3em; overflow: hidden }
-.band { align-self: stretch; max-width: none; margin: ${mm(2)} -${mm(3)}; padding: ${mm(1.2)} 0; background: #1b3a6b; color: #fff; font-weight: 700; font-size: ${mm(5)}; line-height: 1.2; letter-spacing: 0.12em }
+.band { align-self: stretch; max-width: none; margin: ${mm(2)} -${mm(3)}; padding: ${mm(1.2)} 0; background: ${band.background}; color: ${band.text}; font-weight: 700; font-size: ${mm(5)}; line-height: 1.2; letter-spacing: 0.12em }
 /* The photo gives way first when the words need the room. */
 .photo { flex: 0 1 auto; aspect-ratio: 22 / 26; width: auto; height: ${mm(26)}; min-height: ${mm(8)}; object-fit: cover; border-radius: ${mm(1)}; margin-bottom: ${mm(1.5)} }
 .name { font-weight: 700; font-size: ${mm(5.6)}; line-height: 1.15; overflow-wrap: anywhere; max-height: 2.3em; overflow: hidden }
@@ -487,20 +554,26 @@ export async function badgePdf(content: BadgeContent, size: BadgeSize): Promise<
   y -= mmToPt(2 * scale);
   const bandSize = 14 * scale;
   const bandHeight = bandSize * 1.7;
+  const colors = bandColors(content.type);
   page.drawRectangle({
     x: 0,
     y: y - bandHeight,
     width: W,
     height: bandHeight,
-    color: rgb(0.106, 0.227, 0.42),
+    color: rgb(...channels(colors.background)),
   });
+  // A long type name is set smaller to stay on the band's one line.
   const band = text(bold, words.band);
+  const bandTextSize = Math.min(
+    bandSize,
+    (bandSize * inner) / Math.max(1, bold.widthOfTextAtSize(band, bandSize)),
+  );
   page.drawText(band, {
-    x: (W - bold.widthOfTextAtSize(band, bandSize)) / 2,
-    y: y - bandHeight + (bandHeight - bandSize * 0.72) / 2,
-    size: bandSize,
+    x: (W - bold.widthOfTextAtSize(band, bandTextSize)) / 2,
+    y: y - bandHeight + (bandHeight - bandTextSize * 0.72) / 2,
+    size: bandTextSize,
     font: bold,
-    color: rgb(1, 1, 1),
+    color: rgb(...channels(colors.text)),
   });
   y -= bandHeight + mmToPt(2 * scale);
 

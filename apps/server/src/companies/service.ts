@@ -26,6 +26,7 @@ import {
   visitors,
 } from '../db/schema';
 import { conflict, isUniqueViolation, notFound } from '../errors';
+import { deleteSiteSetup } from '../sites/service';
 import type { FileStorage } from '../files/storage';
 import { storeFile, withStoredFileCleanup, type CheckedFile } from '../files/uploads';
 
@@ -279,6 +280,12 @@ export async function deleteEmptyCompany(db: Db, companyId: string): Promise<str
   await db.delete(kiosks).where(eq(kiosks.companyId, companyId));
   // Invitations whose visitors are all gone (issue 30): their days go with them.
   await db.delete(invitations).where(eq(invitations.companyId, companyId));
+  // Issue 31: what its visitors left (signatures kept past them, holds) and its watchlist,
+  // then its sites' visitor types and documents (deleteSiteSetup's order).
+  await db.execute(sql`delete from signatures where company_id = ${companyId}`);
+  await db.execute(sql`delete from watchlist_holds where company_id = ${companyId}`);
+  await db.execute(sql`delete from watchlist_entries where company_id = ${companyId}`);
+  await deleteSiteSetup(db, sql`company_id = ${companyId}`);
   await db.delete(sites).where(eq(sites.companyId, companyId));
   await db.delete(companies).where(eq(companies.id, companyId));
   return removed.map((r) => r.storedName);

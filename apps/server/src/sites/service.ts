@@ -45,6 +45,7 @@ export function presentSite(row: SiteRow): Site {
     short_code: row.shortCode,
     badge_printer_url: row.badgePrinterUrl,
     badge_size: row.badgeSize as BadgeSize,
+    security_emails: row.securityEmails,
     archived_at: row.archivedAt ? row.archivedAt.toISOString() : null,
     created_at: row.createdAt.toISOString(),
   };
@@ -211,6 +212,7 @@ function columnsOf(input: SiteUpdate): Partial<typeof sites.$inferInsert> {
   if (input.short_code !== undefined) values.shortCode = input.short_code;
   if (input.badge_printer_url !== undefined) values.badgePrinterUrl = input.badge_printer_url;
   if (input.badge_size !== undefined) values.badgeSize = input.badge_size;
+  if (input.security_emails !== undefined) values.securityEmails = input.security_emails;
   return values;
 }
 
@@ -263,7 +265,7 @@ export async function updateSite(
 ): Promise<SiteRow> {
   const values = columnsOf(input);
   const changed = (Object.keys(values) as (keyof typeof values)[]).filter(
-    (key) => values[key] !== site[key as keyof SiteRow],
+    (key) => JSON.stringify(values[key]) !== JSON.stringify(site[key as keyof SiteRow]),
   );
   try {
     return await db.transaction(async (tx) => {
@@ -289,7 +291,10 @@ export async function updateSite(
   }
 }
 
-/** Whether anything happened at the site: a visitor, an event, a check, a roll call, a kiosk. */
+/**
+ * Whether anything happened at the site: a visitor, an event, a check, a roll call, a kiosk,
+ * a signed document or a visit held by the watchlist (issue 31).
+ */
 export async function siteHasHistory(db: Db, siteId: string): Promise<boolean> {
   const result = await db.execute(sql`
     select exists (select 1 from visitors where site_id = ${siteId})
@@ -297,9 +302,25 @@ export async function siteHasHistory(db: Db, siteId: string): Promise<boolean> {
         or exists (select 1 from visitor_checks where site_id = ${siteId})
         or exists (select 1 from user_checks where site_id = ${siteId})
         or exists (select 1 from roll_calls where site_id = ${siteId})
-        or exists (select 1 from kiosks where site_id = ${siteId}) as used`);
+        or exists (select 1 from kiosks where site_id = ${siteId})
+        or exists (select 1 from signatures where site_id = ${siteId})
+        or exists (select 1 from watchlist_holds where site_id = ${siteId}) as used`);
   const [row] = (result as unknown as { rows: { used: boolean }[] }).rows;
   return row?.used === true;
+}
+
+/**
+ * Deletes the visitor types and documents of the sites `where` names (a site without
+ * history, an empty company's), in their order: the types' documents, the types (an
+ * invitation or a visitor naming one forgets it), the versions, the documents.
+ */
+export async function deleteSiteSetup(tx: Db, where: SQL): Promise<void> {
+  await tx.execute(sql`delete from visitor_type_documents
+     where visitor_type_id in (select id from visitor_types where ${where})`);
+  await tx.execute(sql`delete from visitor_types where ${where}`);
+  await tx.execute(sql`delete from document_versions
+     where document_id in (select id from site_documents where ${where})`);
+  await tx.execute(sql`delete from site_documents where ${where}`);
 }
 
 /**
@@ -386,6 +407,8 @@ export async function deleteSite(db: Db, site: SiteRow, actorUserId: string | nu
       sql`update users set site_ids = array_remove(site_ids, ${site.id}::uuid)
            where company_id = ${site.companyId} and ${site.id}::uuid = any(site_ids)`,
     );
+    // Its visitor types and documents (issue 31) go with it: nothing signed or named them.
+    await deleteSiteSetup(tx, sql`site_id = ${site.id}`);
     await tx.delete(sites).where(eq(sites.id, site.id));
     await audit(tx, {
       companyId: site.companyId,

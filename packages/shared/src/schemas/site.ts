@@ -21,6 +21,9 @@ import { BADGE_SIZE_IDS, badgeSizeField, printerUrlField } from './kiosk';
 
 export type SiteField = keyof Catalogue['site']['fields'];
 
+/** A site's security contacts (issue 31), at most. */
+export const SITE_SECURITY_EMAILS_MAX = 10;
+
 const siteIssue = (key: 'timezoneInvalid' | 'timeInvalid' | 'shortCodeInvalid', field: SiteField) =>
   keyed((m) => m.site[key], { key, field });
 const requiredIssue = (field: SiteField) =>
@@ -141,6 +144,28 @@ export const siteInputSchema = z.object({
   badge_printer_url: printerUrlField,
   /** Issue 29: the label the site's badges are laid out for (BADGE_SIZES). */
   badge_size: z.preprocess(blankToUndefined, badgeSizeField.optional()),
+  /**
+   * Issue 31: the site's security contacts, told by mail when the watchlist holds a visit
+   * (at most SITE_SECURITY_EMAILS_MAX, each once, lower-cased; null or [] clears them).
+   */
+  security_emails: z.preprocess(
+    (value) => (value === null ? [] : value),
+    z
+      .array(
+        z
+          .string()
+          .max(...atMost(TEXT_MAX.email))
+          .trim()
+          .toLowerCase()
+          .regex(
+            EMAIL_PATTERN,
+            keyed((m) => m.validation.emailInvalid, { key: 'emailInvalid' }),
+          ),
+      )
+      .max(SITE_SECURITY_EMAILS_MAX)
+      .transform((emails) => [...new Set(emails)])
+      .optional(),
+  ),
 });
 export type SiteInput = z.infer<typeof siteInputSchema>;
 
@@ -164,6 +189,7 @@ export const siteSchema = z.object({
   short_code: z.string().nullable(),
   badge_printer_url: z.string().nullable(),
   badge_size: z.enum(BADGE_SIZE_IDS),
+  security_emails: z.array(z.string()),
   archived_at: z.string().nullable(),
   created_at: z.string(),
 });
