@@ -21,6 +21,7 @@ import { privacyRoutes } from './privacy/routes';
 import { badgeRoutes } from './badges/routes';
 import { kioskRoutes } from './kiosks/routes';
 import { invitationRoutes } from './invitations/routes';
+import { watchlistRoutes } from './watchlist/routes';
 import { visitorTypeRoutes } from './visitor-types/routes';
 import { documentRoutes } from './documents/routes';
 import { signatureRoutes } from './documents/signature-routes';
@@ -45,6 +46,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(badgeRoutes);
   await app.register(kioskRoutes);
   await app.register(invitationRoutes);
+  await app.register(watchlistRoutes);
   await app.register(visitorTypeRoutes);
   await app.register(documentRoutes);
   await app.register(signatureRoutes);

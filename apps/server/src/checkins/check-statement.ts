@@ -35,7 +35,12 @@ export type Refusal =
   | 'expired'
   | 'replaced'
   /** A visitor's code at another site's desk, or beyond the scanner's site limits (issue 28). */
-  | 'otherSite';
+  | 'otherSite'
+  /**
+   * Issue 31: the visit matches the watchlist (or waits for its review, or was denied) and
+   * no reviewer allowed it: nothing is written; toggle.ts holds the visit for review.
+   */
+  | 'watchlist';
 
 /**
  * The desk's site the request named (issue 28): 'none' when it named none, 'unknown' when
@@ -209,6 +214,41 @@ const beforeDay = (dayStartsAt: SQL) =>
   sql`${NOW} < ${dayStartsAt} - s.arrival_early_minutes * interval '1 minute'`;
 
 /**
+ * Issue 31, the watchlist, for a visitor `v` (only visitors: members and staff are not
+ * screened): a visit a reviewer allowed goes on; one waiting for a review or denied does
+ * not; otherwise an entry of the company still in force at `now` that the visitor matches
+ * — the same rule as watchlist/match.ts's `matchWatchlist`, each kind its own index probe
+ * (e-mail, phone, ID number: btree; the name: the trigram index, then the company's
+ * threshold) — stops them. A company with no entry costs the first probe only.
+ */
+const watched = sql`(
+  not exists (select 1 from watchlist_holds wa where wa.visitor_id = v.id and wa.status = 'allowed')
+  and (
+    exists (select 1 from watchlist_holds wh
+             where wh.visitor_id = v.id and wh.status in ('pending', 'denied'))
+    or (exists (select 1 from watchlist_entries w0 where w0.company_id = v.company_id)
+      and (
+        (v.email <> '' and exists (select 1 from watchlist_entries we
+           where we.company_id = v.company_id and we.email = lower(btrim(v.email))
+             and (we.until is null or we.until > ${NOW})))
+        or (btrim(v.contact) <> '' and exists (select 1 from watchlist_entries we
+           where we.company_id = v.company_id and we.phone = btrim(v.contact)
+             and (we.until is null or we.until > ${NOW})))
+        or (coalesce(btrim(v.id_number), '') <> '' and exists (select 1 from watchlist_entries we
+           where we.company_id = v.company_id and upper(we.id_number) = upper(btrim(v.id_number))
+             and (we.until is null or we.until > ${NOW})))
+        or (btrim(v.firstname) <> '' and btrim(v.lastname) <> '' and exists (
+           select 1 from watchlist_entries we, companies wc
+            where wc.id = v.company_id and we.company_id = v.company_id and we.lastname <> ''
+              and (we.until is null or we.until > ${NOW})
+              and sesame_fold(we.firstname || ' ' || we.lastname)
+                  % sesame_fold(btrim(v.firstname) || ' ' || btrim(v.lastname))
+              and similarity(sesame_fold(we.firstname || ' ' || we.lastname),
+                             sesame_fold(btrim(v.firstname) || ' ' || btrim(v.lastname)))
+                  >= wc.watchlist_name_threshold))))
+  ))`;
+
+/**
  * Step 2 for a visitor's code: confirmed request, and within their day (the event's or
  * the meeting's, stored as instants in their site's zone when the row was written;
  * from the site's early-arrival minutes before). The decision lets a holder
@@ -225,6 +265,7 @@ const visitorHolder = sql`
            case when (${DESK} is not null and ${DESK} <> v.site_id) or not ${withinLimits(sql`s`)}
                 then 'otherSite' end as blocked,
            case
+             when ${watched} then 'watchlist'
              when not exists (select 1 from visit_requests r where r.visitor_id = v.id and r.confirmed)
                then 'notConfirmed'
              when e.id is not null then

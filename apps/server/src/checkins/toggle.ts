@@ -35,6 +35,8 @@ import {
   type RecordAction,
 } from './check-statement';
 import { found } from '../db/rows';
+import { screenVisit } from '../watchlist/match';
+import { requestOfVisitor } from '../watchlist/held';
 
 export interface CheckContext {
   /** The verified token: the statement itself checks that its session is live. */
@@ -101,6 +103,8 @@ function refusalMessage(outcome: CheckOutcome): Say {
       const site = found(outcome.siteName, "the visitor's site");
       return (m) => m.site.otherSite(site);
     }
+    case 'watchlist':
+      return (m) => m.watchlist.scanHeld;
     case 'notConfirmed':
     case 'eventOver':
     case 'meetingDayOver':
@@ -189,6 +193,27 @@ function withRedirect(result: Toggled, pages: [string, string], uidn: string): C
 
 type CodeStatement = typeof checkVisitorCodeStatement;
 
+/**
+ * Issue 31: a visitor's code the watchlist stops (the statement wrote nothing). The visit
+ * is held for review (once: a pending hold stays the one) and the agent — not the
+ * visitor's screen — hears "Contrôle requis", and why to keep them out. A denied visit
+ * answers the same.
+ */
+async function holdScannedVisit(db: Database, outcome: CheckOutcome, now: Date): Promise<never> {
+  const visitorId = found(outcome.holderId, 'the held visitor');
+  await db.transaction(async (tx) => {
+    await screenVisit(tx, {
+      visitorId,
+      requestId: await requestOfVisitor(tx, visitorId),
+      source: 'scan',
+      now,
+    });
+  });
+  throw new HttpError(409, (m) => m.watchlist.scanHeld, {
+    uidn: (m) => m.watchlist.scanHeldDetail,
+  });
+}
+
 async function checkCode(
   statement: CodeStatement,
   pages: [string, string],
@@ -199,6 +224,10 @@ async function checkCode(
   const code = storedUidn(uidn);
   const values = checkValues(ctx);
   const outcome = await statement(db, { ...values, code });
+  if (outcome.decision === 'refuse' && outcome.refusal === 'watchlist' && outcome.holderId) {
+    assertCaller(outcome);
+    await holdScannedVisit(db, outcome, values.now);
+  }
   const result = toResult(
     outcome,
     ctx.lang ?? DEFAULT_LANGUAGE,

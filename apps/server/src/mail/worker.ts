@@ -66,6 +66,8 @@ import {
   type SignedDocumentMailPayload,
 } from './signed-document-templates';
 import { renderVisitorCodeMail, type RenderedMail } from './templates';
+import { renderWatchlistAlertMail, type WatchlistAlertPayload } from './watchlist-templates';
+import { WATCHLIST_ALERT_MAIL } from '../watchlist/match';
 import { createMailTransport, type MailTransport } from './transport';
 
 export const MAIL_RETRY = {
@@ -255,6 +257,10 @@ export class MailWorker {
     const { db } = this.deps;
     const { publicUrl } = this.deps.config;
     if (INVITATION_KINDS.has(row.kind)) return this.renderInvitation(row);
+    if (row.kind === WATCHLIST_ALERT_MAIL) {
+      const alert = row.payload as WatchlistAlertPayload;
+      return renderWatchlistAlertMail(db, alert, row.companyId, row.toAddress, publicUrl);
+    }
     if (row.kind === SIGNED_DOCUMENT_MAIL) {
       const signed = row.payload as SignedDocumentMailPayload;
       return renderSignedDocumentMail(db, signed, row.companyId, publicUrl);

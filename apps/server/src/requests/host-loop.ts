@@ -17,6 +17,8 @@ import {
   VISITOR_DECLINED_MAIL,
   VISITOR_REMINDER_MAIL,
 } from '../mail/outbox';
+import { conflict } from '../errors';
+import { visitHeld } from '../watchlist/held';
 
 /** How many names the public host search answers at most. */
 export const HOST_SEARCH_LIMIT = 8;
@@ -108,6 +110,7 @@ export async function deciders(
 export async function queueRequestFiledMails(
   tx: Db,
   request: { id: string; companyId: string; visitorId: string; hostUserId: string | null },
+  options: { held?: boolean } = {},
 ): Promise<void> {
   const [visitor] = await tx
     .select({ email: visitors.email, siteId: visitors.siteId })
@@ -122,6 +125,8 @@ export async function queueRequestFiledMails(
     payload: { visitorId: request.visitorId, requestId: request.id },
     dedupeKey: `${VISITOR_ACK_MAIL}:${request.id}`,
   });
+  // A request the watchlist holds (issue 31): its host hears of it once a reviewer allows it.
+  if (options.held) return;
   await queueDecisionMails(
     tx,
     request,
@@ -196,6 +201,10 @@ export async function decideRequest(
   if (!locked) return null;
   if (locked.confirmed !== null) return { outcome: 'already', request: locked };
   const confirm = input.decision === 'confirm';
+  // A visit the watchlist holds (or denied) is not confirmed before its review (issue 31).
+  if (confirm && (await visitHeld(tx, locked.visitorId))) {
+    throw conflict((m) => m.watchlist.requestHeld);
+  }
   const [request] = await tx
     .update(visitRequests)
     .set({

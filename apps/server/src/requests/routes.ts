@@ -40,6 +40,8 @@ import {
   visitorHasRequest,
 } from './service';
 import { siteScope } from '../sites/service';
+import { screenVisit } from '../watchlist/match';
+import { visitHeld } from '../watchlist/held';
 import { say } from '../language';
 
 const idParams = z.object({ id: z.uuid(said((m) => m.api.badRequest)) });
@@ -127,7 +129,16 @@ export const requestRoutes: FastifyPluginAsyncZod = async (app) => {
           hostUserId: hostUser?.id ?? null,
           reason,
         });
-        if (!visitor.eventId) await queueRequestFiledMails(tx, created);
+        // The watchlist (issue 31): a held request is filed, its host is told once a
+        // reviewer allows it; the visitor hears nothing of it.
+        const screening = await screenVisit(tx, {
+          visitorId: visitor.id,
+          requestId: created.id,
+          source: 'request',
+        });
+        if (!visitor.eventId) {
+          await queueRequestFiledMails(tx, created, { held: screening !== 'clear' });
+        }
         return created;
       });
       request.log.info({ requestId: created.id, companyId: created.companyId }, 'request created');
@@ -220,6 +231,10 @@ export const requestRoutes: FastifyPluginAsyncZod = async (app) => {
         request.params.id,
       );
       const confirmedNow = await app.db.transaction(async (tx) => {
+        // A visit the watchlist holds (or denied) waits for its reviewer (issue 31).
+        if (await visitHeld(tx, visitRequest.visitorId)) {
+          throw conflict((m) => m.watchlist.requestHeld);
+        }
         const changed = await confirmRequest(tx, visitRequest, who.userId);
         if (changed) {
           await audit(tx, {
