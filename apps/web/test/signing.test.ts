@@ -3,15 +3,15 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { signatureInputSchema, signaturesFieldSchema } from '@sesame/shared';
-import { DocumentText } from '../src/features/signing/Markdown';
-import { linksAsText, markdownBlocks, parseInline } from '../src/features/signing/markdown';
+import { DocumentText } from '../src/components/signing/DocumentText';
+import { linksAsText, markdownBlocks, parseInline } from '../src/components/signing/markdown';
 import {
   dataUrlBytes,
   documentsOfType,
   draftProblem,
   signatureOf,
   signaturesField,
-} from '../src/features/signing/signatures';
+} from '../src/components/signing/signatures';
 
 const html = (source: string) => renderToStaticMarkup(createElement(DocumentText, { source }));
 

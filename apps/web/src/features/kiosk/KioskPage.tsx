@@ -31,7 +31,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import type { KioskConfig, KioskVisitCheck } from '@sesame/shared';
+import type { KioskCheckAnswer, KioskConfig } from '@sesame/shared';
 import i18n, { useTranslation, withFrenchWords } from '../../lib/i18n';
 import kioskWords from '../../locales/fr/kiosk.json';
 import {
@@ -48,6 +48,7 @@ import {
   whenRefused,
 } from './api';
 import { Done, type Outcome } from './components/Done';
+import { Held } from './components/Held';
 import { NameSearch } from './components/NameSearch';
 import { ScanCheck } from './components/ScanCheck';
 import { Waiting } from './components/Waiting';
@@ -72,6 +73,7 @@ type Screen =
   | { name: 'searchOut' }
   | { name: 'walkIn' }
   | { name: 'waiting'; requestId: string; told: string | null }
+  | { name: 'held' }
   | { name: 'done'; outcome: Outcome };
 
 const QUEUE_EVENT = 'sesame:kiosk-queue';
@@ -299,18 +301,20 @@ function Turn({
   const [screen, setScreen] = useState<Screen>({ name: 'welcome' });
   useEffect(() => onScreen(screen.name), [screen.name, onScreen]);
 
-  const checked = (check: KioskVisitCheck, kind: 'check-in' | 'check-out') =>
-    setScreen({
-      name: 'done',
-      outcome: {
-        kind,
-        message: check.message,
-        printFor:
-          kind === 'check-in' && check.status === 'in' && config.print_badge
-            ? check.request_id
-            : undefined,
-      },
-    });
+  const checked = (check: KioskCheckAnswer, kind: 'check-in' | 'check-out') =>
+    check.status === 'held'
+      ? setScreen({ name: 'held' })
+      : setScreen({
+          name: 'done',
+          outcome: {
+            kind,
+            message: check.message,
+            printFor:
+              kind === 'check-in' && check.status === 'in' && config.print_badge
+                ? check.request_id
+                : undefined,
+          },
+        });
   const queued = (scan: PendingKioskScan) => {
     onQueued(scan);
     setScreen({ name: 'done', outcome: { kind: scan.kind, queued: true } });
@@ -432,9 +436,19 @@ function Turn({
             <WalkIn
               config={config}
               online={online}
-              onSent={(sent) =>
-                setScreen({ name: 'waiting', requestId: sent.request_id, told: sent.told })
-              }
+              onSent={(sent) => {
+                if (sent.status === 'held') setScreen({ name: 'held' });
+                else if (sent.status === 'let_in') {
+                  setScreen({
+                    name: 'done',
+                    outcome: {
+                      kind: 'check-in',
+                      message: t('walkIn.letIn', { firstname: sent.firstname }),
+                      printFor: config.print_badge ? sent.request_id : undefined,
+                    },
+                  });
+                } else setScreen({ name: 'waiting', requestId: sent.request_id, told: sent.told });
+              }}
             />
           </Suspense>
         </Stack>
@@ -452,6 +466,9 @@ function Turn({
           />
         </Stack>
       );
+    case 'held':
+      // The watchlist holds the visit: these words and nothing else (no heading, no button).
+      return <Held onFinish={onEnd} />;
     case 'done':
       return (
         <Stack gap="lg">

@@ -7,14 +7,24 @@
  */
 import type {
   BadgePrint,
+  DocumentToSign,
   HostCandidate,
+  KioskCheckAnswer,
   KioskConfig,
   KioskExpected,
-  KioskVisitCheck,
   KioskWalkInInput,
+  PublicVisitorType,
+  SignatureInput,
 } from '@sesame/shared';
 import { languageHeader } from '../../lib/language';
 import type { KioskCheckKind } from './lib/offline-queue';
+
+/** A walk-in filed: waiting for the host, let in at once (issue 31), or held (said as a welcome). */
+export interface KioskWalkInSent {
+  request_id: string;
+  told: string | null;
+  status: 'waiting' | 'let_in' | 'held';
+}
 
 export const TOKEN_KEY = 'sesame.kioskToken';
 /** The kiosk's own settings (no visitor's data), so it opens on its welcome screen offline. */
@@ -139,13 +149,30 @@ export const kioskApi = {
     call<{ data: KioskExpected[] }>('GET', `/expected?q=${q(search)}`).then((r) => r.data),
   hosts: (search: string) =>
     call<{ data: HostCandidate[] }>('GET', `/hosts?q=${q(search)}`).then((r) => r.data),
-  check: (kind: KioskCheckKind, who: { request_id: string } | { code: string }, key: string) =>
-    call<{ data: KioskVisitCheck }>('POST', `/${kind}`, {
-      body: who,
+  /** Issue 31: `signatures`, the documents `to_sign` of the visit, signed (check-in only). */
+  check: (
+    kind: KioskCheckKind,
+    who: { request_id: string } | { code: string },
+    key: string,
+    signatures?: SignatureInput[],
+  ) =>
+    call<{ data: KioskCheckAnswer }>('POST', `/${kind}`, {
+      body: signatures?.length ? { ...who, signatures } : who,
       headers: { 'idempotency-key': key },
     }).then((r) => r.data),
+  /** The site's visitor types, in order (issue 31: the walk-in's first step). */
+  visitorTypes: () =>
+    call<{ data: PublicVisitorType[] }>('GET', '/visitor-types').then((r) => r.data),
+  /** The documents a visit found by name or code must still sign before its check-in. */
+  toSign: (who: { request_id: string } | { code: string }) =>
+    call<{ data: { to_sign: DocumentToSign[] } }>(
+      'GET',
+      'request_id' in who
+        ? `/to-sign?request_id=${q(who.request_id)}`
+        : `/to-sign?code=${q(who.code)}`,
+    ).then((r) => r.data.to_sign),
   walkIn: (input: KioskWalkInInput) =>
-    call<{ data: { request_id: string; told: string | null } }>('POST', '/walk-ins', {
+    call<{ data: KioskWalkInSent }>('POST', '/walk-ins', {
       body: input,
     }).then((r) => r.data),
   walkInStatus: (requestId: string) =>

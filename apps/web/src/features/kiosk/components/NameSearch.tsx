@@ -6,8 +6,9 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Button, Loader, Stack, Text, TextInput } from '@mantine/core';
-import type { KioskExpected, KioskVisitCheck } from '@sesame/shared';
+import type { KioskCheckAnswer, KioskExpected, SignatureInput } from '@sesame/shared';
 import { useTranslation } from '../../../lib/i18n';
+import { LazySignDocuments } from '../../../components/signing/LazySignDocuments';
 import { kioskApi, KioskApiError, statusOf } from '../api';
 import { newIdempotencyKey, type KioskCheckKind } from '../lib/offline-queue';
 
@@ -21,7 +22,7 @@ export function NameSearch({
 }: {
   kind: KioskCheckKind;
   online: boolean;
-  onChecked: (check: KioskVisitCheck) => void;
+  onChecked: (check: KioskCheckAnswer) => void;
 }) {
   const { t } = useTranslation('kiosk');
   const [name, setName] = useState('');
@@ -32,6 +33,8 @@ export function NameSearch({
     error?: string;
   } | null>(null);
   const [chosen, setChosen] = useState<string | null>(null);
+  /** Issue 31: the chosen visit's documents still to sign, shown before its check-in. */
+  const [signing, setSigning] = useState<KioskExpected | null>(null);
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const latest = useRef(0);
@@ -67,12 +70,17 @@ export function NameSearch({
     return () => window.clearTimeout(timer);
   }, [search, enough, t]);
 
-  const confirm = async () => {
+  const confirm = async (signatures?: SignatureInput[]) => {
     if (!chosen) return;
+    const match = matches?.find((m) => m.request_id === chosen);
+    if (kind === 'check-in' && !signatures && match?.to_sign.length) {
+      setSigning(match);
+      return;
+    }
     setSending(true);
     setError(null);
     try {
-      onChecked(await kioskApi.check(kind, { request_id: chosen }, key));
+      onChecked(await kioskApi.check(kind, { request_id: chosen }, key, signatures));
     } catch (failure) {
       setSending(false);
       setError(
@@ -82,6 +90,27 @@ export function NameSearch({
       );
     }
   };
+
+  if (signing) {
+    return (
+      <Stack gap="lg">
+        <LazySignDocuments
+          documents={signing.to_sign}
+          size="xl"
+          loadingLabel={t('loading')}
+          onSigned={(signatures) => {
+            if (signatures) void confirm(signatures);
+          }}
+        />
+        {sending && <Loader aria-label={t('loading')} />}
+        {error && (
+          <Alert color="red" variant="light" role="alert">
+            {error}
+          </Alert>
+        )}
+      </Stack>
+    );
+  }
 
   return (
     <Stack gap="lg">

@@ -5,8 +5,9 @@
  */
 import { lazy, Suspense, useState } from 'react';
 import { Alert, Center, Loader, Stack } from '@mantine/core';
-import type { KioskVisitCheck } from '@sesame/shared';
+import type { DocumentToSign, KioskCheckAnswer, SignatureInput } from '@sesame/shared';
 import { useTranslation } from '../../../lib/i18n';
+import { LazySignDocuments } from '../../../components/signing/LazySignDocuments';
 import { kioskApi, KioskApiError, statusOf } from '../api';
 import {
   isRetryableStatus,
@@ -24,27 +25,53 @@ export function ScanCheck({
   onQueued,
 }: {
   kind: KioskCheckKind;
-  onChecked: (check: KioskVisitCheck) => void;
+  onChecked: (check: KioskCheckAnswer) => void;
   onQueued: (scan: PendingKioskScan) => void;
 }) {
   const { t } = useTranslation('kiosk');
   const [attempt, setAttempt] = useState(0);
   const [refused, setRefused] = useState<string | null>(null);
 
-  const handle = async (code: string) => {
+  /** Issue 31: the scanned visit's documents still to sign, before its check-in. */
+  const [signing, setSigning] = useState<{ code: string; documents: DocumentToSign[] } | null>(
+    null,
+  );
+
+  const handle = async (code: string, signatures?: SignatureInput[]) => {
     const key = newIdempotencyKey();
     try {
-      onChecked(await kioskApi.check(kind, { code }, key));
+      if (kind === 'check-in' && !signatures) {
+        const documents = await kioskApi.toSign({ code });
+        if (documents.length) {
+          setSigning({ code, documents });
+          return;
+        }
+      }
+      onChecked(await kioskApi.check(kind, { code }, key, signatures));
     } catch (error) {
       if (isRetryableStatus(statusOf(error))) {
         onQueued({ key, kind, code, at: Date.now() });
         return;
       }
       setRefused((error instanceof KioskApiError && error.serverMessage) || t('failed'));
+      setSigning(null);
       // The camera again, for another try.
       setAttempt((n) => n + 1);
     }
   };
+
+  if (signing) {
+    return (
+      <LazySignDocuments
+        documents={signing.documents}
+        size="xl"
+        loadingLabel={t('loading')}
+        onSigned={(signatures) => {
+          if (signatures) void handle(signing.code, signatures);
+        }}
+      />
+    );
+  }
 
   return (
     <Stack gap="md">

@@ -6,7 +6,7 @@
  */
 import { useEffect, useEffectEvent, useState } from 'react';
 import { Alert, Button, Loader, Stack, Text } from '@mantine/core';
-import type { KioskVisitCheck } from '@sesame/shared';
+import type { KioskCheckAnswer } from '@sesame/shared';
 import { useTranslation } from '../../../lib/i18n';
 import { kioskApi } from '../api';
 import { newIdempotencyKey } from '../lib/offline-queue';
@@ -24,7 +24,7 @@ export function Waiting({
   requestId: string;
   told: string | null;
   waitSeconds: number;
-  onAccepted: (check: KioskVisitCheck) => void;
+  onAccepted: (check: KioskCheckAnswer) => void;
   onGiveUp: () => void;
 }) {
   const { t } = useTranslation('kiosk');

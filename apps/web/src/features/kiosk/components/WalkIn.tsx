@@ -3,31 +3,47 @@
  * with the privacy notice, then their photo when the kiosk asks for one — each step ends on
  * "Continuer", and the last one sends the request (the host is told at once). What is typed
  * lives in this component's state only: the idle reset or the end of the visit discards it.
+ * Issue 31: the visitor type first (one big button each, its badge colour beside its name;
+ * skipped when the site has one), its required fields (the organisation, the phone, the ID
+ * number), then its documents signed before the host step.
  */
-import { useState } from 'react';
-import { Alert, Button, Stack, Text, TextInput } from '@mantine/core';
-import { EMAIL_PATTERN, type KioskConfig } from '@sesame/shared';
+import { useEffect, useState } from 'react';
+import { Alert, Button, Center, Loader, Stack, Text, TextInput } from '@mantine/core';
+import {
+  EMAIL_PATTERN,
+  type KioskConfig,
+  type PublicVisitorType,
+  type SignatureInput,
+} from '@sesame/shared';
 import { useTranslation } from '../../../lib/i18n';
 import { interfaceLanguage } from '../../../lib/language';
 import { PrivacyNotice } from '../../../components/visitor-form/PrivacyNotice';
-import { kioskApi, KioskApiError, statusOf } from '../api';
+import { LazySignDocuments } from '../../../components/signing/LazySignDocuments';
+import { documentsOfType } from '../../../components/signing/signatures';
+import { kioskApi, KioskApiError, statusOf, type KioskWalkInSent } from '../api';
 import { HostPicker, type ChosenHost } from './HostPicker';
 
 import { PhotoStep } from './PhotoStep';
 
-type Step = 'identity' | 'visit' | 'photo';
+type Step = 'type' | 'identity' | 'sign' | 'visit' | 'photo';
 type Field =
+  | 'visitor_type_id'
   | 'firstname'
   | 'lastname'
   | 'organisation_name'
   | 'email'
   | 'contact'
+  | 'id_number'
+  | 'signatures'
   | 'host_user_id'
   | 'reason'
   | 'privacy_accepted'
   | 'photo';
 
 const STEP_OF: Record<Field, Step> = {
+  visitor_type_id: 'type',
+  id_number: 'identity',
+  signatures: 'sign',
   firstname: 'identity',
   lastname: 'identity',
   organisation_name: 'identity',
@@ -57,16 +73,21 @@ export function WalkIn({
 }: {
   config: KioskConfig;
   online: boolean;
-  onSent: (sent: { request_id: string; told: string | null }) => void;
+  onSent: (sent: KioskWalkInSent & { firstname: string }) => void;
 }) {
   const { t } = useTranslation('kiosk');
-  const [step, setStep] = useState<Step>('identity');
+  const [step, setStep] = useState<Step>('type');
+  /** The site's types (null while they load); the one chosen. */
+  const [types, setTypes] = useState<PublicVisitorType[] | null>(null);
+  const [type, setType] = useState<PublicVisitorType | null>(null);
+  const [signatures, setSignatures] = useState<SignatureInput[] | null>(null);
   const [values, setValues] = useState({
     firstname: '',
     lastname: '',
     organisation_name: '',
     email: '',
     contact: '',
+    id_number: '',
     reason: '',
   });
   const [host, setHost] = useState<ChosenHost | null>(null);
@@ -76,7 +97,42 @@ export function WalkIn({
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
-  const steps: Step[] = config.ask_photo ? ['identity', 'visit', 'photo'] : ['identity', 'visit'];
+  const requires = (field: PublicVisitorType['required_fields'][number]) =>
+    !!type?.required_fields.includes(field);
+  const documents = documentsOfType(type, interfaceLanguage());
+  const steps: Step[] = [
+    ...((types?.length ?? 0) > 1 ? (['type'] as const) : []),
+    'identity',
+    ...(documents.length ? (['sign'] as const) : []),
+    'visit',
+    ...(config.ask_photo ? (['photo'] as const) : []),
+  ];
+
+  // The site's types, once: a site with one goes straight to the visitor's details.
+  useEffect(() => {
+    let current = true;
+    kioskApi.visitorTypes().then(
+      (found) => {
+        if (!current) return;
+        setTypes(found);
+        if (found.length <= 1) {
+          setType(found[0] ?? null);
+          setStep('identity');
+        }
+      },
+      (error: unknown) => {
+        if (!current) return;
+        setFailure(
+          statusOf(error) === 0
+            ? t('needsNetwork')
+            : (error instanceof KioskApiError && error.serverMessage) || t('failed'),
+        );
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [t]);
 
   const field = (name: keyof typeof values, label: string, extra: object = {}) => (
     <TextInput
@@ -97,12 +153,17 @@ export function WalkIn({
 
   const checkIdentity = () => {
     const found: Partial<Record<Field, string>> = {};
-    for (const name of ['firstname', 'lastname', 'organisation_name'] as const) {
+    for (const name of ['firstname', 'lastname'] as const) {
       if (!values[name].trim()) found[name] = t('walkIn.required');
     }
+    if (requires('organisation') && !values.organisation_name.trim())
+      found.organisation_name = t('walkIn.required');
     const email = values.email.trim();
-    if (!email && !values.contact.trim()) found.email = t('walkIn.contactRequired');
+    if (requires('phone') && !values.contact.trim()) found.contact = t('walkIn.required');
+    if (!email && !values.contact.trim() && !found.contact)
+      found.email = t('walkIn.contactRequired');
     else if (email && !EMAIL_PATTERN.test(email)) found.email = t('walkIn.emailInvalid');
+    if (requires('id_number') && !values.id_number.trim()) found.id_number = t('walkIn.required');
     setErrors(found);
     focusFirst(Object.keys(found));
     return Object.keys(found).length === 0;
@@ -118,13 +179,16 @@ export function WalkIn({
         organisation_name: values.organisation_name.trim(),
         email: values.email.trim(),
         contact: values.contact.trim(),
+        id_number: requires('id_number') ? values.id_number.trim() : '',
+        visitor_type_id: type?.id ?? null,
+        signatures: signatures ?? [],
         reason: values.reason.trim(),
         host_user_id: host?.id ?? null,
         language: interfaceLanguage(),
         photo: photo ?? null,
         privacy_accepted: true,
       });
-      onSent(sent);
+      onSent({ ...sent, firstname: values.firstname.trim() });
     } catch (error) {
       setSending(false);
       const fieldErrors = error instanceof KioskApiError ? error.errors : undefined;
@@ -133,7 +197,11 @@ export function WalkIn({
       );
       if (known.length) {
         setErrors(Object.fromEntries(known));
-        setStep(STEP_OF[known[0]![0]]);
+        const back = STEP_OF[known[0]![0]];
+        // A document changed meanwhile (or a signature refused): signed again.
+        if (back === 'sign') setSignatures(null);
+        if (back === 'sign' || back === 'type') setFailure(known[0]![1]);
+        setStep(back);
         focusFirst(known.map(([name]) => name));
       } else {
         setFailure(
@@ -147,7 +215,9 @@ export function WalkIn({
 
   const next = () => {
     if (step === 'identity') {
-      if (checkIdentity()) setStep('visit');
+      if (checkIdentity()) setStep(documents.length && !signatures ? 'sign' : 'visit');
+    } else if (step === 'sign') {
+      if (signatures) setStep('visit');
     } else if (step === 'visit') {
       if (!privacy) {
         setErrors((e) => ({ ...e, privacy_accepted: t('walkIn.privacyRequired') }));
@@ -167,16 +237,49 @@ export function WalkIn({
     <Stack gap="lg">
       <Text c="dimmed" fw={600}>
         {t('walkIn.step', { current, total: steps.length })} —{' '}
-        {step === 'identity'
-          ? t('walkIn.identityStep')
-          : step === 'visit'
-            ? t('walkIn.visitStep')
-            : t('photo.title')}
+        {step === 'type'
+          ? t('walkIn.typeStep')
+          : step === 'identity'
+            ? t('walkIn.identityStep')
+            : step === 'sign'
+              ? t('walkIn.signStep')
+              : step === 'visit'
+                ? t('walkIn.visitStep')
+                : t('photo.title')}
       </Text>
       {!online && (
         <Alert color="orange" variant="light" role="alert">
           {t('needsNetwork')}
         </Alert>
+      )}
+      {step === 'type' && !types && !failure && (
+        <Center py="xl">
+          <Loader aria-label={t('loading')} />
+        </Center>
+      )}
+      {step === 'type' && types && (
+        <Stack gap="md" role="group" aria-label={t('walkIn.typeStep')}>
+          <Text size="lg">{t('walkIn.typeIntro')}</Text>
+          {types.map((option) => (
+            <Button
+              key={option.id}
+              size="xl"
+              variant="default"
+              className="sesame-kiosk-choice sesame-kiosk-type"
+              justify="flex-start"
+              data-testid="kiosk-visitor-type"
+              style={{ borderInlineStart: `0.875rem solid ${option.color}` }}
+              onClick={() => {
+                if (type?.id !== option.id) setSignatures(null);
+                setType(option);
+                setFailure(null);
+                setStep('identity');
+              }}
+            >
+              {interfaceLanguage() === 'en' ? option.name_en : option.name_fr}
+            </Button>
+          ))}
+        </Stack>
       )}
       {step === 'identity' && (
         <Stack gap="md">
@@ -184,7 +287,7 @@ export function WalkIn({
           {field('lastname', t('walkIn.lastname'), { autoComplete: 'off', required: true })}
           {field('organisation_name', t('walkIn.organisation'), {
             autoComplete: 'off',
-            required: true,
+            required: requires('organisation'),
           })}
           <Text size="sm" c="dimmed">
             {t('walkIn.contactHelp')}
@@ -198,8 +301,24 @@ export function WalkIn({
             type: 'tel',
             inputMode: 'tel',
             autoComplete: 'off',
+            required: requires('phone'),
           })}
+          {requires('id_number') &&
+            field('id_number', t('walkIn.idNumber'), { autoComplete: 'off', required: true })}
         </Stack>
+      )}
+      {step === 'sign' && (
+        <LazySignDocuments
+          documents={documents}
+          name={`${values.firstname.trim()} ${values.lastname.trim()}`.trim()}
+          size="xl"
+          loadingLabel={t('loading')}
+          onSigned={(signed) => {
+            setSignatures(signed);
+            setFailure(null);
+            if (signed) setStep('visit');
+          }}
+        />
       )}
       {step === 'visit' && (
         <Stack gap="md">
@@ -245,14 +364,16 @@ export function WalkIn({
           {failure}
         </Alert>
       )}
-      <Button
-        size="xl"
-        onClick={next}
-        loading={sending}
-        disabled={(last && !online) || (step === 'photo' && !photo && !noCamera)}
-      >
-        {last ? t('walkIn.send') : t('continue')}
-      </Button>
+      {step !== 'type' && step !== 'sign' && (
+        <Button
+          size="xl"
+          onClick={next}
+          loading={sending}
+          disabled={(last && !online) || (step === 'photo' && !photo && !noCamera)}
+        >
+          {last ? t('walkIn.send') : t('continue')}
+        </Button>
+      )}
     </Stack>
   );
 }

@@ -23,7 +23,7 @@ import {
 import { VISITOR_TYPE_LIMITS, type SignatureInput } from '@sesame/shared';
 import { useTranslation, withFrenchWords } from '../../lib/i18n';
 import signingWords from '../../locales/fr/signing.json';
-import { DocumentText } from './Markdown';
+import { DocumentText } from './DocumentText';
 import { SignaturePad } from './SignaturePad';
 import {
   dataUrlBytes,
