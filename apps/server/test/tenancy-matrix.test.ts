@@ -459,6 +459,43 @@ const PROBES: Record<Action, (ctx: ProbeContext) => Promise<Probe>> = {
       reachedOther: ok,
     };
   },
+  // Issue 31: another company's visitor types, read; one of them, edited.
+  'visitorTypes.list': async (ctx) => ({
+    request: {
+      method: 'GET',
+      url: `/api/company/${ctx.other.id}/visitor-types?site=${ctx.other.siteId}`,
+    },
+    kind: 'record',
+    reachedOther: ok,
+  }),
+  'visitorTypes.manage': async (ctx) => {
+    const { visitorTypes } = await import('../src/db/schema');
+    const name = `Probe ${Math.random().toString(36).slice(2)}`;
+    const [type] = await ctx.db
+      .insert(visitorTypes)
+      .values({
+        companyId: ctx.other.id,
+        siteId: ctx.other.siteId,
+        nameFr: name,
+        nameEn: name,
+        color: '#1971C2',
+      })
+      .returning();
+    return {
+      request: {
+        method: 'PUT',
+        url: `/api/company/${ctx.other.id}/visitor-types/${type!.id}`,
+        payload: {
+          site_id: ctx.other.siteId,
+          name_fr: `${name} bis`,
+          name_en: `${name} bis`,
+          color: '#2F9E44',
+        },
+      },
+      kind: 'record',
+      reachedOther: ok,
+    };
+  },
   'privacy.settings': async (ctx) => ({
     request: { method: 'GET', url: `/api/company/${ctx.other.id}/privacy` },
     kind: 'record',
