@@ -222,6 +222,11 @@ describe(`signed documents (${testDatabaseKind})`, () => {
       hash: row.hash,
     });
     expect(data[0]!.pdf_url).toMatch(new RegExp(`^/api/files/${row.pdfFileId}\\?session=`));
+    // The signed URL opens the PDF with the session's token, audited as a download.
+    const viaUrl = await call({ method: 'GET', url: data[0]!.pdf_url! });
+    expect(viaUrl.statusCode).toBe(200);
+    expect(viaUrl.headers['content-disposition']).toBe('attachment; filename="document-signe.pdf"');
+    expect(pdfText(viaUrl.rawPayload)).toContain('Mariam Traoré');
 
     const pdf = await call({ method: 'GET', url: `/api/signatures/${row.id}/pdf` });
     expect(pdf.statusCode).toBe(200);
@@ -230,13 +235,14 @@ describe(`signed documents (${testDatabaseKind})`, () => {
       `attachment; filename="regles-de-securite-du-chantier-v2-${row.signedAt.toISOString().slice(0, 10)}.pdf"`,
     );
     expect(pdfText(pdf.rawPayload)).toContain('Mariam Traoré');
-    const [entry] = await ctx.db
+    const downloads = await ctx.db
       .select()
       .from(auditEvents)
       .where(
         and(eq(auditEvents.action, 'signature.downloaded'), eq(auditEvents.subjectId, row.id)),
       );
-    expect(entry).toMatchObject({
+    expect(downloads).toHaveLength(2);
+    expect(downloads[1]).toMatchObject({
       companyId: tenant.company.id,
       actorUserId: tenant.staff.ROLE_MANAGER.id,
       subjectType: 'signature',

@@ -8,6 +8,7 @@ import type { Db } from '../db/client';
 import { files, sessions, visitors } from '../db/schema';
 import { audit } from '../audit/service';
 import { VISITOR_DOCUMENT_OWNER } from '../visitors/service';
+import { SIGNATURE_PDF_OWNER } from '../documents/signing';
 import { notFound, unauthenticated } from '../errors';
 import { clearFilesCookie, filesCookieOf } from './cookie';
 
@@ -25,7 +26,12 @@ const ATTACHMENT_EXTENSIONS: Record<string, string> = {
 
 /** A plain ASCII name from what the file is, never the storage name nor the uploader's. */
 export function contentDisposition(ownerType: string, mediaType: string): string {
-  const base = ownerType === 'member_photo' ? 'photo' : 'piece-identite';
+  const base =
+    ownerType === 'member_photo'
+      ? 'photo'
+      : ownerType === SIGNATURE_PDF_OWNER
+        ? 'document-signe'
+        : 'piece-identite';
   const inline = INLINE_TYPES[mediaType];
   if (inline) return `inline; filename="${base}.${inline}"`;
   return `attachment; filename="${base}.${ATTACHMENT_EXTENSIONS[mediaType] ?? 'bin'}"`;
@@ -112,22 +118,36 @@ export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!viewer || viewer.sessionId !== session) throw notFound();
       if (!app.fileUrls.verify(id, session, expires, signature)) throw notFound();
       const [file] = await app.db.select().from(files).where(eq(files.id, id)).limit(1);
+      // A signed document's PDF (issue 31) is the signatures' right and audit, as its own route's.
+      const signed = file?.ownerType === SIGNATURE_PDF_OWNER && !!file.ownerId;
       // Staff of the file's company, or a role that sees every company's documents; 404 alike.
       try {
-        authorize(viewer, 'visitors.viewDocument', file ?? null);
+        authorize(viewer, signed ? 'signatures.read' : 'visitors.viewDocument', file ?? null);
       } catch {
         throw notFound();
       }
       const bytes = file ? await app.storage.get(file.storedName) : null;
       if (!file || !bytes) throw notFound();
       // Who looked at whose identity document (issue 16), before a byte is sent.
-      await audit(app.db, {
-        companyId: file.companyId,
-        actorUserId: viewer.userId,
-        action: 'document.viewed',
-        ...(await documentSubject(app.db, file)),
-        detail: { fileId: file.id, kind: file.ownerType },
-      });
+      await audit(
+        app.db,
+        signed
+          ? {
+              companyId: file.companyId,
+              actorUserId: viewer.userId,
+              action: 'signature.downloaded',
+              subjectType: 'signature',
+              subjectId: file.ownerId,
+              detail: { fileId: file.id },
+            }
+          : {
+              companyId: file.companyId,
+              actorUserId: viewer.userId,
+              action: 'document.viewed',
+              ...(await documentSubject(app.db, file)),
+              detail: { fileId: file.id, kind: file.ownerType },
+            },
+      );
       return reply
         .header('content-type', file.mediaType)
         .header('content-disposition', contentDisposition(file.ownerType, file.mediaType))
