@@ -496,6 +496,52 @@ const PROBES: Record<Action, (ctx: ProbeContext) => Promise<Probe>> = {
       reachedOther: ok,
     };
   },
+  // Issue 31: another company's signed document, downloaded; its watchlist, edited; its
+  // held visits, listed.
+  'signatures.read': async (ctx) => {
+    const { signatures } = await import('../src/db/schema');
+    const [signature] = await ctx.db
+      .insert(signatures)
+      .values({
+        companyId: ctx.other.id,
+        siteId: ctx.other.siteId,
+        version: 1,
+        language: 'fr',
+        title: 'Règlement de sécurité',
+        body: 'Je respecte les consignes.',
+        signerName: 'Awa Koné',
+        method: 'typed',
+        signedAt: new Date(),
+        hash: '0'.repeat(64),
+      })
+      .returning();
+    return {
+      request: { method: 'GET', url: `/api/signatures/${signature!.id}/pdf` },
+      kind: 'record',
+      reachedOther: ok,
+    };
+  },
+  'watchlist.manage': async (ctx) => {
+    const { watchlistEntries } = await import('../src/db/schema');
+    const [entry] = await ctx.db
+      .insert(watchlistEntries)
+      .values({ companyId: ctx.other.id, email: 'probe@example.com', reason: 'Probe' })
+      .returning();
+    return {
+      request: {
+        method: 'PUT',
+        url: `/api/company/${ctx.other.id}/watchlist/${entry!.id}`,
+        payload: { email: 'probe2@example.com', reason: 'Probe', until: '' },
+      },
+      kind: 'record',
+      reachedOther: ok,
+    };
+  },
+  'watchlist.review': async (ctx) => ({
+    request: { method: 'GET', url: `/api/company/${ctx.other.id}/watchlist/holds` },
+    kind: 'record',
+    reachedOther: ok,
+  }),
   'privacy.settings': async (ctx) => ({
     request: { method: 'GET', url: `/api/company/${ctx.other.id}/privacy` },
     kind: 'record',
