@@ -98,6 +98,7 @@ const site = (fields: Partial<Site>): Site => ({
   short_code: null,
   badge_printer_url: null,
   badge_size: '62x100',
+  security_emails: [],
   archived_at: null,
   created_at: '2026-01-01T00:00:00.000Z',
   ...fields,
