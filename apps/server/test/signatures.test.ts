@@ -32,7 +32,7 @@ import { qrPng } from '../src/qr/qr';
 import { insertDefaultVisitorTypes } from '../src/visitor-types/defaults';
 import { as, tokenFor, useTestApp, type TestContext } from './helpers/app';
 import { testDatabaseKind } from './helpers/db';
-import { buildCompany, buildTenant, buildUser, buildVisitor } from './helpers/factories';
+import { buildCompany, buildSite, buildTenant, buildUser, buildVisitor } from './helpers/factories';
 import { freePort, startSmtp, type TestSmtp } from './helpers/smtp';
 
 type Db = TestContext['db'];
@@ -273,6 +273,22 @@ describe(`signed documents (${testDatabaseKind})`, () => {
     expect(
       (await as(ctx.app, null)({ method: 'GET', url: `/api/signatures/${row.id}/pdf` })).statusCode,
     ).toBe(401);
+
+    // A manager of the same company limited to another site: not theirs to reach.
+    const annex = await buildSite(ctx.db, { company: tenant.company, name: 'Annexe' });
+    const limited = await buildUser(ctx.db, {
+      company: tenant.company,
+      role: 'ROLE_MANAGER',
+      siteIds: [annex.id],
+    });
+    const elsewhereSite = as(ctx.app, await tokenFor(ctx.app, limited.email));
+    expect(
+      (await elsewhereSite({ method: 'GET', url: `/api/signatures/${row.id}/pdf` })).statusCode,
+    ).toBe(404);
+    expect(
+      (await elsewhereSite({ method: 'GET', url: `/api/visitors/${row.visitorId}/signatures` }))
+        .statusCode,
+    ).toBe(404);
 
     const otherManager = await buildUser(ctx.db, { company: other, role: 'ROLE_MANAGER' });
     const elsewhere = as(ctx.app, await tokenFor(ctx.app, otherManager.email));

@@ -13,6 +13,7 @@ import { files } from '../db/schema';
 import { conflict, notFound } from '../errors';
 import type { FileSigner } from '../files/urls';
 import { say } from '../language';
+import { withinSites } from '../sites/service';
 import { findVisitor } from '../visitors/service';
 import { signaturePdf, signaturePdfName } from './pdf';
 import {
@@ -60,11 +61,15 @@ export const signatureRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { record: visitor } = await loadAuthorized(
+      const { who, record: visitor } = await loadAuthorized(
         request,
         (db, id: string) => findVisitor(db, id, undefined),
         request.params.id,
       );
+      // A member limited to some sites reaches their visits only (issue 28).
+      if (visitor.companyId === who.companyId && !withinSites(who, visitor.siteId)) {
+        throw notFound();
+      }
       const urls = app.fileUrls.for(request.principal);
       const rows = await signaturesOfVisitor(app.db, visitor.id);
       return { data: rows.map((row) => presentSignature(row, urls)) };
@@ -86,6 +91,7 @@ export const signatureRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { who, record: row } = await loadAuthorized(request, findSignature, request.params.id);
+      if (row.companyId === who.companyId && !withinSites(who, row.siteId)) throw notFound();
       const [file] = row.pdfFileId
         ? await app.db.select().from(files).where(eq(files.id, row.pdfFileId)).limit(1)
         : [];
