@@ -21,6 +21,12 @@
  *   poster, `?site=`) names one of them: the form then says that site and asks nothing.
  *   The chosen site is sent as `site_id`; its zone decides today, and the date says
  *   the zone ('Heure de Nouméa') when it is not the browser's.
+ * - `visitorTypes` (optional, issue 31): the site's visitor types. With more than one, a
+ *   'Type de visite' select (the first chosen); the type decides which of the organisation,
+ *   the phone, the ID number and the identity document are required (visitorFormSchemaFor)
+ *   and the documents signed before sending (the signing step, loaded only then). The type is
+ *   sent as `visitor_type_id`, the signatures as `signatures` (a JSON string field).
+ *   `onSiteChange` tells the page which site's types to read.
  */
 import { startTransition, useEffect, useState } from 'react';
 import {
@@ -34,7 +40,12 @@ import {
   Title,
 } from '@mantine/core';
 import { useTranslation, withFrenchWords } from '../../lib/i18n';
-import type { PublicSite } from '@sesame/shared';
+import type {
+  PublicSite,
+  PublicVisitorType,
+  SignatureInput,
+  VisitorTypeField,
+} from '@sesame/shared';
 import {
   EVENT_DEFAULT_REASON,
   HOURS,
@@ -55,14 +66,35 @@ import { zoneCity, zoneDiffers } from '../../lib/zone-label';
 import { DateField } from '../DateField';
 import { HostField } from './HostField';
 import { PrivacyNotice } from './PrivacyNotice';
+import { LazySignDocuments } from '../signing/LazySignDocuments';
+import { documentsOfType, signaturesField } from '../signing/signatures';
 import visitorsWords from '../../locales/fr/visitors.json';
 import cells from './VisitorForm.module.css';
 
 // This screen's French words come with its code (lib/i18n).
 withFrenchWords({ visitors: visitorsWords });
 
-// A public form: its schema (and zod) comes as the visitor types, at the latest on submit.
-const loadVisitorSchema = () => import('./visitor-schema').then((m) => m.visitorFormSchema);
+/**
+ * A public form: its schema (and zod) comes as the visitor types, at the latest on submit.
+ * Issue 31: the schema of the visitor type chosen, whose required fields come with the input
+ * (`type_fields`, which the schema does not keep); none: every field, the spec's form.
+ */
+const loadVisitorSchema = () =>
+  import('./visitor-schema').then((m) => {
+    const schemas = new Map<string, ReturnType<typeof m.visitorFormSchemaFor>>();
+    const schemaOf = (fields: readonly VisitorTypeField[] | undefined) => {
+      const key = fields ? fields.join(',') : '*';
+      let schema = schemas.get(key);
+      if (!schema) schemas.set(key, (schema = m.visitorFormSchemaFor(fields)));
+      return schema;
+    };
+    return {
+      safeParse: (input: unknown) =>
+        schemaOf((input as { type_fields?: readonly VisitorTypeField[] }).type_fields).safeParse(
+          input,
+        ),
+    };
+  });
 
 export interface VisitorFormEvent {
   name: string;
@@ -97,6 +129,10 @@ export interface VisitorFormProps {
   sites?: PublicSite[];
   /** The site of the page's link (`?site=`): chosen for the visitor. */
   siteId?: string;
+  /** The visit's site's visitor types (issue 31), in order; none: every field required. */
+  visitorTypes?: PublicVisitorType[];
+  /** The site chosen changed (the page reads that site's visitor types). */
+  onSiteChange?: (siteId: string | undefined) => void;
 }
 
 /** A site as the select names it: its name, and its city when it has one. */
@@ -186,6 +222,8 @@ export function VisitorForm({
   labelledBy,
   sites = [],
   siteId,
+  visitorTypes,
+  onSiteChange,
 }: VisitorFormProps) {
   const { t, i18n } = useTranslation('visitors');
   const language = i18n.language?.startsWith('en') ? 'en' : 'fr';
@@ -196,6 +234,15 @@ export function VisitorForm({
 
   const zoneOf = (chosen: string) =>
     sites.find((site) => site.id === chosen)?.timezone ?? fixedSite?.timezone ?? timeZone;
+
+  // Issue 31: the type chosen (the first until the visitor picks another) and its signatures.
+  const [typeId, setTypeId] = useState('');
+  const type =
+    visitorTypes?.find((candidate) => candidate.id === typeId) ?? visitorTypes?.[0] ?? null;
+  const [signatures, setSignatures] = useState<SignatureInput[] | null>(null);
+  const documents = event ? [] : documentsOfType(type, language);
+  /** Whether the form asks a field: required by the type (every one without types). */
+  const requires = (field: VisitorTypeField) => !type || type.required_fields.includes(field);
 
   const { form, submit, summary, validateField } = useSchemaForm(loadVisitorSchema, {
     ns: 'visitors',
@@ -215,10 +262,15 @@ export function VisitorForm({
       // An event's place is the server's to write: its country (shown read-only) may be a
       // name stored before countries were codes, which is no visitor input to check.
       ...(event ? { country: '' } : {}),
+      visitor_type_id: event ? undefined : type?.id,
+      signatures: signatures ?? [],
+      type_fields: event || !type ? undefined : type.required_fields,
     }),
     // A meeting in the past (the company's day decides; the server checks it again).
     check: (values) => ({
       site_id: asksSite && !values.site_id ? t('form.errors.siteChoose') : undefined,
+      // The documents of the type, signed before sending (the server asks them again).
+      signatures: documents.length && !signatures ? t('form.errors.toSign') : undefined,
       request_date:
         !event &&
         isVisitDate(values.request_date) &&
@@ -228,8 +280,14 @@ export function VisitorForm({
     }),
     onSubmit: async (data, values) => {
       const body = new FormData();
-      for (const [key, value] of Object.entries(data)) body.set(key, String(value ?? ''));
-      body.set('request_image', values.request_image!);
+      for (const [key, value] of Object.entries(data)) {
+        if (key !== 'signatures') body.set(key, String(value ?? ''));
+      }
+      if (values.request_image) body.set('request_image', values.request_image);
+      if (type && !event) body.set('visitor_type_id', type.id);
+      else body.delete('visitor_type_id');
+      const signed = signaturesField(signatures ?? []);
+      if (signed) body.set('signatures', signed);
       // The schema has checked it: the server checks it again.
       body.set('privacy_accepted', 'true');
       if (values.host_user_id) body.set('host_user_id', values.host_user_id);
@@ -241,6 +299,11 @@ export function VisitorForm({
   const busy = form.submitting || submitting;
   const values = form.values;
   const chosenSite = fixedSite ?? sites.find((site) => site.id === values.site_id);
+  const chosenSiteId = chosenSite?.id;
+  // The page reads the visitor types of the site chosen (issue 31).
+  useEffect(() => {
+    if (!event) onSiteChange?.(chosenSiteId);
+  }, [event, chosenSiteId, onSiteChange]);
   const visitZone = chosenSite?.timezone ?? timeZone;
   // The date and the hour are the site's: said with its zone when not the browser's.
   const zoneCityName = zoneCity(visitZone, language);
@@ -319,7 +382,29 @@ export function VisitorForm({
             <div className={cells.half}>
               {field('lastname', { required: true, autoComplete: 'family-name' })}
             </div>
-            <div className={cells.half}>{field('id_number', { required: true })}</div>
+            {!event && visitorTypes && visitorTypes.length > 1 && (
+              <div className={cells.full}>
+                <NativeSelect
+                  label={t('form.fields.visitor_type_id')}
+                  data={visitorTypes.map((option) => ({
+                    value: option.id,
+                    label: language === 'en' ? option.name_en : option.name_fr,
+                  }))}
+                  value={type?.id ?? ''}
+                  onChange={(ev) => {
+                    setTypeId(ev.currentTarget.value);
+                    setSignatures(null);
+                    form.clearErrors();
+                  }}
+                  required
+                  name="visitor_type_id"
+                  data-testid="visitor-type"
+                />
+              </div>
+            )}
+            <div className={cells.half}>
+              {field('id_number', { required: requires('id_number') })}
+            </div>
             <div className={cells.half}>
               <FileInput
                 label={t('form.fields.request_image')}
@@ -335,7 +420,7 @@ export function VisitorForm({
                 clearable
                 // The clear button shows once a file is picked: it needs its own name (axe button-name).
                 clearButtonProps={{ 'aria-label': t('form.clearFile') }}
-                required
+                required={requires('id_document')}
                 name="request_image"
               />
             </div>
@@ -362,7 +447,10 @@ export function VisitorForm({
               </>
             )}
             <div className={cells.full}>
-              {field('organisation_name', { required: true, autoComplete: 'organization' })}
+              {field('organisation_name', {
+                required: requires('organisation'),
+                autoComplete: 'organization',
+              })}
             </div>
             {!event && (
               <>
@@ -458,7 +546,7 @@ export function VisitorForm({
             </div>
             <div className={cells.half}>
               {field('contact', {
-                required: true,
+                required: requires('phone'),
                 description: t('form.contactHint'),
                 type: 'tel',
                 autoComplete: 'tel',
@@ -467,6 +555,31 @@ export function VisitorForm({
             </div>
           </div>
 
+          {documents.length > 0 && (
+            <section aria-labelledby="visitor-signing-title" data-path="signatures">
+              <Stack gap="sm">
+                <Title order={2} size="h3" id="visitor-signing-title">
+                  {t('form.signingTitle')}
+                </Title>
+                <LazySignDocuments
+                  key={type?.id}
+                  documents={documents}
+                  name={`${values.firstname.trim()} ${values.lastname.trim()}`.trim()}
+                  headingLevel={3}
+                  loadingLabel={t('common:loading')}
+                  onSigned={(signed) => {
+                    setSignatures(signed);
+                    form.clearFieldError('signatures');
+                  }}
+                />
+                {form.errors.signatures && (
+                  <Text c="red.8" size="sm" role="alert">
+                    {form.errors.signatures}
+                  </Text>
+                )}
+              </Stack>
+            </section>
+          )}
           <PrivacyNotice
             companySlug={privacySlug}
             checked={values.privacy_accepted}

@@ -3,7 +3,13 @@
  * request; the waiting screen's status; Valider; the meeting QR card by code.
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { PublicSite, RequestStatus, VisitorCard, VisitorCreated } from '@sesame/shared';
+import type {
+  PublicSite,
+  PublicVisitorType,
+  RequestStatus,
+  VisitorCard,
+  VisitorCreated,
+} from '@sesame/shared';
 import { api } from '../../../lib/api-client';
 
 /** How often the waiting screen asks whether the host decided (short polling). */
@@ -75,6 +81,29 @@ export function usePublicSites(slug: string | undefined) {
     enabled: !!slug,
     staleTime: 60_000,
     retry: false,
+  });
+}
+
+/**
+ * A site's visitor types as the public form offers them (issue 31; public): the company's
+ * only site when none is named. Not answered (an older server, a company with several sites
+ * and none chosen yet): no types, and the form asks every field.
+ */
+export function usePublicVisitorTypes(slug: string | undefined, siteId: string | undefined) {
+  return useQuery({
+    queryKey: ['public-visitor-types', slug?.toLowerCase(), siteId ?? ''],
+    queryFn: () =>
+      api
+        .get<{ data: PublicVisitorType[] }>(
+          `/public/visitor-types?company=${encodeURIComponent(slug!)}` +
+            (siteId ? `&site=${encodeURIComponent(siteId)}` : ''),
+        )
+        .then((r) => r.data),
+    enabled: !!slug,
+    staleTime: 60_000,
+    retry: false,
+    // Another site chosen: the form stays as it is while that site's types come.
+    placeholderData: (previous) => previous,
   });
 }
 

@@ -5,7 +5,7 @@
  * (201 → 'Demande créée avec succès.') — and on to RequestMeeting with the id.
  */
 import { documentRefusal } from '../../../components/visitor-form/document-refusal';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Alert, Container } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from '../../../lib/i18n';
@@ -15,7 +15,12 @@ import { VisitorForm } from '../../../components/visitor-form/VisitorForm';
 import { ApiError } from '../../../lib/api-client';
 import { useCompany } from '../../../lib/company';
 import { useDelayedNavigate } from '../../../lib/use-delayed-navigate';
-import { createRequest, createVisitor, usePublicSites } from '../api/visitors';
+import {
+  createRequest,
+  createVisitor,
+  usePublicSites,
+  usePublicVisitorTypes,
+} from '../api/visitors';
 import { failureText } from '../lib/outcome';
 import { ScreenLoader } from '../../../components/ScreenLoader';
 
@@ -30,6 +35,10 @@ export default function CreateVisitorPage() {
   // Without the list (an error), the form asks nothing and the server's answer says it.
   const sites = usePublicSites(company.data?.slug);
   const [submitting, setSubmitting] = useState(false);
+  // Issue 31: the visitor types of the site the form has (the link's, the only one, or chosen).
+  const [typeSite, setTypeSite] = useState<string | undefined>(linkSite);
+  const types = usePublicVisitorTypes(company.data?.slug, typeSite);
+  const onSiteChange = useCallback((site: string | undefined) => setTypeSite(site), []);
 
   const submit = async (formData: FormData) => {
     if (!company.data) return;
@@ -82,7 +91,8 @@ export default function CreateVisitorPage() {
 
   return (
     <Container size="md" py={{ base: 'sm', sm: 'xl' }} px={{ base: 'xs', sm: 'md' }}>
-      {company.isPending || (company.data && sites.isPending) ? (
+      {company.isPending ||
+      (company.data && (sites.isPending || (types.isLoading && typeSite === linkSite))) ? (
         // The form will be taller than the screen.
         <ScreenLoader label={t('common:loading')} />
       ) : company.isError ? (
@@ -99,6 +109,8 @@ export default function CreateVisitorPage() {
           companySlug={company.data.slug}
           sites={sites.data}
           siteId={linkSite}
+          visitorTypes={types.data}
+          onSiteChange={onSiteChange}
         />
       )}
     </Container>
