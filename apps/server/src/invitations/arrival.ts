@@ -382,6 +382,7 @@ export async function completeDetails(
     email: visit.email,
     language: visit.invitation.language,
     signed: input.signed ?? [],
+    storage,
     now,
   });
   const document = input.document

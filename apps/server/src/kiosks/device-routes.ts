@@ -197,21 +197,25 @@ export const kioskDeviceRoutes: FastifyPluginAsyncZod = async (app) => {
       async (request) => {
         const kiosk = device(request);
         const body = request.body;
-        const check = async (db: Database): Promise<{ data: KioskCheckAnswer }> => ({
-          data: await checkVisitAtKiosk(db, {
-            kiosk,
-            direction,
-            requestId: body.request_id,
-            code: body.code,
-            signatures: body.signatures,
-            repeatWindowMs: app.config.repeatScanWindowMs,
-            lang: request.lang,
-          }),
+        // A signature's PDF is written with the check: its bytes go if the check fails after.
+        return withStoredFileCleanup(app.storage, (storage) => {
+          const check = async (db: Database): Promise<{ data: KioskCheckAnswer }> => ({
+            data: await checkVisitAtKiosk(db, {
+              kiosk,
+              direction,
+              requestId: body.request_id,
+              code: body.code,
+              signatures: body.signatures,
+              repeatWindowMs: app.config.repeatScanWindowMs,
+              lang: request.lang,
+              storage,
+            }),
+          });
+          const key = kioskScanKey(request, kiosk.id);
+          return key
+            ? oncePerKey(app.db, key, check)
+            : app.db.transaction((tx) => check(tx as unknown as Database));
         });
-        const key = kioskScanKey(request, kiosk.id);
-        return key
-          ? oncePerKey(app.db, key, check)
-          : app.db.transaction((tx) => check(tx as unknown as Database));
       },
     );
   checkRoute('in');

@@ -204,6 +204,8 @@ export interface KioskCheckRequest {
   signatures: WalkInInput['signatures'];
   repeatWindowMs: number;
   lang: Language;
+  /** Where the signatures' PDFs go (the route's `withStoredFileCleanup`). */
+  storage: FileStorage;
 }
 
 /**
@@ -244,6 +246,7 @@ export async function checkVisitAtKiosk(
       email: visit.email,
       language: (visit.language === 'en' ? 'en' : 'fr') as Language,
       signed: check.signatures,
+      storage: check.storage,
     });
   }
   const code = visit?.uidn ?? check.code ?? '';
@@ -397,6 +400,7 @@ export async function fileWalkIn(
     email: input.email,
     language: input.language as Language,
     signed: input.signatures,
+    storage,
     now,
   });
   const request = await createVisitRequest(tx, {

@@ -151,6 +151,7 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
             email: created.email,
             language: fields.language,
             signed: fields.signatures ?? [],
+            storage,
           });
           return created;
         }),
