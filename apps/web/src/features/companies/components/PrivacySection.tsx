@@ -33,6 +33,7 @@ const LABELS: Record<RetentionClass, string> = {
   identity_days: 'identityDays',
   checks_days: 'checksDays',
   audit_days: 'auditDays',
+  signatures_days: 'signaturesDays',
 };
 
 /** A number input holds '' while it is being emptied: the schema says so on submit. */
@@ -102,6 +103,7 @@ function PrivacyForm({ companyId, timeZone, initial }: FormProps) {
     identity_days: askedOf(initial, 'identity_days'),
     checks_days: askedOf(initial, 'checks_days'),
     audit_days: askedOf(initial, 'audit_days'),
+    signatures_days: askedOf(initial, 'signatures_days'),
     privacy_notice: initial.privacy_notice ?? '',
     privacy_notice_en: initial.privacy_notice_en ?? '',
   };
