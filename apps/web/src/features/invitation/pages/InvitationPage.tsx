@@ -6,6 +6,9 @@
  * front desk still scans the code. `&here=1` (the mail's button) brings that button into
  * view with the focus. Shown first in the invitation's language; the navbar's FR/EN switch
  * changes it. No staff session: the signed link is the visitor's key.
+ * Issue 31: the details step asks what the visit's type requires (the ID number, the identity
+ * document, the organisation, the phone) and has the type's documents still to sign signed
+ * (the signing step, loaded only then), sent as `signatures`.
  */
 import { useEffect, useRef, useState } from 'react';
 import {
@@ -31,9 +34,13 @@ import {
   ID_FILE_MAX_BYTES,
   megabytes,
   type InvitationLinkView,
+  type SignatureInput,
+  type VisitorTypeField,
 } from '@sesame/shared';
 import { CompanyLogo } from '../../../components/CompanyLogo';
 import { PageTitle } from '../../../components/PageTitle';
+import { LazySignDocuments } from '../../../components/signing/LazySignDocuments';
+import { signaturesField } from '../../../components/signing/signatures';
 import { PrivacyNotice } from '../../../components/visitor-form/PrivacyNotice';
 import { ApiError } from '../../../lib/api-client';
 import { useTranslation, withFrenchWords } from '../../../lib/i18n';
@@ -45,10 +52,28 @@ import invitationWords from '../../../locales/fr/invitation.json';
 // This screen's French words come with its code (lib/i18n).
 withFrenchWords({ invitation: invitationWords });
 
-// A public form: its schema (and zod) comes as the visitor types, at the latest on submit.
-const loadDetailsSchema = () => import('../details-schema').then((m) => m.invitationDetailsSchema);
+/**
+ * A public form: its schema (and zod) comes as the visitor types, at the latest on submit.
+ * Issue 31: the schema of the visit's type, whose required fields come with the input
+ * (`type_fields`, which the schema does not keep).
+ */
+const loadDetailsSchema = () =>
+  import('../details-schema').then((m) => {
+    const schemas = new Map<string, ReturnType<typeof m.invitationDetailsSchemaFor>>();
+    return {
+      safeParse: (input: unknown) => {
+        const fields = (input as { type_fields?: readonly VisitorTypeField[] }).type_fields;
+        const key = fields ? fields.join(',') : '*';
+        let schema = schemas.get(key);
+        if (!schema) schemas.set(key, (schema = m.invitationDetailsSchemaFor(fields)));
+        return schema.safeParse(input);
+      },
+    };
+  });
 
 const FILE_ACCEPT = ID_DOCUMENT_TYPES.join(',');
+/** A visit without a type asks these (shared's INVITATION_DETAILS_DEFAULT_FIELDS, without zod). */
+const DEFAULT_DETAILS_FIELDS: readonly VisitorTypeField[] = ['id_number', 'id_document'];
 const MO = megabytes(ID_FILE_MAX_BYTES);
 
 const locale = (language: string) => (language.startsWith('en') ? 'en-GB' : 'fr-FR');
@@ -317,9 +342,19 @@ function Arrival({
 
 interface DetailsValues {
   id_number: string;
+  organisation: string;
+  contact: string;
   request_image: File | null;
   privacy_accepted: boolean;
 }
+
+const NO_DETAILS: DetailsValues = {
+  id_number: '',
+  organisation: '',
+  contact: '',
+  request_image: null,
+  privacy_accepted: false,
+};
 
 function Details({ token, visit }: { token: string; visit: InvitationLinkView }) {
   const { t, i18n } = useTranslation('invitation');
@@ -327,21 +362,40 @@ function Details({ token, visit }: { token: string; visit: InvitationLinkView })
   // The server's thanks, in the language they were asked in: another language drops them.
   const [thanks, setThanks] = useState<{ text: string; language: string } | null>(null);
   const saved = thanks?.language === i18n.language ? thanks.text : null;
+  // Issue 31: the type's fields (a visit without a type: the ID number and its document).
+  const fields: readonly VisitorTypeField[] =
+    visit.visitor_type?.required_fields ?? DEFAULT_DETAILS_FIELDS;
+  const asks = (field: VisitorTypeField) => fields.includes(field);
+  const documents = visit.to_sign;
+  const [signatures, setSignatures] = useState<SignatureInput[] | null>(null);
   const { form, submit, summary, setSummary, validateField } = useSchemaForm(loadDetailsSchema, {
     ns: 'invitation',
     keys: { errors: 'details.errors', fields: 'details.fields' },
-    initialValues: { id_number: '', request_image: null, privacy_accepted: false } as DetailsValues,
-    toInput: (values) => ({ ...values, request_image: values.request_image ?? undefined }),
+    initialValues: NO_DETAILS,
+    toInput: (values) => ({
+      ...values,
+      request_image: values.request_image ?? undefined,
+      signatures: signatures ?? [],
+      type_fields: fields,
+    }),
+    check: () => ({
+      signatures: documents.length && !signatures ? t('details.errors.toSign') : undefined,
+    }),
     onSubmit: async (data, values) => {
       const body = new FormData();
-      body.set('id_number', data.id_number);
-      body.set('request_image', values.request_image!);
+      if (asks('id_number') || data.id_number) body.set('id_number', data.id_number);
+      if (asks('organisation') || data.organisation) body.set('organisation', data.organisation);
+      if (asks('phone') || data.contact) body.set('contact', data.contact);
+      if (values.request_image) body.set('request_image', values.request_image);
+      const signed = signaturesField(signatures ?? []);
+      if (signed) body.set('signatures', signed);
       body.set('privacy_accepted', 'true');
       setThanks(null);
       try {
         const answer = await complete.mutateAsync(body);
         setThanks({ text: answer.message, language: i18n.language });
-        form.setValues({ id_number: '', request_image: null, privacy_accepted: false });
+        form.setValues(NO_DETAILS);
+        setSignatures(null);
       } catch (error) {
         if (error instanceof ApiError) {
           // A refused document (413, 415) or field: said under its field.
@@ -372,27 +426,74 @@ function Details({ token, visit }: { token: string; visit: InvitationLinkView })
               </Alert>
             )}
           </div>
-          <TextInput
-            label={t('details.fields.id_number')}
-            {...form.getInputProps('id_number')}
-            name="id_number"
-            required
-          />
-          <FileInput
-            label={t('details.fields.request_image')}
-            description={t('details.fileHint', { mo: MO })}
-            placeholder={t('details.filePlaceholder')}
-            accept={FILE_ACCEPT}
-            {...form.getInputProps('request_image')}
-            onChange={(picked) => {
-              form.setFieldValue('request_image', picked);
-              if (picked) validateField('request_image', { ...values, request_image: picked });
-            }}
-            clearable
-            clearButtonProps={{ 'aria-label': t('details.clearFile') }}
-            required
-            name="request_image"
-          />
+          {asks('id_number') && (
+            <TextInput
+              label={t('details.fields.id_number')}
+              {...form.getInputProps('id_number')}
+              name="id_number"
+              required
+            />
+          )}
+          {asks('organisation') && (
+            <TextInput
+              label={t('details.fields.organisation')}
+              {...form.getInputProps('organisation')}
+              name="organisation"
+              autoComplete="organization"
+              required
+            />
+          )}
+          {asks('phone') && (
+            <TextInput
+              label={t('details.fields.contact')}
+              {...form.getInputProps('contact')}
+              name="contact"
+              type="tel"
+              inputMode="tel"
+              autoComplete="tel"
+              required
+            />
+          )}
+          {asks('id_document') && (
+            <FileInput
+              label={t('details.fields.request_image')}
+              description={t('details.fileHint', { mo: MO })}
+              placeholder={t('details.filePlaceholder')}
+              accept={FILE_ACCEPT}
+              {...form.getInputProps('request_image')}
+              onChange={(picked) => {
+                form.setFieldValue('request_image', picked);
+                if (picked) validateField('request_image', { ...values, request_image: picked });
+              }}
+              clearable
+              clearButtonProps={{ 'aria-label': t('details.clearFile') }}
+              required
+              name="request_image"
+            />
+          )}
+          {documents.length > 0 && (
+            <Stack gap="sm" data-path="signatures">
+              <Title order={3} size="h5">
+                {t('details.signingTitle')}
+              </Title>
+              <LazySignDocuments
+                key={documents.map((d) => `${d.document_id}:${d.version}`).join(',')}
+                documents={documents}
+                name={`${visit.firstname} ${visit.lastname}`.trim()}
+                headingLevel={3}
+                loadingLabel={t('common:loading')}
+                onSigned={(signed) => {
+                  setSignatures(signed);
+                  form.clearFieldError('signatures');
+                }}
+              />
+              {form.errors.signatures && (
+                <Text c="red.8" size="sm" role="alert">
+                  {form.errors.signatures}
+                </Text>
+              )}
+            </Stack>
+          )}
           <PrivacyNotice
             companySlug={visit.company.slug}
             checked={values.privacy_accepted}
