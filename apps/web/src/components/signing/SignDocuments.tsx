@@ -59,7 +59,9 @@ export default function SignDocuments({
   const { t } = useTranslation('signing');
   const [index, setIndex] = useState(0);
   const [signed, setSigned] = useState<SignatureInput[]>([]);
-  const [name, setName] = useState(knownName);
+  // The page's name (it may still be typed above) until the signer changes it here.
+  const [typedName, setName] = useState<string | null>(null);
+  const name = typedName ?? knownName;
   const [method, setMethod] = useState<'drawn' | 'typed'>('drawn');
   const [image, setImage] = useState<string | null>(null);
   const [accepted, setAccepted] = useState(false);
