@@ -65,6 +65,18 @@ const LOG_SIZES = (process.env.BENCH_LOG_SIZES ?? '10000,100000,1000000')
   .map(Number)
   .filter(Boolean);
 const LOG_SAMPLES = 200;
+/**
+ * Which parts run (BENCH_CHECKIN_PARTS, comma-separated; all by default): 'check' the code
+ * check against the bare route (and open loop), 'watchlist' the code check with and
+ * without 10,000 watchlist entries, 'log' the visitor log pages.
+ */
+const PARTS = new Set(
+  (process.env.BENCH_CHECKIN_PARTS ?? 'check,watchlist,log').split(',').map((p) => p.trim()),
+);
+/** Issue 31: the watchlist entries of the company, none of which any bench visitor matches. */
+const WATCHLIST_ENTRIES = 10_000;
+/** The scan's throughput with the entries, beside without: at most 10 % lost. */
+const WATCHLIST_BUDGET = 0.9;
 const ADMIN = { email: 'bench-admin@sesame.test', password: 'Bench-Password-123' };
 const RECEPTIONIST = { email: 'bench-desk@sesame.test', password: 'Bench-Password-123' };
 
@@ -288,6 +300,93 @@ async function growLog(db: pg.Client, target: number): Promise<void> {
   await db.query('analyze visitor_checks');
 }
 
+/**
+ * Issue 31: the code check with 10,000 watchlist entries in the scanner's company (names,
+ * e-mails, phones and ID numbers none of the visitors match: every scan pays every probe,
+ * the name's trigram search included) beside the same code check with none, alternating
+ * over ROUNDS rounds: between rounds the entries move to a company of their own (one
+ * UPDATE and a VACUUM ANALYZE), so both sides run on the same server, database and visitors.
+ */
+async function watchlistRounds(
+  db: pg.Client,
+  app: Child,
+  token: string,
+  paths: string[],
+): Promise<void> {
+  const firstnames = [
+    'Jean',
+    'Marie',
+    'Awa',
+    'Moussa',
+    'Fatou',
+    'Kouadio',
+    'Aya',
+    'Ibrahim',
+    'Mariam',
+    'Yao',
+    'Paul',
+    'Sophie',
+    'Koffi',
+    'Aminata',
+    'Serge',
+    'Nadia',
+  ];
+  await db.query(`
+    insert into companies (id, name, slug) values (gen_random_uuid(), 'Parked', 'bench-parked')`);
+  await db.query(
+    `insert into watchlist_entries (id, company_id, firstname, lastname, email, phone, id_number, reason)
+     select gen_random_uuid(), c.id, ($1::text[])[1 + g % ${firstnames.length}],
+            initcap(translate(substr(md5(g::text), 1, 8), '0123456789', 'aeiouybcdf')),
+            'w' || g || '@watch.test', '+22505' || lpad(g::text, 8, '0'), 'W-' || g, 'Bench'
+       from companies c, generate_series(1, $2::int) g
+      where c.slug = 'bench'`,
+    [firstnames, WATCHLIST_ENTRIES],
+  );
+  const place = async (slug: 'bench' | 'bench-parked') => {
+    await db.query(
+      `update watchlist_entries set company_id = (select id from companies where slug = $1)`,
+      [slug],
+    );
+    // VACUUM, not only ANALYZE: the moved rows are new index entries, and the trigram index
+    // holds new entries in its pending list (scanned whole by every search) until a vacuum
+    // merges them — which autovacuum does for a list filled entry by entry.
+    await db.query('vacuum analyze watchlist_entries');
+  };
+  console.log(
+    `\ncode check with ${WATCHLIST_ENTRIES.toLocaleString('en')} watchlist entries in the company, beside none, ${CONNECTIONS} connections, ${ROUNDS} × ${DURATION_S} s each, alternating:`,
+  );
+  await place('bench');
+  await load(app, token, paths, WARMUP_S);
+  await db.query('analyze visitor_checks');
+  const withRounds: Round[] = [];
+  const withoutRounds: Round[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    const order = round % 2 ? (['with', 'without'] as const) : (['without', 'with'] as const);
+    const results: Partial<Record<'with' | 'without', Round>> = {};
+    for (const side of order) {
+      await place(side === 'with' ? 'bench' : 'bench-parked');
+      results[side] = await load(app, token, paths);
+    }
+    withRounds.push(results.with!);
+    withoutRounds.push(results.without!);
+    console.log(
+      `  round ${round}: without ${results.without!.rps.toFixed(0)} req/s, with ${results.with!.rps.toFixed(0)} req/s (ratio ${(results.with!.rps / results.without!.rps).toFixed(2)})`,
+    );
+  }
+  const without = pooled(withoutRounds);
+  const withList = pooled(withRounds);
+  const row = (name: string, r: typeof without) =>
+    `  ${name.padEnd(34)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${String(r.p50).padStart(3)} ms   p99 ${String(r.p99).padStart(4)} ms   non-2xx ${r.non2xx}   errors ${r.errors}   PostgreSQL ${r.cpu.postgres.toFixed(0)} µs/req`;
+  console.log(row('code check, no watchlist entry', without));
+  console.log(row(`code check, ${WATCHLIST_ENTRIES.toLocaleString('en')} entries`, withList));
+  const ratio = withList.rps / without.rps;
+  const ratios = withRounds.map((w, k) => w.rps / withoutRounds[k]!.rps);
+  console.log(
+    `  ratio ${ratio.toFixed(2)} (rounds ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}; budget ≥ ${WATCHLIST_BUDGET}: ${ratio >= WATCHLIST_BUDGET ? 'ok' : 'UNDER'})`,
+  );
+  await place('bench-parked');
+}
+
 export async function run(): Promise<void> {
   await admin(async (db) => {
     await db.query(`drop database if exists ${DATABASE} with (force)`);
@@ -306,162 +405,169 @@ export async function run(): Promise<void> {
     const deskToken = await login(app.url, RECEPTIONIST);
     let adminToken = await login(app.url, ADMIN);
 
-    // ── 1. The code check against the bare route, alternating ────────────
-    bare = await serve('bare');
-    const bareServerPid = bare.pid;
-    console.log(
-      `\ncode check, ${CONNECTIONS} connections, ${WARMUP_S} s warm-up then ${ROUNDS} × ${DURATION_S} s each, alternating (PostgreSQL, this machine):`,
-    );
-    const barePaths = codes.map((c) => `/bare/${c}`);
     const checkPaths = codes.map((code) => `/api/get-qr-data/${code}`);
-    const threePaths = codes.map((code) => `${THREE_STATEMENTS_PATH}/${code}`);
-    // Each side in turn, the one that starts a round rotating, so none always follows another.
-    // When profiling, the app serves the code check alone, so its profile is the code check's.
-    const withThree = !PROFILE_DIR;
-    const sides = [
-      () => load(bare!, null, barePaths),
-      () => load(app!, deskToken, checkPaths),
-      ...(withThree ? [() => load(app!, deskToken, threePaths)] : []),
-    ];
-    await load(bare, null, barePaths, WARMUP_S);
-    await load(app, deskToken, checkPaths, WARMUP_S);
-    if (withThree) await load(app, deskToken, threePaths, WARMUP_S);
-    // The warm-up wrote tens of thousands of checks, half of them still open, into a table
-    // analysed empty: until autovacuum comes round (a minute, on its own schedule) the
-    // planner believes the open-checks index holds a handful of rows and walks all of it
-    // to close one check (10–15 ms each at 60,000 open). A desk's database has statistics
-    // that match its table; so does this one from here on (cached plans are re-planned).
-    await dbClient.query('analyze visitor_checks');
-    const bareRounds: Round[] = [];
-    const checkRounds: Round[] = [];
-    const threeRounds: Round[] = [];
-    for (let round = 1; round <= ROUNDS; round++) {
-      const results: Round[] = [];
-      for (let k = 0; k < sides.length; k++) {
-        const side = (round - 1 + k) % sides.length;
-        results[side] = await sides[side]!();
+    if (PARTS.has('check')) {
+      // ── 1. The code check against the bare route, alternating ────────────
+      bare = await serve('bare');
+      const bareServerPid = bare.pid;
+      console.log(
+        `\ncode check, ${CONNECTIONS} connections, ${WARMUP_S} s warm-up then ${ROUNDS} × ${DURATION_S} s each, alternating (PostgreSQL, this machine):`,
+      );
+      const barePaths = codes.map((c) => `/bare/${c}`);
+      const threePaths = codes.map((code) => `${THREE_STATEMENTS_PATH}/${code}`);
+      // Each side in turn, the one that starts a round rotating, so none always follows another.
+      // When profiling, the app serves the code check alone, so its profile is the code check's.
+      const withThree = !PROFILE_DIR;
+      const sides = [
+        () => load(bare!, null, barePaths),
+        () => load(app!, deskToken, checkPaths),
+        ...(withThree ? [() => load(app!, deskToken, threePaths)] : []),
+      ];
+      await load(bare, null, barePaths, WARMUP_S);
+      await load(app, deskToken, checkPaths, WARMUP_S);
+      if (withThree) await load(app, deskToken, threePaths, WARMUP_S);
+      // The warm-up wrote tens of thousands of checks, half of them still open, into a table
+      // analysed empty: until autovacuum comes round (a minute, on its own schedule) the
+      // planner believes the open-checks index holds a handful of rows and walks all of it
+      // to close one check (10–15 ms each at 60,000 open). A desk's database has statistics
+      // that match its table; so does this one from here on (cached plans are re-planned).
+      await dbClient.query('analyze visitor_checks');
+      const bareRounds: Round[] = [];
+      const checkRounds: Round[] = [];
+      const threeRounds: Round[] = [];
+      for (let round = 1; round <= ROUNDS; round++) {
+        const results: Round[] = [];
+        for (let k = 0; k < sides.length; k++) {
+          const side = (round - 1 + k) % sides.length;
+          results[side] = await sides[side]!();
+        }
+        const [b, c, t] = results as [Round, Round, Round | undefined];
+        bareRounds.push(b);
+        checkRounds.push(c);
+        if (t) threeRounds.push(t);
+        console.log(
+          `  round ${round}: bare ${b.rps.toFixed(0)} req/s, code check ${c.rps.toFixed(0)} req/s (ratio ${(c.rps / b.rps).toFixed(2)})` +
+            (t
+              ? `, three statements ${t.rps.toFixed(0)} req/s (ratio ${(t.rps / b.rps).toFixed(2)})`
+              : ''),
+        );
       }
-      const [b, c, t] = results as [Round, Round, Round | undefined];
-      bareRounds.push(b);
-      checkRounds.push(c);
-      if (t) threeRounds.push(t);
+      const baseline = pooled(bareRounds);
+      const check = pooled(checkRounds);
+      const row = (name: string, r: typeof check) =>
+        `  ${name.padEnd(34)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${String(r.p50).padStart(3)} ms   p99 ${String(r.p99).padStart(4)} ms   non-2xx ${r.non2xx}   errors ${r.errors}`;
+      const cpuRow = (name: string, r: typeof check) =>
+        `  ${name.padEnd(34)} server ${r.cpu.server.toFixed(0).padStart(4)} µs   PostgreSQL ${r.cpu.postgres.toFixed(0).padStart(4)} µs   load generator ${r.cpu.load.toFixed(0).padStart(4)} µs`;
+      const three = threeRounds.length ? pooled(threeRounds) : null;
+      console.log(row('bare Fastify route (1 INSERT)', baseline));
+      console.log(row('GET /api/get-qr-data/{uidn}', check));
+      if (three) console.log(row('variant: three statements', three));
+      console.log('  CPU per request:');
+      console.log(cpuRow('bare Fastify route (1 INSERT)', baseline));
+      console.log(cpuRow('GET /api/get-qr-data/{uidn}', check));
+      if (three) console.log(cpuRow('variant: three statements', three));
+      const ratio = check.rps / baseline.rps;
+      const ratios = checkRounds.map((c, k) => c.rps / bareRounds[k]!.rps);
       console.log(
-        `  round ${round}: bare ${b.rps.toFixed(0)} req/s, code check ${c.rps.toFixed(0)} req/s (ratio ${(c.rps / b.rps).toFixed(2)})` +
-          (t
-            ? `, three statements ${t.rps.toFixed(0)} req/s (ratio ${(t.rps / b.rps).toFixed(2)})`
-            : ''),
+        `  ratio ${ratio.toFixed(2)} beside the bare route's own ${baseline.rps.toFixed(0)} req/s, rounds ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)} (budget ≥ ${RATIO_BUDGET}: ${ratio >= RATIO_BUDGET ? 'ok' : 'UNDER'})`,
       );
-    }
-    const baseline = pooled(bareRounds);
-    const check = pooled(checkRounds);
-    const row = (name: string, r: typeof check) =>
-      `  ${name.padEnd(34)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${String(r.p50).padStart(3)} ms   p99 ${String(r.p99).padStart(4)} ms   non-2xx ${r.non2xx}   errors ${r.errors}`;
-    const cpuRow = (name: string, r: typeof check) =>
-      `  ${name.padEnd(34)} server ${r.cpu.server.toFixed(0).padStart(4)} µs   PostgreSQL ${r.cpu.postgres.toFixed(0).padStart(4)} µs   load generator ${r.cpu.load.toFixed(0).padStart(4)} µs`;
-    const three = threeRounds.length ? pooled(threeRounds) : null;
-    console.log(row('bare Fastify route (1 INSERT)', baseline));
-    console.log(row('GET /api/get-qr-data/{uidn}', check));
-    if (three) console.log(row('variant: three statements', three));
-    console.log('  CPU per request:');
-    console.log(cpuRow('bare Fastify route (1 INSERT)', baseline));
-    console.log(cpuRow('GET /api/get-qr-data/{uidn}', check));
-    if (three) console.log(cpuRow('variant: three statements', three));
-    const ratio = check.rps / baseline.rps;
-    const ratios = checkRounds.map((c, k) => c.rps / bareRounds[k]!.rps);
-    console.log(
-      `  ratio ${ratio.toFixed(2)} beside the bare route's own ${baseline.rps.toFixed(0)} req/s, rounds ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)} (budget ≥ ${RATIO_BUDGET}: ${ratio >= RATIO_BUDGET ? 'ok' : 'UNDER'})`,
-    );
-    if (three) {
-      const threeRatios = threeRounds.map((t, k) => t.rps / bareRounds[k]!.rps);
-      const gains = checkRounds.map((c, k) => c.rps / threeRounds[k]!.rps);
+      if (three) {
+        const threeRatios = threeRounds.map((t, k) => t.rps / bareRounds[k]!.rps);
+        const gains = checkRounds.map((c, k) => c.rps / threeRounds[k]!.rps);
+        console.log(
+          `  three statements: ratio ${(three.rps / baseline.rps).toFixed(2)}, rounds ${Math.min(...threeRatios).toFixed(2)}–${Math.max(...threeRatios).toFixed(2)}; single statement ÷ three statements ${(check.rps / three.rps).toFixed(2)}, rounds ${Math.min(...gains).toFixed(2)}–${Math.max(...gains).toFixed(2)}`,
+        );
+      }
+
+      // ── 1b. Open loop at half the bare route's maximum ───────────────────
+      const rate = Math.max(1, Math.round(baseline.rps / 2));
       console.log(
-        `  three statements: ratio ${(three.rps / baseline.rps).toFixed(2)}, rounds ${Math.min(...threeRatios).toFixed(2)}–${Math.max(...threeRatios).toFixed(2)}; single statement ÷ three statements ${(check.rps / three.rps).toFixed(2)}, rounds ${Math.min(...gains).toFixed(2)}–${Math.max(...gains).toFixed(2)}`,
+        `\nopen loop at ${rate} req/s (half the bare route's ${baseline.rps.toFixed(0)}), ${OPEN_LOOP_ROUNDS} × ${OPEN_LOOP_S} s each, alternating:`,
       );
+      const bareOpen: OpenLoopResult[] = [];
+      const checkOpen: OpenLoopResult[] = [];
+      for (let round = 1; round <= OPEN_LOOP_ROUNDS; round++) {
+        const order = round % 2 ? ['bare', 'check'] : ['check', 'bare'];
+        for (const side of order) {
+          const result =
+            side === 'bare'
+              ? await openLoop({ url: bare.url, paths: barePaths, rate, durationS: OPEN_LOOP_S })
+              : await openLoop({
+                  url: app.url,
+                  paths: checkPaths,
+                  rate,
+                  durationS: OPEN_LOOP_S,
+                  token: deskToken,
+                });
+          (side === 'bare' ? bareOpen : checkOpen).push(result);
+        }
+      }
+      const openRow = (name: string, results: OpenLoopResult[]) => {
+        const worst = (pick: (r: OpenLoopResult) => number) => Math.max(...results.map(pick));
+        const failed = results.reduce((n, r) => n + r.failed, 0);
+        console.log(
+          `  ${name.padEnd(34)} p50 ${worst((r) => r.p50)
+            .toFixed(1)
+            .padStart(6)} ms   p99 ${worst((r) => r.p99)
+            .toFixed(1)
+            .padStart(6)} ms   max ${worst((r) => r.max)
+            .toFixed(0)
+            .padStart(5)} ms   failed ${failed}`,
+        );
+        return worst((r) => r.p99);
+      };
+      const bareP99 = openRow('bare Fastify route (1 INSERT)', bareOpen);
+      const checkP99 = openRow('GET /api/get-qr-data/{uidn}', checkOpen);
+      const latencyRatio = checkP99 / bareP99;
+      console.log(
+        `  p99 ${latencyRatio.toFixed(2)} × the bare route's (rounds' worst p99; budget ≤ ${LATENCY_BUDGET}: ${latencyRatio <= LATENCY_BUDGET ? 'ok' : 'OVER'})`,
+      );
+      await bare.stop();
+      bare = null;
+      if (PROFILE_DIR) {
+        // The app's profile is written when it ends: a fresh app serves the log pages.
+        const appPid = app.pid;
+        await app.stop();
+        app = await serve('app', { DATA_DIR: dataDir, REPEAT_SCAN_WINDOW_SECONDS: '0' });
+        adminToken = await login(app.url, ADMIN);
+        console.log('\nwhere the CPU went (self time, idle left out):');
+        const files = await readdir(PROFILE_DIR);
+        for (const [label, pid] of [
+          ['bare Fastify route', bareServerPid],
+          ['Sésame (code check)', appPid],
+        ] as const) {
+          const file = files.find((f) => f.includes(`.${pid}.`) && f.endsWith('.cpuprofile'));
+          if (file) await printProfile(label, path.join(PROFILE_DIR, file));
+        }
+      }
     }
 
-    // ── 1b. Open loop at half the bare route's maximum ───────────────────
-    const rate = Math.max(1, Math.round(baseline.rps / 2));
-    console.log(
-      `\nopen loop at ${rate} req/s (half the bare route's ${baseline.rps.toFixed(0)}), ${OPEN_LOOP_ROUNDS} × ${OPEN_LOOP_S} s each, alternating:`,
-    );
-    const bareOpen: OpenLoopResult[] = [];
-    const checkOpen: OpenLoopResult[] = [];
-    for (let round = 1; round <= OPEN_LOOP_ROUNDS; round++) {
-      const order = round % 2 ? ['bare', 'check'] : ['check', 'bare'];
-      for (const side of order) {
-        const result =
-          side === 'bare'
-            ? await openLoop({ url: bare.url, paths: barePaths, rate, durationS: OPEN_LOOP_S })
-            : await openLoop({
-                url: app.url,
-                paths: checkPaths,
-                rate,
-                durationS: OPEN_LOOP_S,
-                token: deskToken,
-              });
-        (side === 'bare' ? bareOpen : checkOpen).push(result);
-      }
-    }
-    const openRow = (name: string, results: OpenLoopResult[]) => {
-      const worst = (pick: (r: OpenLoopResult) => number) => Math.max(...results.map(pick));
-      const failed = results.reduce((n, r) => n + r.failed, 0);
-      console.log(
-        `  ${name.padEnd(34)} p50 ${worst((r) => r.p50)
-          .toFixed(1)
-          .padStart(6)} ms   p99 ${worst((r) => r.p99)
-          .toFixed(1)
-          .padStart(6)} ms   max ${worst((r) => r.max)
-          .toFixed(0)
-          .padStart(5)} ms   failed ${failed}`,
-      );
-      return worst((r) => r.p99);
-    };
-    const bareP99 = openRow('bare Fastify route (1 INSERT)', bareOpen);
-    const checkP99 = openRow('GET /api/get-qr-data/{uidn}', checkOpen);
-    const latencyRatio = checkP99 / bareP99;
-    console.log(
-      `  p99 ${latencyRatio.toFixed(2)} × the bare route's (rounds' worst p99; budget ≤ ${LATENCY_BUDGET}: ${latencyRatio <= LATENCY_BUDGET ? 'ok' : 'OVER'})`,
-    );
-    await bare.stop();
-    bare = null;
-    if (PROFILE_DIR) {
-      // The app's profile is written when it ends: a fresh app serves the log pages.
-      const appPid = app.pid;
-      await app.stop();
-      app = await serve('app', { DATA_DIR: dataDir, REPEAT_SCAN_WINDOW_SECONDS: '0' });
-      adminToken = await login(app.url, ADMIN);
-      console.log('\nwhere the CPU went (self time, idle left out):');
-      const files = await readdir(PROFILE_DIR);
-      for (const [label, pid] of [
-        ['bare Fastify route', bareServerPid],
-        ['Sésame (code check)', appPid],
-      ] as const) {
-        const file = files.find((f) => f.includes(`.${pid}.`) && f.endsWith('.cpuprofile'));
-        if (file) await printProfile(label, path.join(PROFILE_DIR, file));
-      }
-    }
+    // ── 1c. The code check with 10,000 watchlist entries (issue 31) ───────
+    if (PARTS.has('watchlist')) await watchlistRounds(dbClient, app, deskToken, checkPaths);
 
-    // ── 2. Visitor log pages as the log grows ──────────────────────────────
-    console.log(`\nvisitor log page (GET /api/visitorlog, admin, p95 of ${LOG_SAMPLES} calls):`);
-    console.log('  rows         first page   page 50   one day range   search');
-    // From an empty log: the rounds above wrote their own checks, by the hundred thousand.
-    await dbClient.query('truncate visitor_checks cascade');
-    const day = new Date(Date.now() - 3 * 86_400_000);
-    const from = new Date(day.setUTCHours(0, 0, 0, 0)).toISOString();
-    const to = new Date(day.getTime() + 86_400_000).toISOString();
-    for (const size of LOG_SIZES) {
-      await growLog(dbClient, size);
-      const base = `${app.url}/api/visitorlog`;
-      const first = await p95(`${base}?page=1`, adminToken);
-      const deep = await p95(`${base}?page=50`, adminToken);
-      const range = await p95(`${base}?from=${from}&to=${to}`, adminToken);
-      const search = await p95(`${base}?q=N4242`, adminToken);
-      const fmt = (ms: number) => `${ms.toFixed(1)} ms`.padStart(9);
-      console.log(
-        `  ${size.toLocaleString('en').padEnd(11)} ${fmt(first)}   ${fmt(deep)}   ${fmt(range)}     ${fmt(search)}`,
-      );
+    if (PARTS.has('log')) {
+      // ── 2. Visitor log pages as the log grows ──────────────────────────────
+      console.log(`\nvisitor log page (GET /api/visitorlog, admin, p95 of ${LOG_SAMPLES} calls):`);
+      console.log('  rows         first page   page 50   one day range   search');
+      // From an empty log: the rounds above wrote their own checks, by the hundred thousand.
+      await dbClient.query('truncate visitor_checks cascade');
+      const day = new Date(Date.now() - 3 * 86_400_000);
+      const from = new Date(day.setUTCHours(0, 0, 0, 0)).toISOString();
+      const to = new Date(day.getTime() + 86_400_000).toISOString();
+      for (const size of LOG_SIZES) {
+        await growLog(dbClient, size);
+        const base = `${app.url}/api/visitorlog`;
+        const first = await p95(`${base}?page=1`, adminToken);
+        const deep = await p95(`${base}?page=50`, adminToken);
+        const range = await p95(`${base}?from=${from}&to=${to}`, adminToken);
+        const search = await p95(`${base}?q=N4242`, adminToken);
+        const fmt = (ms: number) => `${ms.toFixed(1)} ms`.padStart(9);
+        console.log(
+          `  ${size.toLocaleString('en').padEnd(11)} ${fmt(first)}   ${fmt(deep)}   ${fmt(range)}     ${fmt(search)}`,
+        );
+      }
+      console.log('  budget: p95 < 50 ms per page, flat as rows grow');
     }
-    console.log('  budget: p95 < 50 ms per page, flat as rows grow');
   } finally {
     await bare?.stop();
     await app?.stop();
