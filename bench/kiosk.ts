@@ -61,6 +61,9 @@ const visitor = (n: number): WalkInPerson => ({
   lastname: `Sangaré-${String.fromCharCode(65 + (n % 26))}${n}`,
   organisation: 'Orange CI',
   email: `aminata.sangare.${n}@example.com`,
+  // The site's first visitor type, 'Visiteur' (issue 31), asks the phone and the ID number too.
+  phone: '0707111213',
+  idNumber: `CI-${100000 + n}`,
   hostQuery: 'dial',
   hostName: 'Moussa Diallo',
   reason: 'Livraison de matériel',

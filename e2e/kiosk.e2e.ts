@@ -81,6 +81,9 @@ const PEOPLE: Record<
       lastname: 'Sangaré',
       organisation: 'Orange CI',
       email: 'aminata.sangare@example.com',
+      // The site's first type, 'Visiteur', asks the phone and the ID number (issue 31).
+      phone: '0707111213',
+      idNumber: 'CI-A1234567',
       hostQuery: 'dial',
       hostName: 'Moussa Diallo',
       reason: 'Livraison de matériel',
@@ -93,6 +96,7 @@ const PEOPLE: Record<
       lastname: 'Yeboah',
       organisation: 'Acme CI',
       phone: '0707080910',
+      idNumber: 'CI-K7654321',
       hostQuery: 'moussa',
       hostName: 'Moussa Diallo',
       reason: 'Entretien',
@@ -354,11 +358,16 @@ describe('the lobby kiosk in Chromium', () => {
       lastname: 'Fofana',
       organisation: 'Sotra',
       email: 'ibrahim.fofana@example.com',
+      phone: '0707141516',
+      idNumber: 'CI-F1122334',
       hostQuery: 'dial',
       hostName: 'Moussa Diallo',
       reason: 'Réunion',
     };
     await page.getByRole('button', { name: "Je n'ai pas de rendez-vous", exact: true }).click();
+    await page.getByTestId('kiosk-visitor-type').first().waitFor();
+    await check(page, 'walk-in visitor type');
+    await page.getByTestId('kiosk-visitor-type').filter({ hasText: 'Visiteur' }).click();
     await page.getByLabel(/^Prénom( \*)?$/).waitFor();
     await check(page, 'walk-in form');
     await page.goto('/kiosk');

@@ -333,6 +333,12 @@ export interface WalkInPerson {
   organisation: string;
   email?: string;
   phone?: string;
+  /** The visitor type's button (issue 31); the site's first, 'Visiteur', when left out. */
+  type?: string;
+  /** "N° de pièce d'identité", which 'Visiteur' and 'Prestataire' ask. */
+  idNumber?: string;
+  /** How the visitor signs the type's documents, when it has some. */
+  sign?: { method: 'drawn' | 'typed'; name: string };
   /** Letters typed in "Personne visitée" and the host's name picked from its answers. */
   hostQuery: string;
   hostName: string;
@@ -415,7 +421,7 @@ async function walkInSteps(
   /** Where the walk-in is: the step it says ("Étape 2 sur 3"), or the waiting screen. */
   const where = () =>
     page.evaluate(() => {
-      if (document.querySelector('[data-testid="kiosk-waiting"]')) return 'waiting';
+      if (document.querySelector('[data-testid="kiosk-waiting"], [data-testid="kiosk-held"]')) return 'waiting';
       const text = document.querySelector('main')?.textContent ?? '';
       return /(?:Étape|Step) \d+ (?:sur|of) \d+/.exec(text)?.[0] ?? '';
     });
@@ -425,7 +431,7 @@ async function walkInSteps(
     await tap(next());
     await page.waitForFunction(
       (before) => {
-        if (document.querySelector('[data-testid="kiosk-waiting"]')) return true;
+        if (document.querySelector('[data-testid="kiosk-waiting"], [data-testid="kiosk-held"]')) return true;
         const text = document.querySelector('main')?.textContent ?? '';
         return (/(?:Étape|Step) \d+ (?:sur|of) \d+/.exec(text)?.[0] ?? '') !== before;
       },
@@ -460,11 +466,15 @@ async function walkInSteps(
   };
 
   await tap(page.getByRole('button', { name: "Je n'ai pas de rendez-vous", exact: true }));
+  // The visitor type (issue 31): one big button each.
+  await tap(page.getByTestId('kiosk-visitor-type').filter({ hasText: person.type ?? 'Visiteur' }));
   await type('Prénom', person.firstname);
   await type('Nom', person.lastname);
   await type('Société', person.organisation);
   if (person.email) await type('E-mail', person.email);
   if (person.phone) await type('Téléphone', person.phone);
+  if (person.idNumber) await type("N° de pièce d'identité", person.idNumber);
+  if (person.sign) await signAtKiosk(page, person.sign, { reach, tap });
   await type('Personne visitée', person.hostQuery);
   // The host search's answers: large buttons (or a list's options), the host's name on each.
   await tap(
@@ -486,10 +496,63 @@ async function walkInSteps(
     // The photo taken: its preview replaces the camera.
     await page.getByRole('button', { name: 'Reprendre la photo', exact: true }).waitFor();
   }
-  // The last "Continuer" sends the request (the host is told) and shows the waiting screen.
+  // The last "Continuer" sends the request (the host is told) and shows the waiting screen;
+  // or, for a visit the watchlist holds (issue 31), the kiosk's welcome words only.
   for (let step = 0; step < 4 && (await where()) !== 'waiting'; step++) await advance();
-  await waiting.waitFor({ timeout: 15_000 });
+  await waiting.or(page.getByTestId('kiosk-held')).waitFor({ timeout: 15_000 });
   return trace;
+}
+
+/**
+ * Signs every document of the signing step (issue 31), as a visitor does: the full name, then
+ * a signature drawn with the finger (a stroke across the pad) or the typed name and its box,
+ * and "Signer ce document", until the step says they are all signed.
+ */
+async function signAtKiosk(
+  page: Page,
+  sign: { method: 'drawn' | 'typed'; name: string },
+  {
+    reach,
+    tap,
+  }: {
+    reach: (target: Locator) => Promise<Locator>;
+    tap: (target: Locator) => Promise<void>;
+  },
+): Promise<void> {
+  const done = page.getByTestId('signing-done');
+  for (let doc = 0; doc < 10; doc++) {
+    const name = await reach(page.getByLabel(/^Nom complet( \*)?$/).or(done));
+    if (await done.isVisible()) return;
+    await name.fill(sign.name);
+    if (sign.method === 'drawn') await drawSignature(page);
+    else {
+      await tap(page.getByRole('button', { name: 'Signer en tapant mon nom', exact: true }));
+      await page.getByLabel('Je signe ce document en tapant mon nom').check();
+    }
+    await tap(page.getByRole('button', { name: 'Signer ce document', exact: true }));
+    await page.waitForTimeout(200);
+  }
+  await done.waitFor({ timeout: 5_000 });
+}
+
+/** A signature drawn across the pad: a few strokes of the mouse, as a finger would. */
+export async function drawSignature(page: Page): Promise<void> {
+  const pad = page.getByTestId('signature-pad');
+  await pad.scrollIntoViewIfNeeded();
+  const box = await pad.boundingBox();
+  if (!box) throw new Error('the signature pad is not on the screen');
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + box.width * 0.15, y);
+  await page.mouse.down();
+  for (let i = 1; i <= 12; i++) {
+    await page.mouse.move(
+      box.x + box.width * (0.15 + i * 0.05),
+      y + Math.sin(i) * box.height * 0.25,
+      { steps: 3 },
+    );
+  }
+  await page.mouse.up();
+  await page.getByText('Signature dessinée.').waitFor({ timeout: 5_000 });
 }
 
 /**

@@ -43,6 +43,7 @@ import {
   visitOfCode,
   visitOfRequest,
   visitToSign,
+  walkInToSign,
   walkInStatus,
 } from './visits';
 
@@ -250,7 +251,9 @@ export const kioskDeviceRoutes: FastifyPluginAsyncZod = async (app) => {
         summary:
           'The documents a visit found by name (`request_id`, of this site only, else 404) or by its code ' +
           "(`code`) must still sign before its check-in (issue 31), in the visitor's language; none for a " +
-          'code the kiosk does not know (the check-in then answers).',
+          'code the kiosk does not know (the check-in then answers). For a walk-in, `visitor_type_id` (a type ' +
+          "of the kiosk's site, else 400) with the `email` typed and its `language`: the type's documents that " +
+          'address has no valid signature of.',
         querystring: kioskToSignQuerySchema,
         response: { 200: z.object({ data: kioskToSignSchema }) },
       },
@@ -258,7 +261,13 @@ export const kioskDeviceRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const kiosk = device(request);
       reply.header('cache-control', 'no-store');
-      const { request_id: requestId, code } = request.query;
+      const { request_id: requestId, code, visitor_type_id: typeId, email } = request.query;
+      if (typeId) {
+        const language = request.query.language ?? request.lang;
+        return {
+          data: { to_sign: await walkInToSign(app.db, kiosk, typeId, email ?? '', language) },
+        };
+      }
       const visit = requestId
         ? await visitOfRequest(app.db, kiosk, requestId)
         : await visitOfCode(app.db, kiosk, code ?? '');

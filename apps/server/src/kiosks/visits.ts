@@ -196,6 +196,27 @@ export async function visitToSign(db: Db, companyId: string, visit: KioskVisit |
   return presentToSign(left, visit.language);
 }
 
+/**
+ * What a walk-in of type `typeId` (the kiosk's site's, else 400) who typed `email` must
+ * still sign: a visitor who signed the current version within its validity is not asked
+ * again; without an e-mail, every document.
+ */
+export async function walkInToSign(
+  db: Db,
+  kiosk: Pick<KioskDevice, 'companyId' | 'siteId'>,
+  typeId: string,
+  email: string,
+  language: string,
+) {
+  const type = await visitorTypeOf(db, kiosk.siteId, typeId);
+  const left = await documentsToSign(db, {
+    companyId: kiosk.companyId,
+    typeId: type?.id ?? null,
+    email,
+  });
+  return presentToSign(left, language);
+}
+
 export interface KioskCheckRequest {
   kiosk: Pick<KioskDevice, 'id' | 'companyId' | 'siteId'>;
   direction: 'in' | 'out';

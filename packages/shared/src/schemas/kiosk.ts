@@ -254,8 +254,19 @@ export const kioskToSignQuerySchema = z
       .trim()
       .min(1)
       .optional(),
+    /**
+     * A walk-in (issue 31): the type chosen and the e-mail typed, so that a visitor who
+     * signed the current version within its validity is not asked again.
+     */
+    visitor_type_id: z.uuid().optional(),
+    email: z
+      .string()
+      .max(...atMost(TEXT_MAX.email))
+      .trim()
+      .optional(),
+    language: z.enum(LANGUAGES).optional(),
   })
-  .refine((v) => (v.request_id ? 1 : 0) + (v.code ? 1 : 0) === 1, {
+  .refine((v) => (v.request_id ? 1 : 0) + (v.code ? 1 : 0) + (v.visitor_type_id ? 1 : 0) === 1, {
     ...kioskIssue((m) => m.kiosk.checkWhom, 'checkWhom'),
   });
 

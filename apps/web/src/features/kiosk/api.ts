@@ -164,12 +164,19 @@ export const kioskApi = {
   visitorTypes: () =>
     call<{ data: PublicVisitorType[] }>('GET', '/visitor-types').then((r) => r.data),
   /** The documents a visit found by name or code must still sign before its check-in. */
-  toSign: (who: { request_id: string } | { code: string }) =>
+  toSign: (
+    who:
+      | { request_id: string }
+      | { code: string }
+      | { visitor_type_id: string; email: string; language: string },
+  ) =>
     call<{ data: { to_sign: DocumentToSign[] } }>(
       'GET',
       'request_id' in who
         ? `/to-sign?request_id=${q(who.request_id)}`
-        : `/to-sign?code=${q(who.code)}`,
+        : 'code' in who
+          ? `/to-sign?code=${q(who.code)}`
+          : `/to-sign?visitor_type_id=${q(who.visitor_type_id)}&email=${q(who.email)}&language=${q(who.language)}`,
     ).then((r) => r.data.to_sign),
   walkIn: (input: KioskWalkInInput) =>
     call<{ data: KioskWalkInSent }>('POST', '/walk-ins', {

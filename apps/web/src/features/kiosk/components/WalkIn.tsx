@@ -11,6 +11,7 @@ import { useEffect, useState } from 'react';
 import { Alert, Button, Center, Loader, Stack, Text, TextInput } from '@mantine/core';
 import {
   EMAIL_PATTERN,
+  type DocumentToSign,
   type KioskConfig,
   type PublicVisitorType,
   type SignatureInput,
@@ -81,6 +82,11 @@ export function WalkIn({
   const [types, setTypes] = useState<PublicVisitorType[] | null>(null);
   const [type, setType] = useState<PublicVisitorType | null>(null);
   const [signatures, setSignatures] = useState<SignatureInput[] | null>(null);
+  /**
+   * The type's documents this visitor must still sign, asked once their e-mail is known: a
+   * returning visitor whose signature still holds is not asked again (null: not asked yet).
+   */
+  const [stillToSign, setStillToSign] = useState<DocumentToSign[] | null>(null);
   const [values, setValues] = useState({
     firstname: '',
     lastname: '',
@@ -99,7 +105,7 @@ export function WalkIn({
   const [sending, setSending] = useState(false);
   const requires = (field: PublicVisitorType['required_fields'][number]) =>
     !!type?.required_fields.includes(field);
-  const documents = documentsOfType(type, interfaceLanguage());
+  const documents = stillToSign ?? documentsOfType(type, interfaceLanguage());
   const steps: Step[] = [
     ...((types?.length ?? 0) > 1 ? (['type'] as const) : []),
     'identity',
@@ -146,6 +152,7 @@ export function WalkIn({
         const value = event.currentTarget.value;
         setValues((v) => ({ ...v, [name]: value }));
         setErrors((e) => ({ ...e, [name]: undefined }));
+        if (name === 'email') setStillToSign(null);
       }}
       {...extra}
     />
@@ -213,9 +220,29 @@ export function WalkIn({
     }
   };
 
+  /** The documents left to sign for the e-mail typed (all of them when it cannot be asked). */
+  const toSignFor = async (): Promise<DocumentToSign[]> => {
+    const all = documentsOfType(type, interfaceLanguage());
+    const email = values.email.trim();
+    if (!type || !all.length || !email) return all;
+    try {
+      return await kioskApi.toSign({
+        visitor_type_id: type.id,
+        email,
+        language: interfaceLanguage(),
+      });
+    } catch {
+      return all;
+    }
+  };
+
   const next = () => {
     if (step === 'identity') {
-      if (checkIdentity()) setStep(documents.length && !signatures ? 'sign' : 'visit');
+      if (!checkIdentity()) return;
+      void toSignFor().then((left) => {
+        setStillToSign(left);
+        setStep(left.length && !signatures ? 'sign' : 'visit');
+      });
     } else if (step === 'sign') {
       if (signatures) setStep('visit');
     } else if (step === 'visit') {
@@ -270,7 +297,10 @@ export function WalkIn({
               data-testid="kiosk-visitor-type"
               style={{ borderInlineStart: `0.875rem solid ${option.color}` }}
               onClick={() => {
-                if (type?.id !== option.id) setSignatures(null);
+                if (type?.id !== option.id) {
+                  setSignatures(null);
+                  setStillToSign(null);
+                }
                 setType(option);
                 setFailure(null);
                 setStep('identity');
