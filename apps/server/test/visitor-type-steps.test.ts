@@ -367,8 +367,25 @@ describe(`visitor types at the kiosk (${testDatabaseKind})`, () => {
     expect(unsigned.json().message).toBe(
       fr((m) => m.visitorType.toSign('Accord de confidentialité')),
     );
+    const walkInToSign = (address: string) =>
+      kiosk.call({
+        method: 'GET',
+        url: `/api/kiosk/to-sign?visitor_type_id=${interview.id}&email=${encodeURIComponent(address)}&language=en`,
+      });
+    expect((await walkInToSign(email)).json().data.to_sign).toMatchObject([
+      { document_id: documentId, version: 1, language: 'en' },
+    ]);
     const signed = await send({ ...body, signatures: [typed(documentId)] });
     expect(signed.statusCode, signed.body).toBe(201);
+    // Back as a walk-in with the same address: nothing left to sign; another address signs.
+    expect((await walkInToSign(email.toUpperCase())).json().data.to_sign).toEqual([]);
+    expect((await walkInToSign('someone.else@example.com')).json().data.to_sign).toHaveLength(1);
+    // A type of no site of this kiosk's: refused.
+    const foreign = await kiosk.call({
+      method: 'GET',
+      url: `/api/kiosk/to-sign?visitor_type_id=${crypto.randomUUID()}&email=${email}`,
+    });
+    expect(foreign.statusCode).toBe(400);
 
     // The same person expected later (a confirmed visit of today, typed): nothing to sign.
     const [visitor] = await ctx.db
