@@ -23,6 +23,7 @@ import {
 } from '../src/db/schema';
 import { smtpTransport } from '../src/mail/transport';
 import { MailWorker } from '../src/mail/worker';
+import { DecisionTokens } from '../src/requests/decision-token';
 import { as, tokenFor, useTestApp } from './helpers/app';
 import { testDatabaseKind } from './helpers/db';
 import { buildRequest, buildTenant, buildVisitor } from './helpers/factories';
@@ -388,6 +389,37 @@ describe(`watchlist (${testDatabaseKind})`, () => {
       const passed = await scan(visitor.uidn);
       expect(passed.statusCode, passed.body).toBe(200);
       expect(passed.json().action).toBe('check_in');
+    });
+
+    it('a request held after its host was asked (a scan) is not confirmed from the host’s link', async () => {
+      const host = acme.staff.ROLE_USER;
+      const visitor = await buildVisitor(ctx.db, {
+        company: acme.company,
+        email: `link-${fresh()}@example.com`,
+      });
+      const request = await buildRequest(ctx.db, {
+        company: acme.company,
+        visitor,
+        hostUserId: host.id,
+      });
+      await addEntry({ email: visitor.email });
+      expect((await scan(visitor.uidn)).statusCode).toBe(409);
+      const token = new DecisionTokens(ctx.config.jwtSecret).sign(
+        { userId: host.id, requestId: request.id },
+        new Date(Date.now() + 86_400_000),
+      );
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/requests/decision',
+        payload: { token, decision: 'confirm' },
+      });
+      expect(res.statusCode, res.body).toBe(409);
+      expect(res.json().message).toBe(fr((m) => m.watchlist.requestHeld));
+      const [after] = await ctx.db
+        .select()
+        .from(visitRequests)
+        .where(eq(visitRequests.id, request.id));
+      expect(after!.confirmed).toBeNull();
     });
 
     it('does not screen a member’s permanent code', async () => {

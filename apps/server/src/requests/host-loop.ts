@@ -17,7 +17,6 @@ import {
   VISITOR_DECLINED_MAIL,
   VISITOR_REMINDER_MAIL,
 } from '../mail/outbox';
-import { conflict } from '../errors';
 import { visitHeld } from '../watchlist/held';
 
 /** How many names the public host search answers at most. */
@@ -187,12 +186,13 @@ export type Decision = 'confirm' | 'decline';
 
 /**
  * The host's decision: the request row is locked, so two hosts deciding at once make
- * one decision; a request already decided is returned as it is, never overwritten.
+ * one decision; a request already decided is returned as it is, never overwritten; a
+ * confirmation of a visit the watchlist holds is 'held' (issue 31), and changes nothing.
  */
 export async function decideRequest(
   tx: Db,
   input: { requestId: string; userId: string; decision: Decision; reason?: string | null },
-): Promise<{ outcome: 'decided' | 'already'; request: RequestRow } | null> {
+): Promise<{ outcome: 'decided' | 'already' | 'held'; request: RequestRow } | null> {
   const [locked] = await tx
     .select()
     .from(visitRequests)
@@ -202,9 +202,8 @@ export async function decideRequest(
   if (locked.confirmed !== null) return { outcome: 'already', request: locked };
   const confirm = input.decision === 'confirm';
   // A visit the watchlist holds (or denied) is not confirmed before its review (issue 31).
-  if (confirm && (await visitHeld(tx, locked.visitorId))) {
-    throw conflict((m) => m.watchlist.requestHeld);
-  }
+  if (confirm && (await visitHeld(tx, locked.visitorId)))
+    return { outcome: 'held', request: locked };
   const [request] = await tx
     .update(visitRequests)
     .set({

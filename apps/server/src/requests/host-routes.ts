@@ -273,6 +273,12 @@ export const hostLoopRoutes: FastifyPluginAsyncZod = async (app) => {
       );
       if (!result) throw notFound((m) => m.decision.invalid);
       const view = await shownDecision(claims, reply);
+      // Issue 31: a visit the watchlist holds waits for its reviewer.
+      if (result.outcome === 'held') {
+        return reply
+          .code(409)
+          .send({ message: say(request, (m) => m.watchlist.requestHeld), data: view });
+      }
       if (result.outcome === 'already') {
         return reply
           .code(409)
