@@ -421,7 +421,8 @@ async function walkInSteps(
   /** Where the walk-in is: the step it says ("Étape 2 sur 3"), or the waiting screen. */
   const where = () =>
     page.evaluate(() => {
-      if (document.querySelector('[data-testid="kiosk-waiting"], [data-testid="kiosk-held"]')) return 'waiting';
+      if (document.querySelector('[data-testid="kiosk-waiting"], [data-testid="kiosk-held"]'))
+        return 'waiting';
       const text = document.querySelector('main')?.textContent ?? '';
       return /(?:Étape|Step) \d+ (?:sur|of) \d+/.exec(text)?.[0] ?? '';
     });
@@ -431,7 +432,8 @@ async function walkInSteps(
     await tap(next());
     await page.waitForFunction(
       (before) => {
-        if (document.querySelector('[data-testid="kiosk-waiting"], [data-testid="kiosk-held"]')) return true;
+        if (document.querySelector('[data-testid="kiosk-waiting"], [data-testid="kiosk-held"]'))
+          return true;
         const text = document.querySelector('main')?.textContent ?? '';
         return (/(?:Étape|Step) \d+ (?:sur|of) \d+/.exec(text)?.[0] ?? '') !== before;
       },
@@ -519,20 +521,30 @@ async function signAtKiosk(
     tap: (target: Locator) => Promise<void>;
   },
 ): Promise<void> {
-  const done = page.getByTestId('signing-done');
+  const step = page.getByTestId('signing-step');
   for (let doc = 0; doc < 10; doc++) {
-    const name = await reach(page.getByLabel(/^Nom complet( \*)?$/).or(done));
-    if (await done.isVisible()) return;
+    // The first document is on the step after the identity; the next ones follow it.
+    const name = await reach(page.getByLabel(/^Nom complet( \*)?$/));
     await name.fill(sign.name);
     if (sign.method === 'drawn') await drawSignature(page);
     else {
       await tap(page.getByRole('button', { name: 'Signer en tapant mon nom', exact: true }));
       await page.getByLabel('Je signe ce document en tapant mon nom').check();
     }
+    const title = await step.getByRole('heading').first().innerText();
     await tap(page.getByRole('button', { name: 'Signer ce document', exact: true }));
-    await page.waitForTimeout(200);
+    // Signed: the next document's title, or the kiosk gone on (the step's end, or the next step).
+    await page.waitForFunction(
+      (title) => {
+        const shown = document.querySelector('[data-testid="signing-step"]');
+        return !shown || shown.querySelector('h1, h2, h3, h4')?.textContent !== title;
+      },
+      title,
+      { timeout: 10_000 },
+    );
+    if (!(await step.isVisible())) return;
   }
-  await done.waitFor({ timeout: 5_000 });
+  throw new Error('more than 10 documents to sign');
 }
 
 /** A signature drawn across the pad: a few strokes of the mouse, as a finger would. */

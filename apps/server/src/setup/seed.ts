@@ -4,6 +4,7 @@
  * on a new database seed it once (the second waits on the first's lock, then finds
  * the company and the admin).
  */
+import { insertDefaultVisitorTypes } from '../visitor-types/defaults';
 import { randomBytes } from 'node:crypto';
 import { arrayContains, eq, sql } from 'drizzle-orm';
 import { hashPassword } from '../auth/passwords';
@@ -67,17 +68,26 @@ async function seedUnderLock(db: Db, config: SeedConfig): Promise<SeedResult> {
       .insert(companies)
       .values({ ...profile, slug: config.defaultCompanySlug })
       .returning();
-    // Its first site (issue 28), in the zone the server runs in.
-    await db.insert(sites).values({
-      companyId: found(company, 'the default company').id,
-      name: profile.name,
-      address: profile.address,
-      city: profile.city,
-      zipcode: profile.zipcode,
-      country: profile.country,
-      timezone: config.timezone,
-      frontDeskEmail: profile.email,
-    });
+    // Its first site (issue 28), in the zone the server runs in, with the default visitor
+    // types every site starts with (issue 31).
+    const [site] = await db
+      .insert(sites)
+      .values({
+        companyId: found(company, 'the default company').id,
+        name: profile.name,
+        address: profile.address,
+        city: profile.city,
+        zipcode: profile.zipcode,
+        country: profile.country,
+        timezone: config.timezone,
+        frontDeskEmail: profile.email,
+      })
+      .returning({ id: sites.id });
+    await insertDefaultVisitorTypes(
+      db,
+      found(company, 'the default company').id,
+      found(site, 'the default site').id,
+    );
     result.companyCreated = true;
   }
 
