@@ -375,8 +375,14 @@ describe(`visitor types at the kiosk (${testDatabaseKind})`, () => {
     expect((await walkInToSign(email)).json().data.to_sign).toMatchObject([
       { document_id: documentId, version: 1, language: 'en' },
     ]);
-    const signed = await send({ ...body, signatures: [typed(documentId)] });
+    // Signed with "send me the signed document by e-mail": its PDF mail is queued to the visit's address.
+    const signed = await send({ ...body, signatures: [{ ...typed(documentId), send_copy: true }] });
     expect(signed.statusCode, signed.body).toBe(201);
+    const copies = await ctx.db
+      .select({ to: mailOutbox.toAddress })
+      .from(mailOutbox)
+      .where(eq(mailOutbox.kind, 'signed_document'));
+    expect(copies.filter((c) => c.to === email)).toHaveLength(1);
     // Back as a walk-in with the same address: nothing left to sign; another address signs.
     expect((await walkInToSign(email.toUpperCase())).json().data.to_sign).toEqual([]);
     expect((await walkInToSign('someone.else@example.com')).json().data.to_sign).toHaveLength(1);

@@ -355,6 +355,8 @@ export async function signForVisit(tx: Db, visit: SignForVisit): Promise<Signatu
       },
     });
     written.push(visit.storage ? await storeSignaturePdf(tx, visit.storage, row, context) : row);
+    // The visitor asked for a copy as they signed: the PDF goes to the address of the visit.
+    if (input.send_copy) await queueSignedDocumentMail(tx, row.id);
   }
   return written;
 }

@@ -221,6 +221,8 @@ export const signatureInputSchema = z
       .optional(),
     /** 'typed': the box "I sign by typing my name" ticked. */
     accepted: z.boolean().optional(),
+    /** "Send me the signed document by e-mail": the PDF goes to the visit's address. */
+    send_copy: z.boolean().optional(),
   })
   .superRefine((s, ctx) => {
     if (s.method === 'drawn' && !s.image) {

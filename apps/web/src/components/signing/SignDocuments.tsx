@@ -65,6 +65,8 @@ export default function SignDocuments({
   const [method, setMethod] = useState<'drawn' | 'typed'>('drawn');
   const [image, setImage] = useState<string | null>(null);
   const [accepted, setAccepted] = useState(false);
+  /** "Send me the signed document by e-mail": one choice for every document of the step. */
+  const [sendCopy, setSendCopy] = useState(false);
   const [problem, setProblem] = useState<Problem | null>(null);
   const [announce, setAnnounce] = useState('');
   const title = useRef<HTMLHeadingElement>(null);
@@ -131,7 +133,7 @@ export default function SignDocuments({
       setProblem('tooLarge');
       return;
     }
-    const next = [...signed, signatureOf(doc, draft)];
+    const next = [...signed, signatureOf(doc, draft, sendCopy)];
     setSigned(next);
     setProblem(null);
     setImage(null);
@@ -217,6 +219,12 @@ export default function SignDocuments({
           }}
         />
       )}
+      <Checkbox
+        size={size === 'md' ? 'md' : 'lg'}
+        label={t('sendCopy')}
+        checked={sendCopy}
+        onChange={(event) => setSendCopy(event.currentTarget.checked)}
+      />
       <Button size={buttonSize} mih={44} onClick={sign}>
         {t('sign')}
       </Button>

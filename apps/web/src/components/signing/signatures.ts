@@ -45,11 +45,13 @@ export function draftProblem(
 export function signatureOf(
   doc: Pick<DocumentShown, 'document_id' | 'version'>,
   draft: SignatureDraft,
+  sendCopy = false,
 ): SignatureInput {
   const base = {
     document_id: doc.document_id,
     version: doc.version,
     signer_name: draft.name.trim().replace(/\s+/g, ' '),
+    ...(sendCopy ? { send_copy: true } : {}),
   };
   return draft.method === 'drawn'
     ? { ...base, method: 'drawn', image: draft.image ?? undefined }
