@@ -2,8 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { visitorTypeInputSchema, type SiteDocument, type VisitorType } from '@sesame/shared';
 import {
   makesNewVersion,
-  markdownBlocks,
-  parseInline,
   toggleDocument,
   typeInput,
   typeValues,
@@ -90,33 +88,5 @@ describe('a document’s edit', () => {
     expect(makesNewVersion(doc, documentValues(doc, SITE))).toBe(false);
     expect(makesNewVersion(doc, { ...documentValues(doc, SITE), body_en: 'Text 2' })).toBe(true);
     expect(makesNewVersion(doc, { ...documentValues(doc, SITE), title_fr: ' NDA ' })).toBe(false);
-  });
-});
-
-describe('a document’s Markdown', () => {
-  it('reads headings, paragraphs and both kinds of list', () => {
-    const blocks = markdownBlocks(
-      '# Confidentialité\n\nLe visiteur\ns’engage.\n\n- un\n- deux\n1. premier\n\n### Fin',
-    );
-    expect(blocks.map((b) => b.kind)).toEqual(['heading', 'paragraph', 'list', 'list', 'heading']);
-    expect(blocks[1]).toEqual({ kind: 'paragraph', inlines: [{ text: 'Le visiteur s’engage.' }] });
-    expect(blocks[2]).toMatchObject({
-      ordered: false,
-      items: [[{ text: 'un' }], [{ text: 'deux' }]],
-    });
-    expect(blocks[3]).toMatchObject({ ordered: true });
-    expect(blocks[4]).toMatchObject({ level: 3 });
-  });
-
-  it('reads bold and italic, and keeps markup as plain text', () => {
-    expect(parseInline('a **b** *c* _d_ <script>')).toEqual([
-      { text: 'a ' },
-      { text: 'b', strong: true },
-      { text: ' ' },
-      { text: 'c', em: true },
-      { text: ' ' },
-      { text: 'd', em: true },
-      { text: ' <script>' },
-    ]);
   });
 });

@@ -26,7 +26,7 @@ import { FeedbackAlert, type Feedback } from '../../../components/FeedbackAlert'
 import { useTranslation } from '../../../lib/i18n';
 import { useSchemaForm } from '../../../lib/use-schema-form';
 import { documentValues, makesNewVersion } from '../lib/visitor-types';
-import { Markdown } from './Markdown';
+import { DocumentText } from '../../../components/signing/DocumentText';
 import '@mantine/core/styles/Tabs.css';
 
 export function DocumentForm(props: {
@@ -87,7 +87,9 @@ export function DocumentForm(props: {
               {t('documentForm.previewEmpty')}
             </Text>
           ) : (
-            <Markdown source={form.values[`body_${lang}`]} lang={lang} />
+            <div lang={lang}>
+              <DocumentText source={form.values[`body_${lang}`]} headingLevel={4} />
+            </div>
           )}
         </Paper>
       </Grid.Col>

@@ -5,7 +5,7 @@ import type { SiteDocument } from '@sesame/shared';
 import { formatDateTime } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
 import { useDocumentVersion } from '../api/visitor-types';
-import { Markdown } from './Markdown';
+import { DocumentText } from '../../../components/signing/DocumentText';
 
 export function VersionsModal(props: {
   company: string;
@@ -69,10 +69,12 @@ export function VersionsModal(props: {
                     title: english ? shown.data.title_en : shown.data.title_fr,
                   })}
                 </Title>
-                <Markdown
-                  source={english ? shown.data.body_en : shown.data.body_fr}
-                  lang={english ? 'en' : 'fr'}
-                />
+                <div lang={english ? 'en' : 'fr'}>
+                  <DocumentText
+                    source={english ? shown.data.body_en : shown.data.body_fr}
+                    headingLevel={4}
+                  />
+                </div>
               </Stack>
             )}
           </Paper>

@@ -1,7 +1,7 @@
 /**
  * The visitor types screen's plain logic (issue 31): a type and a document as their forms'
- * values and back, and a document's Markdown read into blocks for its preview. No React, no
- * DOM: `apps/web/test/visitor-types.test.ts`.
+ * values and back (the preview of a document's Markdown is the visitors' own, components/signing).
+ * No React, no DOM: `apps/web/test/visitor-types.test.ts`.
  */
 import {
   SIGNATURE_VALIDITIES,
@@ -119,76 +119,4 @@ export function makesNewVersion(doc: SiteDocument, values: DocumentValues): bool
     doc.body_fr !== values.body_fr ||
     doc.body_en !== values.body_en
   );
-}
-
-/** A run of text: plain, **bold** or *italic*. */
-export interface Inline {
-  text: string;
-  strong?: boolean;
-  em?: boolean;
-}
-
-export type Block =
-  | { kind: 'heading'; level: 1 | 2 | 3; inlines: Inline[] }
-  | { kind: 'paragraph'; inlines: Inline[] }
-  | { kind: 'list'; ordered: boolean; items: Inline[][] };
-
-/** `**bold**` and `*italic*` (or `_italic_`) in a line; anything else is text as written. */
-export function parseInline(text: string): Inline[] {
-  const out: Inline[] = [];
-  const pattern = /\*\*(.+?)\*\*|\*(.+?)\*|_(.+?)_/g;
-  let last = 0;
-  for (const match of text.matchAll(pattern)) {
-    const at = match.index;
-    if (at > last) out.push({ text: text.slice(last, at) });
-    if (match[1] !== undefined) out.push({ text: match[1], strong: true });
-    else out.push({ text: match[2] ?? match[3] ?? '', em: true });
-    last = at + match[0].length;
-  }
-  if (last < text.length) out.push({ text: text.slice(last) });
-  return out;
-}
-
-/**
- * The Markdown a document is written in, as blocks: `#`–`###` headings, `-`/`*` and `1.`
- * lists, paragraphs (lines joined, a blank line between two). Rendered as React elements,
- * never as HTML: nothing typed can become markup.
- */
-export function markdownBlocks(source: string): Block[] {
-  const blocks: Block[] = [];
-  let paragraph: string[] = [];
-  let list: { ordered: boolean; items: Inline[][] } | null = null;
-  const flush = () => {
-    if (paragraph.length)
-      blocks.push({ kind: 'paragraph', inlines: parseInline(paragraph.join(' ')) });
-    paragraph = [];
-    if (list) blocks.push({ kind: 'list', ...list });
-    list = null;
-  };
-  for (const raw of source.replace(/\r\n?/g, '\n').split('\n')) {
-    const line = raw.trim();
-    const heading = /^(#{1,3})\s(.*)$/.exec(line);
-    const bullet = /^[-*]\s(.*)$/.exec(line);
-    const numbered = /^\d+[.)]\s(.*)$/.exec(line);
-    if (line === '') {
-      flush();
-    } else if (heading) {
-      flush();
-      blocks.push({
-        kind: 'heading',
-        level: heading[1]!.length as 1 | 2 | 3,
-        inlines: parseInline(heading[2]!.trim()),
-      });
-    } else if (bullet || numbered) {
-      const ordered = !!numbered;
-      if (paragraph.length || (list && list.ordered !== ordered)) flush();
-      list ??= { ordered, items: [] };
-      list.items.push(parseInline((bullet ?? numbered)![1]!.trim()));
-    } else {
-      if (list) flush();
-      paragraph.push(line);
-    }
-  }
-  flush();
-  return blocks;
 }
