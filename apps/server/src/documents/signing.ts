@@ -98,10 +98,18 @@ export interface TypeDocumentToSign {
   validityDays: number | null;
 }
 
-/** Every active document of a type, current version, in the type's order. */
-export async function documentsOfType(db: Db, typeId: string): Promise<TypeDocumentToSign[]> {
+/**
+ * Every active document of each of the types, at its current version, in each type's order
+ * (the staff's list of types and the signing steps read the same rows).
+ */
+export async function documentsOfTypes(
+  db: Db,
+  typeIds: readonly string[],
+): Promise<(TypeDocumentToSign & { typeId: string })[]> {
+  if (typeIds.length === 0) return [];
   const found = await db
     .select({
+      typeId: visitorTypeDocuments.visitorTypeId,
       documentId: siteDocuments.id,
       versionId: documentVersions.id,
       version: documentVersions.version,
@@ -121,9 +129,19 @@ export async function documentsOfType(db: Db, typeId: string): Promise<TypeDocum
         eq(documentVersions.version, siteDocuments.currentVersion),
       ),
     )
-    .where(and(eq(visitorTypeDocuments.visitorTypeId, typeId), isNull(siteDocuments.archivedAt)))
+    .where(
+      and(
+        inArray(visitorTypeDocuments.visitorTypeId, [...typeIds]),
+        isNull(siteDocuments.archivedAt),
+      ),
+    )
     .orderBy(asc(visitorTypeDocuments.position), asc(siteDocuments.createdAt));
   return found.map((d) => ({ ...d, validity: d.validity as SignatureValidity }));
+}
+
+/** Every active document of a type, current version, in the type's order. */
+export async function documentsOfType(db: Db, typeId: string): Promise<TypeDocumentToSign[]> {
+  return documentsOfTypes(db, [typeId]);
 }
 
 /**

@@ -17,7 +17,6 @@ import type { z } from 'zod';
 import { audit } from '../audit/service';
 import type { Db } from '../db/client';
 import {
-  documentVersions,
   siteDocuments,
   sites,
   visitorTypeDocuments,
@@ -25,6 +24,7 @@ import {
 } from '../db/schema';
 import { badRequest, conflict, isUniqueViolation, notFound } from '../errors';
 import { activeSiteOf, inSites, type SiteRow } from '../sites/service';
+import { documentsOfTypes as currentDocumentsOfTypes } from '../documents/signing';
 import type { VisitorTypeRow } from './steps';
 
 export type VisitorTypeValues = z.output<typeof visitorTypeInputSchema>;
@@ -73,30 +73,7 @@ export async function documentsOfTypes(
   typeIds: string[],
 ): Promise<Map<string, TypeDocument[]>> {
   const byType = new Map<string, TypeDocument[]>(typeIds.map((id) => [id, []]));
-  if (typeIds.length === 0) return byType;
-  const rows = await db
-    .select({
-      typeId: visitorTypeDocuments.visitorTypeId,
-      documentId: siteDocuments.id,
-      version: siteDocuments.currentVersion,
-      titleFr: documentVersions.titleFr,
-      titleEn: documentVersions.titleEn,
-      validity: visitorTypeDocuments.validity,
-      validityDays: visitorTypeDocuments.validityDays,
-    })
-    .from(visitorTypeDocuments)
-    .innerJoin(siteDocuments, eq(siteDocuments.id, visitorTypeDocuments.documentId))
-    .innerJoin(
-      documentVersions,
-      and(
-        eq(documentVersions.documentId, siteDocuments.id),
-        eq(documentVersions.version, siteDocuments.currentVersion),
-      ),
-    )
-    .where(
-      and(inArray(visitorTypeDocuments.visitorTypeId, typeIds), isNull(siteDocuments.archivedAt)),
-    )
-    .orderBy(asc(visitorTypeDocuments.position), asc(siteDocuments.createdAt));
+  const rows = await currentDocumentsOfTypes(db, typeIds);
   for (const row of rows) {
     byType.get(row.typeId)?.push({
       document_id: row.documentId,
