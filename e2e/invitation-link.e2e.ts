@@ -85,6 +85,9 @@ describe("the invited visitor's page", () => {
     await page.getByTestId('invitation-details-error').waitFor();
     expect(await page.locator('main').innerText()).toContain('Please accept the privacy notice.');
 
+    // The site's first visitor type, 'Visiteur' (issue 31), asks the organisation and the phone too.
+    await page.getByLabel(/^Company or organisation/).fill('Acme CI');
+    await page.getByLabel(/^Phone/).fill('0707080910');
     await page.getByLabel(/^ID document number/).fill('P-1234567');
     await page
       .locator('input[type="file"][name="request_image"]')

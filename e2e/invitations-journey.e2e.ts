@@ -190,6 +190,9 @@ describe('invitations: the journey from the host to the front desk', () => {
       // The visitor, on a phone: completes their identity document…
       const phone = await sesame.page({ ...PHONE });
       await phone.goto(link);
+      // The site's first visitor type, 'Visiteur' (issue 31), asks the organisation and the phone too.
+      await phone.getByLabel(/^(Société ou organisation|Company or organisation)/).fill('Acme CI');
+      await phone.getByLabel(/^(Téléphone|Phone)/).fill('0707080910');
       await phone.getByLabel(w.idNumber).fill('CNI-0102030405');
       await phone
         .locator('input[type="file"][name="request_image"]')

@@ -275,13 +275,16 @@ describe('the lobby kiosk in Chromium', () => {
           { name: `Hall ${tag}`, idle_seconds: KIOSK_LIMITS.idleSeconds.min },
           device,
         );
+        const visitorType = page.getByTestId('kiosk-visitor-type').filter({ hasText: 'Visiteur' });
         await page.getByRole('button', { name: "Je n'ai pas de rendez-vous", exact: true }).click();
+        await visitorType.click();
         const firstname = page.getByLabel(/^Prénom( \*)?$/);
         await firstname.fill('Zoé');
         await expect.poll(() => welcome(page).isVisible()).toBe(false);
         // No touch for the idle time: the welcome screen again.
         await welcome(page).waitFor({ timeout: (KIOSK_LIMITS.idleSeconds.min + 20) * 1_000 });
         await page.getByRole('button', { name: "Je n'ai pas de rendez-vous", exact: true }).click();
+        await visitorType.click();
         await firstname.waitFor();
         expect(await firstname.inputValue()).toBe('');
       });
