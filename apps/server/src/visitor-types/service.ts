@@ -16,12 +16,7 @@ import {
 import type { z } from 'zod';
 import { audit } from '../audit/service';
 import type { Db } from '../db/client';
-import {
-  siteDocuments,
-  sites,
-  visitorTypeDocuments,
-  visitorTypes,
-} from '../db/schema';
+import { siteDocuments, sites, visitorTypeDocuments, visitorTypes } from '../db/schema';
 import { badRequest, conflict, isUniqueViolation, notFound } from '../errors';
 import { activeSiteOf, inSites, type SiteRow } from '../sites/service';
 import { documentsOfTypes as currentDocumentsOfTypes } from '../documents/signing';
