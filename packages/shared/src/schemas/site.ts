@@ -149,7 +149,16 @@ export const siteInputSchema = z.object({
    * (at most SITE_SECURITY_EMAILS_MAX, each once, lower-cased; null or [] clears them).
    */
   security_emails: z.preprocess(
-    (value) => (value === null ? [] : value),
+    // The sites form's text: one address a line (or separated by commas or semicolons).
+    (value) =>
+      value === null
+        ? []
+        : typeof value === 'string'
+          ? value
+              .split(/[\n,;]/)
+              .map((email) => email.trim())
+              .filter((email) => email !== '')
+          : value,
     z
       .array(
         z
