@@ -199,7 +199,13 @@ describe('invitations: the journey from the host to the front desk', () => {
         .setInputFiles({ name: 'cni.png', mimeType: 'image/png', buffer: await qrPng('cni') });
       await phone.getByRole('checkbox').check();
       await phone.getByRole('button', { name: w.save }).click();
-      await phone.getByTestId('invitation-details-saved').getByText(w.saved).waitFor();
+      // Saved, or refused: a refusal names its fields (the failure says what the page said).
+      const saved = phone.getByTestId('invitation-details-saved').getByText(w.saved);
+      const refused = phone.getByTestId('invitation-details-error');
+      await saved.or(refused).waitFor();
+      if (await refused.isVisible()) {
+        throw new Error(`details refused: ${await phone.locator('main').innerText()}`);
+      }
       // …which the host's open screen shows by itself.
       await row.getByText(w.completed, { exact: true }).waitFor();
 
