@@ -2,7 +2,7 @@
  * The invited visitor's link (issue 30): their visit, their details, "Je suis arrivé(e)".
  * The token stays in the query string, which the server never logs.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { InvitationLinkView } from '@sesame/shared';
 import { api } from '../../../lib/api-client';
 
@@ -19,6 +19,10 @@ export function useInvitation(token: string, language: string) {
         .then((r) => r.data),
     retry: false,
     enabled: token.length > 0,
+    // The page switches to the invitation's language once it has loaded: the visit stays on
+    // screen while it is read again in that language, so a form the visitor has begun is kept
+    // (without it the details form unmounted and came back empty).
+    placeholderData: keepPreviousData,
   });
 }
 
