@@ -49,6 +49,59 @@ export interface Settings {
   HTTP_REQUEST_TIMEOUT_MS: number;
   HTTP_CONNECTION_TIMEOUT_MS: number;
   AUDIT_MIN_DAYS: number;
+  STORAGE_URL: StorageLocation | undefined;
+  DATABASE_LISTEN_URL: string | undefined;
+  REDIS_URL: string | undefined;
+  METRICS_TOKEN: string | undefined;
+}
+
+/**
+ * STORAGE_URL=s3://BUCKET?endpoint=http://HOST:PORT&region=REGION&path_style=true (issue 32):
+ * an S3-compatible bucket; endpoint, region and path-style addressing are optional for AWS
+ * itself. Credentials come from AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, never the URL.
+ */
+export interface StorageLocation {
+  kind: 's3';
+  bucket: string;
+  /** Key prefix inside the bucket ('' when the URL names the bucket alone). */
+  prefix: string;
+  endpoint: string | undefined;
+  region: string;
+  pathStyle: boolean;
+}
+
+/** The S3 location a STORAGE_URL names, or the sentence saying what it must be. */
+export function parseStorageUrl(value: string): StorageLocation | string {
+  const must =
+    'must be an S3 address such as s3://bucket?endpoint=http://127.0.0.1:9000&region=us-east-1&path_style=true';
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return must;
+  }
+  if (url.protocol !== 's3:' || !/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(url.hostname))
+    return must;
+  if (url.username || url.password)
+    return 'must not carry credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY instead';
+  const endpoint = url.searchParams.get('endpoint') ?? undefined;
+  if (endpoint !== undefined && !isUrl(endpoint, ['http:', 'https:']))
+    return 'has an endpoint that is not an http:// or https:// address';
+  const pathStyle = url.searchParams.get('path_style');
+  if (pathStyle !== null && pathStyle !== 'true' && pathStyle !== 'false')
+    return 'has a path_style that is neither true nor false';
+  for (const key of url.searchParams.keys()) {
+    if (!['endpoint', 'region', 'path_style'].includes(key))
+      return `has an unknown parameter "${key}" (endpoint, region and path_style are known)`;
+  }
+  return {
+    kind: 's3',
+    bucket: url.hostname,
+    prefix: decodeURIComponent(url.pathname).replace(/^\/+|\/+$/g, ''),
+    endpoint,
+    region: url.searchParams.get('region') ?? 'us-east-1',
+    pathStyle: pathStyle === 'true',
+  };
 }
 
 /**
@@ -236,6 +289,36 @@ const SPECS: { [Name in keyof Settings]: Spec<Settings[Name]> } = {
     ),
     fallback: () => AUDIT_MIN_DAYS_DEFAULT,
   },
+  // Several instances (issue 32): files in a bucket, a direct connection for LISTEN, shared
+  // rate limits in Redis, and the metrics' own token.
+  STORAGE_URL: {
+    parse: (value) => {
+      const parsed = parseStorageUrl(value);
+      return typeof parsed === 'string' ? new Problem(parsed) : parsed;
+    },
+    fallback: unset,
+  },
+  DATABASE_LISTEN_URL: {
+    parse: matching(
+      (value) => /^postgres(?:ql)?:\/\/./.test(value) && isUrl(value, ['postgres:', 'postgresql:']),
+      'must be a PostgreSQL address starting with postgres://, the direct (not pooled) connection the live screens listen on',
+    ),
+    fallback: unset,
+    secret: true,
+  },
+  REDIS_URL: {
+    parse: matching(
+      (value) => isUrl(value, ['redis:', 'rediss:']),
+      'must be a Redis address starting with redis:// or rediss://, such as redis://127.0.0.1:6379',
+    ),
+    fallback: unset,
+    secret: true,
+  },
+  METRICS_TOKEN: {
+    parse: matching((value) => value.length >= 24, 'must be at least 24 characters long'),
+    fallback: unset,
+    secret: true,
+  },
 };
 
 /** Every environment variable Sésame reads (the README's configuration table lists them). */
@@ -278,6 +361,17 @@ export interface Config {
    * and the purge never deletes an entry younger than it.
    */
   auditMinDays: number;
+  /** STORAGE_URL: an S3-compatible bucket; undefined keeps files under DATA_DIR/files. */
+  storage?: StorageLocation;
+  /**
+   * DATABASE_LISTEN_URL: the direct connection the live feed LISTENs on when DATABASE_URL
+   * points at a pooler in transaction mode (which drops LISTEN); DATABASE_URL otherwise.
+   */
+  databaseListenUrl?: string;
+  /** REDIS_URL: rate-limit counters in Redis instead of PostgreSQL. */
+  redisUrl?: string;
+  /** METRICS_TOKEN: /metrics answers only with it (Bearer); unset, /metrics is off. */
+  metricsToken?: string;
 }
 
 export interface RateLimits {
@@ -414,6 +508,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       connectionMs: e.HTTP_CONNECTION_TIMEOUT_MS,
     },
     auditMinDays: e.AUDIT_MIN_DAYS,
+    storage: e.STORAGE_URL,
+    databaseListenUrl: e.DATABASE_LISTEN_URL,
+    redisUrl: e.REDIS_URL,
+    metricsToken: e.METRICS_TOKEN,
   };
 }
 
