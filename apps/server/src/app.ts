@@ -37,6 +37,7 @@ import { appLoggerOptions } from './log-redaction';
 import { LocalStorage, type FileStorage } from './files/storage';
 import { FileUrls } from './files/urls';
 import { deviceTokenOf, loadKioskDevice, type KioskDevice } from './kiosks/device';
+import { openRateLimitCounters } from './rate-limits/counters';
 import { apiRoutes } from './routes';
 import { addSecurityHeaders } from './security-headers';
 import { encodeFor, WebIndex } from './web-index';
@@ -136,8 +137,13 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   await app.register(fastifyMultipart, {
     limits: { fileSize: UPLOAD_MAX_BYTES, files: 2, fields: 60, fieldSize: 64 * 1024 },
   });
+  // Counted in Redis, PostgreSQL or this process's memory (rate-limits/counters.ts).
+  const counters = await openRateLimitCounters(config, db, app.log);
+  app.addHook('onClose', counters.close);
+  app.log.info({ rateLimitCounters: counters.kind }, 'rate-limit counters chosen');
   await app.register(fastifyRateLimit, {
     global: false,
+    ...counters.pluginOptions,
     allowList: config.rateLimits.allowList,
     errorResponseBuilder: (request, context) => ({
       statusCode: 429,

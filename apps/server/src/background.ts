@@ -9,6 +9,7 @@ import { autoCheckOut } from './checkins/auto-check-out';
 import { forgetOldScanKeys } from './checkins/idempotency';
 import { sweepOrphanFiles } from './files/sweep';
 import { mailWorkerJob } from './mail/worker';
+import { sweepExpiredCounters } from './rate-limits/sweep';
 import { queueReminders } from './requests/host-loop';
 import { retentionSweep } from './privacy/retention';
 
@@ -116,6 +117,22 @@ const refusalsJob = periodicJob(
   },
 );
 
+/** How often expired rate-limit counters are deleted (and once at start). */
+export const RATE_LIMIT_SWEEP_MS = 60_000;
+
+/**
+ * Per-route rate limits counted in PostgreSQL (issue 32, rate-limits/sweep.ts): every
+ * instance runs it; a row is deleted once, whoever runs first. Empty on PGlite and Redis.
+ */
+const rateLimitSweepJob = periodicJob(
+  'expired rate-limit counters sweep',
+  RATE_LIMIT_SWEEP_MS,
+  async (app, signal) => {
+    const count = await sweepExpiredCounters(app.db, signal);
+    if (count > 0) app.log.debug({ count }, 'expired rate-limit counters deleted');
+  },
+);
+
 const jobs: Job[] = [
   mailWorkerJob,
   orphanFileSweepJob,
@@ -123,6 +140,7 @@ const jobs: Job[] = [
   reminderJob,
   autoCheckOutJob,
   refusalsJob,
+  rateLimitSweepJob,
 ];
 
 export function startBackgroundWork(app: FastifyInstance): StopFn {

@@ -222,8 +222,8 @@ const ADDED: Record<string, string[]> = {
 };
 /**
  * Tables that later migrations create (0027: kiosks and badge prints; 0028: invitations;
- * 0029: visitor types, documents, signatures, the watchlist), empty here but for the four
- * default visitor types 0029 gives every site.
+ * 0029: visitor types, documents, signatures, the watchlist; 0030: the rate-limit counters),
+ * empty here but for the four default visitor types 0029 gives every site.
  */
 const LATER_TABLES = [
   'badge_prints',
@@ -237,6 +237,7 @@ const LATER_TABLES = [
   'signatures',
   'watchlist_entries',
   'watchlist_holds',
+  'rate_limit_hits',
 ];
 /** Columns it moves from the company to its site. */
 const MOVED: Record<string, string[]> = {

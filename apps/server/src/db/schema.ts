@@ -1091,3 +1091,16 @@ export const watchlistHolds = pgTable(
     index('watchlist_holds_visitor_idx').on(t.visitorId, t.status),
   ],
 );
+
+/**
+ * The per-route rate limits' counters (issue 32), shared by every instance on one
+ * PostgreSQL (rate-limits/postgres-store.ts): one row per route and client key, its hits
+ * in the window that ends at `resets_at`. Migration 0030 makes the table UNLOGGED: a
+ * counter is worth no WAL, and losing the counts in a crash only opens each window afresh.
+ * Expired rows are deleted by a background sweep (rate-limits/sweep.ts).
+ */
+export const rateLimitHits = pgTable('rate_limit_hits', {
+  key: text('key').primaryKey(),
+  hits: integer('hits').notNull(),
+  resetsAt: timestamp('resets_at', { withTimezone: true }).notNull(),
+});
