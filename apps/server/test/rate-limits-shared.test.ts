@@ -184,8 +184,8 @@ describe(`rate limits shared by every instance (${testDatabaseKind})`, () => {
     // Retry-After is in whole seconds, rounded up: the window is over by then.
     const waitSeconds = Number(refused.headers['retry-after']);
     expect(waitSeconds).toBe(1);
-    expect((await card(pair.b.app)).statusCode).toBe(429);
     await new Promise((resolve) => setTimeout(resolve, waitSeconds * 1_000 + 50));
+    // Counted afresh, on the other instance too.
     const again = await card(pair.b.app);
     expect(again.statusCode).toBe(404);
     expect(remaining(again)).toBe(MAX - 1);
