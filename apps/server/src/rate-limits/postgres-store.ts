@@ -22,6 +22,11 @@ export function routePrefix(routeOptions: unknown): string {
   return `${[route.method].flat().join(',')} ${String(route.url)}|`;
 }
 
+/**
+ * Prepared by name, planned once per connection (pgbench on this machine: about 0.3 ms less
+ * per count than parsed each time). Behind a pooler in transaction mode the pool sends it
+ * unnamed instead (db/client.ts, withoutStatementNames).
+ */
 const hit = rawPrepared<{ hits: number; ttl_ms: number }>(
   'rate_limit_hit',
   sql`insert into rate_limit_hits as h (key, hits, resets_at)
