@@ -34,7 +34,8 @@ import { badRequest, forbidden, HttpError, unauthenticated } from './errors';
 import { containsNul, urlHasNul } from './input';
 import { readRequestLanguage, say } from './language';
 import { appLoggerOptions } from './log-redaction';
-import { LocalStorage, type FileStorage } from './files/storage';
+import { openStorage } from './files/open-storage';
+import type { FileStorage } from './files/storage';
 import { FileUrls } from './files/urls';
 import { deviceTokenOf, loadKioskDevice, type KioskDevice } from './kiosks/device';
 import { openRateLimitCounters } from './rate-limits/counters';
@@ -170,7 +171,7 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   app.decorate('config', config);
   app.decorate('db', db);
   app.decorate('tokens', new TokenService(config.jwtSecret));
-  app.decorate('storage', new LocalStorage(path.join(config.dataDir, 'files')));
+  app.decorate('storage', openStorage(config, app.log));
   app.decorate('fileUrls', new FileUrls(config.jwtSecret));
   app.decorateRequest('principal', null);
   app.decorateRequest('claims', null);

@@ -3,7 +3,6 @@
  * Each job registers here; main.ts starts them after listen and stops them on SIGTERM.
  */
 import type { FastifyInstance } from 'fastify';
-import path from 'node:path';
 import { flushRefusals } from './auth/refusals';
 import { autoCheckOut } from './checkins/auto-check-out';
 import { forgetOldScanKeys } from './checkins/idempotency';
@@ -18,7 +17,7 @@ type Job = (app: FastifyInstance) => StopFn;
 
 /** Once at start: files no row names, older than an hour (a kill -9 mid-upload); old scan keys. */
 const orphanFileSweepJob: Job = (app) => {
-  const done = sweepOrphanFiles(app.db, path.join(app.config.dataDir, 'files'))
+  const done = sweepOrphanFiles(app.db, app.storage)
     .then(({ examined, removed }) => {
       if (removed.length > 0)
         app.log.info({ examined, removed: removed.length }, 'orphan files removed');

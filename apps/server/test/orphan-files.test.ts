@@ -60,7 +60,7 @@ describe(`orphan files (${testDatabaseKind})`, () => {
     for (const name of [kept.storedName, '0123456789abcdef0123456789abcdef.png'])
       await utimes(where(name), twoHoursAgo, twoHoursAgo);
 
-    const result = await sweepOrphanFiles(ctx.db, root());
+    const result = await sweepOrphanFiles(ctx.db, storage);
     expect(result.removed).toEqual(['0123456789abcdef0123456789abcdef.png']);
     expect(existsSync(where(kept.storedName))).toBe(true);
     expect(existsSync(where('fedcba9876543210fedcba9876543210.png'))).toBe(true);

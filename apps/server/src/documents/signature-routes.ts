@@ -12,6 +12,7 @@ import { loadAuthorized } from '../auth/authorize';
 import { files } from '../db/schema';
 import { conflict, notFound } from '../errors';
 import type { FileSigner } from '../files/urls';
+import { sendStored } from '../files/routes';
 import { say } from '../language';
 import { withinSites } from '../sites/service';
 import { findVisitor } from '../visitors/service';
@@ -95,22 +96,27 @@ export const signatureRoutes: FastifyPluginAsyncZod = async (app) => {
       const [file] = row.pdfFileId
         ? await app.db.select().from(files).where(eq(files.id, row.pdfFileId)).limit(1)
         : [];
-      const stored = file ? await app.storage.get(file.storedName) : null;
-      const bytes = stored ?? (await signaturePdf(row, await pdfContextOf(app.db, row.siteId)));
-      await audit(app.db, {
-        companyId: row.companyId,
-        actorUserId: who.userId,
-        action: 'signature.downloaded',
-        subjectType: 'signature',
-        subjectId: row.id,
-        detail: { document_id: row.documentId, version: row.version, remade: !stored },
-      });
-      return reply
-        .header('content-type', 'application/pdf')
-        .header('content-disposition', `attachment; filename="${signaturePdfName(row)}"`)
-        .header('x-content-type-options', 'nosniff')
-        .header('cache-control', 'no-store')
-        .send(bytes);
+      // The stored PDF streams from the folder or the bucket (issue 32), never held whole.
+      const stored = file ? await app.storage.getStream(file.storedName) : null;
+      const downloaded = () =>
+        audit(app.db, {
+          companyId: row.companyId,
+          actorUserId: who.userId,
+          action: 'signature.downloaded',
+          subjectType: 'signature',
+          subjectId: row.id,
+          detail: { document_id: row.documentId, version: row.version, remade: !stored },
+        });
+      const headers = {
+        'content-type': 'application/pdf',
+        'content-disposition': `attachment; filename="${signaturePdfName(row)}"`,
+        'x-content-type-options': 'nosniff',
+        'cache-control': 'no-store',
+      };
+      if (stored) return sendStored(reply, stored, headers, downloaded);
+      const bytes = await signaturePdf(row, await pdfContextOf(app.db, row.siteId));
+      await downloaded();
+      return reply.headers(headers).send(bytes);
     },
   );
 

@@ -11,6 +11,31 @@ import { VISITOR_DOCUMENT_OWNER } from '../visitors/service';
 import { SIGNATURE_PDF_OWNER } from '../documents/signing';
 import { notFound, unauthenticated } from '../errors';
 import { clearFilesCookie, filesCookieOf } from './cookie';
+import type { StoredStream } from './storage';
+
+/**
+ * A stored file streamed to the reply (issue 32): never held whole, from the folder or the
+ * bucket alike. `before` runs once the file is known to exist and before a byte is sent (the
+ * audit); if it throws, the opened stream is closed rather than left holding a descriptor
+ * or a connection to the bucket.
+ */
+export async function sendStored(
+  reply: FastifyReply,
+  opened: StoredStream,
+  headers: Record<string, string>,
+  before: () => Promise<void> = async () => undefined,
+): Promise<FastifyReply> {
+  try {
+    await before();
+  } catch (error) {
+    opened.stream.destroy();
+    throw error;
+  }
+  // Set only now: a failure above is answered by the error handler as JSON, not as an image.
+  reply.headers(headers);
+  if (opened.size !== undefined) reply.header('content-length', opened.size);
+  return reply.send(opened.stream);
+}
 
 /** Shown inline: images only. Everything else (PDF, Word) is downloaded, never rendered here. */
 const INLINE_TYPES: Record<string, string> = {
@@ -126,34 +151,36 @@ export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
       } catch {
         throw notFound();
       }
-      const bytes = file ? await app.storage.get(file.storedName) : null;
-      if (!file || !bytes) throw notFound();
+      const opened = file ? await app.storage.getStream(file.storedName) : null;
+      if (!file || !opened) throw notFound();
+      const headers = {
+        'content-type': file.mediaType,
+        'content-disposition': contentDisposition(file.ownerType, file.mediaType),
+        'x-content-type-options': 'nosniff',
+        'cache-control': 'no-store',
+      };
       // Who looked at whose identity document (issue 16), before a byte is sent.
-      await audit(
-        app.db,
-        signed
-          ? {
-              companyId: file.companyId,
-              actorUserId: viewer.userId,
-              action: 'signature.downloaded',
-              subjectType: 'signature',
-              subjectId: file.ownerId,
-              detail: { fileId: file.id },
-            }
-          : {
-              companyId: file.companyId,
-              actorUserId: viewer.userId,
-              action: 'document.viewed',
-              ...(await documentSubject(app.db, file)),
-              detail: { fileId: file.id, kind: file.ownerType },
-            },
-      );
-      return reply
-        .header('content-type', file.mediaType)
-        .header('content-disposition', contentDisposition(file.ownerType, file.mediaType))
-        .header('x-content-type-options', 'nosniff')
-        .header('cache-control', 'no-store')
-        .send(bytes);
+      return sendStored(reply, opened, headers, async () => {
+        await audit(
+          app.db,
+          signed
+            ? {
+                companyId: file.companyId,
+                actorUserId: viewer.userId,
+                action: 'signature.downloaded',
+                subjectType: 'signature',
+                subjectId: file.ownerId,
+                detail: { fileId: file.id },
+              }
+            : {
+                companyId: file.companyId,
+                actorUserId: viewer.userId,
+                action: 'document.viewed',
+                ...(await documentSubject(app.db, file)),
+                detail: { fileId: file.id, kind: file.ownerType },
+              },
+        );
+      });
     },
   );
 
@@ -178,13 +205,13 @@ export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
         .from(files)
         .where(and(eq(files.storedName, request.params.name), eq(files.ownerType, 'company_logo')))
         .limit(1);
-      const bytes = file ? await app.storage.get(file.storedName) : null;
-      if (!file || !bytes) throw notFound();
-      return reply
-        .header('content-type', file.mediaType)
-        .header('x-content-type-options', 'nosniff')
-        .header('cache-control', 'public, max-age=86400')
-        .send(bytes);
+      const opened = file ? await app.storage.getStream(file.storedName) : null;
+      if (!file || !opened) throw notFound();
+      return sendStored(reply, opened, {
+        'content-type': file.mediaType,
+        'x-content-type-options': 'nosniff',
+        'cache-control': 'public, max-age=86400',
+      });
     },
   );
 };

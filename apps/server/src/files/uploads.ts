@@ -123,12 +123,15 @@ export async function withStoredFileCleanup<T>(
 ): Promise<T> {
   const written: string[] = [];
   const tracking: FileStorage = {
-    put: async (name, bytes) => {
+    put: async (name, bytes, size) => {
       written.push(name);
-      await storage.put(name, bytes);
+      await storage.put(name, bytes, size);
     },
     get: (name) => storage.get(name),
+    getStream: (name) => storage.getStream(name),
     remove: (name) => storage.remove(name),
+    list: () => storage.list(),
+    check: () => storage.check(),
   };
   try {
     return await work(tracking);

@@ -339,6 +339,8 @@ export const en: Catalogue = {
   availability: {
     databaseUnavailable:
       'Service temporarily unavailable (database unreachable). Try again in a moment.',
+    storageUnavailable:
+      'Service temporarily unavailable (file storage unreachable). Try again in a moment.',
     idempotencyKeyInvalid:
       'The Idempotency-Key header must be 8 to 100 characters long (letters, digits, dashes).',
     idempotencyKeyReused: 'This idempotency key was already used for another request.',

@@ -380,6 +380,8 @@ export const fr = {
   availability: {
     databaseUnavailable:
       'Service momentanément indisponible (base de données injoignable). Réessayez dans un instant.',
+    storageUnavailable:
+      'Service momentanément indisponible (stockage des fichiers injoignable). Réessayez dans un instant.',
     idempotencyKeyInvalid:
       "L'en-tête Idempotency-Key doit faire de 8 à 100 caractères (lettres, chiffres, tirets).",
     /** A key sent again with another request (another code, another body): never the first answer. */
