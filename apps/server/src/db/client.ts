@@ -3,7 +3,7 @@
  * DATABASE_URL is unset, PostgreSQL over pg when it is set. Both apply the same
  * committed migrations.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -15,6 +15,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from './availability';
 import { lockDataFolder } from './data-lock';
+import { newDatabaseTemplate } from './pglite-template';
 import { ownTransactions, PoolWatch } from './pool-guard';
 import * as schema from './schema';
 import { SERVER_ROOT } from '../paths';
@@ -118,10 +119,17 @@ export async function openPglite(options: {
     // One process per embedded data folder: a second server refuses to start.
     unlock = await lockDataFolder(options.dataDir);
   }
+  // A new data folder is unpacked from the committed template instead of PGlite's initdb,
+  // which peaks at about 650 MB (pglite-template.ts): the first start fits a 512 MB machine.
+  const loadDataDir =
+    options.loadDataDir ??
+    (options.dataDir && !existsSync(path.join(options.dataDir, 'PG_VERSION'))
+      ? newDatabaseTemplate()
+      : undefined);
   // pg_trgm and unaccent back the searches (migrations create them); PGlite loads them as modules.
   const client = new PGlite({
     dataDir: options.dataDir,
-    loadDataDir: options.loadDataDir,
+    loadDataDir,
     extensions: { pg_trgm, unaccent },
     // An embedded database serves one small company: a 16 MB page cache instead of
     // PostgreSQL's 128 MB keeps the idle server about 80 MB smaller (npm run bench -- memory).
