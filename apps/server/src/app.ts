@@ -38,6 +38,9 @@ import { openStorage } from './files/open-storage';
 import type { FileStorage } from './files/storage';
 import { FileUrls } from './files/urls';
 import { deviceTokenOf, loadKioskDevice, type KioskDevice } from './kiosks/device';
+import { createMetrics } from './metrics/registry';
+import { metricsRoutes } from './metrics/routes';
+import { LiveHub } from './on-site/live';
 import { openRateLimitCounters } from './rate-limits/counters';
 import { apiRoutes } from './routes';
 import { addSecurityHeaders } from './security-headers';
@@ -173,6 +176,20 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   app.decorate('tokens', new TokenService(config.jwtSecret));
   app.decorate('storage', openStorage(config, app.log));
   app.decorate('fileUrls', new FileUrls(config.jwtSecret));
+  // One live feed per app, listening on DATABASE_LISTEN_URL when set (on-site/live.ts).
+  const liveHub = LiveHub.for(db, app.log, undefined, config.databaseListenUrl);
+  app.decorate('liveHub', liveHub);
+  app.addHook('onClose', () => liveHub.close());
+  app.decorate(
+    'metrics',
+    createMetrics({
+      db,
+      liveStreams: () => liveHub.size,
+      listening: () => liveHub.listening,
+    }),
+  );
+  // Every answer counted by its route's pattern (metrics/registry.ts), /metrics included.
+  app.addHook('onResponse', async (request, reply) => app.metrics.observeRequest(request, reply));
   app.decorateRequest('principal', null);
   app.decorateRequest('claims', null);
   app.decorateRequest('kiosk', null);
@@ -308,6 +325,7 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   });
 
   await app.register(apiRoutes, { prefix: '/api' });
+  await app.register(metricsRoutes);
 
   const webDist = config.webDist;
   const indexHtml = webDist ? path.join(webDist, 'index.html') : undefined;

@@ -69,10 +69,15 @@ export const RETENTION_SWEEP_MS = 60 * 60_000;
  * cut short (stopped, failed, killed) is taken up again by a later sweep the same day.
  */
 const retentionJob = periodicJob('retention sweep', RETENTION_SWEEP_MS, async (app, signal) => {
+  // Counted for /metrics: a purge that stops succeeding shows before the data outlives its period.
   const run = await retentionSweep(app.db, app.storage, {
     signal,
     auditMinDays: app.config.auditMinDays,
+  }).catch((error: unknown) => {
+    app.metrics.retentionSweep('failed');
+    throw error;
   });
+  app.metrics.retentionSweep(run ? 'purged' : 'nothing_due');
   if (run) app.log.info({ ...run }, 'retention purge done');
 });
 

@@ -56,6 +56,13 @@ async function main(): Promise<void> {
     console.log(lines.join('\n'));
   }
 
+  // Does the live feed hear the database? Said in one sentence when not (on-site/live.ts).
+  // The server starts anyway: all but the live screens works, and /api/ready answers 503
+  // for the listener, so a load balancer keeps traffic on the instances that hear while
+  // this one stays up for the operator to read why. Refusing to start would turn one wrong
+  // setting into every instance down at once. A failed check is tried again every 30 s.
+  await app.liveHub.verify();
+
   const stopBackground = startBackgroundWork(app);
   try {
     await app.listen({ port: config.port, host: config.host });

@@ -38,6 +38,7 @@ import { listUserAttendance, listUserLog, listVisitorLog, streamVisitorLog } fro
 import { presentAttendance, presentUserLog, presentVisitorLog } from './presenter';
 import { siteScope } from '../sites/service';
 import { findCheckForUndo, undoCheck } from './undo';
+import { checkFailureOutcome } from '../metrics/registry';
 import {
   checkByEmail,
   checkQrUserCode,
@@ -123,9 +124,16 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
         const key = scanKey(request, context.caller.sub);
         // A retried scan (Idempotency-Key) gets its first answer back, never a second toggle;
         // the same key with another code answers 422.
-        const result = key
-          ? await oncePerKey(app.db, key, (db) => check(db, request.params.uidn, context))
-          : await check(app.db, request.params.uidn, context);
+        let result;
+        try {
+          result = key
+            ? await oncePerKey(app.db, key, (db) => check(db, request.params.uidn, context))
+            : await check(app.db, request.params.uidn, context);
+        } catch (error) {
+          app.metrics.codeCheck(checkFailureOutcome(error));
+          throw error;
+        }
+        app.metrics.codeCheck(result.status === 'repeat' ? 'repeat' : result.action);
         request.log.info({ url, action: result.action, status: result.status }, 'code checked');
         return result;
       },
@@ -171,9 +179,16 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
       const viewer = { sessionId: context.caller.sid };
       const photoUrl = (fileId: string | null) => app.fileUrls.signed(fileId, viewer);
       const key = scanKey(request, context.caller.sub);
-      return key
-        ? oncePerKey(app.db, key, (db) => checkByEmail(db, request.body.email, context, photoUrl))
-        : checkByEmail(app.db, request.body.email, context, photoUrl);
+      try {
+        const result = await (key
+          ? oncePerKey(app.db, key, (db) => checkByEmail(db, request.body.email, context, photoUrl))
+          : checkByEmail(app.db, request.body.email, context, photoUrl));
+        app.metrics.codeCheck(result.status === 'repeat' ? 'repeat' : result.action);
+        return result;
+      } catch (error) {
+        app.metrics.codeCheck(checkFailureOutcome(error));
+        throw error;
+      }
     },
   );
 

@@ -3,9 +3,36 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import pg from 'pg';
 import { z } from 'zod';
 import { poolStats } from '../db/pool-guard';
+import type { FileStorage } from '../files/storage';
 
-/** The longest /api/health waits for the database before answering 503. */
+/** The longest /api/health (and each part of /api/ready) waits before answering 503. */
 export const HEALTH_BUDGET_MS = 800;
+
+/** Resolves as `work` does, or rejects once the budget is spent: a probe always answers. */
+async function withinBudget<T>(work: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`${what}: no answer within the budget`)),
+      HEALTH_BUDGET_MS,
+    );
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const partState = z.enum(['ok', 'unreachable']);
+const readyAnswer = z.object({
+  status: z.enum(['ready', 'not ready']),
+  database: partState,
+  storage: partState,
+  listener: z.enum(['ok', 'starting', 'deaf', 'interrupted']),
+  /** What is not ok, in one sentence (503 only). */
+  message: z.string().optional(),
+});
 
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -52,6 +79,56 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       } finally {
         clearTimeout(timer);
       }
+    },
+  );
+
+  app.get(
+    '/ready',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['health'],
+        summary:
+          'Readiness, for a load balancer: the database answers, the file storage answers, and the live ' +
+          "feed hears the database (its start check's NOTIFY arrived and its connection is up). 503 names " +
+          'what is not ok; /api/health stays the liveness check.',
+        response: { 200: readyAnswer, 503: readyAnswer },
+      },
+    },
+    async (request, reply) => {
+      const hub = app.liveHub;
+      // A process not started by main.ts (a test, a tool) has not run the check: run it now.
+      // The answer does not wait for it: 'starting' until it has passed.
+      if (hub.state === 'starting') void hub.verify();
+      // The storage's own probe (a HEAD on the bucket, the folder's access). A driver
+      // without one has nothing that can be out beyond the disk the server runs on.
+      const storage = app.storage as FileStorage & { check?: () => Promise<unknown> };
+      const [database, files] = await Promise.all(
+        [
+          withinBudget(app.db.execute(sql`select 1`), 'database'),
+          withinBudget(Promise.resolve(storage.check?.()), 'storage'),
+        ].map((part) =>
+          part.then(
+            () => 'ok' as const,
+            (error: unknown) => {
+              request.log.warn({ err: error }, 'readiness check: a part is unreachable');
+              return 'unreachable' as const;
+            },
+          ),
+        ),
+      );
+      const parts = {
+        database: database!,
+        storage: files!,
+        listener: hub.state,
+      };
+      const failing = Object.entries(parts).filter(([, state]) => state !== 'ok');
+      if (failing.length === 0) return { status: 'ready' as const, ...parts };
+      return reply.code(503).send({
+        status: 'not ready' as const,
+        ...parts,
+        message: `not ready: ${failing.map(([part, state]) => `${part} ${state}`).join(', ')}`,
+      });
     },
   );
 

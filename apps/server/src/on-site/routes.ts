@@ -34,7 +34,7 @@ import { loadPrincipal, type Principal } from '../auth/principal';
 import { checkOutFromList } from '../checkins/toggle';
 import { findCompany } from '../companies/service';
 import { HttpError, unauthenticated } from '../errors';
-import { LiveHub, type AccessChange, type LiveMessage } from './live';
+import type { AccessChange, LiveMessage } from './live';
 import { findOpenCheck, listExpected, listOnSite } from './presence';
 import { assertWithinSites, siteScope } from '../sites/service';
 
@@ -101,15 +101,13 @@ export function sameAccess(opened: Principal, now: Principal | null): boolean {
 }
 
 export const onSiteRoutes: FastifyPluginAsyncZod = async (app) => {
-  const hub = LiveHub.for(app.db, app.log);
+  // The app's one hub (app.ts): /api/ready and /metrics read its state too.
+  const hub = app.liveHub;
   const streams = new Set<() => void>();
   const perSession = new Map<string, number>();
   // Open streams would hold app.close() forever: end them first.
   app.addHook('preClose', async () => {
     for (const end of [...streams]) end();
-  });
-  app.addHook('onClose', async () => {
-    await hub.close();
   });
 
   /** The company `?company=` names (404 when out of reach), else the caller's scope. */
