@@ -37,7 +37,15 @@ export async function openPostgres(
   url: string,
   max = 10,
   timeouts: DatabaseTimeouts = DEFAULT_DATABASE_TIMEOUTS,
+  /**
+   * DATABASE_LISTEN_URL when it differs from `url` (issue 32): `url` is then a pooler in
+   * transaction mode, which lends each transaction whichever server connection is free.
+   * What must stay on one connection goes to this direct one (the migrations' session
+   * lock), and statements are not prepared by name (withoutStatementNames).
+   */
+  directUrl?: string,
 ): Promise<DatabaseHandle> {
+  const pooled = directUrl !== undefined && directUrl !== url;
   const pool = new pg.Pool({
     connectionString: url,
     max,
@@ -58,11 +66,33 @@ export async function openPostgres(
   // PostgreSQL drops it, its own 'error' would end the process. The query running on it
   // fails (the request answers 503) and the pool discards the broken client on release.
   pool.on('connect', (client) => {
+    if (pooled) withoutStatementNames(client);
     client.on('error', (error) => {
       process.emitWarning(`PostgreSQL dropped a connection in use: ${error.message}`);
     });
   });
-  await migrateOnce(pool);
+  if (pooled) {
+    const direct = new pg.Client({
+      connectionString: directUrl,
+      connectionTimeoutMillis: timeouts.connectMs,
+    });
+    await direct.connect();
+    try {
+      await migrateOnce(direct);
+    } finally {
+      await direct.end().catch(() => undefined);
+    }
+  } else {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    try {
+      broken = await migrateOnce(client);
+    } catch (error) {
+      client.release(true);
+      throw error;
+    }
+    client.release(broken);
+  }
   const db = drizzlePg(pool, { schema });
   // drizzle's transaction() can lose a pool client when BEGIN fails (pool-guard.ts).
   ownTransactions(db, pool);
@@ -90,21 +120,43 @@ export async function openPostgres(
  * connection makes the second wait, then find them applied. PGlite has one owner per
  * data folder (data-lock.ts) and needs none.
  */
-async function migrateOnce(pool: pg.Pool): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query('select pg_advisory_lock(hashtext($1))', [MIGRATIONS_LOCK]);
-    await migratePg(drizzlePg(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER });
-  } finally {
-    // A failed unlock means the connection is gone, and its lock with it: discard it.
-    const broken = await client
-      .query('select pg_advisory_unlock(hashtext($1))', [MIGRATIONS_LOCK])
-      .then(
-        () => undefined,
-        (error: Error) => error,
-      );
-    client.release(broken);
-  }
+async function migrateOnce(client: pg.Client | pg.PoolClient): Promise<Error | undefined> {
+  await client.query('select pg_advisory_lock(hashtext($1))', [MIGRATIONS_LOCK]);
+  const migrated = await migratePg(drizzlePg(client, { schema }), {
+    migrationsFolder: MIGRATIONS_FOLDER,
+  }).then(
+    () => undefined,
+    (error: unknown) => ({ error }),
+  );
+  // A failed unlock means the connection is gone, and its lock with it: the caller
+  // discards it (the error answered).
+  const broken = await client
+    .query('select pg_advisory_unlock(hashtext($1))', [MIGRATIONS_LOCK])
+    .then(
+      () => undefined,
+      (error: Error) => error,
+    );
+  if (migrated) throw migrated.error;
+  return broken;
+}
+
+/**
+ * Behind PgBouncer in transaction mode (1.18 in Debian 12; `max_prepared_statements` came
+ * in 1.21) a statement prepared by name on one server connection is missing on the next
+ * ("does not exist"), or there already from another client ("already exists"). The
+ * client's statements go unnamed instead: parsed and planned at each use.
+ */
+function withoutStatementNames(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (
+    config: unknown,
+    ...rest: unknown[]
+  ) => {
+    // A plain config object ({ name, text, values }), not a Submittable (a cursor, a stream).
+    const named =
+      typeof config === 'object' && config !== null && 'name' in config && !('submit' in config);
+    return query(named ? { ...config, name: undefined } : config, ...rest);
+  };
 }
 const MIGRATIONS_LOCK = 'sesame:migrations';
 
@@ -162,8 +214,9 @@ export async function openDatabase(config: {
   databaseUrl: string | undefined;
   dataDir: string;
   databaseTimeouts?: DatabaseTimeouts;
+  databaseListenUrl?: string;
 }): Promise<DatabaseHandle> {
   return config.databaseUrl
-    ? openPostgres(config.databaseUrl, 10, config.databaseTimeouts)
+    ? openPostgres(config.databaseUrl, 10, config.databaseTimeouts, config.databaseListenUrl)
     : openPglite({ dataDir: path.join(config.dataDir, 'db') });
 }
