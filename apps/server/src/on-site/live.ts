@@ -301,8 +301,8 @@ export class LiveHub {
   }
 
   /**
-   * Adds a listener; the first one opens the LISTEN connection (a server nobody
-   * watches holds none). Resolves once the hub listens, so nothing after is missed.
+   * Adds a listener; the LISTEN connection opens with the first one, or earlier with the
+   * start check (`verify`, main.ts). Resolves once the hub listens, so nothing after is missed.
    */
   async subscribe(listener: LiveListener): Promise<() => void> {
     this.listeners.add(listener);
