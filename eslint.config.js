@@ -81,6 +81,7 @@ export default tseslint.config(
       'apps/server/src/main.ts',
       'apps/server/scripts/**',
       'apps/server/faults/**',
+      'apps/server/cluster/**',
       'apps/web/scripts/**',
     ],
     rules: { 'no-console': 'off' },
