@@ -94,10 +94,17 @@ export function parseStorageUrl(value: string): StorageLocation | string {
     if (!['endpoint', 'region', 'path_style'].includes(key))
       return `has an unknown parameter "${key}" (endpoint, region and path_style are known)`;
   }
+  let keyPath: string;
+  try {
+    keyPath = decodeURIComponent(url.pathname);
+  } catch {
+    return 'has a path that is not valid percent-encoding';
+  }
   return {
     kind: 's3',
     bucket: url.hostname,
-    prefix: decodeURIComponent(url.pathname).replace(/^\/+|\/+$/g, ''),
+    // Leading, trailing and doubled slashes dropped (split, not a regexp: linear on any input).
+    prefix: keyPath.split('/').filter(Boolean).join('/'),
     endpoint,
     region: url.searchParams.get('region') ?? 'us-east-1',
     pathStyle: pathStyle === 'true',
@@ -297,6 +304,8 @@ const SPECS: { [Name in keyof Settings]: Spec<Settings[Name]> } = {
       return typeof parsed === 'string' ? new Problem(parsed) : parsed;
     },
     fallback: unset,
+    // Never echoed: the one mistake it is refused for may be a key and secret put in the URL.
+    secret: true,
   },
   DATABASE_LISTEN_URL: {
     parse: matching(

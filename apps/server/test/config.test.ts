@@ -7,6 +7,7 @@ import {
   ConfigError,
   describeConfigProblems,
   loadConfig,
+  parseStorageUrl,
   SETTING_NAMES,
 } from '../src/config';
 import { DEFAULT_DATA_DIR, PROJECT_ROOT } from '../src/paths';
@@ -211,6 +212,59 @@ describe('configuration', () => {
       trustProxy: ['10.0.0.5', '10.1.0.0/16'],
       repeatScanWindowMs: 0,
     });
+  });
+
+  it('reads STORAGE_URL as a bucket, its prefix, endpoint, region and path-style addressing (issue 32)', () => {
+    expect(
+      parseStorageUrl(
+        's3://sesame-files/tenant-a/files/?endpoint=http://127.0.0.1:9000&region=eu-west-3&path_style=true',
+      ),
+    ).toEqual({
+      kind: 's3',
+      bucket: 'sesame-files',
+      prefix: 'tenant-a/files',
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'eu-west-3',
+      pathStyle: true,
+    });
+    // AWS itself: the bucket alone, the default region, virtual-hosted addressing.
+    expect(parseStorageUrl('s3://sesame-files')).toEqual({
+      kind: 's3',
+      bucket: 'sesame-files',
+      prefix: '',
+      endpoint: undefined,
+      region: 'us-east-1',
+      pathStyle: false,
+    });
+    expect(
+      loadConfig({ ...base, STORAGE_URL: 's3://sesame-files?region=eu-west-3' }).storage,
+    ).toMatchObject({ bucket: 'sesame-files', region: 'eu-west-3' });
+    expect(loadConfig(base).storage).toBeUndefined();
+  });
+
+  it('refuses a STORAGE_URL with credentials, an unknown parameter or a bad endpoint, in one sentence', () => {
+    expect(parseStorageUrl('s3://KEY:SECRET@sesame-files')).toBe(
+      'must not carry credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY instead',
+    );
+    expect(parseStorageUrl('s3://sesame-files?endpoint=http://h:9000&acl=public')).toBe(
+      'has an unknown parameter "acl" (endpoint, region and path_style are known)',
+    );
+    expect(parseStorageUrl('s3://sesame-files?endpoint=ftp://h')).toBe(
+      'has an endpoint that is not an http:// or https:// address',
+    );
+    expect(parseStorageUrl('s3://sesame-files?path_style=yes')).toBe(
+      'has a path_style that is neither true nor false',
+    );
+    expect(parseStorageUrl('https://sesame-files')).toMatch(/^must be an S3 address/);
+    expect(parseStorageUrl('s3://sesame-files/%E0%A4%A')).toBe(
+      'has a path that is not valid percent-encoding',
+    );
+    // At start: the variable's name, the sentence, and never the secret it carried.
+    const problems = problemsOf({ STORAGE_URL: 's3://KEY:SECRET@sesame-files' });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain('STORAGE_URL');
+    expect(problems[0]).toContain('must not carry credentials');
+    expect(problems[0]).not.toContain('SECRET@');
   });
 
   it('lists every setting it reads in the README configuration table', () => {
