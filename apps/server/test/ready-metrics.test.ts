@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { inject } from 'vitest';
 import { TcpProxy } from '../faults/tcp-proxy';
 import { buildApp } from '../src/app';
@@ -21,8 +21,6 @@ import { buildQrUser, buildTenant } from './helpers/factories';
 
 const METRICS_TOKEN = 'metrics-token-for-the-scraper-0123456789';
 const ctx = useTestApp({ metricsToken: METRICS_TOKEN });
-
-type Storage = { check?: () => Promise<unknown> };
 
 /** One sample's value in the text format, or undefined when the line is absent. */
 function sample(
@@ -70,9 +68,8 @@ describe('/api/ready', () => {
   });
 
   it('is 503 naming the storage when its check fails, and 200 again once it answers', async () => {
-    const storage = ctx.app.storage as unknown as Storage;
-    const own = Object.getOwnPropertyDescriptor(storage, 'check');
-    storage.check = () => Promise.reject(new Error('the bucket is gone'));
+    const storage = ctx.app.storage;
+    const check = vi.spyOn(storage, 'check').mockRejectedValue(new Error('the bucket is gone'));
     try {
       const res = await ctx.app.inject({ method: 'GET', url: '/api/ready' });
       expect(res.statusCode).toBe(503);
@@ -84,8 +81,7 @@ describe('/api/ready', () => {
         message: 'not ready: storage unreachable',
       });
     } finally {
-      if (own) Object.defineProperty(storage, 'check', own);
-      else delete storage.check;
+      check.mockRestore();
     }
     expect((await ctx.app.inject({ method: 'GET', url: '/api/ready' })).statusCode).toBe(200);
   });

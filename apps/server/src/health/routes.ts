@@ -3,7 +3,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import pg from 'pg';
 import { z } from 'zod';
 import { poolStats } from '../db/pool-guard';
-import type { FileStorage } from '../files/storage';
 
 /** The longest /api/health (and each part of /api/ready) waits before answering 503. */
 export const HEALTH_BUDGET_MS = 800;
@@ -100,13 +99,11 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       // A process not started by main.ts (a test, a tool) has not run the check: run it now.
       // The answer does not wait for it: 'starting' until it has passed.
       if (hub.state === 'starting') void hub.verify();
-      // The storage's own probe (a HEAD on the bucket, the folder's access). A driver
-      // without one has nothing that can be out beyond the disk the server runs on.
-      const storage = app.storage as FileStorage & { check?: () => Promise<unknown> };
+      // The storage's own probe (files/storage.ts: the folder writable, the bucket's HEAD).
       const [database, files] = await Promise.all(
         [
           withinBudget(app.db.execute(sql`select 1`), 'database'),
-          withinBudget(Promise.resolve(storage.check?.()), 'storage'),
+          withinBudget(app.storage.check(), 'storage'),
         ].map((part) =>
           part.then(
             () => 'ok' as const,
