@@ -9,6 +9,7 @@ import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -172,6 +173,23 @@ describe('a bucket that is not there', () => {
     const dead = new S3Storage(location);
     opened.push(dead);
     await expect(dead.check()).rejects.toThrow(/could not be reached/);
+  });
+
+  it('an endpoint that accepts and never answers fails the probe instead of holding it', async () => {
+    const held: net.Socket[] = [];
+    const silent = net.createServer((socket) => held.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as net.AddressInfo;
+    const location = parseStorageUrl(
+      `s3://${BUCKET}?endpoint=http://127.0.0.1:${port}&path_style=true`,
+    ) as StorageLocation;
+    const mute = new S3Storage(location);
+    opened.push(mute);
+    await expect(mute.check()).rejects.toThrow(
+      `The bucket ${BUCKET} at http://127.0.0.1:${port} did not answer in time.`,
+    );
+    for (const socket of held) socket.destroy();
+    silent.close();
   });
 });
 

@@ -34,6 +34,9 @@ export interface StorageLog {
   warn(details: object, message: string): void;
 }
 
+/** How long /api/ready waits for the bucket. */
+export const CHECK_TIMEOUT_MS = 2_000;
+
 function statusOf(error: unknown): number | undefined {
   return (error as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata?.httpStatusCode;
 }
@@ -65,6 +68,9 @@ export class S3Storage implements FileStorage {
       // s3rver, several hosted ones) refuse the SDK's default trailing-checksum uploads.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
+      // An endpoint that drops packets must not hold a request for minutes: a connection in
+      // 3 s, and a socket silent for 30 s is given up (a long download keeps it busy).
+      requestHandler: { connectionTimeout: 3_000, requestTimeout: 30_000 },
     });
     this.where = `bucket ${location.bucket}${location.endpoint ? ` at ${location.endpoint}` : ''}`;
   }
@@ -84,6 +90,8 @@ export class S3Storage implements FileStorage {
       return `The ${this.where} refused access: check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.`;
     if (error instanceof S3ServiceException)
       return `The ${this.where} answered ${status ?? '?'} ${error.name}: ${error.message}`;
+    if (name === 'AbortError' || name === 'TimeoutError')
+      return `The ${this.where} did not answer in time.`;
     const code = (error as { code?: string } | null)?.code;
     const message = error instanceof Error ? error.message : String(error);
     return `The ${this.where} could not be reached (${code ?? message}).`;
@@ -189,7 +197,10 @@ export class S3Storage implements FileStorage {
 
   async check(): Promise<void> {
     try {
-      await this.client.send(new HeadBucketCommand({ Bucket: this.location.bucket }));
+      // Readiness answers fast: one try, two seconds at most.
+      await this.client.send(new HeadBucketCommand({ Bucket: this.location.bucket }), {
+        abortSignal: AbortSignal.timeout(CHECK_TIMEOUT_MS),
+      });
     } catch (error) {
       // HeadBucket has no body: a 404 says only NotFound, which here is the bucket.
       const sentence =

@@ -4,8 +4,18 @@
  * s3-storage.ts; openStorage picks one). Names are random; neither is ever served directly:
  * the routes check access, then stream the bytes through.
  */
-import { constants, createReadStream, createWriteStream } from 'node:fs';
-import { access, mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { constants, createWriteStream } from 'node:fs';
+import {
+  access,
+  mkdir,
+  open,
+  readFile,
+  readdir,
+  rename,
+  rm,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -108,13 +118,24 @@ export class LocalStorage implements FileStorage {
   }
 
   async getStream(name: string): Promise<StoredStream | null> {
-    const file = this.pathOf(name);
+    let handle;
     try {
-      const info = await stat(file);
-      if (!info.isFile()) return null;
-      return { stream: createReadStream(file), size: info.size };
+      // Opened here, not lazily by the stream: a file removed meanwhile is a 404 before any
+      // header is sent, never a stream that fails once the answer has begun.
+      handle = await open(this.pathOf(name), 'r');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+    try {
+      const info = await handle.stat();
+      if (!info.isFile()) {
+        await handle.close();
+        return null;
+      }
+      return { stream: handle.createReadStream(), size: info.size };
+    } catch (error) {
+      await handle.close();
       throw error;
     }
   }
