@@ -103,6 +103,29 @@ export function createMetrics(sources: MetricSources): AppMetrics {
     },
   });
 
+  // Before the outbox's gauges: the scrape's own outbox query is not counted as waiting.
+  const client: unknown = (sources.db as { $client?: unknown }).$client;
+  if (client instanceof pg.Pool) {
+    const pool = client;
+    const slots = (name: string, help: string, read: () => number) =>
+      new Gauge({
+        name,
+        help,
+        registers: [registry],
+        collect() {
+          this.set(read());
+        },
+      });
+    slots('sesame_db_pool_max', 'PostgreSQL pool: most connections.', () => poolStats(pool).max);
+    slots('sesame_db_pool_open', 'PostgreSQL pool: connections open.', () => poolStats(pool).open);
+    slots('sesame_db_pool_idle', 'PostgreSQL pool: connections idle.', () => poolStats(pool).idle);
+    slots(
+      'sesame_db_pool_waiting',
+      'PostgreSQL pool: queries waiting for a connection.',
+      () => poolStats(pool).waiting,
+    );
+  }
+
   // The outbox is the database's, shared by every instance: each scrape reads it, once
   // for its three figures (one statement on the pending rows' index). A scrape asks its
   // gauges together, so the three share the reading in flight.
@@ -151,28 +174,6 @@ export function createMetrics(sources: MetricSources): AppMetrics {
       this.set((await readOutbox()) ? 1 : 0);
     },
   });
-
-  const client: unknown = (sources.db as { $client?: unknown }).$client;
-  if (client instanceof pg.Pool) {
-    const pool = client;
-    const slots = (name: string, help: string, read: () => number) =>
-      new Gauge({
-        name,
-        help,
-        registers: [registry],
-        collect() {
-          this.set(read());
-        },
-      });
-    slots('sesame_db_pool_max', 'PostgreSQL pool: most connections.', () => poolStats(pool).max);
-    slots('sesame_db_pool_open', 'PostgreSQL pool: connections open.', () => poolStats(pool).open);
-    slots('sesame_db_pool_idle', 'PostgreSQL pool: connections idle.', () => poolStats(pool).idle);
-    slots(
-      'sesame_db_pool_waiting',
-      'PostgreSQL pool: queries waiting for a connection.',
-      () => poolStats(pool).waiting,
-    );
-  }
 
   return {
     registry,
