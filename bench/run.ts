@@ -15,6 +15,7 @@ const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   start: () => import('./start'),
   kiosk: () => import('./kiosk'),
   invite: () => import('./invite'),
+  cluster: () => import('./cluster'),
 };
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));
