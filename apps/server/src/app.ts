@@ -174,7 +174,7 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   app.decorate('config', config);
   app.decorate('db', db);
   app.decorate('tokens', new TokenService(config.jwtSecret));
-  app.decorate('storage', openStorage(config, app.log));
+  app.decorate('storage', await openStorage(config, app.log));
   app.decorate('fileUrls', new FileUrls(config.jwtSecret));
   // One live feed per app, listening on DATABASE_LISTEN_URL when set (on-site/live.ts).
   const liveHub = LiveHub.for(db, app.log, undefined, config.databaseListenUrl);
@@ -182,11 +182,10 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   app.addHook('onClose', () => liveHub.close());
   app.decorate(
     'metrics',
-    createMetrics({
-      db,
-      liveStreams: () => liveHub.size,
-      listening: () => liveHub.listening,
-    }),
+    await createMetrics(
+      { db, liveStreams: () => liveHub.size, listening: () => liveHub.listening },
+      config.metricsToken !== undefined,
+    ),
   );
   // Every answer counted by its route's pattern (metrics/registry.ts), /metrics included.
   app.addHook('onResponse', async (request, reply) => app.metrics.observeRequest(request, reply));

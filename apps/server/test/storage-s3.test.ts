@@ -45,11 +45,11 @@ let s3: S3rverServer | undefined;
 let endpoint = '';
 const opened: S3Storage[] = [];
 
-function bucket(prefix: string, name = BUCKET): S3Storage {
+async function bucket(prefix: string, name = BUCKET): Promise<S3Storage> {
   const location = parseStorageUrl(
     `s3://${name}/${prefix}?endpoint=${endpoint}&region=us-east-1&path_style=true`,
   ) as StorageLocation;
-  const storage = new S3Storage(location);
+  const storage = await S3Storage.open(location);
   opened.push(storage);
   return storage;
 }
@@ -95,7 +95,7 @@ const drivers: [string, () => Promise<FileStorage>][] = [
     'local folder',
     async () => new LocalStorage(await mkdtemp(path.join(os.tmpdir(), 'sesame-files-'))),
   ],
-  ['S3 bucket', async () => bucket(`contract-${randomBytes(4).toString('hex')}`)],
+  ['S3 bucket', () => bucket(`contract-${randomBytes(4).toString('hex')}`)],
 ];
 
 describe.each(drivers)('the storage contract: %s', (_label, make) => {
@@ -152,7 +152,7 @@ describe.each(drivers)('the storage contract: %s', (_label, make) => {
 
 describe('a bucket that is not there', () => {
   it('fails the probe with a sentence naming it, and every operation with a 503', async () => {
-    const missing = bucket('', 'no-such-bucket');
+    const missing = await bucket('', 'no-such-bucket');
     await expect(missing.check()).rejects.toThrow(
       `The bucket no-such-bucket at ${endpoint} does not exist.`,
     );
@@ -170,7 +170,7 @@ describe('a bucket that is not there', () => {
     const location = parseStorageUrl(
       `s3://${BUCKET}?endpoint=http://127.0.0.1:9&path_style=true`,
     ) as StorageLocation;
-    const dead = new S3Storage(location);
+    const dead = await S3Storage.open(location);
     opened.push(dead);
     await expect(dead.check()).rejects.toThrow(/could not be reached/);
   });
@@ -183,7 +183,7 @@ describe('a bucket that is not there', () => {
     const location = parseStorageUrl(
       `s3://${BUCKET}?endpoint=http://127.0.0.1:${port}&path_style=true`,
     ) as StorageLocation;
-    const mute = new S3Storage(location);
+    const mute = await S3Storage.open(location);
     opened.push(mute);
     await expect(mute.check()).rejects.toThrow(
       `The bucket ${BUCKET} at http://127.0.0.1:${port} did not answer in time.`,
@@ -196,7 +196,7 @@ describe('a bucket that is not there', () => {
 describe('the move command', () => {
   it('copies a folder into the bucket, then skips what is already there', async () => {
     const folder = new LocalStorage(await mkdtemp(path.join(os.tmpdir(), 'sesame-move-')));
-    const target = bucket(`move-${randomBytes(4).toString('hex')}`);
+    const target = await bucket(`move-${randomBytes(4).toString('hex')}`);
     const contents = new Map<string, Buffer>();
     for (let i = 0; i < 5; i += 1) {
       const n = name();
@@ -218,7 +218,7 @@ describe('the move command', () => {
   it('into a missing bucket: the sentence, nothing copied', async () => {
     const folder = new LocalStorage(await mkdtemp(path.join(os.tmpdir(), 'sesame-move-')));
     await folder.put(name(), Buffer.from('x'));
-    await expect(moveToBucket(folder, bucket('', 'no-such-bucket'))).rejects.toThrow(
+    await expect(moveToBucket(folder, await bucket('', 'no-such-bucket'))).rejects.toThrow(
       'does not exist',
     );
     await rm(folder.root, { recursive: true, force: true });
@@ -256,7 +256,7 @@ describe(`an app whose files are in the bucket (${testDatabaseKind})`, () => {
   let store: S3Storage;
   beforeAll(async () => {
     const prefix = `app-${randomBytes(4).toString('hex')}`;
-    store = bucket(prefix);
+    store = await bucket(prefix);
     ctx = await startTestApp({
       storage: store.location,
       rateLimits: { ...DEFAULT_RATE_LIMITS, publicFormPerWindow: 10_000 },
@@ -368,7 +368,7 @@ describe(`an app whose files are in the bucket (${testDatabaseKind})`, () => {
 describe(`an app whose bucket is missing (${testDatabaseKind})`, () => {
   let ctx: TestContext & { close(): Promise<void> };
   beforeAll(async () => {
-    const missing = bucket('', 'no-such-bucket');
+    const missing = await bucket('', 'no-such-bucket');
     ctx = await startTestApp({ storage: missing.location });
   });
   afterAll(async () => {

@@ -92,7 +92,7 @@ async function main(): Promise<number> {
     return 2;
   }
   const source = new LocalStorage(path.resolve(from));
-  const bucket = new S3Storage(location);
+  const bucket = await S3Storage.open(location);
   try {
     const counts = await moveToBucket(source, bucket, (line) => console.error(line));
     // The counts are the command's output (stdout); failures went to stderr above.

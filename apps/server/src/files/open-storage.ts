@@ -8,11 +8,11 @@ import type { Config } from '../config';
 import { S3Storage, type StorageLog } from './s3-storage';
 import { LocalStorage, type FileStorage } from './storage';
 
-export function openStorage(
+export async function openStorage(
   config: Pick<Config, 'dataDir' | 'storage'>,
   log?: StorageLog,
-): FileStorage {
+): Promise<FileStorage> {
   return config.storage
-    ? new S3Storage(config.storage, log)
+    ? await S3Storage.open(config.storage, log)
     : new LocalStorage(path.join(config.dataDir, 'files'));
 }

@@ -9,15 +9,7 @@
  * credentials, an endpoint that does not answer) is logged once per call and thrown as
  * StorageUnavailable: the request answers 503 with a readable message, never a bare 500.
  */
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadBucketCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-  S3ServiceException,
-} from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { Readable } from 'node:stream';
 import type { StorageLocation } from '../config';
 import {
@@ -52,15 +44,27 @@ async function collect(stream: Readable): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/** The SDK, loaded only when a bucket is configured (S3Storage.open). */
+type S3Sdk = typeof import('@aws-sdk/client-s3');
+
 export class S3Storage implements FileStorage {
   readonly client: S3Client;
   private readonly where: string;
 
-  constructor(
+  /**
+   * The SDK is imported here, not at the top: it costs about 28 MB of memory, which a server
+   * keeping its files in DATA_DIR (the default, a lobby PC's) should not pay (bench memory).
+   */
+  static async open(location: StorageLocation, log?: StorageLog): Promise<S3Storage> {
+    return new S3Storage(await import('@aws-sdk/client-s3'), location, log);
+  }
+
+  private constructor(
+    private readonly sdk: S3Sdk,
     readonly location: StorageLocation,
     private readonly log?: StorageLog,
   ) {
-    this.client = new S3Client({
+    this.client = new sdk.S3Client({
       region: location.region,
       endpoint: location.endpoint,
       forcePathStyle: location.pathStyle,
@@ -88,7 +92,7 @@ export class S3Storage implements FileStorage {
       return `The ${this.where} does not exist.`;
     if (status === 403 || name === 'AccessDenied' || name === 'InvalidAccessKeyId')
       return `The ${this.where} refused access: check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.`;
-    if (error instanceof S3ServiceException)
+    if (error instanceof this.sdk.S3ServiceException)
       return `The ${this.where} answered ${status ?? '?'} ${error.name}: ${error.message}`;
     if (name === 'AbortError' || name === 'TimeoutError')
       return `The ${this.where} did not answer in time.`;
@@ -111,7 +115,7 @@ export class S3Storage implements FileStorage {
     const length = Buffer.isBuffer(body) ? body.length : size;
     try {
       await this.client.send(
-        new PutObjectCommand({
+        new this.sdk.PutObjectCommand({
           Bucket: this.location.bucket,
           Key: key,
           Body: body,
@@ -127,7 +131,7 @@ export class S3Storage implements FileStorage {
     const key = this.keyOf(name);
     try {
       const answer = await this.client.send(
-        new GetObjectCommand({ Bucket: this.location.bucket, Key: key }),
+        new this.sdk.GetObjectCommand({ Bucket: this.location.bucket, Key: key }),
       );
       // In Node the body is an http.IncomingMessage: a Readable.
       const stream = answer.Body as Readable | undefined;
@@ -158,7 +162,9 @@ export class S3Storage implements FileStorage {
     const key = this.keyOf(name);
     try {
       // S3 answers 204 for a key that is not there: removing twice is harmless, as on disk.
-      await this.client.send(new DeleteObjectCommand({ Bucket: this.location.bucket, Key: key }));
+      await this.client.send(
+        new this.sdk.DeleteObjectCommand({ Bucket: this.location.bucket, Key: key }),
+      );
     } catch (error) {
       if (isNotFound(error) && (error as { name?: string }).name !== 'NoSuchBucket') return;
       throw this.fault('remove', name, error);
@@ -172,7 +178,7 @@ export class S3Storage implements FileStorage {
       let page;
       try {
         page = await this.client.send(
-          new ListObjectsV2Command({
+          new this.sdk.ListObjectsV2Command({
             Bucket: this.location.bucket,
             Prefix: prefix || undefined,
             ContinuationToken: token,
@@ -198,7 +204,7 @@ export class S3Storage implements FileStorage {
   async check(): Promise<void> {
     try {
       // Readiness answers fast: one try, two seconds at most.
-      await this.client.send(new HeadBucketCommand({ Bucket: this.location.bucket }), {
+      await this.client.send(new this.sdk.HeadBucketCommand({ Bucket: this.location.bucket }), {
         abortSignal: AbortSignal.timeout(CHECK_TIMEOUT_MS),
       });
     } catch (error) {

@@ -10,7 +10,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import pg from 'pg';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Registry } from 'prom-client';
 import type { Database } from '../db/client';
 import { poolStats } from '../db/pool-guard';
 
@@ -35,7 +35,8 @@ export type CheckOutcome =
   'check_in' | 'check_out' | 'repeat' | 'invalid' | 'denied' | 'unknown' | 'refused' | 'error';
 
 export interface AppMetrics {
-  registry: Registry;
+  /** Absent when METRICS_TOKEN is unset: nothing is counted that nobody may read. */
+  registry?: Registry;
   /** onResponse: one request answered, by route pattern, method and status. */
   observeRequest(request: FastifyRequest, reply: FastifyReply): void;
   codeCheck(outcome: CheckOutcome): void;
@@ -46,7 +47,21 @@ export interface AppMetrics {
 /** Latency buckets (seconds): the code check answers in milliseconds, an export in seconds. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-export function createMetrics(sources: MetricSources): AppMetrics {
+/** Without METRICS_TOKEN: every count is a no-op. */
+const UNCOUNTED: AppMetrics = {
+  observeRequest() {},
+  codeCheck() {},
+  retentionSweep() {},
+};
+
+/**
+ * The app's metrics, or UNCOUNTED when `enabled` is false (METRICS_TOKEN unset). prom-client
+ * is imported only then: about 14 MB a server nobody scrapes should not hold (bench memory).
+ */
+export async function createMetrics(sources: MetricSources, enabled: boolean): Promise<AppMetrics> {
+  if (!enabled) return UNCOUNTED;
+  const { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } =
+    await import('prom-client');
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'sesame_' });
 

@@ -30,9 +30,12 @@ export const metricsRoutes: FastifyPluginAsync = async (app) => {
           .header('www-authenticate', 'Bearer realm="metrics"')
           .send({ message: say(request, (m) => m.api.unauthenticated) });
       }
-      const text = await app.metrics.registry.metrics();
+      // A token set means app.ts built the registry (createMetrics' `enabled`).
+      const registry = app.metrics.registry;
+      if (!registry) return reply.code(404).send({ message: say(request, (m) => m.api.notFound) });
+      const text = await registry.metrics();
       return reply
-        .header('content-type', app.metrics.registry.contentType)
+        .header('content-type', registry.contentType)
         .header('cache-control', 'no-store')
         .send(text);
     },

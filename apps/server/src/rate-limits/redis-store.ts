@@ -8,8 +8,7 @@
  * (fail-open.ts). `?keyPrefix=` on REDIS_URL (an ioredis option) puts every key under a
  * prefix of its own, for deployments (or test runs) that share one Redis.
  */
-import RedisStore from '@fastify/rate-limit/store/RedisStore.js';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { CounterOutage, CounterStore } from './fail-open';
 
 export const REDIS_NAMESPACE = 'sesame-rl-';
@@ -34,7 +33,13 @@ export async function openRedisCounters(
   url: string,
   outage: CounterOutage,
 ): Promise<RedisCounters> {
-  const client = new Redis(url, {
+  // Imported here, not at the top: ioredis costs about 25 MB that a server without
+  // REDIS_URL should not pay (bench memory).
+  const [{ Redis: RedisClient }, { default: RedisStore }] = await Promise.all([
+    import('ioredis'),
+    import('@fastify/rate-limit/store/RedisStore.js'),
+  ]);
+  const client = new RedisClient(url, {
     lazyConnect: true,
     connectTimeout: REDIS_WAIT_MS,
     commandTimeout: REDIS_WAIT_MS,
