@@ -1,12 +1,13 @@
 /**
  * Issue 32: the backup commands deploy/README.md gives, run for real. A PostgreSQL database
  * of its own is migrated and seeded as a first start does; a visit request with an identity
- * document, its confirmation, a check-in and the audit trail are written through the API;
- * then `pg_dump --format=custom` and a `tar` of DATA_DIR/files, `pg_restore --no-owner` into
- * another new database and the archive unpacked into another data folder. A server started on
- * the restored pair serves the same request, the document's bytes, the check log and the
- * admin's sign-in; it takes new writes (sequences and ids restored), and its start runs no
- * migration again. PostgreSQL only: the embedded database is backed up by copying DATA_DIR.
+ * document, its confirmation, a check-in and the audit trail are written through the API, and
+ * a signed document (row and PDF) through the signing service; then `pg_dump --format=custom`
+ * and a `tar` of DATA_DIR/files, `pg_restore --no-owner` into another new database and the
+ * archive unpacked into another data folder. A server started on the restored pair serves the
+ * same request, the document's bytes, the check log, the signed PDF and the admin's sign-in;
+ * it takes new writes (sequences and ids restored), and its start runs no migration again.
+ * PostgreSQL only: the embedded database is backed up by copying DATA_DIR.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -15,12 +16,25 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
+import { and, eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RequestRow, VisitorLogRow } from '@sesame/shared';
+import type { RequestRow, SignedDocument, VisitorLogRow } from '@sesame/shared';
 import { buildApp } from '../src/app';
 import { DEFAULT_RATE_LIMITS } from '../src/config';
 import { openPostgres, type DatabaseHandle } from '../src/db/client';
+import {
+  companies,
+  documentVersions,
+  files,
+  siteDocuments,
+  sites,
+  visitorTypeDocuments,
+  visitorTypes,
+} from '../src/db/schema';
+import { partsOf, signatureHash, signForVisit, type SignatureRow } from '../src/documents/signing';
+import { withStoredFileCleanup } from '../src/files/uploads';
+import { qrPng } from '../src/qr/qr';
 import { seedFirstRun } from '../src/setup/seed';
 import { withDatabase } from './global-setup';
 import { as, multipart, testConfig, tokenFor } from './helpers/app';
@@ -99,6 +113,68 @@ async function startOn(url: string, dataDir: string): Promise<Instance> {
   return { app, handle, dataDir };
 }
 
+/**
+ * The visitor signs a document of the demo site, as the kiosk's signing step does
+ * (signForVisit: the signature row, its audit entry and its PDF in the storage). The
+ * document's setup is rows, as the signatures test writes them; the PDF's bytes are returned.
+ */
+async function signDocument(instance: Instance, visitorId: string, email: string) {
+  const { db } = instance.handle;
+  const [place] = await db
+    .select({ companyId: companies.id, siteId: sites.id })
+    .from(companies)
+    .innerJoin(sites, eq(sites.companyId, companies.id))
+    .where(eq(companies.slug, 'demo'));
+  const { companyId, siteId } = place!;
+  const [type] = await db
+    .select()
+    .from(visitorTypes)
+    .where(and(eq(visitorTypes.siteId, siteId), eq(visitorTypes.nameFr, 'Prestataire')));
+  const [doc] = await db
+    .insert(siteDocuments)
+    .values({ companyId, siteId, currentVersion: 1 })
+    .returning();
+  await db.insert(documentVersions).values({
+    companyId,
+    documentId: doc!.id,
+    version: 1,
+    titleFr: 'Consignes de sécurité',
+    titleEn: 'Safety rules',
+    bodyFr: 'Le port du badge est obligatoire.',
+    bodyEn: 'The badge must be worn.',
+  });
+  await db
+    .insert(visitorTypeDocuments)
+    .values({ companyId, visitorTypeId: type!.id, documentId: doc!.id, validity: 'visit' });
+  const drawn = await qrPng('a drawn signature');
+  const [row] = await withStoredFileCleanup(instance.app.storage, (storage) =>
+    db.transaction((tx) =>
+      signForVisit(tx, {
+        companyId,
+        siteId,
+        visitorId,
+        typeId: type!.id,
+        email,
+        language: 'fr',
+        signed: [
+          {
+            document_id: doc!.id,
+            version: 1,
+            signer_name: 'Awa Sauvegarde',
+            method: 'drawn',
+            image: `data:image/png;base64,${drawn.toString('base64')}`,
+          },
+        ],
+        storage,
+      }),
+    ),
+  );
+  const [pdf] = await db.select().from(files).where(eq(files.id, row!.pdfFileId!));
+  const bytes = await instance.app.storage.get(pdf!.storedName);
+  if (!bytes) throw new Error('the signed PDF is missing from the storage');
+  return { signature: row!, pdf: bytes };
+}
+
 describe.runIf(onPostgres)('backup and restore (pg_dump, pg_restore, the files folder)', () => {
   const databases: string[] = [];
   const folders: string[] = [];
@@ -109,6 +185,8 @@ describe.runIf(onPostgres)('backup and restore (pg_dump, pg_restore, the files f
   let requestId: string;
   let visitorId: string;
   let visitorUidn: string;
+  let signature: SignatureRow;
+  let signedPdf: Buffer;
 
   beforeAll(async () => {
     // 1. A first start on a new database, and real data written through the API.
@@ -160,6 +238,11 @@ describe.runIf(onPostgres)('backup and restore (pg_dump, pg_restore, the files f
     const checkIn = await call({ method: 'GET', url: `/api/get-qr-data/${visitorUidn}` });
     expect(checkIn.statusCode, checkIn.body).toBe(200);
     expect(checkIn.json()).toMatchObject({ status: 'success', action: 'check_in' });
+    ({ signature, pdf: signedPdf } = await signDocument(
+      source,
+      visitorId,
+      'awa.backup@example.com',
+    ));
     migrationsBefore = await migrationsApplied(first.url);
     expect(migrationsBefore.length).toBeGreaterThan(0);
 
@@ -287,6 +370,25 @@ describe.runIf(onPostgres)('backup and restore (pg_dump, pg_restore, the files f
     const file = await call({ method: 'GET', url: row!.visitor.request_image! });
     expect(file.statusCode, file.body).toBe(200);
     expect(file.rawPayload.equals(laterBytes)).toBe(true);
+  });
+
+  it('serves the signed document: its row, whose hash the restored parts recompute, and its PDF', async () => {
+    const call = as(restored.app, await tokenFor(restored.app, ADMIN_EMAIL, ADMIN_PASSWORD));
+    const list = await call({ method: 'GET', url: `/api/visitors/${visitorId}/signatures` });
+    expect(list.statusCode, list.body).toBe(200);
+    const [listed] = list.json<{ data: SignedDocument[] }>().data;
+    expect(listed).toMatchObject({
+      id: signature.id,
+      signer_name: 'Awa Sauvegarde',
+      hash: signature.hash,
+    });
+    const pdf = await call({ method: 'GET', url: listed!.pdf_url! });
+    expect(pdf.statusCode, pdf.body).toBe(200);
+    expect(pdf.rawPayload.equals(signedPdf)).toBe(true);
+    const restoredRow = (await restored.handle.db.query.signatures.findFirst({
+      where: (row, { eq: equals }) => equals(row.id, signature.id),
+    }))!;
+    expect(signatureHash(partsOf(restoredRow))).toBe(signature.hash);
   });
 
   it("keeps the migrations journal: the restored database's start applied none again", async () => {
