@@ -43,6 +43,7 @@ import { cpuDuring } from './cpu';
 import { openLoop, type OpenLoopResult } from './open-loop';
 import { printProfile } from './profile';
 import { THREE_STATEMENTS_PATH } from './variants/three-statements';
+import { databaseOn, onConnection } from '../apps/server/src/db/one-connection';
 
 const SERVER_URL =
   process.env.BENCH_DATABASE_URL ??
@@ -94,21 +95,7 @@ const RECEPTIONIST = { email: 'bench-desk@sesame.test', password: 'Bench-Passwor
 const UIDN_OF = (n: string) =>
   `overlay(overlay(lpad(upper(to_hex(${n})), 12, '0') placing '-' from 5 for 0) placing '-' from 10 for 0)`;
 
-function withDatabase(url: string, name: string): string {
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
-
-async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: SERVER_URL });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
+const admin = <T>(work: (client: pg.Client) => Promise<T>) => onConnection(SERVER_URL, work);
 
 interface Child {
   url: string;
@@ -129,7 +116,7 @@ async function serve(mode: 'app' | 'bare', env: Record<string, string> = {}): Pr
       ...process.env,
       BENCH_MODE: mode,
       PORT: String(port),
-      DATABASE_URL: withDatabase(SERVER_URL, DATABASE),
+      DATABASE_URL: databaseOn(SERVER_URL, DATABASE),
       LOG_LEVEL: 'silent',
       ...env,
     },
@@ -426,7 +413,7 @@ export async function run(): Promise<void> {
     await db.query(`create database ${DATABASE}`);
   });
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sesame-bench-'));
-  const dbClient = new pg.Client({ connectionString: withDatabase(SERVER_URL, DATABASE) });
+  const dbClient = new pg.Client({ connectionString: databaseOn(SERVER_URL, DATABASE) });
   let app: Child | null = null;
   let bare: Child | null = null;
   try {

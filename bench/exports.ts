@@ -7,8 +7,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import pg from 'pg';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, ROOT, startServer } from '../e2e/support/server';
+import { databaseOn, onConnection } from '../apps/server/src/db/one-connection';
 
 const SERVER_URL =
   process.env.BENCH_DATABASE_URL ??
@@ -25,19 +25,7 @@ async function rssMb(pid: number): Promise<number> {
 }
 
 async function admin(sql: string, url = SERVER_URL): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
+  await onConnection(url, (client) => client.query(sql));
 }
 
 export async function run(): Promise<void> {
@@ -47,7 +35,7 @@ export async function run(): Promise<void> {
   });
   await admin(`drop database if exists ${DATABASE} with (force)`);
   await admin(`create database ${DATABASE}`);
-  const databaseUrl = withDatabase(SERVER_URL, DATABASE);
+  const databaseUrl = databaseOn(SERVER_URL, DATABASE);
   const server = await startServer({ DATABASE_URL: databaseUrl });
   try {
     await admin(

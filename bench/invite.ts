@@ -22,6 +22,7 @@ import { buildApp } from '../apps/server/src/app';
 import { loadConfig } from '../apps/server/src/config';
 import { openDatabase } from '../apps/server/src/db/client';
 import { TEST_PASSWORD, buildCompany, buildUser } from '../apps/server/test/helpers/factories';
+import { onConnection } from '../apps/server/src/db/one-connection';
 
 const SERVER_URL =
   process.env.BENCH_DATABASE_URL ??
@@ -40,13 +41,7 @@ function withDatabase(url: string, name: string): string {
 }
 
 async function admin(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: SERVER_URL });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
+  await onConnection(SERVER_URL, (client) => client.query(statement));
 }
 
 /** The CSV a French host saves from Excel: `;`, CRLF, a BOM; every visitor with an e-mail, some with a phone. */

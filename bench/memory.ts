@@ -17,9 +17,9 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, freePort, ROOT } from '../e2e/support/server';
 import { cpuDuring } from './cpu';
+import { onConnection } from '../apps/server/src/db/one-connection';
 
 const BUDGET_MB = { PGlite: 200, PostgreSQL: 150 };
 /** A first start on a new embedded database fits a 512 MB machine (issue 32). */
@@ -214,13 +214,7 @@ async function database(label: keyof typeof BUDGET_MB, env: Record<string, strin
 }
 
 async function onServer(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: SERVER_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
+  await onConnection(SERVER_URL, (client) => client.query(sql));
 }
 
 export async function run(): Promise<void> {

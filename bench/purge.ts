@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { freePort } from '../e2e/support/server';
+import { databaseOn, onConnection } from '../apps/server/src/db/one-connection';
 
 const SERVER_URL =
   process.env.BENCH_DATABASE_URL ??
@@ -29,22 +30,6 @@ const BASELINE_MS = 5_000;
 const WARMUP_MS = 3_000;
 const PASSWORD = 'Bench-Password-123';
 const DESK = 'bench-desk@sesame.test';
-
-function withDatabase(url: string, name: string): string {
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
-
-async function onServer<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
 
 interface Server {
   url: string;
@@ -60,7 +45,7 @@ async function serve(dataDir: string): Promise<Server> {
       ...process.env,
       PORT: String(port),
       DATA_DIR: dataDir,
-      DATABASE_URL: withDatabase(SERVER_URL, DATABASE),
+      DATABASE_URL: databaseOn(SERVER_URL, DATABASE),
       LOG_LEVEL: 'silent',
     },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -178,13 +163,15 @@ async function countFiles(root: string): Promise<number> {
 export async function run(): Promise<void> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sesame-bench-purge-'));
   const filesRoot = path.join(dataDir, 'files');
-  await onServer(SERVER_URL, (db) => db.query(`drop database if exists ${DATABASE} with (force)`));
-  await onServer(SERVER_URL, (db) => db.query(`create database ${DATABASE}`));
+  await onConnection(SERVER_URL, (db) =>
+    db.query(`drop database if exists ${DATABASE} with (force)`),
+  );
+  await onConnection(SERVER_URL, (db) => db.query(`create database ${DATABASE}`));
   let server: Server | undefined;
   try {
     server = await serve(dataDir); // migrates the new database
     const seedStarted = performance.now();
-    const codes = await onServer(withDatabase(SERVER_URL, DATABASE), (db) => seed(db, filesRoot));
+    const codes = await onConnection(databaseOn(SERVER_URL, DATABASE), (db) => seed(db, filesRoot));
     console.log(
       `seeded ${VISITORS} due visitors with their files and ${CARDS} QR cards in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`,
     );
@@ -213,7 +200,7 @@ export async function run(): Promise<void> {
     const result = await purged;
     if (result.error) throw new Error(result.error);
     const filesAfter = await countFiles(filesRoot);
-    const left = await onServer(withDatabase(SERVER_URL, DATABASE), async (db) => {
+    const left = await onConnection(databaseOn(SERVER_URL, DATABASE), async (db) => {
       const { rows } = await db.query<{ files: number; named: number; counts: number }>(
         `select (select count(*)::int from files) as files,
                 (select count(*)::int from visitors where anonymised_at is null) as named,
@@ -237,7 +224,7 @@ export async function run(): Promise<void> {
     );
   } finally {
     await server?.stop();
-    await onServer(SERVER_URL, (db) =>
+    await onConnection(SERVER_URL, (db) =>
       db.query(`drop database if exists ${DATABASE} with (force)`),
     );
     await rm(dataDir, { recursive: true, force: true });

@@ -17,9 +17,9 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { freshness, PARTS } from '../tools/build-stamp';
 import { freePort, ROOT } from '../e2e/support/server';
+import { onConnection } from '../apps/server/src/db/one-connection';
 
 const RUNS = Number(process.env.BENCH_START_RUNS ?? 5);
 const SERVER_URL =
@@ -109,13 +109,7 @@ async function restarts(label: string, env: Record<string, string>): Promise<voi
 }
 
 async function onServer(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: SERVER_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
+  await onConnection(SERVER_URL, (client) => client.query(sql));
 }
 
 async function firstStart(): Promise<void> {

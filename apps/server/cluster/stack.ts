@@ -16,6 +16,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { freshness } from '../../../tools/build-stamp';
 import { freePort } from '../test/helpers/smtp';
+import { onConnection } from '../src/db/one-connection';
 
 export const ROOT = path.resolve(import.meta.dirname, '../../..');
 const COMPILED_MAIN = path.join(ROOT, 'apps/server/dist/main.js');
@@ -202,15 +203,7 @@ export function databaseUrl(name: string, port?: number): string {
   return url.toString();
 }
 
-async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: SERVER_URL });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
+const admin = <T>(work: (client: pg.Client) => Promise<T>) => onConnection(SERVER_URL, work);
 
 const createdDatabases: string[] = [];
 

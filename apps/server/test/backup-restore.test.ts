@@ -39,6 +39,7 @@ import { seedFirstRun } from '../src/setup/seed';
 import { withDatabase } from './global-setup';
 import { as, multipart, testConfig, tokenFor } from './helpers/app';
 import { testDatabaseKind } from './helpers/db';
+import { onConnection } from '../src/db/one-connection';
 
 const run = promisify(execFile);
 const onPostgres = testDatabaseKind === 'postgres';
@@ -58,15 +59,7 @@ function today(): string {
   return `${pad(d.getUTCDate())}/${pad(d.getUTCMonth() + 1)}/${d.getUTCFullYear()}`;
 }
 
-async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
+const admin = <T>(work: (client: pg.Client) => Promise<T>) => onConnection(adminUrl, work);
 
 /** A new, empty database with a unique name; its URL. */
 async function newDatabase(label: string): Promise<{ name: string; url: string }> {

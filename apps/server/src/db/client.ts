@@ -15,6 +15,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from './availability';
 import { lockDataFolder } from './data-lock';
+import { onConnection } from './one-connection';
 import { newDatabaseTemplate } from './pglite-template';
 import { ownTransactions, PoolWatch } from './pool-guard';
 import * as schema from './schema';
@@ -72,16 +73,10 @@ export async function openPostgres(
     });
   });
   if (pooled) {
-    const direct = new pg.Client({
-      connectionString: directUrl,
-      connectionTimeoutMillis: timeouts.connectMs,
-    });
-    await direct.connect();
-    try {
-      await migrateOnce(direct);
-    } finally {
-      await direct.end().catch(() => undefined);
-    }
+    await onConnection(
+      { connectionString: directUrl, connectionTimeoutMillis: timeouts.connectMs },
+      migrateOnce,
+    );
   } else {
     const client = await pool.connect();
     let broken: Error | undefined;
