@@ -175,6 +175,7 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   app.decorate('db', db);
   app.decorate('tokens', new TokenService(config.jwtSecret));
   app.decorate('storage', await openStorage(config, app.log));
+  app.addHook('onClose', async () => app.storage.close?.());
   app.decorate('fileUrls', new FileUrls(config.jwtSecret));
   // One live feed per app, listening on DATABASE_LISTEN_URL when set (on-site/live.ts).
   const liveHub = LiveHub.for(db, app.log, undefined, config.databaseListenUrl);

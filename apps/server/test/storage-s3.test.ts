@@ -71,7 +71,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const storage of opened) storage.client.destroy();
+  for (const storage of opened) storage.close();
   await s3?.close();
   await rm(s3dir, { recursive: true, force: true });
 });

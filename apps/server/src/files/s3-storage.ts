@@ -201,6 +201,10 @@ export class S3Storage implements FileStorage {
     } while (token);
   }
 
+  close(): void {
+    this.client.destroy();
+  }
+
   async check(): Promise<void> {
     try {
       // Readiness answers fast: one try, two seconds at most.

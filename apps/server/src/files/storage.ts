@@ -50,6 +50,8 @@ export interface FileStorage {
   list(): AsyncIterable<StoredEntry>;
   /** A cheap probe for /api/ready: resolves when writable/reachable, throws a sentence otherwise. */
   check(): Promise<void>;
+  /** Lets go of what the driver holds open (the S3 client's sockets); a folder holds nothing. */
+  close?(): void;
 }
 
 /**
