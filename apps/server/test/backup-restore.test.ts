@@ -168,6 +168,7 @@ async function signDocument(instance: Instance, visitorId: string, email: string
   return { signature: row!, pdf: bytes };
 }
 
+// PostgreSQL only: the embedded database is backed up by copying DATA_DIR while the server is stopped.
 describe.runIf(onPostgres)('backup and restore (pg_dump, pg_restore, the files folder)', () => {
   const databases: string[] = [];
   const folders: string[] = [];
@@ -387,8 +388,4 @@ describe.runIf(onPostgres)('backup and restore (pg_dump, pg_restore, the files f
   it("keeps the migrations journal: the restored database's start applied none again", async () => {
     expect(await migrationsApplied(restoredUrl)).toEqual(migrationsBefore);
   });
-});
-
-describe.skipIf(onPostgres)('backup and restore', () => {
-  it.skip('needs PostgreSQL (server:postgres): the embedded database is backed up by copying DATA_DIR while the server is stopped', () => {});
 });
