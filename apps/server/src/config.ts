@@ -53,6 +53,7 @@ export interface Settings {
   DATABASE_LISTEN_URL: string | undefined;
   REDIS_URL: string | undefined;
   METRICS_TOKEN: string | undefined;
+  SSO_SECRET_KEY: string | undefined;
 }
 
 /**
@@ -328,6 +329,12 @@ const SPECS: { [Name in keyof Settings]: Spec<Settings[Name]> } = {
     fallback: unset,
     secret: true,
   },
+  // Issue 33: the key the companies' identity-provider client secrets are encrypted with.
+  SSO_SECRET_KEY: {
+    parse: matching((value) => value.length >= 32, 'must be at least 32 characters long'),
+    fallback: unset,
+    secret: true,
+  },
 };
 
 /** Every environment variable Sésame reads (the README's configuration table lists them). */
@@ -381,6 +388,11 @@ export interface Config {
   redisUrl?: string;
   /** METRICS_TOKEN: /metrics answers only with it (Bearer); unset, /metrics is off. */
   metricsToken?: string;
+  /**
+   * SSO_SECRET_KEY (issue 33): the companies' client secrets are encrypted with a key drawn
+   * from it (sso/secret-box.ts); unset, from JWT_SECRET (or the secret kept in DATA_DIR).
+   */
+  ssoSecretKey: string;
 }
 
 export interface RateLimits {
@@ -490,13 +502,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!checked.settings) throw new ConfigError(checked.problems);
   const e = checked.settings;
   const port = e.PORT;
+  const jwtSecret = e.JWT_SECRET ?? persistedSecret(e.DATA_DIR);
   return {
     port,
     host: e.HOST,
     publicUrl: withoutTrailingSlashes(e.PUBLIC_URL ?? `http://localhost:${port}`),
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
-    jwtSecret: e.JWT_SECRET ?? persistedSecret(e.DATA_DIR),
+    jwtSecret,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     defaultCompanySlug: e.DEFAULT_COMPANY_SLUG,
@@ -521,6 +534,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseListenUrl: e.DATABASE_LISTEN_URL,
     redisUrl: e.REDIS_URL,
     metricsToken: e.METRICS_TOKEN,
+    ssoSecretKey: e.SSO_SECRET_KEY ?? jwtSecret,
   };
 }
 

@@ -205,7 +205,6 @@ const ADDED: Record<string, string[]> = {
   visitor_checks: ['site_id'],
   user_checks: ['site_id'],
   roll_calls: ['site_id'],
-  users: ['home_site_id', 'site_ids'],
   // Migrations 0027's (issue 29) and 0028's (issue 30), applied with it: the kiosk's, the
   // badge's and the invitation's columns.
   visit_requests: ['kiosk_id', 'invitation_id', 'here_at', 'cancelled_at'],
@@ -213,6 +212,9 @@ const ADDED: Record<string, string[]> = {
   // Migration 0029's (issue 31): a visitor's type, the signed documents' retention and the
   // watchlist's name threshold.
   visitors: ['site_id', 'photo_file_id', 'details_completed_at', 'visitor_type_id'],
+  // Migration 0031's (issue 33): who manages an account, and a session's provider.
+  users: ['home_site_id', 'site_ids', 'provisioned_by', 'external_id', 'updated_at'],
+  sessions: ['sso_company_id'],
   companies: [
     'retention_signatures_days',
     'retention_signatures_pending_days',
@@ -222,7 +224,7 @@ const ADDED: Record<string, string[]> = {
 };
 /**
  * Tables that later migrations create (0027: kiosks and badge prints; 0028: invitations;
- * 0029: visitor types, documents, signatures, the watchlist; 0030: the rate-limit counters),
+ * 0029: visitor types, documents, signatures, the watchlist; 0030: the rate-limit counters; 0031: single sign-on and SCIM),
  * empty here but for the four default visitor types 0029 gives every site.
  */
 const LATER_TABLES = [
@@ -238,6 +240,12 @@ const LATER_TABLES = [
   'watchlist_entries',
   'watchlist_holds',
   'rate_limit_hits',
+  'company_sso',
+  'sso_domains',
+  'sso_sign_ins',
+  'scim_tokens',
+  'scim_groups',
+  'scim_group_members',
 ];
 /** Columns it moves from the company to its site. */
 const MOVED: Record<string, string[]> = {

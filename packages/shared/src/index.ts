@@ -13,6 +13,7 @@ export * from './schemas/kiosk';
 export * from './schemas/invitation';
 export * from './schemas/visitor-type';
 export * from './schemas/watchlist';
+export * from './schemas/sso';
 export * from './schemas/user';
 export * from './schemas/qr-user';
 export * from './schemas/visitor';

@@ -39,6 +39,7 @@ export const MENU_TILE_IDS = [
   'visitorTypes',
   'watchlist',
   'watchlistReviews',
+  'sso',
 ] as const;
 export type MenuTileId = (typeof MENU_TILE_IDS)[number];
 
@@ -92,6 +93,9 @@ export const MENU_TILES: readonly MenuTile[] = [
   { id: 'visitorTypes', path: 'visitor-types', roles: [adm, sa, mgr, sc] },
   { id: 'watchlist', path: 'watchlist', roles: [adm, sa, mgr] },
   { id: 'watchlistReviews', path: 'watchlist-reviews', roles: [adm, sa, mgr, sup] },
+  // Issue 33: the company's sign-in with its identity provider and its SCIM tokens: the
+  // company's top role and the platform's admin (who repairs a broken configuration).
+  { id: 'sso', path: 'sso', roles: [adm, sa] },
 ];
 
 export function menuTilesFor(role: Role): MenuTile[] {
@@ -265,6 +269,9 @@ export const ACTIONS = {
   // The watchlist is the company's own: only the platform's admin reaches another's.
   'watchlist.manage': { roles: tileRoles('watchlist'), allCompanies: [adm] },
   'watchlist.review': { roles: tileRoles('watchlistReviews'), allCompanies: [adm] },
+  // Issue 33: single sign-on settings and SCIM tokens, the company's own: only the
+  // platform's admin reaches another company's.
+  'sso.manage': { roles: tileRoles('sso'), allCompanies: [adm] },
   // The live stream (Server-Sent Events): each event goes only to whom its own list's
   // action reaches (on-site changes: onSite.list; new requests: requests.list).
   'live.listen': {
@@ -315,6 +322,7 @@ export const STAFF_PAGE_ACTIONS: Readonly<Record<string, readonly Action[]>> = {
   'visitor-types': ['visitorTypes.manage'],
   watchlist: ['watchlist.manage'],
   'watchlist-reviews': ['watchlist.review'],
+  sso: ['sso.manage'],
 };
 
 /** Whether `role` may open the staff page `page` (the segment after the company's slug). */

@@ -74,7 +74,7 @@ const SPEC_ASSIGNABLE: [Role, string][] = [
 ];
 
 describe('permission matrix = spec §6', () => {
-  it('has the spec’s fifteen tiles in its order, then issue 14’s, 16’s, 27’s, 28’s, 29’s, 30’s and 31’s', () => {
+  it('has the spec’s fifteen tiles in its order, then issue 14’s, 16’s, 27’s, 28’s, 29’s, 30’s, 31’s and 33’s', () => {
     expect(MENU_TILES.map((t) => t.id)).toEqual([
       ...SPEC_MENU_TILES.map(([id]) => id),
       'account',
@@ -86,7 +86,17 @@ describe('permission matrix = spec §6', () => {
       'visitorTypes',
       'watchlist',
       'watchlistReviews',
+      'sso',
     ]);
+  });
+
+  it('lets the company’s top role and the platform’s admin set up single sign-on, the admin in any company (issue 33)', () => {
+    for (const role of ROLES) {
+      const may = role === 'ROLE_ADMIN' || role === 'ROLE_SUPER_ADMIN';
+      expect(mayPerform(role, 'sso.manage'), role).toBe(may);
+      expect(opensStaffPage(role, 'sso'), role).toBe(may);
+      expect(actsOnAllCompanies(role, 'sso.manage'), role).toBe(role === 'ROLE_ADMIN');
+    }
   });
 
   it('lets every staff member invite their visitors in their own company only (issue 30)', () => {

@@ -7,7 +7,18 @@ export function hashPassword(password: string): Promise<string> {
   return hash(password, OPTIONS);
 }
 
+/**
+ * The password hash of an account without a password (issue 33: created by the company's
+ * identity provider or its directory). No password matches it; checking one against it
+ * costs what checking a real one does (the decoy's hash), so timing tells nothing.
+ */
+export const NO_PASSWORD = '!no-password';
+
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  if (passwordHash === NO_PASSWORD) {
+    await verifyPassword(await decoyHash(), password);
+    return false;
+  }
   try {
     return await verify(passwordHash, password);
   } catch {

@@ -286,6 +286,9 @@ export async function deleteEmptyCompany(db: Db, companyId: string): Promise<str
   await db.execute(sql`delete from watchlist_holds where company_id = ${companyId}`);
   await db.execute(sql`delete from watchlist_entries where company_id = ${companyId}`);
   await deleteSiteSetup(db, sql`company_id = ${companyId}`);
+  // Issue 33: its directory's groups and SCIM tokens (its SSO settings and domains cascade).
+  await db.execute(sql`delete from scim_groups where company_id = ${companyId}`);
+  await db.execute(sql`delete from scim_tokens where company_id = ${companyId}`);
   await db.delete(sites).where(eq(sites.companyId, companyId));
   await db.delete(companies).where(eq(companies.id, companyId));
   return removed.map((r) => r.storedName);

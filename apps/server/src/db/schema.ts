@@ -208,7 +208,17 @@ export const users = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::uuid[]`),
+    /**
+     * Who manages the account (issue 33): null, Sésame itself (a local password); 'sso', created
+     * at its first sign-in with the company's provider; 'scim', created by the company's
+     * directory. Such an account has no usable password (`passwordHash` is NO_PASSWORD).
+     */
+    provisionedBy: text('provisioned_by'),
+    /** The directory's own id for the person (SCIM `externalId`). */
+    externalId: text('external_id'),
     createdAt: createdAt(),
+    /** SCIM's meta.lastModified (issue 33): set by every change of the account. */
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('users_email_key').on(sql`lower(${t.email})`),
@@ -226,6 +236,8 @@ export const sessions = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /** Issue 33: the company whose identity provider signed this session in (its sign-out). */
+    ssoCompanyId: uuid('sso_company_id').references(() => companies.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
@@ -1104,3 +1116,129 @@ export const rateLimitHits = pgTable('rate_limit_hits', {
   hits: integer('hits').notNull(),
   resetsAt: timestamp('resets_at', { withTimezone: true }).notNull(),
 });
+
+/**
+ * A company's sign-in with its identity provider (issue 33, OpenID Connect). The client
+ * secret is stored encrypted (sso/secret-box.ts, a key from the environment) and never
+ * answered. The domains it covers live in `sso_domains`, one company per domain.
+ */
+export const companySso = pgTable('company_sso', {
+  companyId: uuid('company_id')
+    .primaryKey()
+    .references(() => companies.id, { onDelete: 'cascade' }),
+  enabled: boolean('enabled').notNull().default(false),
+  issuerUrl: text('issuer_url').notNull().default(''),
+  clientId: text('client_id').notNull().default(''),
+  clientSecretEncrypted: text('client_secret_encrypted'),
+  groupsClaim: text('groups_claim').notNull().default('groups'),
+  /** [{ group, role }]: the groups the provider names, and the Sésame role each gives. */
+  roleMappings: jsonb('role_mappings')
+    .$type<{ group: string; role: string }[]>()
+    .notNull()
+    .default(sql`'[]'::jsonb`),
+  defaultRole: text('default_role').notNull().default('ROLE_USER'),
+  allowJit: boolean('allow_jit').notNull().default(false),
+  enforced: boolean('enforced').notNull().default(false),
+  updatedAt: timestamp('updated_at', { withTimezone: true }),
+  updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
+});
+
+/** An e-mail domain and the one company whose provider signs its addresses in (issue 33). */
+export const ssoDomains = pgTable(
+  'sso_domains',
+  {
+    domain: text('domain').primaryKey(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+  },
+  (t) => [index('sso_domains_company_idx').on(t.companyId)],
+);
+
+/**
+ * A sign-in begun at the provider (issue 33): `state` names it (its digest is stored), the
+ * nonce and PKCE verifier are checked when the provider sends the browser back. Once the
+ * provider's answer is verified, the row holds the session opened and a one-time ticket's
+ * digest, which the browser trades for its token (POST /api/sso/exchange). Kept in the
+ * database so that any instance finishes what another began.
+ */
+export const ssoSignIns = pgTable(
+  'sso_sign_ins',
+  {
+    id: id(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    stateHash: text('state_hash').notNull(),
+    nonce: text('nonce').notNull(),
+    codeVerifier: text('code_verifier').notNull(),
+    /** The address typed on the login page (the provider's login hint). */
+    loginHint: text('login_hint').notNull(),
+    language: text('language').notNull().default('fr'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** Set when the provider came back: the state is then spent. */
+    returnedAt: timestamp('returned_at', { withTimezone: true }),
+    sessionId: uuid('session_id').references(() => sessions.id, { onDelete: 'cascade' }),
+    ticketHash: text('ticket_hash'),
+    ticketExpiresAt: timestamp('ticket_expires_at', { withTimezone: true }),
+    ticketUsedAt: timestamp('ticket_used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('sso_sign_ins_state_key').on(t.stateHash),
+    uniqueIndex('sso_sign_ins_ticket_key').on(t.ticketHash),
+    index('sso_sign_ins_expiry_idx').on(t.expiresAt),
+  ],
+);
+
+/** A company's SCIM bearer tokens (issue 33): a digest at rest, shown once, revocable. */
+export const scimTokens = pgTable(
+  'scim_tokens',
+  {
+    id: id(),
+    companyId: companyRef(),
+    name: text('name').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('scim_tokens_hash_key').on(t.tokenHash),
+    index('scim_tokens_company_idx').on(t.companyId, t.createdAt),
+  ],
+);
+
+/**
+ * The groups a company's directory pushes by SCIM (issue 33). A member's role follows the
+ * groups mapped to roles in `company_sso.role_mappings` (by display name).
+ */
+export const scimGroups = pgTable(
+  'scim_groups',
+  {
+    id: id(),
+    companyId: companyRef(),
+    displayName: text('display_name').notNull(),
+    externalId: text('external_id'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('scim_groups_name_key').on(t.companyId, sql`lower(${t.displayName})`)],
+);
+
+export const scimGroupMembers = pgTable(
+  'scim_group_members',
+  {
+    groupId: uuid('group_id')
+      .notNull()
+      .references(() => scimGroups.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.groupId, t.userId] }),
+    index('scim_group_members_user_idx').on(t.userId),
+  ],
+);

@@ -29,6 +29,7 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
     dataDir,
     databaseUrl: undefined,
     jwtSecret: 'test-secret-that-is-long-enough-for-hs256-signing',
+    ssoSecretKey: 'test-sso-secret-key-that-is-long-enough',
     smtpUrl: undefined,
     mailFrom: 'Sésame <no-reply@sesame.test>',
     defaultCompanySlug: 'demo',

@@ -490,6 +490,42 @@ export const en: Catalogue = {
     pdfNoEmail:
       'No e-mail address was given: ask the front desk for a copy of the signed document.',
   },
+  sso: {
+    issuerInvalid: 'Please enter the issuer URL (https://…) exactly as the provider gives it.',
+    clientIdRequired: 'Please enter the client id.',
+    domainInvalid: 'Please enter valid e-mail domains (example.com).',
+    domainRepeated: 'Each domain may appear only once.',
+    domainsRequired: 'Name at least one e-mail domain the provider covers.',
+    domainTaken: (domain: string) => `The domain ${domain} is already covered by another company.`,
+    claimInvalid: 'The groups claim may only hold letters, digits and _ : . / -',
+    groupRequired: "Please enter the group's name.",
+    groupRepeated: 'Each group may appear only once.',
+    secretRequired: 'Please enter the client secret.',
+    tokenNameRequired: 'Please name this token (for example: Entra ID).',
+    tokensTooMany: (max: number) =>
+      `A company may hold at most ${max} active SCIM tokens: revoke one first.`,
+    saved: 'Single sign-on settings saved.',
+    tokenCreated: 'SCIM token created. Copy it now: it will not be shown again.',
+    tokenRevoked: 'SCIM token revoked.',
+    testOk: (issuer: string) => `Connection works: the provider ${issuer} answered.`,
+    testUnreachable: (issuer: string) =>
+      `The provider ${issuer} does not answer: check the issuer URL and that Sésame can reach it.`,
+    testNotOidc: (issuer: string) =>
+      `${issuer} publishes no OpenID Connect configuration (/.well-known/openid-configuration).`,
+    testIssuerMismatch: (announced: string) =>
+      `The provider calls itself ${announced}: enter exactly that issuer URL.`,
+    testNoCodeFlow: 'The provider does not offer the authorization code flow with PKCE.',
+    signInFailed: 'Signing in through your identity provider failed. Please try again.',
+    signInExpired: 'The sign-in took too long or was already used. Please start again.',
+    signInCancelled: 'The sign-in was cancelled at your identity provider.',
+    noAccount:
+      "No Sésame account exists for this address. Ask your company's administrator to create one.",
+    providerUnavailable:
+      "Your company's identity provider does not answer. Please try again in a moment.",
+    passwordDisabled:
+      'Your company signs in through its identity provider: use “Continue” with your e-mail address.',
+    passwordChangeDisabled: "Your password is managed by your company's identity provider.",
+  },
   watchlist: {
     identifierRequired: 'Give a first and last name, an e-mail address, a phone or an ID number.',
     untilInvalid: 'Please enter an end date as DD/MM/YYYY.',

@@ -558,6 +558,51 @@ export const fr = {
     pdfNoEmail:
       "Aucune adresse e-mail n'a été donnée : demandez une copie du document signé à l'accueil.",
   },
+  /** Issue 33: single sign-on with the company's identity provider, and SCIM provisioning. */
+  sso: {
+    issuerInvalid:
+      "Veuillez saisir l'URL de l'émetteur (https://…) telle que le fournisseur la donne.",
+    clientIdRequired: "Veuillez saisir l'identifiant client (client id).",
+    domainInvalid: 'Veuillez saisir des domaines de messagerie valides (exemple.com).',
+    domainRepeated: 'Chaque domaine ne doit figurer qu’une fois.',
+    domainsRequired: 'Indiquez au moins un domaine de messagerie couvert par le fournisseur.',
+    domainTaken: (domain: string) =>
+      `Le domaine ${domain} est déjà couvert par une autre entreprise.`,
+    claimInvalid:
+      'Le nom de la revendication des groupes ne peut contenir que lettres, chiffres et _ : . / -',
+    groupRequired: 'Veuillez saisir le nom du groupe.',
+    groupRepeated: 'Chaque groupe ne doit figurer qu’une fois.',
+    secretRequired: 'Veuillez saisir le secret client (client secret).',
+    tokenNameRequired: 'Veuillez nommer ce jeton (par exemple : Entra ID).',
+    tokensTooMany: (max: number) =>
+      `Une entreprise peut avoir au plus ${max} jetons SCIM actifs : révoquez-en un d’abord.`,
+    saved: 'Configuration de connexion unique enregistrée.',
+    tokenCreated: 'Jeton SCIM créé. Copiez-le maintenant : il ne sera plus affiché.',
+    tokenRevoked: 'Jeton SCIM révoqué.',
+    /** "Tester la connexion": one sentence, what was found or what is wrong. */
+    testOk: (issuer: string) => `Connexion réussie : le fournisseur ${issuer} a répondu.`,
+    testUnreachable: (issuer: string) =>
+      `Le fournisseur ${issuer} ne répond pas : vérifiez l'URL de l'émetteur et qu'il est joignable depuis Sésame.`,
+    testNotOidc: (issuer: string) =>
+      `${issuer} ne publie pas de configuration OpenID Connect (/.well-known/openid-configuration).`,
+    testIssuerMismatch: (announced: string) =>
+      `Le fournisseur s'annonce comme ${announced} : saisissez exactement cette URL d'émetteur.`,
+    testNoCodeFlow: 'Le fournisseur ne propose pas le flux « authorization code » avec PKCE.',
+    /** The sign-in, back from the provider: what the person reads on the login page. */
+    signInFailed: 'La connexion par votre fournisseur d’identité a échoué. Veuillez réessayer.',
+    signInExpired:
+      'La connexion a pris trop de temps ou a déjà été utilisée. Veuillez recommencer.',
+    signInCancelled: 'La connexion a été annulée auprès de votre fournisseur d’identité.',
+    noAccount:
+      "Aucun compte Sésame n'existe pour cette adresse. Demandez à l'administrateur de votre entreprise de vous en créer un.",
+    providerUnavailable:
+      'Le fournisseur d’identité de votre entreprise ne répond pas. Veuillez réessayer dans un instant.',
+    /** A password sign-in refused because the company signs in through its provider. */
+    passwordDisabled:
+      "Votre entreprise se connecte par son fournisseur d'identité : utilisez « Continuer » avec votre adresse e-mail.",
+    passwordChangeDisabled:
+      "Votre mot de passe est géré par le fournisseur d'identité de votre entreprise.",
+  },
   watchlist: {
     identifierRequired:
       'Indiquez un nom et un prénom, une adresse e-mail, un téléphone ou un numéro de pièce.',
