@@ -76,6 +76,10 @@ export const AUDIT_ACTIONS = [
   'watchlist.held',
   'watchlist.allowed',
   'watchlist.denied',
+  /** Issue 33: a company's single sign-on settings and its SCIM tokens. */
+  'sso.updated',
+  'scim.token_created',
+  'scim.token_revoked',
   /** Issue 29: a visitor's badge printed (by a staff member, or by a kiosk: no actor). */
   'badge.printed',
   'event.created',
