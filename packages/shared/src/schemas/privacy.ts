@@ -80,6 +80,15 @@ export const AUDIT_ACTIONS = [
   'sso.updated',
   'scim.token_created',
   'scim.token_revoked',
+  /** Issue 33: what a company's directory did by SCIM (no staff actor; `detail.tokenId`). */
+  'scim.user_created',
+  'scim.user_updated',
+  'scim.user_role_changed',
+  'scim.user_deactivated',
+  'scim.user_deleted',
+  'scim.group_created',
+  'scim.group_updated',
+  'scim.group_deleted',
   /** Issue 29: a visitor's badge printed (by a staff member, or by a kiosk: no actor). */
   'badge.printed',
   'event.created',
