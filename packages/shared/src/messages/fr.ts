@@ -603,6 +603,23 @@ export const fr = {
     passwordChangeDisabled:
       "Votre mot de passe est géré par le fournisseur d'identité de votre entreprise.",
   },
+  /**
+   * SCIM 2.0 (issue 33): the `detail` of an error answered to a company's directory
+   * (Entra ID, Okta), which shows it in its provisioning log.
+   */
+  scim: {
+    tokenRefused: 'Jeton SCIM absent, invalide ou révoqué.',
+    invalidSyntax: "La requête SCIM n'est pas un JSON conforme au schéma attendu.",
+    invalidFilter: (filter: string) => `Filtre non pris en charge : ${filter}`,
+    invalidPath: (path: string) => `Chemin non pris en charge : ${path}`,
+    noTarget: (path: string) => `Aucune valeur ne correspond au chemin : ${path}`,
+    invalidValue: (attribute: string) => `Valeur invalide pour l'attribut ${attribute}.`,
+    mutability: (attribute: string) => `L'attribut ${attribute} ne peut pas être modifié.`,
+    userNameRequired: 'userName est requis : l’adresse e-mail du compte.',
+    groupNameRequired: 'displayName est requis : le nom du groupe.',
+    groupNameTaken: 'Un groupe de cette entreprise porte déjà ce nom.',
+    memberUnknown: (id: string) => `Aucun compte de cette entreprise n'a l'identifiant ${id}.`,
+  },
   watchlist: {
     identifierRequired:
       'Indiquez un nom et un prénom, une adresse e-mail, un téléphone ou un numéro de pièce.',
