@@ -28,6 +28,10 @@
  * tables but not analyse them (their analyse threshold raised); the end of the part prints
  * what statistics the planner had. Budget then: ratio ≥ 0.85.
  *
+ * BENCH_AUTO_EXPLAIN_MS=n writes every statement slower than n ms, with its plan, the rows
+ * each step read and its buffers, to PostgreSQL's server log (auto_explain): where a slow
+ * check's time went, under the bench's own load.
+ *
  * BENCH_DATABASE_URL (else TEST_DATABASE_URL, else the local server) names the
  * PostgreSQL server; the benchmark creates and drops its own database there.
  */
@@ -39,7 +43,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { dayBounds } from '../apps/server/src/events/time';
 import { freePort } from '../e2e/support/server';
-import { cpuDuring } from './cpu';
+import { cpuDuring, type CpuSample } from './cpu';
 import { openLoop, type OpenLoopResult } from './open-loop';
 import { printProfile } from './profile';
 import { THREE_STATEMENTS_PATH } from './variants/three-statements';
@@ -62,6 +66,10 @@ const LATENCY_BUDGET = 1.5;
 const OPEN_LOOP_ROUNDS = 2;
 const OPEN_LOOP_S = 10;
 const PROFILE_DIR = process.env.BENCH_CPU_PROF;
+/** BENCH_AUTO_EXPLAIN_MS=n: statements slower than n ms logged with their plans (PostgreSQL's log). */
+const AUTO_EXPLAIN_MS = process.env.BENCH_AUTO_EXPLAIN_MS
+  ? Number(process.env.BENCH_AUTO_EXPLAIN_MS)
+  : undefined;
 /**
  * Unmeasured load on each side first: a server just started compiles its hot path,
  * opens its pool's connections, and each new PostgreSQL backend fills its catalog
@@ -199,7 +207,7 @@ interface Round {
   p99: number;
   non2xx: number;
   errors: number;
-  cpu: { serverMs: number; postgresMs: number; loadMs: number };
+  cpu: CpuSample;
 }
 
 async function load(
@@ -253,6 +261,10 @@ function pooled(rounds: Round[]) {
       server: perRequestUs(sum((r) => r.cpu.serverMs)),
       postgres: perRequestUs(sum((r) => r.cpu.postgresMs)),
       load: perRequestUs(sum((r) => r.cpu.loadMs)),
+    },
+    syscalls: {
+      reads: sum((r) => r.cpu.serverReads) / requests,
+      writes: sum((r) => r.cpu.serverWrites) / requests,
     },
   };
 }
@@ -411,6 +423,20 @@ export async function run(): Promise<void> {
   await admin(async (db) => {
     await db.query(`drop database if exists ${DATABASE} with (force)`);
     await db.query(`create database ${DATABASE}`);
+    if (AUTO_EXPLAIN_MS !== undefined) {
+      // Every statement slower than this, with its plan, rows and buffers, in PostgreSQL's
+      // own log (auto_explain): where the time of a slow check went, under the bench's load.
+      for (const setting of [
+        `session_preload_libraries = 'auto_explain'`,
+        `auto_explain.log_min_duration = ${AUTO_EXPLAIN_MS}`,
+        'auto_explain.log_analyze = on',
+        'auto_explain.log_buffers = on',
+        'auto_explain.log_timing = off',
+        'auto_explain.log_nested_statements = on',
+      ]) {
+        await db.query(`alter database ${DATABASE} set ${setting}`);
+      }
+    }
   });
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sesame-bench-'));
   const dbClient = new pg.Client({ connectionString: databaseOn(SERVER_URL, DATABASE) });
@@ -493,7 +519,7 @@ export async function run(): Promise<void> {
       const row = (name: string, r: typeof check) =>
         `  ${name.padEnd(34)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${String(r.p50).padStart(3)} ms   p99 ${String(r.p99).padStart(4)} ms   non-2xx ${r.non2xx}   errors ${r.errors}`;
       const cpuRow = (name: string, r: typeof check) =>
-        `  ${name.padEnd(34)} server ${r.cpu.server.toFixed(0).padStart(4)} µs   PostgreSQL ${r.cpu.postgres.toFixed(0).padStart(4)} µs   load generator ${r.cpu.load.toFixed(0).padStart(4)} µs`;
+        `  ${name.padEnd(34)} server ${r.cpu.server.toFixed(0).padStart(4)} µs   PostgreSQL ${r.cpu.postgres.toFixed(0).padStart(4)} µs   load generator ${r.cpu.load.toFixed(0).padStart(4)} µs   server system calls: ${r.syscalls.reads.toFixed(1)} reads, ${r.syscalls.writes.toFixed(1)} writes`;
       const three = threeRounds.length ? pooled(threeRounds) : null;
       console.log(row('bare Fastify route (1 INSERT)', baseline));
       console.log(row('GET /api/get-qr-data/{uidn}', check));

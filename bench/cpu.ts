@@ -34,10 +34,30 @@ export interface CpuSample {
   serverMs: number;
   postgresMs: number;
   loadMs: number;
+  /**
+   * The server's read and write system calls (/proc/PID/io: a socket's writev is one):
+   * on a virtual machine each costs far more than its bytes, and a route that writes
+   * twice per request pays it twice.
+   */
+  serverReads: number;
+  serverWrites: number;
+}
+
+/** The read and write system calls a process made so far (0 when it is gone). */
+async function syscallsOf(pid: number): Promise<{ reads: number; writes: number }> {
+  try {
+    const io = await readFile(`/proc/${pid}/io`, 'utf8');
+    const field = (name: string) =>
+      Number(io.match(new RegExp(`^${name}: (\\d+)$`, 'm'))?.[1] ?? 0);
+    return { reads: field('syscr'), writes: field('syscw') };
+  } catch {
+    return { reads: 0, writes: 0 };
+  }
 }
 
 interface Snapshot {
   serverMs: number;
+  serverIo: { reads: number; writes: number };
   /** Per PostgreSQL process: backends come and go between phases. */
   postgresMs: Map<number, number>;
   loadMs: number;
@@ -49,6 +69,7 @@ async function snapshot(serverPid: number): Promise<Snapshot> {
   const own = process.cpuUsage();
   return {
     serverMs: await cpuMsOf(serverPid),
+    serverIo: await syscallsOf(serverPid),
     postgresMs: new Map(pids.map((pid, i) => [pid, times[i]!])),
     loadMs: (own.user + own.system) / 1000,
   };
@@ -71,6 +92,8 @@ export async function cpuDuring<T>(
       serverMs: after.serverMs - before.serverMs,
       postgresMs,
       loadMs: after.loadMs - before.loadMs,
+      serverReads: after.serverIo.reads - before.serverIo.reads,
+      serverWrites: after.serverIo.writes - before.serverIo.writes,
     },
   };
 }
