@@ -1,18 +1,36 @@
 import { clientTag } from './refusals';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   loginResponseSchema,
   loginSchema,
+  logoutResponseSchema,
   passwordChangeSchema,
   userInfoSchema,
 } from '@sesame/shared';
 import { requirePrincipal, signedIn } from './authorize';
 import { LoginThrottle } from './login-throttle';
 import { presentUserInfo } from './presenter';
-import { changeOwnPassword, sessionExpiry, signIn, signOut } from './service';
+import { changeOwnPassword, sessionExpiry, signIn, signOut, type SignedIn } from './service';
+import { providerEndSessionUrl } from '../sso/sign-in-service';
 import { clearFilesCookie, setFilesCookie } from '../files/cookie';
 import { say } from '../language';
+
+/**
+ * The answer to a sign-in (a password's, or an identity provider's ticket, issue 33): the
+ * session's bearer token, and the files cookie, the browser's key to its documents and
+ * photos (an <img> sends no bearer header).
+ */
+export function answerSignedIn(
+  app: FastifyInstance,
+  reply: FastifyReply,
+  signed: SignedIn,
+): z.infer<typeof loginResponseSchema> {
+  const key = app.fileUrls.sessionKey(signed.sessionId);
+  setFilesCookie(reply, key, signed.expiresAt, app.config.publicUrl);
+  return { token: signed.token, expires_at: signed.expiresAt.toISOString() };
+}
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const limits = app.config.rateLimits;
@@ -50,10 +68,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         lang: request.lang,
       });
       request.log.info({ userId: signed.userId }, 'signed in');
-      // The browser's key to its documents and photos (an <img> sends no bearer header).
-      const key = app.fileUrls.sessionKey(signed.sessionId);
-      setFilesCookie(reply, key, signed.expiresAt, app.config.publicUrl);
-      return { token: signed.token, expires_at: signed.expiresAt.toISOString() };
+      return answerSignedIn(app, reply, signed);
     },
   );
 
@@ -110,14 +125,22 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['auth'],
-        summary: 'Revokes the token on the server, and clears the files cookie.',
-        response: { 200: z.object({ message: z.string() }) },
+        summary:
+          "Revokes the token on the server, and clears the files cookie. A session an identity provider signed in (issue 33) also gets the provider's end-session URL, when it has one.",
+        response: { 200: logoutResponseSchema },
       },
     },
     async (request, reply) => {
-      await signOut(app.db, requirePrincipal(request.principal).sessionId);
+      const sessionId = requirePrincipal(request.principal).sessionId;
+      const ssoCompanyId = await signOut(app.db, sessionId);
       clearFilesCookie(reply, app.config.publicUrl);
-      return { message: say(request, (m) => m.api.loggedOut) };
+      const endSessionUrl = ssoCompanyId
+        ? await providerEndSessionUrl(app, ssoCompanyId, request.log)
+        : null;
+      return {
+        message: say(request, (m) => m.api.loggedOut),
+        ...(endSessionUrl ? { end_session_url: endSessionUrl } : {}),
+      };
     },
   );
 };

@@ -2,11 +2,11 @@
  * Signing in and out, and an account's own password: the work behind the auth
  * routes (routes.ts parses, calls these, presents).
  */
-import { eq, sql } from 'drizzle-orm';
-import type { Say, Language } from '@sesame/shared';
+import { and, eq, sql } from 'drizzle-orm';
+import { activeRole, type Say, type Language } from '@sesame/shared';
 import { audit } from '../audit/service';
-import type { Database } from '../db/client';
-import { sessions, users } from '../db/schema';
+import type { Database, Db } from '../db/client';
+import { companySso, sessions, users } from '../db/schema';
 import { badRequest, HttpError } from '../errors';
 import { revokeSessions } from '../users/service';
 import type { LoginThrottle } from './login-throttle';
@@ -46,7 +46,9 @@ export interface SignedIn {
  * throttle its counts back (issue 26 §1), opens a session and audits it, in one
  * transaction, and answers its signed token. It also sets the person's mail language
  * to the one they signed in with (the interface's), unless they chose it on their
- * mail preferences page: staff mails then read like the screens they use.
+ * mail preferences page: staff mails then read like the screens they use. When the
+ * account's company signs in through its identity provider and enforces it (issue 33), a
+ * right password is refused all the same (403), except for the platform's admins.
  */
 export async function signIn(
   db: Database,
@@ -82,16 +84,60 @@ export async function signIn(
     throw new HttpError(403, (m) => m.api.accountDisabled);
   }
   if (attempt.throttled) await throttle.succeeded(db, email, attempt.client);
+  // Checked once the password is known to be right (issue 33): a wrong password reads as any
+  // wrong password (401), so this answer tells only the account's owner that their company
+  // now signs in through its provider. The platform's admins keep their password.
+  if (activeRole(user.roles) !== 'ROLE_ADMIN' && (await ssoEnforced(db, user.companyId))) {
+    await audit(db, {
+      companyId: user.companyId,
+      actorUserId: user.id,
+      action: 'auth.sign_in_failed',
+      subjectType: 'user',
+      subjectId: user.id,
+      detail: { reason: 'sso_enforced' },
+    });
+    throw new HttpError(403, (m) => m.sso.passwordDisabled);
+  }
+  return openSession(db, tokens, user, attempt.lang);
+}
 
+/** Whether `companyId`'s staff must sign in through its identity provider (issue 33). */
+export async function ssoEnforced(db: Db, companyId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ enforced: companySso.enforced })
+    .from(companySso)
+    .where(and(eq(companySso.companyId, companyId), eq(companySso.enabled, true)))
+    .limit(1);
+  return row?.enforced === true;
+}
+
+/** How a session was opened, when not by password. */
+export interface SessionOrigin {
+  /** The company whose identity provider signed the person in (issue 33). */
+  ssoCompanyId: string;
+}
+
+/**
+ * Opens a session for an account already proven (a password checked, an identity provider's
+ * ID token verified), in one transaction with its audit entry: the mail language follows the
+ * interface's unless chosen. Answers the session's signed token.
+ */
+export async function openSession(
+  db: Database,
+  tokens: TokenService,
+  user: Pick<typeof users.$inferSelect, 'id' | 'companyId' | 'language' | 'languageChosen'>,
+  lang: Language,
+  origin?: SessionOrigin,
+): Promise<SignedIn> {
   const expiresAt = tokenExpiry();
   const sessionId = await db.transaction(async (tx) => {
     const [opened] = await tx
       .insert(sessions)
-      .values({ userId: user.id, expiresAt })
+      .values({ userId: user.id, expiresAt, ssoCompanyId: origin?.ssoCompanyId ?? null })
       .returning({ id: sessions.id });
     if (!opened) throw new Error('the session insert returned no row');
-    if (!user.languageChosen && user.language !== attempt.lang) {
-      await tx.update(users).set({ language: attempt.lang }).where(eq(users.id, user.id));
+    if (!user.languageChosen && user.language !== lang) {
+      await tx.update(users).set({ language: lang }).where(eq(users.id, user.id));
     }
     await audit(tx, {
       companyId: user.companyId,
@@ -99,6 +145,7 @@ export async function signIn(
       action: 'auth.signed_in',
       subjectType: 'user',
       subjectId: user.id,
+      ...(origin ? { detail: { via: 'sso' } } : {}),
     });
     return opened.id;
   });
@@ -116,9 +163,17 @@ export async function sessionExpiry(db: Database, sessionId: string): Promise<Da
   return session?.expiresAt ?? null;
 }
 
-/** Logout: the token's session ends on the server. */
-export async function signOut(db: Database, sessionId: string): Promise<void> {
-  await db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, sessionId));
+/**
+ * Logout: the token's session ends on the server. Answers the company whose identity
+ * provider signed the session in (issue 33: its sign-out page), or null.
+ */
+export async function signOut(db: Database, sessionId: string): Promise<string | null> {
+  const [ended] = await db
+    .update(sessions)
+    .set({ revokedAt: new Date() })
+    .where(eq(sessions.id, sessionId))
+    .returning({ ssoCompanyId: sessions.ssoCompanyId });
+  return ended?.ssoCompanyId ?? null;
 }
 
 export interface PasswordChangeRequest {
@@ -138,7 +193,9 @@ export interface PasswordChangeRequest {
  * sign-in, through the same throttle and key (this account from this client), so the
  * form is no faster way to guess it (429 when it must wait, 400 on `current_password`
  * when wrong). Then, in one transaction: the new hash, every other session of the
- * account ended (this one stays), one audit entry.
+ * account ended (this one stays), one audit entry. An account managed by the company's
+ * identity provider or directory, or of a company that enforces its provider, has no
+ * password to change (403, issue 33).
  */
 export async function changeOwnPassword(
   db: Database,
@@ -146,6 +203,20 @@ export async function changeOwnPassword(
   who: Principal,
   change: PasswordChangeRequest,
 ): Promise<void> {
+  // Issue 33: an account the company's provider or directory manages has no password of
+  // its own, and an enforced provider leaves passwords unused (the platform's admins keep
+  // theirs, as at sign-in): nothing to change here.
+  const [managed] = await db
+    .select({ provisionedBy: users.provisionedBy })
+    .from(users)
+    .where(eq(users.id, who.userId))
+    .limit(1);
+  if (
+    managed?.provisionedBy ||
+    (who.role !== 'ROLE_ADMIN' && (await ssoEnforced(db, who.companyId)))
+  ) {
+    throw new HttpError(403, (m) => m.sso.passwordChangeDisabled);
+  }
   const problem = passwordProblem(change.next, [who.email, who.name, who.firstname]);
   if (problem) {
     const message: Say = (m) => m.user[problem];

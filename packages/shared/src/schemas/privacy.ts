@@ -31,6 +31,8 @@ export const AUDIT_ACTIONS = [
   /** Sign-ins the throttle refused, one entry per account, client and minute (issue 27). */
   'auth.sign_in_throttled',
   'user.created',
+  /** Issue 33: an account created at its first sign-in through the company's identity provider. */
+  'user.created_by_sso',
   'user.updated',
   'user.role_changed',
   'user.disabled',
