@@ -187,6 +187,18 @@ describe(`signing in through the company's identity provider (${testDatabaseKind
     expect(await sessionsOf(user.id)).toHaveLength(0);
   });
 
+  it("accepts an ID token signed again with the provider's key (the faults above are the only change)", async () => {
+    const { company, domain } = await ssoCompany();
+    const account = person(domain);
+    await buildUser(ctx.db, { company, email: account.email });
+    provider.setIdTokenFault('resigned');
+    try {
+      expect((await signInVia(account.email, account.sub)).ticket).toBeTruthy();
+    } finally {
+      provider.setIdTokenFault(null);
+    }
+  });
+
   it('refuses an unknown or expired state, and says when the person cancelled at the provider', async () => {
     const { company, domain } = await ssoCompany();
     const account = person(domain);

@@ -37,8 +37,11 @@ export interface TestAccount {
   groups?: string[];
 }
 
-/** What the token endpoint does to the next ID tokens (null: nothing). */
-export type IdTokenFault = 'signature' | 'nonce' | 'audience' | 'expired' | null;
+/**
+ * What the token endpoint does to the next ID tokens (null: nothing). 'resigned' signs the
+ * token again unchanged with the provider's key: a control, which a client must accept.
+ */
+export type IdTokenFault = 'signature' | 'nonce' | 'audience' | 'expired' | 'resigned' | null;
 
 export interface TestProviderOptions {
   /** The client's one redirect URI (Sésame's `${publicUrl}/api/sso/callback`). */
@@ -176,6 +179,8 @@ export async function startTestProvider(options: TestProviderOptions): Promise<T
         return resign(idToken, (p) => ({ ...p, nonce: 'another-nonce' }));
       case 'audience':
         return resign(idToken, (p) => ({ ...p, aud: 'another-client' }));
+      case 'resigned':
+        return resign(idToken, (p) => p);
       case 'expired':
         return resign(idToken, (p) => ({ ...p, iat: now - 7200, exp: now - 3600 }));
       default:
