@@ -25,6 +25,7 @@ import { watchlistRoutes } from './watchlist/routes';
 import { visitorTypeRoutes } from './visitor-types/routes';
 import { documentRoutes } from './documents/routes';
 import { signatureRoutes } from './documents/signature-routes';
+import { ssoSettingsRoutes } from './sso/settings-routes';
 import { ssoSignInRoutes } from './sso/sign-in-routes';
 
 export const apiRoutes: FastifyPluginAsync = async (app) => {
@@ -51,5 +52,6 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(visitorTypeRoutes);
   await app.register(documentRoutes);
   await app.register(signatureRoutes);
+  await app.register(ssoSettingsRoutes);
   await app.register(ssoSignInRoutes);
 };

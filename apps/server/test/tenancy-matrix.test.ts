@@ -542,6 +542,12 @@ const PROBES: Record<Action, (ctx: ProbeContext) => Promise<Probe>> = {
     kind: 'record',
     reachedOther: ok,
   }),
+  // Issue 33: another company's single sign-on settings.
+  'sso.manage': async (ctx) => ({
+    request: { method: 'GET', url: `/api/company/${ctx.other.id}/sso` },
+    kind: 'record',
+    reachedOther: ok,
+  }),
   'privacy.settings': async (ctx) => ({
     request: { method: 'GET', url: `/api/company/${ctx.other.id}/privacy` },
     kind: 'record',
