@@ -171,7 +171,7 @@ describe(`signing in through the company's identity provider (${testDatabaseKind
     ['nonce', 'another nonce'],
     ['expired', 'an expiry in the past'],
     ['audience', 'another audience'],
-  ] as const)('refuses an ID token with %s (%s): no session', async (fault) => {
+  ] as const)('refuses an ID token with %s (%s): no session', async (fault, _what) => {
     const { company, domain } = await ssoCompany();
     const account = person(domain);
     const user = await buildUser(ctx.db, { company, email: account.email });
