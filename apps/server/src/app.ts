@@ -45,6 +45,7 @@ import { openRateLimitCounters } from './rate-limits/counters';
 import { apiRoutes } from './routes';
 import { addSecurityHeaders } from './security-headers';
 import { encodeFor, WebIndex } from './web-index';
+import { scimRoutes } from './scim/routes';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -325,6 +326,8 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   });
 
   await app.register(apiRoutes, { prefix: '/api' });
+  // Issue 33: the company directories' provisioning, with its own guard, types and errors.
+  await app.register(scimRoutes, { prefix: '/scim/v2' });
   await app.register(metricsRoutes);
 
   const webDist = config.webDist;
