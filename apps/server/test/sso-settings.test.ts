@@ -316,6 +316,26 @@ describe(`SSO settings and SCIM tokens (${testDatabaseKind})`, () => {
     expect(held!.companyId).toBe(globex.company.id);
   });
 
+  it('two companies saving the same domain at once: one keeps it, the other is told so (409)', async () => {
+    const one = await buildTenant(ctx.db);
+    const two = await buildTenant(ctx.db);
+    const domain = `race-${fresh()}.example`;
+    const answers = await Promise.all(
+      [one.company, two.company].map((company) =>
+        call('platformAdmin')({
+          method: 'PUT',
+          url: url(company),
+          payload: settings({ domains: [domain] }),
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409]);
+    const refused = answers.find((a) => a.statusCode === 409)!;
+    expect(refused.json().message).toBe(fr((m) => m.sso.domainTaken(domain)));
+    const held = await ctx.db.select().from(ssoDomains).where(eq(ssoDomains.domain, domain));
+    expect(held).toHaveLength(1);
+  });
+
   describe('"Tester la connexion"', () => {
     const test = (issuer: string) =>
       call('superAdmin')({
@@ -435,6 +455,16 @@ describe(`SSO settings and SCIM tokens (${testDatabaseKind})`, () => {
       });
       const [used] = await ctx.db.select().from(scimTokens).where(eq(scimTokens.id, body.data.id));
       expect(used!.lastUsedAt).not.toBeNull();
+      // Marked used at most once a minute.
+      const lastUsed = async () =>
+        (
+          await ctx.db.select().from(scimTokens).where(eq(scimTokens.id, body.data.id))
+        )[0]!.lastUsedAt!.getTime();
+      const first = await lastUsed();
+      await findScimToken(ctx.db, secret, token, new Date(first + 30_000));
+      expect(await lastUsed()).toBe(first);
+      await findScimToken(ctx.db, secret, token, new Date(first + 61_000));
+      expect(await lastUsed()).toBe(first + 61_000);
       expect(await findScimToken(ctx.db, secret, `${token}x`)).toBeNull();
       expect(await findScimToken(ctx.db, 'another-secret-entirely', token)).toBeNull();
 

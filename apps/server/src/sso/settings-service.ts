@@ -182,7 +182,7 @@ async function boundedText(response: Response, max: number): Promise<string | nu
 
 /** Where an issuer publishes its configuration (OpenID Connect Discovery 1.0 §4). */
 export function discoveryUrl(issuer: string): string {
-  return `${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`;
+  return `${issuer}${issuer.endsWith('/') ? '' : '/'}.well-known/openid-configuration`;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
