@@ -9,6 +9,9 @@
  * ListResponse's shape. Discovery documents and paging too.
  */
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -24,7 +27,7 @@ import {
   users,
 } from '../src/db/schema';
 import { createScimToken } from '../src/sso/scim-tokens';
-import { as, useTestApp } from './helpers/app';
+import { as, startTestApp, useTestApp } from './helpers/app';
 import { buildCompany, buildUser } from './helpers/factories';
 
 const ctx = useTestApp();
@@ -591,6 +594,23 @@ describe('SCIM 2.0: what a client gets wrong', () => {
     await expectError(await scim('GET', '/Nope'), 404);
     await expectError(await scim('GET', '/Users/a/b'), 404);
     await expectError(await scim('POST', '/Bulk', { Operations: [] }), 404);
+  });
+
+  it('answers SCIM, never the web app’s page, when the web app is served too', async () => {
+    const webDist = await mkdtemp(path.join(os.tmpdir(), 'sesame-web-'));
+    await writeFile(path.join(webDist, 'index.html'), '<!doctype html><title>Sésame</title>');
+    const served = await startTestApp({ webDist });
+    try {
+      for (const url of ['/scim/v2/Nope', '/scim/v2/Users', '/scim/v2']) {
+        const res = await served.app.inject({ method: 'GET', url });
+        expect(res.headers['content-type'], url).toBe(SCIM_TYPE);
+        expect(res.json<Json>().schemas, url).toEqual([ERROR_SCHEMA]);
+      }
+      expect((await served.app.inject({ method: 'GET', url: '/menu' })).body).toContain('<title>');
+    } finally {
+      await served.close();
+      await rm(webDist, { recursive: true, force: true });
+    }
   });
 
   it('takes application/json as well as application/scim+json', async () => {
