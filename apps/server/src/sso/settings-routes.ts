@@ -9,7 +9,6 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  SSO_MAPPABLE_ROLES,
   TEXT_MAX,
   said,
   scimTokenCreatedSchema,
@@ -37,15 +36,7 @@ import { hasClientSecret, readSso, saveSso, testAnswer, testIssuer } from './set
 
 const companyParams = z.object({ id: z.string().min(1).max(TEXT_MAX.slug) });
 const tokenParams = companyParams.extend({ tokenId: z.uuid(said((m) => m.api.badRequest)) });
-/**
- * The settings as answered. The shared schema's role mappings are the form's (a group's
- * name trimmed and checked, a transform), which a response cannot encode: here they are
- * plain text, as stored.
- */
-const settingsView = ssoSettingsSchema.extend({
-  role_mappings: z.array(z.object({ group: z.string(), role: z.enum(SSO_MAPPABLE_ROLES) })),
-});
-const settingsAnswer = z.object({ message: z.string().optional(), data: settingsView });
+const settingsAnswer = z.object({ message: z.string().optional(), data: ssoSettingsSchema });
 const tokenAnswer = z.object({ message: z.string(), data: scimTokenSchema });
 const tokenCreatedAnswer = z.object({ message: z.string(), data: scimTokenCreatedSchema });
 

@@ -154,7 +154,9 @@ export const ssoSettingsSchema = z.object({
   has_client_secret: z.boolean(),
   domains: z.array(z.string()),
   groups_claim: z.string(),
-  role_mappings: z.array(ssoRoleMappingSchema),
+  // Plain text as stored: the input's mapping trims and checks (a transform), which an
+  // answer cannot encode.
+  role_mappings: z.array(z.object({ group: z.string(), role: z.enum(SSO_MAPPABLE_ROLES) })),
   default_role: z.enum(SSO_MAPPABLE_ROLES),
   allow_jit: z.boolean(),
   enforced: z.boolean(),
