@@ -44,6 +44,7 @@ describe('Mon compte in Chromium', () => {
     await page.goto('/sign-in');
     await page.getByRole('link', { name: 'Changer le mot de passe' }).click();
     await page.getByLabel('Adresse e-mail').fill(server.adminEmail);
+    await page.getByRole('button', { name: 'Continuer' }).click();
     await page.getByLabel('Mot de passe').fill(server.adminPassword);
     await page.getByRole('button', { name: 'Soumettre' }).click();
     await page.waitForURL(/\/demo\/mon-compte$/);
@@ -100,6 +101,7 @@ describe('Mon compte in Chromium', () => {
 
     // The printed password no longer opens the account.
     await page.getByLabel('Adresse e-mail').fill(server.adminEmail);
+    await page.getByRole('button', { name: 'Continuer' }).click();
     await page.getByLabel('Mot de passe').fill(server.adminPassword);
     await page.getByRole('button', { name: 'Soumettre' }).click();
     await expect.poll(() => page.getByText('Identifiants incorrects.').isVisible()).toBe(true);
@@ -120,6 +122,7 @@ describe('Mon compte in Chromium', () => {
     const page = await sesame.page();
     await page.goto('/sign-in');
     await page.getByLabel('Adresse e-mail').fill(server.adminEmail);
+    await page.getByRole('button', { name: 'Continuer' }).click();
     // The password the journey above chose (the tests of a file run in order).
     await page.getByLabel('Mot de passe').fill(NEW_PASSWORD);
     await page.getByRole('button', { name: 'Soumettre' }).click();

@@ -20,6 +20,7 @@ const RECEPTIONIST = { email: 'accueil@demo.test', password: 'Accueil-Password-1
 
 async function fillLogin(page: Page): Promise<void> {
   await page.getByLabel('Adresse e-mail').fill(RECEPTIONIST.email);
+  await page.getByRole('button', { name: 'Continuer' }).click();
   await page.getByLabel('Mot de passe').fill(RECEPTIONIST.password);
   await page.getByRole('button', { name: 'Soumettre' }).click();
 }

@@ -14,11 +14,15 @@ describe('foundation journey in Chromium', () => {
     const { server } = sesame;
     const page = await sesame.page();
     await page.goto('/');
-    await page.getByRole('button', { name: 'Soumettre' }).click();
+    // Issue 33: the e-mail first ('Continuer'), then the password ('Soumettre').
+    await page.getByRole('button', { name: 'Continuer' }).click();
     await expect.poll(() => page.getByText("L'adresse email est requise.").count()).toBe(1);
-    await expect.poll(() => page.getByText('Le mot de passe est requis.').count()).toBe(1);
 
     await page.getByLabel('Adresse e-mail').fill(server.adminEmail);
+    await page.getByRole('button', { name: 'Continuer' }).click();
+    await page.getByRole('button', { name: 'Soumettre' }).click();
+    await expect.poll(() => page.getByText('Le mot de passe est requis.').count()).toBe(1);
+
     await page.getByLabel('Mot de passe').fill('wrong-password');
     await page.getByRole('button', { name: 'Soumettre' }).click();
     await page.getByRole('alert').filter({ hasText: 'Identifiants incorrects.' }).waitFor();

@@ -593,6 +593,7 @@ describe('every screen in French and in English (issue 18)', () => {
     await visitor.goto('/sign-in');
     await switchLanguage(visitor, 'en');
     await visitor.getByLabel('E-mail address').fill(sesame.server.adminEmail);
+    await visitor.getByRole('button', { name: 'Continue' }).click();
     await visitor.getByLabel('Password', { exact: true }).fill('not-the-password');
     await visitor.getByRole('button', { name: 'Submit' }).click();
     await read(visitor, 'login', 'alert');

@@ -202,6 +202,7 @@ describe('navigation and companies in Chromium', () => {
     await phone.goto('/manual-check');
     await phone.waitForURL(`${sesame.server.url}/sign-in`);
     await phone.getByLabel('Adresse e-mail').fill(ACME_EMPLOYEE.email);
+    await phone.getByRole('button', { name: 'Continuer' }).click();
     await phone.getByLabel('Mot de passe').fill(ACME_EMPLOYEE.password);
     await phone.getByRole('button', { name: 'Soumettre' }).click();
     await phone.waitForURL(`${sesame.server.url}/acme/manual-check`);
@@ -333,6 +334,7 @@ describe('navigation and companies in Chromium', () => {
     await navbar(page).getByRole('link', { name: 'Connexion' }).waitFor();
     await shot(page, 'navigation-session-ended');
     await page.getByLabel('Adresse e-mail').fill(sesame.server.adminEmail);
+    await page.getByRole('button', { name: 'Continuer' }).click();
     await page.getByLabel('Mot de passe').fill(sesame.server.adminPassword);
     await page.getByRole('button', { name: 'Soumettre' }).click();
     await page.waitForURL(`${sesame.server.url}/demo/list-users`);
@@ -373,6 +375,7 @@ describe('navigation and companies in Chromium', () => {
     expect(await phone.getByRole('button', { name: 'Déconnexion' }).count()).toBe(0);
     await shot(phone, 'navigation-session-expired-phone');
     await phone.getByLabel('Adresse e-mail').fill(sesame.server.adminEmail);
+    await phone.getByRole('button', { name: 'Continuer' }).click();
     await phone.getByLabel('Mot de passe').fill(sesame.server.adminPassword);
     await phone.getByRole('button', { name: 'Soumettre' }).click();
     await phone.waitForURL(`${sesame.server.url}/demo/display-logs?page=2`);

@@ -79,6 +79,8 @@ export async function tempDir(prefix: string): Promise<string> {
 export async function signIn(page: Page, email: string, password: string, slug = 'demo') {
   await page.goto('/sign-in');
   await page.getByLabel('Adresse e-mail').fill(email);
+  // Issue 33: the e-mail first ('Continuer'), then the password.
+  await page.getByRole('button', { name: 'Continuer' }).click();
   await page.getByLabel('Mot de passe').fill(password);
   await page.getByRole('button', { name: 'Soumettre' }).click();
   await page.waitForURL(new RegExp(`/${slug}$`));

@@ -30,6 +30,7 @@ import { invitationStaffRoutes } from '../features/invitations/routes';
 import { invitationRoutes } from '../features/invitation/routes';
 import { visitorTypeRoutes } from '../features/visitor-types/routes';
 import { watchlistRoutes } from '../features/watchlist/routes';
+import { ssoRoutes } from '../features/sso/routes';
 
 const ModalsProvider = lazy(() => import('./staff-modals'));
 
@@ -78,6 +79,7 @@ const pages: RouteObject[] = [
   ...invitationRoutes,
   ...visitorTypeRoutes,
   ...watchlistRoutes,
+  ...ssoRoutes,
 ];
 
 export const routes: RouteObject[] = [

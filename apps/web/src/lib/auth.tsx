@@ -11,7 +11,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from './i18n';
 import { useNavigate } from 'react-router';
-import { activeRole, type Role, type UserInfo } from '@sesame/shared';
+import { activeRole, type logoutResponseSchema, type Role, type UserInfo } from '@sesame/shared';
+import type { z } from 'zod';
 import { ApiError, api } from './api-client';
 import {
   clearSession,
@@ -37,8 +38,16 @@ interface AuthState {
   sessionEnded: boolean;
   dismissSessionEnded(): void;
   login(email: string, password: string): Promise<UserInfo>;
+  /**
+   * Issue 33: back from the company's identity provider, the login page trades the
+   * one-time ticket the server put in its address for a session, as a password would.
+   */
+  exchangeSsoTicket(ticket: string): Promise<UserInfo>;
   logout(): Promise<void>;
 }
+
+/** POST /api/logout's answer (issue 33: with the provider's sign-out page, for its sessions). */
+type LogoutResponse = z.infer<typeof logoutResponseSchema>;
 
 const AuthContext = createContext<AuthState | null>(null);
 
@@ -93,11 +102,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return () => window.clearTimeout(timer);
   }, [user]);
 
-  const login = useCallback(async (email: string, password: string) => {
-    const { token } = await api.post<{ token: string }>('/login_check', {
-      username: email,
-      password,
-    });
+  /** A token the server gave (a password's, an SSO ticket's): the session of its user. */
+  const startSession = useCallback(async (token: string) => {
     localStorage.setItem('token', token);
     const info = await api.get<UserInfo>('/user/info');
     storeSession(token, info);
@@ -106,12 +112,38 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return info;
   }, []);
 
+  const login = useCallback(
+    async (email: string, password: string) => {
+      const { token } = await api.post<{ token: string }>('/login_check', {
+        username: email,
+        password,
+      });
+      return startSession(token);
+    },
+    [startSession],
+  );
+
+  const exchangeSsoTicket = useCallback(
+    async (ticket: string) => {
+      const { token } = await api.post<{ token: string }>('/sso/exchange', { ticket });
+      return startSession(token);
+    },
+    [startSession],
+  );
+
   const logout = useCallback(async () => {
-    if (getToken()) await api.post('/logout').catch(() => undefined);
+    const answer = getToken()
+      ? await api.post<LogoutResponse | undefined>('/logout').catch(() => undefined)
+      : undefined;
     clearSession();
     setUser(null);
     queryClient.clear();
     notifications.show({ message: t('auth.loggedOut'), color: 'teal' });
+    // Issue 33: a session the company's provider signed in ends there too (its own page).
+    if (answer?.end_session_url) {
+      window.location.assign(answer.end_session_url);
+      return;
+    }
     await navigate('/sign-in');
   }, [navigate, queryClient, t]);
 
@@ -123,9 +155,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       sessionEnded,
       dismissSessionEnded: () => setSessionEnded(false),
       login,
+      exchangeSsoTicket,
       logout,
     }),
-    [user, sessionEnded, login, logout],
+    [user, sessionEnded, login, exchangeSsoTicket, logout],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

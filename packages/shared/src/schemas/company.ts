@@ -58,6 +58,8 @@ export const COMPANY_PAGE_NAMES = [
   'watchlist',
   'watchlist-reviews',
   'invitation',
+  // Issue 33.
+  'sso',
 ] as const;
 
 /** Top-level route names a company slug may not take (ARCHITECTURE §6). */

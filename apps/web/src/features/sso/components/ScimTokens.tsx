@@ -1,0 +1,220 @@
+/**
+ * 'Jetons SCIM' (issue 33): the bearer tokens the company's identity provider uses to
+ * create, change and remove its staff's accounts. A new token is shown once, in a dialog
+ * with its copy button; a revoked one stays listed and opens nothing more.
+ */
+import { useState } from 'react';
+import { Alert, Badge, Button, Group, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { SSO_LIMITS, type ScimToken } from '@sesame/shared';
+import { FeedbackAlert, type Feedback } from '../../../components/FeedbackAlert';
+import { PanelSection } from '../../../components/InlineForm';
+import { QueryState } from '../../../components/QueryState';
+import { ResponsiveRows } from '../../../components/ResponsiveRows';
+import { confirmAction, RowActions, RowButton } from '../../../components/RowActions';
+import type { Column } from '../../../components/RowsTable';
+import { ApiError, serverMessageOf } from '../../../lib/api-client';
+import { formatDateTime } from '../../../lib/format';
+import { useTranslation } from '../../../lib/i18n';
+import { toastDone, toastFailed } from '../../../lib/use-inline-edit';
+import {
+  createScimToken,
+  revokeScimToken,
+  ssoKeys,
+  useScimTokens,
+  type ScimTokenCreated,
+} from '../api/sso';
+import { sortTokens } from '../lib/sso';
+import { CopyValue } from './CopyValue';
+
+export function ScimTokens({ company }: { company: string }) {
+  const { t, i18n } = useTranslation('sso');
+  const queryClient = useQueryClient();
+  const tokens = useScimTokens(company);
+  const [name, setName] = useState('');
+  const [nameError, setNameError] = useState<string | undefined>();
+  const [feedback, setFeedback] = useState<Feedback | null>(null);
+  const [created, setCreated] = useState<ScimTokenCreated | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ssoKeys.tokens(company) });
+  const when = (iso: string | null) =>
+    iso ? formatDateTime(iso, undefined, i18n.language) : t('tokens.never');
+
+  const create = useMutation({
+    mutationFn: (tokenName: string) => createScimToken(company, tokenName),
+    onMutate: () => {
+      setFeedback(null);
+      setNameError(undefined);
+    },
+    onSuccess: (answer) => {
+      toastDone(answer, t('tokens.created'));
+      setName('');
+      setCreated(answer.data);
+    },
+    onError: (error) => {
+      const field = error instanceof ApiError ? error.errors?.name : undefined;
+      if (field) {
+        setNameError(field);
+        return;
+      }
+      setFeedback({
+        color: 'red',
+        title: serverMessageOf(error) ?? t('tokens.createFailed'),
+      });
+    },
+    onSettled: refresh,
+  });
+
+  const revoke = useMutation({
+    mutationFn: (token: ScimToken) => revokeScimToken(company, token.id),
+    onSuccess: (answer) => toastDone(answer ?? {}, t('tokens.revoked')),
+    onError: (error) => toastFailed(error, t('tokens.revokeFailed')),
+    onSettled: refresh,
+  });
+
+  const confirmRevoke = (token: ScimToken) =>
+    confirmAction({
+      title: t('tokens.confirm.title', { name: token.name }),
+      body: t('tokens.confirm.body', { name: token.name }),
+      confirm: t('tokens.confirm.yes'),
+      cancel: t('tokens.confirm.no'),
+      danger: true,
+      onConfirm: () => revoke.mutate(token),
+    });
+
+  const submit = (event: React.FormEvent) => {
+    event.preventDefault();
+    const trimmed = name.trim();
+    if (!trimmed) {
+      setNameError(t('errors.tokenNameRequired'));
+      document.querySelector<HTMLElement>('[data-path="scim-token-name"]')?.focus();
+      return;
+    }
+    create.mutate(trimmed);
+  };
+
+  const columns: Column<ScimToken>[] = [
+    {
+      key: 'name',
+      header: t('tokens.columns.name'),
+      card: 'title',
+      render: (token) => (
+        <Text fw={600} size="sm" data-testid="scim-token-name">
+          {token.name}
+        </Text>
+      ),
+    },
+    {
+      key: 'created',
+      header: t('tokens.columns.created'),
+      render: (token) => when(token.created_at),
+    },
+    {
+      key: 'lastUsed',
+      header: t('tokens.columns.lastUsed'),
+      render: (token) => when(token.last_used_at),
+    },
+    {
+      key: 'state',
+      header: t('tokens.columns.state'),
+      render: (token) =>
+        token.revoked_at ? (
+          <Badge color="red" variant="light" data-state="revoked">
+            {t('tokens.revokedOn', { date: when(token.revoked_at) })}
+          </Badge>
+        ) : (
+          <Badge color="teal" variant="light" data-state="active">
+            {t('tokens.active')}
+          </Badge>
+        ),
+    },
+    {
+      key: 'actions',
+      header: t('tokens.columns.actions'),
+      card: 'actions',
+      render: (token) =>
+        token.revoked_at ? null : (
+          <RowActions>
+            <RowButton
+              label={t('tokens.revoke')}
+              ariaLabel={t('tokens.revokeOf', { name: token.name })}
+              color="red"
+              onClick={() => confirmRevoke(token)}
+              loading={revoke.isPending && revoke.variables?.id === token.id}
+            />
+          </RowActions>
+        ),
+    },
+  ];
+
+  return (
+    <PanelSection titleId="scim-tokens-title" data-testid="scim-tokens">
+      <Stack gap="md">
+        <Title order={2} size="h4" id="scim-tokens-title">
+          {t('tokens.title')}
+        </Title>
+        <Text size="sm" c="dimmed">
+          {t('tokens.intro')}
+        </Text>
+        <form onSubmit={submit} noValidate aria-label={t('tokens.create')}>
+          <Group align="flex-end" gap="xs">
+            <TextInput
+              label={t('tokens.name')}
+              placeholder={t('tokens.nameHint')}
+              value={name}
+              onChange={(event) => {
+                setName(event.currentTarget.value);
+                setNameError(undefined);
+              }}
+              error={nameError}
+              maxLength={SSO_LIMITS.scimTokenNameMax}
+              autoComplete="off"
+              data-path="scim-token-name"
+              name="name"
+              style={{ flex: 1, minWidth: 200 }}
+            />
+            <Button type="submit" loading={create.isPending}>
+              {t('tokens.create')}
+            </Button>
+          </Group>
+        </form>
+        <FeedbackAlert feedback={feedback} testId="scim-token-feedback" />
+        <QueryState
+          query={tokens}
+          errorText={(error) => serverMessageOf(error) ?? t('tokens.loadFailed')}
+          isEmpty={(rows) => rows.length === 0}
+          empty={t('tokens.empty')}
+        >
+          {(rows) => (
+            <ResponsiveRows
+              columns={columns}
+              rows={sortTokens(rows)}
+              rowKey={(token) => token.id}
+              offset={0}
+              label={t('tokens.title')}
+              minWidth={720}
+            />
+          )}
+        </QueryState>
+      </Stack>
+      <Modal
+        opened={created !== null}
+        onClose={() => setCreated(null)}
+        title={t('tokens.shownTitle', { name: created?.name ?? '' })}
+        size="lg"
+        closeOnClickOutside={false}
+      >
+        {created && (
+          <Stack gap="md" data-testid="scim-token-created">
+            <Alert color="orange" role="alert">
+              {t('tokens.shownWarning')}
+            </Alert>
+            <CopyValue label={t('tokens.token')} value={created.token} testId="scim-token-value" />
+            <Group justify="flex-end">
+              <Button onClick={() => setCreated(null)}>{t('tokens.shownDone')}</Button>
+            </Group>
+          </Stack>
+        )}
+      </Modal>
+    </PanelSection>
+  );
+}
