@@ -83,4 +83,16 @@ CREATE INDEX "sso_domains_company_idx" ON "sso_domains" USING btree ("company_id
 CREATE UNIQUE INDEX "sso_sign_ins_state_key" ON "sso_sign_ins" USING btree ("state_hash");--> statement-breakpoint
 CREATE UNIQUE INDEX "sso_sign_ins_ticket_key" ON "sso_sign_ins" USING btree ("ticket_hash");--> statement-breakpoint
 CREATE INDEX "sso_sign_ins_expiry_idx" ON "sso_sign_ins" USING btree ("expires_at");--> statement-breakpoint
-ALTER TABLE "sessions" ADD CONSTRAINT "sessions_sso_company_id_companies_id_fk" FOREIGN KEY ("sso_company_id") REFERENCES "public"."companies"("id") ON DELETE set null ON UPDATE no action;
+ALTER TABLE "sessions" ADD CONSTRAINT "sessions_sso_company_id_companies_id_fk" FOREIGN KEY ("sso_company_id") REFERENCES "public"."companies"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+-- SCIM's meta.lastModified (issue 33): every change of an account, whoever makes it (a screen,
+-- a sign-in, the directory), moves users.updated_at, so a directory syncing by it misses none.
+CREATE OR REPLACE FUNCTION sesame_touch_updated_at() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.updated_at := now();
+  RETURN NEW;
+END
+$$;
+--> statement-breakpoint
+CREATE TRIGGER users_touch_updated_at BEFORE UPDATE ON users
+  FOR EACH ROW EXECUTE FUNCTION sesame_touch_updated_at();

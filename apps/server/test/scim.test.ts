@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SSO_LIMITS } from '@sesame/shared';
@@ -220,6 +220,15 @@ describe('SCIM 2.0: a directory client from lookup to deletion', () => {
     expect(got.json<Json>().userName).toBe(email);
   });
 
+  it('moves meta.lastModified when the account changes anywhere (a screen, a sign-in), not only by SCIM', async () => {
+    const before = (await scim('GET', `/Users/${userId}`)).json<Json>().meta.lastModified;
+    // As the users screen writes a change: the database stamps it (migration 0031's trigger).
+    await ctx.db.execute(sql`select pg_sleep(0.01)`);
+    await ctx.db.update(users).set({ title: 'Accueil' }).where(eq(users.id, userId));
+    const after = (await scim('GET', `/Users/${userId}`)).json<Json>().meta.lastModified;
+    expect(Date.parse(after)).toBeGreaterThan(Date.parse(before));
+  });
+
   it('deactivates it (Entra ID style): disabled at once, its session refused, audited', async () => {
     const bearer = await sessionFor(userId);
     expect((await as(ctx.app, bearer)({ method: 'GET', url: '/api/user/info' })).statusCode).toBe(
@@ -367,6 +376,58 @@ describe('SCIM 2.0: a directory client from lookup to deletion', () => {
       await ctx.db.select().from(scimGroupMembers).where(eq(scimGroupMembers.groupId, deskId)),
     ).toEqual([]);
     await expectError(await scim('GET', `/Groups/${deskId}`), 404);
+  });
+
+  it('follows a mapping changed on the SSO screen at once, audited as the admin’s change', async () => {
+    await scim(
+      'PATCH',
+      `/Groups/${managersId}`,
+      patch({ op: 'add', path: 'members', value: [{ value: userId }] }),
+    );
+    expect(await rolesOf(userId)).toEqual(['ROLE_MANAGER']);
+    const admin = await buildUser(ctx.db, { company, role: 'ROLE_SUPER_ADMIN' });
+    const settings = {
+      enabled: false,
+      issuer_url: '',
+      client_id: '',
+      domains: [],
+      groups_claim: 'groups',
+      role_mappings: [{ group: 'Sesame Managers', role: 'ROLE_SUPERVISOR' }],
+      default_role: 'ROLE_EMPLOYEE',
+      allow_jit: false,
+      enforced: false,
+    };
+    const put = await as(
+      ctx.app,
+      await sessionFor(admin.id),
+    )({
+      method: 'PUT',
+      url: `/api/company/${company.id}/sso`,
+      payload: settings,
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    expect(await rolesOf(userId)).toEqual(['ROLE_SUPERVISOR']);
+    const [change] = (await auditsOf('scim.user_role_changed', userId)).slice(-1);
+    expect(change).toMatchObject({
+      actorUserId: admin.id,
+      detail: { adminUserId: admin.id, fromRole: 'ROLE_MANAGER', toRole: 'ROLE_SUPERVISOR' },
+    });
+    // The mapping as it was, and the account out of the group again, for what follows.
+    await ctx.db
+      .update(companySso)
+      .set({
+        roleMappings: [
+          { group: 'Sesame Managers', role: 'ROLE_MANAGER' },
+          { group: 'sesame desk', role: 'ROLE_SUPERVISOR' },
+        ],
+      })
+      .where(eq(companySso.companyId, company.id));
+    await scim(
+      'PATCH',
+      `/Groups/${managersId}`,
+      patch({ op: 'remove', path: `members[value eq "${userId}"]` }),
+    );
+    expect(await rolesOf(userId)).toEqual(['ROLE_EMPLOYEE']);
   });
 
   it('replaces the account (PUT): what is left out is cleared, active kept', async () => {

@@ -345,7 +345,7 @@ export async function createScimGroup(
       action: 'scim.group_created',
       detail: { tokenId: caller.tokenId, groupId: row.id, members: values.members.length },
     });
-    await applyMappedRoles(tx, caller.companyId, values.members, caller.tokenId);
+    await applyMappedRoles(tx, caller.companyId, values.members, { tokenId: caller.tokenId });
     return presentScimGroup(tx, caller, row);
   });
 }
@@ -422,7 +422,7 @@ export async function writeScimGroup(
       },
     });
     const concerned = renamed ? [...new Set([...before, ...added])] : [...added, ...removed];
-    await applyMappedRoles(tx, caller.companyId, concerned, caller.tokenId);
+    await applyMappedRoles(tx, caller.companyId, concerned, { tokenId: caller.tokenId });
     return presentScimGroup(tx, caller, row, withMembers);
   });
 }
@@ -442,6 +442,6 @@ export async function deleteScimGroup(
       action: 'scim.group_deleted',
       detail: { tokenId: caller.tokenId, groupId: current.id, members: members.length },
     });
-    await applyMappedRoles(tx, caller.companyId, members, caller.tokenId);
+    await applyMappedRoles(tx, caller.companyId, members, { tokenId: caller.tokenId });
   });
 }

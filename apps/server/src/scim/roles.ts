@@ -8,7 +8,12 @@
  * request reads the role afresh, so no session needs revoking.
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { activeRole, SSO_MAPPABLE_ROLES, type SsoMappableRole } from '@sesame/shared';
+import {
+  activeRole,
+  highestMappedRole,
+  SSO_MAPPABLE_ROLES,
+  type SsoMappableRole,
+} from '@sesame/shared';
 import { audit } from '../audit/service';
 import type { Db } from '../db/client';
 import { companySso, scimGroupMembers, scimGroups, users } from '../db/schema';
@@ -30,28 +35,28 @@ export async function roleMappingOf(db: Db, companyId: string): Promise<RoleMapp
 
 /** The role the groups named give (see above). */
 export function roleOfGroups(mapping: RoleMapping, groupNames: string[]): SsoMappableRole {
-  const held = new Set(groupNames.map((g) => g.toLowerCase()));
-  let best = -1;
-  for (const { group, role } of mapping.mappings) {
-    const rank = SSO_MAPPABLE_ROLES.indexOf(role as SsoMappableRole);
-    if (rank > best && held.has(group.toLowerCase())) best = rank;
-  }
-  return best >= 0 ? SSO_MAPPABLE_ROLES[best]! : mapping.defaultRole;
+  return highestMappedRole(mapping.mappings, groupNames) ?? mapping.defaultRole;
 }
 
 /** Accounts that are not the platform's staff (ROLE_ADMIN, ROLE_SESAME). */
 export const notPlatformStaff = sql`not (${users.roles} && array['ROLE_ADMIN', 'ROLE_SESAME']::text[])`;
 
 /**
+ * Who changed what a role follows: the directory (its SCIM token) changing groups, or an
+ * admin changing the mapping on the SSO screen.
+ */
+export type RoleChangeCause = { tokenId: string } | { adminUserId: string | null };
+
+/**
  * Gives each of `userIds` (of `companyId`, managed by the directory or the provider) the role
  * its groups map to, in the caller's transaction; each change audited
- * ('scim.user_role_changed', the roles before and after).
+ * ('scim.user_role_changed', the roles before and after, and its cause).
  */
 export async function applyMappedRoles(
   tx: Db,
   companyId: string,
   userIds: string[],
-  tokenId: string,
+  cause: RoleChangeCause,
 ): Promise<void> {
   if (userIds.length === 0) return;
   const accounts = await tx
@@ -84,15 +89,38 @@ export async function applyMappedRoles(
     if (account.roles.length === 1 && account.roles[0] === role) continue;
     await tx
       .update(users)
-      .set({ roles: [role], updatedAt: new Date() })
+      .set({ roles: [role] })
       .where(eq(users.id, account.id));
     await audit(tx, {
       companyId,
-      actorUserId: null,
+      actorUserId: 'adminUserId' in cause ? cause.adminUserId : null,
       action: 'scim.user_role_changed',
       subjectType: 'user',
       subjectId: account.id,
-      detail: { tokenId, fromRole: activeRole(account.roles), toRole: role },
+      detail: { ...cause, fromRole: activeRole(account.roles), toRole: role },
     });
   }
+}
+
+/**
+ * After the SSO screen changed the mapping or the default role: every account of the company
+ * that belongs to one of its directory's groups takes the role the new mapping gives (an
+ * account the provider alone manages follows it at its next sign-in).
+ */
+export async function remapDirectoryMembers(
+  tx: Db,
+  companyId: string,
+  adminUserId: string | null,
+): Promise<void> {
+  const members = await tx
+    .selectDistinct({ userId: scimGroupMembers.userId })
+    .from(scimGroupMembers)
+    .innerJoin(scimGroups, eq(scimGroups.id, scimGroupMembers.groupId))
+    .where(eq(scimGroups.companyId, companyId));
+  await applyMappedRoles(
+    tx,
+    companyId,
+    members.map((m) => m.userId),
+    { adminUserId },
+  );
 }

@@ -467,7 +467,7 @@ export async function writeScimUser(
     }
     const [row] = await tx
       .update(users)
-      .set({ ...values, updatedAt: new Date() })
+      .set(values)
       .where(eq(users.id, current.id))
       .returning(columns)
       .catch(duplicateEmail);

@@ -6,6 +6,7 @@
  * Saving is one transaction with its audit entry; "Tester la connexion" reads the issuer's
  * discovery document and says in one sentence what it found.
  */
+import { remapDirectoryMembers } from '../scim/roles';
 import { and, asc, eq, inArray, ne } from 'drizzle-orm';
 import { SSO_LIMITS, type Say, type SsoSettings, type SsoTestResult } from '@sesame/shared';
 import { audit } from '../audit/service';
@@ -125,6 +126,11 @@ export async function saveSso(
         .insert(companySso)
         .values({ companyId, ...values })
         .onConflictDoUpdate({ target: companySso.companyId, set: values });
+      const mappingChanged =
+        JSON.stringify(before.row?.roleMappings ?? []) !== JSON.stringify(input.role_mappings) ||
+        (before.row?.defaultRole ?? 'ROLE_USER') !== input.default_role;
+      // The directory's members follow the new mapping at once (scim/roles.ts).
+      if (mappingChanged) await remapDirectoryMembers(tx, companyId, actor.userId);
       await tx.delete(ssoDomains).where(eq(ssoDomains.companyId, companyId));
       if (input.domains.length > 0) {
         await tx.insert(ssoDomains).values(input.domains.map((domain) => ({ domain, companyId })));

@@ -29,6 +29,7 @@ import {
   asOneLine,
   emailDomainOf,
   EMAIL_PATTERN,
+  highestMappedRole,
   SSO_LIMITS,
   SSO_MAPPABLE_ROLES,
   TEXT_MAX,
@@ -305,15 +306,8 @@ function mappedRole(
 ): SsoMappableRole | null {
   const groups = claims[provider.groupsClaim];
   if (!Array.isArray(groups)) return null;
-  const held = new Set(
-    groups.filter((g): g is string => typeof g === 'string').map((g) => g.toLowerCase()),
-  );
-  let best = -1;
-  for (const { group, role } of provider.roleMappings) {
-    const rank = SSO_MAPPABLE_ROLES.indexOf(role as SsoMappableRole);
-    if (rank > best && held.has(group.toLowerCase())) best = rank;
-  }
-  return best >= 0 ? SSO_MAPPABLE_ROLES[best]! : null;
+  const names = groups.filter((g): g is string => typeof g === 'string');
+  return highestMappedRole(provider.roleMappings, names);
 }
 
 const PLATFORM_ROLES = new Set(['ROLE_ADMIN', 'ROLE_SESAME']);
@@ -405,7 +399,7 @@ async function followMappedRole(
   return db.transaction(async (tx) => {
     const [changed] = await tx
       .update(users)
-      .set({ roles: [mapped], updatedAt: sql`now()` })
+      .set({ roles: [mapped] })
       .where(eq(users.id, user.id))
       .returning();
     await audit(tx, {

@@ -255,3 +255,21 @@ export const logoutResponseSchema = z.object({
   /** The identity provider's end-session URL, for a session it signed in. */
   end_session_url: z.string().optional(),
 });
+
+/**
+ * The highest role (in the order of SSO_MAPPABLE_ROLES) that `mappings` give one of the
+ * groups named, matched without regard to case; null when none is mapped. The ID token's
+ * groups at a sign-in and the SCIM groups of an account are read by this one rule.
+ */
+export function highestMappedRole(
+  mappings: readonly { group: string; role: string }[],
+  groupNames: readonly string[],
+): SsoMappableRole | null {
+  const held = new Set(groupNames.map((g) => g.toLowerCase()));
+  let best = -1;
+  for (const { group, role } of mappings) {
+    const rank = SSO_MAPPABLE_ROLES.indexOf(role as SsoMappableRole);
+    if (rank > best && held.has(group.toLowerCase())) best = rank;
+  }
+  return best >= 0 ? SSO_MAPPABLE_ROLES[best]! : null;
+}
