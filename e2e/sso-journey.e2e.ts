@@ -13,7 +13,7 @@
 import { catalogue } from '@sesame/shared';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { field, screenshot } from './support/browser';
+import { field, screenshot, signIn } from './support/browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, apiToken } from './support/server';
 import { useSesame } from './support/sesame';
 import {
@@ -24,7 +24,6 @@ import {
   readSso,
   saveSso,
   signInAtProvider,
-  signInWithPassword,
   ssoSettingsFor,
   startProviderFor,
   submitPassword,
@@ -114,7 +113,7 @@ describe('single sign-on: staff sign in through their company’s identity provi
     const { server } = sesame;
     const idp = theProvider();
     const admin = await freshPage();
-    await signInWithPassword(admin, ADMIN_EMAIL, ADMIN_PASSWORD);
+    await signIn(admin, ADMIN_EMAIL, ADMIN_PASSWORD);
     await admin.goto('/demo/menu');
     await admin.getByRole('link', { name: 'Connexion unique (SSO)' }).click();
     await admin.waitForURL(/\/demo\/sso$/);

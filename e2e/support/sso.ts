@@ -142,19 +142,6 @@ export async function submitPassword(
   await page.getByRole('button', { name: w.submit }).click();
 }
 
-/** A password sign-in on '/sign-in', e-mail first, landed on the company's home. */
-export async function signInWithPassword(
-  page: Page,
-  email: string,
-  password: string,
-  slug = 'demo',
-): Promise<void> {
-  await page.goto('/sign-in');
-  await continueWithEmail(page, email);
-  await submitPassword(page, password);
-  await page.waitForURL(new RegExp(`/${slug}$`));
-}
-
 /** The provider's login form (its development interaction: any password signs `login` in). */
 export async function providerLoginForm(page: Page, provider: TestProvider) {
   await page.waitForURL((url) => url.origin === new URL(provider.issuer).origin);
