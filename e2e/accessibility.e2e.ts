@@ -449,13 +449,7 @@ describe('accessibility (issue 18): WCAG 2.2 AA on every route', () => {
   it('the keyboard alone signs in, in reading order, each stop showing its focus', async () => {
     const page = await freshPage(DESKTOP);
     const form = await stopsInMain(page, '/sign-in', 'the login', 30);
-    expect(
-      inOrder(form, [
-        'Adresse e-mail',
-        'Continuer',
-        'Changer le mot de passe',
-      ]),
-    ).toEqual([]);
+    expect(inOrder(form, ['Adresse e-mail', 'Continuer', 'Changer le mot de passe'])).toEqual([]);
     expect(outOfReadingOrder(form)).toEqual([]);
 
     // Signed in with Tab, typing and Enter only.
