@@ -231,24 +231,6 @@ export type SsoBeginResult = z.infer<typeof ssoBeginResultSchema>;
 /** POST `/api/sso/exchange`: the one-time ticket of the page the provider sent back to. */
 export const ssoExchangeSchema = z.object({ ticket: z.string().min(1).max(200) });
 
-/**
- * Back from the provider, the server sends the browser to the login page:
- * `/sign-in?sso_ticket=…` when the person is signed in (the page trades the ticket at
- * POST /api/sso/exchange), `/sign-in?sso_error=<key>` when not, the key naming the
- * message (`m.sso[key]`, or `m.api.accountDisabled` for a disabled account).
- */
-export const SSO_ERRORS = [
-  'signInFailed',
-  'signInExpired',
-  'signInCancelled',
-  'noAccount',
-  'providerUnavailable',
-  'accountDisabled',
-] as const;
-export type SsoError = (typeof SSO_ERRORS)[number];
-export const SSO_TICKET_PARAM = 'sso_ticket';
-export const SSO_ERROR_PARAM = 'sso_error';
-
 /** POST `/api/logout`'s answer: with the provider's sign-out page when it has one. */
 export const logoutResponseSchema = z.object({
   message: z.string(),

@@ -1,7 +1,7 @@
 /**
  * The login page's single sign-on half (issue 33), without React nor zod: the login is a
- * public page that must stay light, so the names the server and this page share are
- * repeated here (test/sso.test.ts holds them equal to packages/shared schemas/sso.ts).
+ * public page that must stay light, so the names the server and this page share come from
+ * shared's zod-free `sso-return` module.
  *
  * Step 1 asks the e-mail alone ('Continuer'): the server answers whether a company's
  * identity provider covers its domain (the browser then goes there), or the password
@@ -9,35 +9,27 @@
  * to `/sign-in?sso_ticket=…` or `/sign-in?sso_error=<key>`.
  */
 
-/** Shared's SSO_TICKET_PARAM and SSO_ERROR_PARAM. */
-export const SSO_TICKET = 'sso_ticket';
-export const SSO_ERROR = 'sso_error';
-
-/** Shared's SSO_ERRORS: each has its sentence at `auth:sso.errors.<key>`. */
-export const SSO_ERROR_KEYS = [
-  'signInFailed',
-  'signInExpired',
-  'signInCancelled',
-  'noAccount',
-  'providerUnavailable',
-  'accountDisabled',
-] as const;
-export type SsoErrorKey = (typeof SSO_ERROR_KEYS)[number];
+import {
+  SSO_ERROR_PARAM,
+  SSO_ERRORS,
+  SSO_TICKET_PARAM,
+  type SsoError,
+} from '@sesame/shared/sso-return';
 
 export type LoginStep = 'email' | 'password';
 
 /** What the provider's return put in the login page's address, if anything. */
-export type SsoReturn = { kind: 'ticket'; ticket: string } | { kind: 'error'; key: SsoErrorKey };
+export type SsoReturn = { kind: 'ticket'; ticket: string } | { kind: 'error'; key: SsoError };
 
 export function ssoReturnOf(search: string): SsoReturn | null {
   const params = new URLSearchParams(search);
-  const ticket = params.get(SSO_TICKET);
+  const ticket = params.get(SSO_TICKET_PARAM);
   if (ticket) return { kind: 'ticket', ticket };
-  const error = params.get(SSO_ERROR);
+  const error = params.get(SSO_ERROR_PARAM);
   if (error === null) return null;
   // A key this page does not know (a newer server) still says the sign-in failed.
-  const key = (SSO_ERROR_KEYS as readonly string[]).includes(error)
-    ? (error as SsoErrorKey)
+  const key = (SSO_ERRORS as readonly string[]).includes(error)
+    ? (error as SsoError)
     : 'signInFailed';
   return { kind: 'error', key };
 }
@@ -45,8 +37,8 @@ export function ssoReturnOf(search: string): SsoReturn | null {
 /** The address without the ticket nor the error (a ticket never stays in the history). */
 export function withoutSsoParams(pathname: string, search: string, hash = ''): string {
   const params = new URLSearchParams(search);
-  params.delete(SSO_TICKET);
-  params.delete(SSO_ERROR);
+  params.delete(SSO_TICKET_PARAM);
+  params.delete(SSO_ERROR_PARAM);
   const rest = params.toString();
   return `${pathname}${rest ? `?${rest}` : ''}${hash}`;
 }
