@@ -71,15 +71,18 @@ export async function signIn(
     await throttle.failed(db, email, attempt.client);
   }
   if (!user) throw new HttpError(401, (m) => m.api.badCredentials);
-  if (!valid || !user.status) {
-    await audit(db, {
+  /** A refused sign-in of a known account, in its company's audit log. */
+  const refused = (reason: 'disabled' | 'password' | 'sso_enforced') =>
+    audit(db, {
       companyId: user.companyId,
       actorUserId: user.id,
       action: 'auth.sign_in_failed',
       subjectType: 'user',
       subjectId: user.id,
-      detail: { reason: valid ? 'disabled' : 'password' },
+      detail: { reason },
     });
+  if (!valid || !user.status) {
+    await refused(valid ? 'disabled' : 'password');
     if (!valid) throw new HttpError(401, (m) => m.api.badCredentials);
     throw new HttpError(403, (m) => m.api.accountDisabled);
   }
@@ -88,14 +91,7 @@ export async function signIn(
   // wrong password (401), so this answer tells only the account's owner that their company
   // now signs in through its provider. The platform's admins keep their password.
   if (activeRole(user.roles) !== 'ROLE_ADMIN' && (await ssoEnforced(db, user.companyId))) {
-    await audit(db, {
-      companyId: user.companyId,
-      actorUserId: user.id,
-      action: 'auth.sign_in_failed',
-      subjectType: 'user',
-      subjectId: user.id,
-      detail: { reason: 'sso_enforced' },
-    });
+    await refused('sso_enforced');
     throw new HttpError(403, (m) => m.sso.passwordDisabled);
   }
   return openSession(db, tokens, user, attempt.lang);
