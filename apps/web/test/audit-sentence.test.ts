@@ -104,6 +104,16 @@ describe('the audit log in sentences', () => {
     ).toBe('Séverine Kouamé a consulté la photo de Mariam Ouattara.');
   });
 
+  it('says why a sign-in was refused, enforced single sign-on included (issue 33)', () => {
+    const refused = (reason: string) =>
+      entry('auth.sign_in_failed', { detail: { reason }, subject_type: 'user' });
+    expect(auditSentence(refused('sso_enforced'), fr, 'fr')).toBe(
+      "Séverine Kouamé n'a pas pu ouvrir de session : mot de passe refusé : l'entreprise impose sa connexion unique (SSO).",
+    );
+    expect(auditSentence(refused('sso_enforced'), en, 'en')).toMatch(/requires single sign-on/);
+    expect(auditSentence(refused('password'), fr, 'fr')).toMatch(/mot de passe erroné\.$/);
+  });
+
   it('says an anonymised or erased person without a name, a deleted account and the system', () => {
     const anonymised = entry('check.manual_in', aboutVisitor(null, 'anonymised'));
     expect(auditSentence(anonymised, fr, 'fr')).toBe(

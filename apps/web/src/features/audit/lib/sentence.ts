@@ -147,8 +147,8 @@ function sentenceOf(
       if (entry.subject_type === 'file') return { key: 'document.viewed_file' };
       return { key: detail.kind === 'member_photo' ? 'document.viewed_photo' : action };
     case 'auth.sign_in_failed': {
-      const reason =
-        detail.reason === 'password' || detail.reason === 'disabled' ? detail.reason : 'unknown';
+      const known = ['password', 'disabled', 'sso_enforced'] as const;
+      const reason = known.find((r) => r === detail.reason) ?? 'unknown';
       return { key: action, values: { reason: t(`audit:reasons.${reason}`) } };
     }
     case 'auth.sign_in_throttled':
