@@ -523,7 +523,7 @@ export const en: Catalogue = {
     providerUnavailable:
       "Your company's identity provider does not answer. Please try again in a moment.",
     passwordDisabled:
-      'Your company signs in through its identity provider: use “Continue” with your e-mail address.',
+      'Your company requires signing in through its identity provider: enter the e-mail address it manages, then “Continue”.',
     passwordChangeDisabled: "Your password is managed by your company's identity provider.",
   },
   scim: {

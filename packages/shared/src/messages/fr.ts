@@ -599,7 +599,7 @@ export const fr = {
       'Le fournisseur d’identité de votre entreprise ne répond pas. Veuillez réessayer dans un instant.',
     /** A password sign-in refused because the company signs in through its provider. */
     passwordDisabled:
-      "Votre entreprise se connecte par son fournisseur d'identité : utilisez « Continuer » avec votre adresse e-mail.",
+      "Votre entreprise impose la connexion par son fournisseur d'identité : saisissez l'adresse e-mail qu'il gère, puis « Continuer ».",
     passwordChangeDisabled:
       "Votre mot de passe est géré par le fournisseur d'identité de votre entreprise.",
   },
