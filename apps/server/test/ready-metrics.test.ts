@@ -12,7 +12,8 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { inject } from 'vitest';
 import { TcpProxy } from '../faults/tcp-proxy';
 import { buildApp } from '../src/app';
-import { openPostgres } from '../src/db/client';
+import { openPostgres, type Database } from '../src/db/client';
+import { createMetrics, OUTBOX_SCRAPE_LIMIT_MS } from '../src/metrics/registry';
 import { enqueueOnce, VISITOR_REMINDER_MAIL } from '../src/mail/outbox';
 import { withDatabase } from './global-setup';
 import { as, testConfig, tokenFor, useTestApp } from './helpers/app';
@@ -253,5 +254,25 @@ describe('/metrics', () => {
       0,
     );
     expect(sample(after, 'sesame_mail_outbox_scrape_ok')).toBe(1);
+  });
+
+  it('answers a scrape when the outbox does not answer: its gauges left out, scrape_ok 0', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      // A database that takes the outbox's statement and never answers it.
+      const stalled = { execute: () => new Promise<never>(() => undefined) } as unknown as Database;
+      const metrics = await createMetrics(
+        { db: stalled, liveStreams: () => 0, listening: () => true },
+        true,
+      );
+      const text = metrics.registry!.metrics();
+      await vi.advanceTimersByTimeAsync(OUTBOX_SCRAPE_LIMIT_MS);
+      const body = await text;
+      expect(sample(body, 'sesame_mail_outbox_scrape_ok')).toBe(0);
+      expect(sample(body, 'sesame_mail_outbox_pending')).toBe(0);
+      expect(sample(body, 'sesame_live_streams_open')).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

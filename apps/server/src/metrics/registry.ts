@@ -14,6 +14,24 @@ import type { Registry } from 'prom-client';
 import type { Database } from '../db/client';
 import { poolStats } from '../db/pool-guard';
 
+/**
+ * How long a scrape waits for the outbox's figures: under Prometheus's own scrape timeout
+ * (10 s by default), so a slow database costs the scrape those gauges (scrape_ok 0), never
+ * the whole answer. The statement itself ends at the database's statement timeout.
+ */
+export const OUTBOX_SCRAPE_LIMIT_MS = 2_000;
+
+function withinScrapeTime<T>(work: Promise<T>, limitMs = OUTBOX_SCRAPE_LIMIT_MS): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('the outbox did not answer in time')), limitMs);
+    timer.unref();
+  });
+  // The work's own failure after the limit is not an unhandled rejection.
+  work.catch(() => undefined);
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     /** This app's metrics (app.ts): routes and jobs count through it; /metrics reads it. */
@@ -146,18 +164,19 @@ export async function createMetrics(sources: MetricSources, enabled: boolean): P
   // gauges together, so the three share the reading in flight.
   let reading: Promise<{ pending: number; age: number } | null> | undefined;
   const readOutbox = () =>
-    (reading ??= sources.db
-      .execute(
+    (reading ??= withinScrapeTime(
+      sources.db.execute(
         sql`select count(*)::int as pending,
                    coalesce(extract(epoch from now() - min(created_at)), 0)::float8 as age
               from mail_outbox where status = 'pending'`,
-      )
+      ),
+    )
       .then(
         (result) => {
           const row = (result as unknown as { rows: { pending: number; age: number }[] }).rows[0];
           return { pending: Number(row?.pending ?? 0), age: Math.max(0, Number(row?.age ?? 0)) };
         },
-        // A scrape still answers when the database is out: the rest is worth having.
+        // A scrape still answers when the database is out or slow: the rest is worth having.
         () => null,
       )
       .finally(() => {
