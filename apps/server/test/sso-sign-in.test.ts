@@ -320,6 +320,19 @@ describe(`signing in through the company's identity provider (${testDatabaseKind
     expect(await sessionsOf(unverifiedUser.id)).toHaveLength(0);
   });
 
+  it("never signs the platform's staff in through a company's provider, even with their address", async () => {
+    const { company, domain } = await ssoCompany({ allowJit: true });
+    for (const role of ['ROLE_ADMIN', 'ROLE_SESAME'] as const) {
+      const named = person(domain, { groups: ['Sesame-Admins'] });
+      // The company's provider vouches for the address of a platform account of the company.
+      const staff = await buildUser(ctx.db, { company, email: named.email, role });
+      expect(await signInVia(named.email, named.sub)).toMatchObject({ error: 'noAccount' });
+      expect(await sessionsOf(staff.id)).toHaveLength(0);
+      const [after] = await ctx.db.select().from(users).where(eq(users.id, staff.id));
+      expect(after!.roles).toEqual([role]);
+    }
+  });
+
   it("refuses an address of a domain the company's provider does not cover", async () => {
     const { company, domain } = await ssoCompany();
     const { domain: otherDomain } = await ssoCompany();

@@ -268,6 +268,12 @@ async function finish(ctx: SsoContext, query: string): Promise<string> {
     if (found.companyId !== provider.companyId) {
       throw new SignInRefused('noAccount', "the account is another company's");
     }
+    // The platform's staff sign in with their password only: a company's provider vouches
+    // for its own people, and whoever runs that provider must not become the platform's
+    // admin by naming the admin's address in a token.
+    if (found.roles.some((role) => PLATFORM_ROLES.has(role))) {
+      throw new SignInRefused('noAccount', "the account is the platform's staff");
+    }
     if (!found.status) {
       await audit(ctx.db, {
         companyId: found.companyId,
