@@ -13,6 +13,7 @@ import { FRENCH_MESSAGES } from '@sesame/shared';
 import { DEFAULT_RATE_LIMITS } from '../src/config';
 import { auditEvents, companySso, sessions, ssoDomains, ssoSignIns, users } from '../src/db/schema';
 import { NO_PASSWORD } from '../src/auth/passwords';
+import { retentionSweep } from '../src/privacy/retention';
 import { forgetProviders } from '../src/sso/oidc-client';
 import { SecretBox } from '../src/sso/secret-box';
 import { as, tokenFor, useTestApp } from './helpers/app';
@@ -342,6 +343,30 @@ describe(`signing in through the company's identity provider (${testDatabaseKind
     provider.accounts.set(stray.sub, stray);
     await buildUser(ctx.db, { company, email: stray.email });
     expect(await signInVia(account.email, stray.sub)).toMatchObject({ error: 'signInFailed' });
+  });
+
+  it('forgets sign-ins an hour past their expiry (the hourly sweep), keeping those in flight', async () => {
+    const { company } = await ssoCompany();
+    const row = (expiresAt: Date) => ({
+      companyId: company.id,
+      stateHash: randomBytes(16).toString('hex'),
+      nonce: 'n',
+      codeVerifier: 'v',
+      loginHint: `someone-${unique()}@example.com`,
+      expiresAt,
+    });
+    const [old] = await ctx.db
+      .insert(ssoSignIns)
+      .values(row(new Date(Date.now() - 2 * 3_600_000)))
+      .returning();
+    const [recent] = await ctx.db
+      .insert(ssoSignIns)
+      .values(row(new Date(Date.now() - 60_000)))
+      .returning();
+    await retentionSweep(ctx.db, ctx.app.storage, { auditMinDays: ctx.config.auditMinDays });
+    const left = await ctx.db.select({ id: ssoSignIns.id }).from(ssoSignIns);
+    expect(left.map((r) => r.id)).not.toContain(old!.id);
+    expect(left.map((r) => r.id)).toContain(recent!.id);
   });
 
   it('answers sso:false for a domain no enabled provider covers', async () => {

@@ -2,7 +2,7 @@
  * Retention (issue 16), the one module that forgets on schedule. `retentionSweep` runs
  * hourly and at start (background.ts):
  * - every time: anonymous visitors who never filed a request (a day old, visitors/purge.ts)
- *   and sign-in failures a day old;
+ *   and sign-in failures a day old, SSO sign-ins an hour past their expiry;
  * - once a day, by whichever instance claims the day's row in `retention_runs` first:
  *   per company, identity documents and photos (a kiosk walk-in's too) `retention_documents_days` after the visit
  *   or event (a card holder's, after their card stopped being valid), visitor identities anonymised `retention_identity_days` after the last visit,
@@ -33,6 +33,7 @@ import type { Database, Db } from '../db/client';
 import type { FileStorage } from '../files/storage';
 import { audit } from '../audit/service';
 import { forgetOldLoginFailures } from '../auth/login-throttle';
+import { forgetOldSignIns } from '../sso/sign-in-service';
 import { purgeUnfiledVisitors } from '../visitors/purge';
 import { periodInForce } from './periods';
 
@@ -535,6 +536,7 @@ export async function retentionSweep(
   const { day = today(), signal, auditMinDays, leaseMs = RUN_LEASE_MS } = options;
   const unfiledVisitors = await purgeUnfiledVisitors(db, storage, signal);
   await forgetOldLoginFailures(db);
+  await forgetOldSignIns(db);
   if (signal?.aborted) return null;
   await closeAbandonedRuns(db, day, leaseMs);
   if ((await claimRetentionDay(db, day, leaseMs)) === null) return null;
