@@ -22,6 +22,7 @@ import {
   scimBadRequest,
   uniqueness,
 } from './errors';
+import { field, isObject, optionalText } from './attributes';
 import {
   filterSql,
   matchesElement,
@@ -160,14 +161,6 @@ export interface GroupDraft {
   members: Set<string>;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-function field(body: Record<string, unknown>, name: string): unknown {
-  const key = Object.keys(body).find((k) => k.toLowerCase() === name.toLowerCase());
-  return key === undefined ? undefined : body[key];
-}
-
 /** The ids of a `members` value: `[{ value: id }, …]` (one object alone is taken as a list). */
 function memberIds(value: unknown, attribute: string): string[] {
   if (value === undefined || value === null) return [];
@@ -177,12 +170,6 @@ function memberIds(value: unknown, attribute: string): string[] {
     if (typeof id !== 'string') throw invalidValue(attribute);
     return id.toLowerCase();
   });
-}
-
-function optionalText(value: unknown, attribute: string): string | null {
-  if (value === undefined || value === null) return null;
-  if (typeof value !== 'string') throw invalidValue(attribute);
-  return value;
 }
 
 /** A Group resource of a POST or a PUT. */

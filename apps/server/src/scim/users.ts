@@ -33,6 +33,7 @@ import {
   scimNotFound,
   uniqueness,
 } from './errors';
+import { field, isObject, optionalText, text } from './attributes';
 import {
   filterSql,
   matchesElement,
@@ -179,25 +180,6 @@ const draftOf = (row: ScimUserRow): UserDraft => ({
   title: row.title,
   phone: row.contact,
 });
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** An attribute's value of any case (`userName`, `username`). */
-function field(body: Record<string, unknown>, name: string): unknown {
-  const key = Object.keys(body).find((k) => k.toLowerCase() === name.toLowerCase());
-  return key === undefined ? undefined : body[key];
-}
-
-function text(value: unknown, attribute: string): string {
-  if (typeof value !== 'string') throw invalidValue(attribute);
-  return value;
-}
-
-function optionalText(value: unknown, attribute: string): string | null {
-  if (value === undefined || value === null) return null;
-  return text(value, attribute);
-}
 
 /** The work phone of a `phoneNumbers` list (else its primary, else its first), or null. */
 function phoneOf(list: unknown): string | null {
