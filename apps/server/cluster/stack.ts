@@ -45,13 +45,21 @@ export interface Proc {
 
 const running = new Set<Proc>();
 
+/** util-linux's setpriv (Debian's, always there on Linux), else none (children may outlive a killed runner). */
+const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((candidate) => existsSync(candidate));
+
 export function startProcess(
   name: string,
   command: string,
   args: string[],
   env: Record<string, string> = {},
 ): Proc {
-  const child = spawn(command, args, {
+  // Each child dies with the runner, even a runner killed with SIGKILL (which runs no
+  // handler): util-linux's setpriv sets the child's parent-death signal, then runs it.
+  const [file, argv] = SETPRIV
+    ? [SETPRIV, ['--pdeathsig', 'KILL', '--', command, ...args]]
+    : [command, args];
+  const child = spawn(file, argv, {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -111,7 +119,8 @@ export function stopAllOnSignal(cleanup: () => Promise<void>): void {
   });
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  // A crash of the runner: at least the children go.
+  // A crash of the runner: at least the children go (a SIGKILL of the runner: setpriv's
+  // parent-death signal, startProcess).
   process.once('exit', () => {
     for (const proc of running) proc.child.kill('SIGKILL');
   });
