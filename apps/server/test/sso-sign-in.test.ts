@@ -431,6 +431,21 @@ describe(`signing in through the company's identity provider (${testDatabaseKind
       },
     });
     expect(change.statusCode, change.body).toBe(403);
+    // The account page knows beforehand (user/info): the form is not offered.
+    const info = async (bearer: string) =>
+      (await as(ctx.app, bearer)({ method: 'GET', url: '/api/user/info' })).json<{
+        password_managed: boolean;
+      }>().password_managed;
+    expect(await info(token)).toBe(true);
+    expect(await info(adminToken)).toBe(false);
+    await ctx.db
+      .update(companySso)
+      .set({ enforced: false })
+      .where(eq(companySso.companyId, company.id));
+    expect(await info(token)).toBe(false);
+    // An account the provider created has no password of its own, enforced or not.
+    await ctx.db.update(users).set({ provisionedBy: 'sso' }).where(eq(users.id, staff.id));
+    expect(await info(token)).toBe(true);
   });
 
   it("answers the provider's end-session URL at logout of a session it signed in", async () => {

@@ -1,7 +1,7 @@
 import { ROLES, type Role, type UserInfo } from '@sesame/shared';
 import type { Principal } from './principal';
 
-export function presentUserInfo(principal: Principal): UserInfo {
+export function presentUserInfo(principal: Principal, passwordManaged: boolean): UserInfo {
   const knownRoles = principal.roles.filter((r): r is Role =>
     (ROLES as readonly string[]).includes(r),
   );
@@ -16,5 +16,6 @@ export function presentUserInfo(principal: Principal): UserInfo {
     company_name: principal.companyName,
     home_site_id: principal.homeSiteId,
     site_ids: principal.siteIds,
+    password_managed: passwordManaged,
   };
 }

@@ -12,7 +12,14 @@ import {
 import { requirePrincipal, signedIn } from './authorize';
 import { LoginThrottle } from './login-throttle';
 import { presentUserInfo } from './presenter';
-import { changeOwnPassword, sessionExpiry, signIn, signOut, type SignedIn } from './service';
+import {
+  changeOwnPassword,
+  passwordManagedElsewhere,
+  sessionExpiry,
+  signIn,
+  signOut,
+  type SignedIn,
+} from './service';
 import { providerEndSessionUrl } from '../sso/sign-in-service';
 import { clearFilesCookie, setFilesCookie } from '../files/cookie';
 import { say } from '../language';
@@ -116,7 +123,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         const key = app.fileUrls.sessionKey(principal.sessionId);
         setFilesCookie(reply, key, expiresAt, app.config.publicUrl);
       }
-      return presentUserInfo(principal);
+      return presentUserInfo(principal, await passwordManagedElsewhere(app.db, principal));
     },
   );
 

@@ -184,6 +184,21 @@ export interface PasswordChangeRequest {
 }
 
 /**
+ * Issue 33: whether `who`'s password is not Sésame's to change. An account the company's
+ * provider or directory manages has no password of its own, and an enforced provider
+ * leaves passwords unused (the platform's admins keep theirs, as at sign-in).
+ */
+export async function passwordManagedElsewhere(db: Db, who: Principal): Promise<boolean> {
+  const [account] = await db
+    .select({ provisionedBy: users.provisionedBy })
+    .from(users)
+    .where(eq(users.id, who.userId))
+    .limit(1);
+  if (account?.provisionedBy) return true;
+  return who.role !== 'ROLE_ADMIN' && (await ssoEnforced(db, who.companyId));
+}
+
+/**
  * 'Mon compte' (issue 17): the signed-in person changes their own password. The new
  * one passes the policy (400 on `new_password`); the current one is checked like a
  * sign-in, through the same throttle and key (this account from this client), so the
@@ -199,18 +214,7 @@ export async function changeOwnPassword(
   who: Principal,
   change: PasswordChangeRequest,
 ): Promise<void> {
-  // Issue 33: an account the company's provider or directory manages has no password of
-  // its own, and an enforced provider leaves passwords unused (the platform's admins keep
-  // theirs, as at sign-in): nothing to change here.
-  const [managed] = await db
-    .select({ provisionedBy: users.provisionedBy })
-    .from(users)
-    .where(eq(users.id, who.userId))
-    .limit(1);
-  if (
-    managed?.provisionedBy ||
-    (who.role !== 'ROLE_ADMIN' && (await ssoEnforced(db, who.companyId)))
-  ) {
+  if (await passwordManagedElsewhere(db, who)) {
     throw new HttpError(403, (m) => m.sso.passwordChangeDisabled);
   }
   const problem = passwordProblem(change.next, [who.email, who.name, who.firstname]);

@@ -39,5 +39,11 @@ export const userInfoSchema = z.object({
   /** Issue 28: their home site (null: none) and the sites they are limited to (empty: every site). */
   home_site_id: z.string().nullable(),
   site_ids: z.array(z.string()),
+  /**
+   * Issue 33: the person's password is not Sésame's to change (an account the company's
+   * provider or directory manages, or a company that enforces its provider): the account
+   * page says so instead of offering the form.
+   */
+  password_managed: z.boolean(),
 });
 export type UserInfo = z.infer<typeof userInfoSchema>;

@@ -74,9 +74,24 @@ export default function AccountPage() {
             </Table>
           </Paper>
         )}
-        <PasswordForm />
+        {user?.password_managed ? <PasswordManaged /> : <PasswordForm />}
       </Stack>
     </Container>
+  );
+}
+
+/** Issue 33: the company's identity provider keeps this person's password: nothing to change here. */
+function PasswordManaged() {
+  const { t } = useTranslation('users');
+  return (
+    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }} data-testid="password-managed">
+      <Title order={2} size="h4">
+        {t('account.changePassword')}
+      </Title>
+      <Text size="sm" mt="xs">
+        {t('account.passwordManaged')}
+      </Text>
+    </Paper>
   );
 }
 
