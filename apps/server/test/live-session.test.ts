@@ -7,13 +7,15 @@
  * it is back; a session that ended meanwhile is not resynced but ended.
  */
 import net from 'node:net';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import pg from 'pg';
 import type { LiveEvent } from '@sesame/shared';
 import { buildApp } from '../src/app';
 import { openPostgres, type Database, type DatabaseHandle } from '../src/db/client';
-import { userChecks } from '../src/db/schema';
+import { userChecks, users } from '../src/db/schema';
+import { createScimToken } from '../src/sso/scim-tokens';
 import {
   LISTENER_NAME,
   LiveHub,
@@ -178,6 +180,31 @@ describe('a live stream ends with its session or its rights, on every instance',
       expect(await reconnects(base, first)).toBe(401);
       expect(await reconnects(base, second)).toBe(401);
     }
+  });
+
+  it('deactivating the account by SCIM (issue 33) ends every stream of the person at once', async () => {
+    const { company } = await buildTenant(ctx.db);
+    const person = await buildUser(ctx.db, { company, role: 'ROLE_EMPLOYEE' });
+    await ctx.db.update(users).set({ provisionedBy: 'scim' }).where(eq(users.id, person.id));
+    const { token: directory } = await createScimToken(ctx.db, company.id, 'Entra ID', {
+      userId: null,
+      secret: ctx.config.jwtSecret,
+    });
+    const token = await tokenFor(ctx.app, person.email);
+    const opened = await openOnEveryInstance(token);
+    await endsWithin(opened, async () => {
+      const res = await ctx.app.inject({
+        method: 'PATCH',
+        url: `/scim/v2/Users/${person.id}`,
+        headers: { authorization: `Bearer ${directory}`, 'content-type': 'application/scim+json' },
+        payload: {
+          schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+          Operations: [{ op: 'replace', value: { active: false } }],
+        },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    });
+    for (const base of bases) expect(await reconnects(base, token)).toBe(401);
   });
 
   it('a role change ends the streams; the reconnection hears as the new role, or is refused', async () => {
