@@ -54,6 +54,8 @@ export interface Settings {
   REDIS_URL: string | undefined;
   METRICS_TOKEN: string | undefined;
   SSO_SECRET_KEY: string | undefined;
+  WEBHOOK_ALLOW_PRIVATE: boolean;
+  SLACK_API_URL: string;
 }
 
 /**
@@ -335,6 +337,26 @@ const SPECS: { [Name in keyof Settings]: Spec<Settings[Name]> } = {
     fallback: unset,
     secret: true,
   },
+  // Issue 34: webhooks and chat messages may go to private or local addresses, over plain
+  // http (a receiver on the operator's own network, the tests' receivers). Off: https to
+  // public addresses only, checked again at each send.
+  WEBHOOK_ALLOW_PRIVATE: {
+    parse: (value) =>
+      value === '1' || value === 'true'
+        ? true
+        : value === '0' || value === 'false'
+          ? false
+          : new Problem('must be 1 or 0'),
+    fallback: () => false,
+  },
+  // Slack's Web API (a bot token's direct messages to hosts); a stand-in's address in tests.
+  SLACK_API_URL: {
+    parse: matching(
+      (value) => isUrl(value, ['https:', 'http:']),
+      'must be an http(s) address, such as https://slack.com/api',
+    ),
+    fallback: () => 'https://slack.com/api',
+  },
 };
 
 /** Every environment variable Sésame reads (the README's configuration table lists them). */
@@ -393,6 +415,10 @@ export interface Config {
    * from it (sso/secret-box.ts); unset, from JWT_SECRET (or the secret kept in DATA_DIR).
    */
   ssoSecretKey: string;
+  /** WEBHOOK_ALLOW_PRIVATE (issue 34): webhooks and chat may reach private addresses and http. */
+  webhookAllowPrivate: boolean;
+  /** SLACK_API_URL: Slack's Web API, for a bot token's direct messages. */
+  slackApiUrl: string;
 }
 
 export interface RateLimits {
@@ -535,6 +561,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     metricsToken: e.METRICS_TOKEN,
     ssoSecretKey: e.SSO_SECRET_KEY ?? jwtSecret,
+    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+    slackApiUrl: e.SLACK_API_URL.replace(/\/+$/, ''),
   };
 }
 

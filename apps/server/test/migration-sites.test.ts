@@ -212,8 +212,16 @@ const ADDED: Record<string, string[]> = {
   // Migration 0029's (issue 31): a visitor's type, the signed documents' retention and the
   // watchlist's name threshold.
   visitors: ['site_id', 'photo_file_id', 'details_completed_at', 'visitor_type_id'],
-  // Migration 0031's (issue 33): who manages an account, and a session's provider.
-  users: ['home_site_id', 'site_ids', 'provisioned_by', 'external_id', 'updated_at'],
+  // Migration 0031's (issue 33): who manages an account, and a session's provider; 0032's
+  // (issue 34): where a host's messages go.
+  users: [
+    'home_site_id',
+    'site_ids',
+    'provisioned_by',
+    'external_id',
+    'updated_at',
+    'notification_channels',
+  ],
   sessions: ['sso_company_id'],
   companies: [
     'retention_signatures_days',
@@ -224,7 +232,7 @@ const ADDED: Record<string, string[]> = {
 };
 /**
  * Tables that later migrations create (0027: kiosks and badge prints; 0028: invitations;
- * 0029: visitor types, documents, signatures, the watchlist; 0030: the rate-limit counters; 0031: single sign-on and SCIM),
+ * 0029: visitor types, documents, signatures, the watchlist; 0030: the rate-limit counters; 0031: single sign-on and SCIM; 0032: API keys, webhooks, chat),
  * empty here but for the four default visitor types 0029 gives every site.
  */
 const LATER_TABLES = [
@@ -246,6 +254,12 @@ const LATER_TABLES = [
   'scim_tokens',
   'scim_groups',
   'scim_group_members',
+  'api_keys',
+  'webhook_endpoints',
+  'webhook_deliveries',
+  'company_chat',
+  'chat_channels',
+  'chat_outbox',
 ];
 /** Columns it moves from the company to its site. */
 const MOVED: Record<string, string[]> = {

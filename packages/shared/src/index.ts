@@ -14,6 +14,7 @@ export * from './schemas/invitation';
 export * from './schemas/visitor-type';
 export * from './schemas/watchlist';
 export * from './schemas/sso';
+export * from './schemas/integrations';
 export * from './sso-return';
 export * from './schemas/user';
 export * from './schemas/qr-user';

@@ -40,6 +40,9 @@ export const MENU_TILE_IDS = [
   'watchlist',
   'watchlistReviews',
   'sso',
+  'apiKeys',
+  'webhooks',
+  'chat',
 ] as const;
 export type MenuTileId = (typeof MENU_TILE_IDS)[number];
 
@@ -96,6 +99,11 @@ export const MENU_TILES: readonly MenuTile[] = [
   // Issue 33: the company's sign-in with its identity provider and its SCIM tokens: the
   // company's top role and the platform's admin (who repairs a broken configuration).
   { id: 'sso', path: 'sso', roles: [adm, sa] },
+  // Issue 34: the company's API keys, webhooks and chat, for its IT department (the same
+  // people as its sign-in).
+  { id: 'apiKeys', path: 'api-keys', roles: [adm, sa] },
+  { id: 'webhooks', path: 'webhooks', roles: [adm, sa] },
+  { id: 'chat', path: 'chat', roles: [adm, sa] },
 ];
 
 export function menuTilesFor(role: Role): MenuTile[] {
@@ -272,6 +280,11 @@ export const ACTIONS = {
   // Issue 33: single sign-on settings and SCIM tokens, the company's own: only the
   // platform's admin reaches another company's.
   'sso.manage': { roles: tileRoles('sso'), allCompanies: [adm] },
+  // Issue 34: API keys, webhooks and chat connections, the company's own likewise.
+  'integrations.manage': {
+    roles: [...new Set([...tileRoles('apiKeys'), ...tileRoles('webhooks'), ...tileRoles('chat')])],
+    allCompanies: [adm],
+  },
   // The live stream (Server-Sent Events): each event goes only to whom its own list's
   // action reaches (on-site changes: onSite.list; new requests: requests.list).
   'live.listen': {
@@ -323,6 +336,9 @@ export const STAFF_PAGE_ACTIONS: Readonly<Record<string, readonly Action[]>> = {
   watchlist: ['watchlist.manage'],
   'watchlist-reviews': ['watchlist.review'],
   sso: ['sso.manage'],
+  'api-keys': ['integrations.manage'],
+  webhooks: ['integrations.manage'],
+  chat: ['integrations.manage'],
 };
 
 /** Whether `role` may open the staff page `page` (the segment after the company's slug). */

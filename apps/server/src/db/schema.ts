@@ -201,6 +201,13 @@ export const users = pgTable(
     languageChosen: boolean('language_chosen').notNull().default(false),
     /** Whether this person, as a host, is mailed when their visitor checks in (issue 15). */
     arrivalMail: boolean('arrival_mail').notNull().default(true),
+    /**
+     * Issue 34 ("Mes notifications"): each host message by 'mail', 'chat' or 'both'
+     * (NotificationChannels of packages/shared): { request, arrival, here }.
+     */
+    notificationChannels: jsonb('notification_channels')
+      .notNull()
+      .default(sql`'{"request":"mail","arrival":"mail","here":"mail"}'::jsonb`),
     /** Where this person works (issue 28): the site their screens open on. */
     homeSiteId: uuid('home_site_id').references(() => sites.id, { onDelete: 'set null' }),
     /** The sites this person is limited to (front desk, supervisor); empty: every site of the company. */
@@ -1240,5 +1247,157 @@ export const scimGroupMembers = pgTable(
   (t) => [
     primaryKey({ columns: [t.groupId, t.userId] }),
     index('scim_group_members_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * A company's API keys (issue 34). A key acts through its own hidden account (`user_id`,
+ * provisioned_by 'api_key', never listed, never signed in with a password), so what it does
+ * is recorded and audited as that key; its scopes narrow what that account may do to the
+ * routes of API_KEY_SCOPE_ACTIONS. The key itself is stored as an HMAC digest.
+ */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: id(),
+    companyId: companyRef(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    scopes: text('scopes').array().notNull(),
+    tokenHash: text('token_hash').notNull(),
+    /** The key's first characters, shown to tell keys apart. */
+    prefix: text('prefix').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('api_keys_hash_key').on(t.tokenHash),
+    uniqueIndex('api_keys_user_key').on(t.userId),
+    index('api_keys_company_idx').on(t.companyId, t.createdAt),
+  ],
+);
+
+/**
+ * Where a company's events are posted (issue 34, Standard Webhooks). The signing secret is
+ * sealed (sso/secret-box.ts): Sésame needs it back to sign each delivery.
+ */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: id(),
+    companyId: companyRef(),
+    url: text('url').notNull(),
+    events: text('events').array().notNull(),
+    secretSealed: text('secret_sealed').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    /** 'manual' | 'gone' (a 410 answer): WEBHOOK_DISABLED_REASONS. */
+    disabledReason: text('disabled_reason'),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('webhook_endpoints_company_idx').on(t.companyId)],
+);
+
+/**
+ * One event for one endpoint: written in the transaction of what happened (the database's
+ * triggers, migration 0032, call sesame_emit_webhook), sent after it commits by the worker
+ * (webhooks/worker.ts), in `seq` order per endpoint, retried with back-off for 24 hours.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: id(),
+    seq: integer('seq').generatedAlwaysAsIdentity(),
+    endpointId: uuid('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    companyId: companyRef(),
+    /** Standard Webhooks' `webhook-id`: one per event, the same on every attempt. */
+    messageId: text('message_id').notNull(),
+    type: text('type').notNull(),
+    /** The body posted, exactly: { type, timestamp, data }. */
+    payload: jsonb('payload').notNull(),
+    /** 'pending' | 'retrying' | 'delivered' | 'failed' (WEBHOOK_DELIVERY_STATES). */
+    state: text('state').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
+    responseStatus: integer('response_status'),
+    responseBody: text('response_body'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('webhook_deliveries_due_idx')
+      .on(t.endpointId, t.seq)
+      .where(sql`${t.state} in ('pending', 'retrying')`),
+    index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.createdAt),
+    index('webhook_deliveries_company_idx').on(t.companyId, t.createdAt),
+  ],
+);
+
+/** A company's chat connection (issue 34): Slack's bot token, sealed; its channels below. */
+export const companyChat = pgTable('company_chat', {
+  companyId: uuid('company_id')
+    .primaryKey()
+    .references(() => companies.id, { onDelete: 'cascade' }),
+  slackBotTokenSealed: text('slack_bot_token_sealed'),
+  updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A Slack incoming webhook or a Teams Workflows webhook: one channel (its URL sealed). */
+export const chatChannels = pgTable(
+  'chat_channels',
+  {
+    id: id(),
+    companyId: companyRef(),
+    /** 'slack_webhook' | 'teams_workflow' (CHAT_CHANNEL_KINDS). */
+    kind: text('kind').notNull(),
+    name: text('name').notNull(),
+    urlSealed: text('url_sealed').notNull(),
+    urlHost: text('url_host').notNull(),
+    /** The site whose visits it hears; null: every site. */
+    siteId: uuid('site_id').references(() => sites.id, { onDelete: 'cascade' }),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('chat_channels_company_idx').on(t.companyId)],
+);
+
+/**
+ * The hosts' chat messages to send (issue 34), like the mail outbox: queued in the
+ * transaction of their cause (the arrival by the database's trigger), sent by the chat
+ * worker, one per cause (`dedupe_key`), retried with back-off.
+ */
+export const chatOutbox = pgTable(
+  'chat_outbox',
+  {
+    id: id(),
+    companyId: companyRef(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** 'request' | 'arrival' | 'here' (HOST_NOTIFICATIONS). */
+    kind: text('kind').notNull(),
+    payload: jsonb('payload').notNull(),
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lastError: text('last_error'),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    dedupeKey: text('dedupe_key'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('chat_outbox_dedupe_key').on(t.dedupeKey),
+    index('chat_outbox_company_idx').on(t.companyId, t.createdAt),
+    index('chat_outbox_pending_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'pending'`),
   ],
 );

@@ -6,6 +6,7 @@
  *   scanner's preview decides nothing), POST decides once, as that host. The token
  *   travels in the query string or the body, which logs never carry.
  */
+import { chatAvailable, notificationChannelsOf } from '../chat/availability';
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -170,7 +171,12 @@ export const hostLoopRoutes: FastifyPluginAsyncZod = async (app) => {
   /** The signed-in person's own mail settings: any role, their own row only. */
   const preferencesOf = async (userId: string) => {
     const [row] = await app.db
-      .select({ language: users.language, arrival_mail: users.arrivalMail })
+      .select({
+        language: users.language,
+        arrival_mail: users.arrivalMail,
+        channels: users.notificationChannels,
+        companyId: users.companyId,
+      })
       .from(users)
       .where(eq(users.id, userId))
       .limit(1);
@@ -178,6 +184,9 @@ export const hostLoopRoutes: FastifyPluginAsyncZod = async (app) => {
     return {
       language: row.language === 'en' ? ('en' as const) : ('fr' as const),
       arrival_mail: row.arrival_mail,
+      // Issue 34 ("Mes notifications"): each host message by mail, chat or both.
+      channels: notificationChannelsOf(row.channels),
+      chat_available: await chatAvailable(app.db, row.companyId),
     };
   };
 
@@ -212,6 +221,7 @@ export const hostLoopRoutes: FastifyPluginAsyncZod = async (app) => {
           language: request.body.language,
           languageChosen: true,
           arrivalMail: request.body.arrival_mail,
+          ...(request.body.channels ? { notificationChannels: request.body.channels } : {}),
         })
         .where(eq(users.id, who.userId));
       return {

@@ -11,11 +11,17 @@ const VERSION = 'v1';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
+export type SealedPurpose = 'sso-client-secret' | 'webhook-secret' | 'chat-secret';
+
 export class SecretBox {
   private readonly key: Buffer;
 
-  constructor(secret: string) {
-    this.key = Buffer.from(hkdfSync('sha256', secret, 'sesame', 'sso-client-secret', 32));
+  /**
+   * `purpose` draws a distinct key for each kind of secret (issue 34: webhook secrets, chat
+   * URLs and tokens), so one kind's sealed value never opens as another's.
+   */
+  constructor(secret: string, purpose: SealedPurpose = 'sso-client-secret') {
+    this.key = Buffer.from(hkdfSync('sha256', secret, 'sesame', purpose, 32));
   }
 
   seal(plain: string): string {

@@ -30,6 +30,9 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
     databaseUrl: undefined,
     jwtSecret: 'test-secret-that-is-long-enough-for-hs256-signing',
     ssoSecretKey: 'test-sso-secret-key-that-is-long-enough',
+    // Issue 34: the tests' receivers listen on 127.0.0.1 over plain http.
+    webhookAllowPrivate: true,
+    slackApiUrl: 'http://127.0.0.1:9/api',
     smtpUrl: undefined,
     mailFrom: 'Sésame <no-reply@sesame.test>',
     defaultCompanySlug: 'demo',

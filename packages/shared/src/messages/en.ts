@@ -526,6 +526,37 @@ export const en: Catalogue = {
       'Your company requires signing in through its identity provider: enter the e-mail address it manages, then “Continue”.',
     passwordChangeDisabled: "Your password is managed by your company's identity provider.",
   },
+  integrations: {
+    nameRequired: 'Please name this key (for example: HR tool).',
+    scopesRequired: 'Choose at least one permission.',
+    expiryPast: 'The expiry date must be in the future.',
+    keysTooMany: (max: number) =>
+      `A company may hold at most ${max} active API keys: revoke one first.`,
+    keyCreated: 'API key created. Copy it now: it will not be shown again.',
+    keyRevoked: 'API key revoked.',
+    keyScopeMissing: 'This API key does not have the permission this action needs.',
+    keyRefused: 'API key missing, invalid, expired or revoked.',
+    urlInvalid: "Please enter the receiver's full address (https://…).",
+    urlNotHttps: "The receiver's address must start with https://.",
+    urlPrivate:
+      'This address leads to a private or local network: Sésame sends nothing there (the operator can allow it).',
+    eventsRequired: 'Choose at least one event.',
+    secretInvalid:
+      'The secret must be in the Standard Webhooks format: whsec_ followed by 24 to 64 bytes in base64.',
+    webhooksTooMany: (max: number) =>
+      `A company may have at most ${max} webhooks: delete one first.`,
+    webhookCreated: 'Webhook created. Copy its secret now: it will not be shown again.',
+    webhookSaved: 'Webhook saved.',
+    webhookDeleted: 'Webhook deleted.',
+    testQueued: 'Test event sent: its result shows in the log.',
+    resendQueued: 'New delivery scheduled.',
+    channelNameRequired: 'Please name this channel (for example: #front-desk).',
+    channelsTooMany: (max: number) =>
+      `A company may connect at most ${max} channels: remove one first.`,
+    channelAdded: 'Channel connected.',
+    channelRemoved: 'Channel disconnected.',
+    chatSaved: 'Chat settings saved.',
+  },
   scim: {
     tokenRefused: 'SCIM token missing, invalid or revoked.',
     invalidSyntax: 'The SCIM request is not JSON of the expected schema.',

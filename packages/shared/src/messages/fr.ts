@@ -607,6 +607,38 @@ export const fr = {
    * SCIM 2.0 (issue 33): the `detail` of an error answered to a company's directory
    * (Entra ID, Okta), which shows it in its provisioning log.
    */
+  integrations: {
+    nameRequired: 'Veuillez nommer cette clé (par exemple : Outil RH).',
+    scopesRequired: 'Choisissez au moins une autorisation.',
+    expiryPast: "La date d'expiration doit être dans le futur.",
+    keysTooMany: (max: number) =>
+      `Une entreprise peut avoir au plus ${max} clés API actives : révoquez-en une d'abord.`,
+    keyCreated: 'Clé API créée. Copiez-la maintenant : elle ne sera plus affichée.',
+    keyRevoked: 'Clé API révoquée.',
+    /** A call with a key whose scopes do not open the route. */
+    keyScopeMissing: "Cette clé API n'a pas l'autorisation nécessaire pour cette action.",
+    keyRefused: 'Clé API absente, invalide, expirée ou révoquée.',
+    urlInvalid: "Veuillez saisir l'adresse complète du récepteur (https://…).",
+    urlNotHttps: "L'adresse du récepteur doit commencer par https://.",
+    urlPrivate:
+      "Cette adresse mène à un réseau privé ou local : Sésame n'y envoie rien (l'opérateur peut l'autoriser).",
+    eventsRequired: 'Choisissez au moins un événement.',
+    secretInvalid:
+      'Le secret doit être au format Standard Webhooks : whsec_ suivi de 24 à 64 octets en base64.',
+    webhooksTooMany: (max: number) =>
+      `Une entreprise peut avoir au plus ${max} webhooks : supprimez-en un d'abord.`,
+    webhookCreated: 'Webhook créé. Copiez son secret maintenant : il ne sera plus affiché.',
+    webhookSaved: 'Webhook enregistré.',
+    webhookDeleted: 'Webhook supprimé.',
+    testQueued: "Événement de test envoyé : son résultat s'affiche dans le journal.",
+    resendQueued: 'Nouvel envoi programmé.',
+    channelNameRequired: 'Veuillez nommer ce canal (par exemple : #accueil).',
+    channelsTooMany: (max: number) =>
+      `Une entreprise peut connecter au plus ${max} canaux : supprimez-en un d'abord.`,
+    channelAdded: 'Canal connecté.',
+    channelRemoved: 'Canal déconnecté.',
+    chatSaved: 'Messagerie enregistrée.',
+  },
   scim: {
     tokenRefused: 'Jeton SCIM absent, invalide ou révoqué.',
     invalidSyntax: "La requête SCIM n'est pas un JSON conforme au schéma attendu.",

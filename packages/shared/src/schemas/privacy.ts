@@ -91,6 +91,16 @@ export const AUDIT_ACTIONS = [
   'scim.group_created',
   'scim.group_updated',
   'scim.group_deleted',
+  /** Issue 34: the company's API keys, webhooks and chat connections. */
+  'api_key.created',
+  'api_key.revoked',
+  'webhook.created',
+  'webhook.updated',
+  'webhook.deleted',
+  'webhook.resent',
+  'chat.updated',
+  'chat.channel_added',
+  'chat.channel_removed',
   /** Issue 29: a visitor's badge printed (by a staff member, or by a kiosk: no actor). */
   'badge.printed',
   'event.created',
@@ -132,6 +142,9 @@ export const AUDIT_SUBJECTS = [
   'signature',
   'watchlist_entry',
   'watchlist_hold',
+  'api_key',
+  'webhook',
+  'chat_channel',
 ] as const;
 export type AuditSubject = (typeof AUDIT_SUBJECTS)[number];
 

@@ -3,6 +3,7 @@
  */
 import { z } from 'zod';
 import { siteFilter, siteRefSchema } from './site';
+import { notificationChannelsSchema } from './integrations';
 import { fr } from '../messages/fr';
 import { withLineFeeds } from '../text-lines';
 import { TEXT_MAX, atMost, formLines, listQuerySchema, oneLine, said, textLines } from './common';
@@ -135,11 +136,20 @@ export type DecisionView = z.infer<typeof decisionViewSchema>['data'];
 export const mailPreferencesSchema = z.object({
   language: z.enum(['fr', 'en'], malformed),
   arrival_mail: z.boolean(malformed),
+  /**
+   * Issue 34 ("Mes notifications"): each host message by mail, by chat or both. Absent on a
+   * save: unchanged. `arrival_mail` false still silences the arrival message everywhere.
+   */
+  channels: notificationChannelsSchema.optional(),
 });
 export type MailPreferences = z.infer<typeof mailPreferencesSchema>;
 export const mailPreferencesResponseSchema = z.object({
   message: z.string().optional(),
-  data: mailPreferencesSchema,
+  data: mailPreferencesSchema.extend({
+    channels: notificationChannelsSchema,
+    /** Whether the company has connected a chat (a chat choice reaches somebody). */
+    chat_available: z.boolean(),
+  }),
 });
 export const MAIL_PREFERENCES_MESSAGES = fr.mailPreferences;
 
