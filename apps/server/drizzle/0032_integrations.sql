@@ -49,7 +49,7 @@ CREATE TABLE "company_chat" (
 --> statement-breakpoint
 CREATE TABLE "webhook_deliveries" (
 	"id" uuid PRIMARY KEY NOT NULL,
-	"seq" integer GENERATED ALWAYS AS IDENTITY (sequence name "webhook_deliveries_seq_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 2147483647 START WITH 1 CACHE 1),
+	"seq" bigint GENERATED ALWAYS AS IDENTITY (sequence name "webhook_deliveries_seq_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
 	"endpoint_id" uuid NOT NULL,
 	"company_id" uuid NOT NULL,
 	"message_id" text NOT NULL,

@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
+  bigint,
   boolean,
   check,
   date,
@@ -1312,7 +1313,7 @@ export const webhookDeliveries = pgTable(
   'webhook_deliveries',
   {
     id: id(),
-    seq: integer('seq').generatedAlwaysAsIdentity(),
+    seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
     endpointId: uuid('endpoint_id')
       .notNull()
       .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
