@@ -25,7 +25,7 @@ import {
   type ScimTokenCreated,
 } from '../api/sso';
 import { sortTokens } from '../lib/sso';
-import { CopyValue } from './CopyValue';
+import { CopyValue } from '../../../components/CopyValue';
 
 export function ScimTokens({ company }: { company: string }) {
   const { t, i18n } = useTranslation('sso');

@@ -37,7 +37,7 @@ import { useTranslation } from '../../../lib/i18n';
 import { useSchemaForm } from '../../../lib/use-schema-form';
 import { testSso } from '../api/sso';
 import { rowKey, ssoInput, ssoValues } from '../lib/sso';
-import { CopyValue } from './CopyValue';
+import { CopyValue } from '../../../components/CopyValue';
 import '@mantine/core/styles/Switch.css';
 import '@mantine/core/styles/Pill.css';
 import '@mantine/core/styles/PillsInput.css';

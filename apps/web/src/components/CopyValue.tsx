@@ -1,7 +1,11 @@
-/** A value to give the identity provider, read-only, with its copy button (issue 33). */
+/**
+ * A value to give another system, read-only, with its "Copier" button: what the identity
+ * provider needs (issue 33), a secret shown once (a SCIM token, an API key, a webhook's
+ * signing secret: issue 34).
+ */
 import { Button, Group, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useTranslation } from '../../../lib/i18n';
+import { useTranslation } from '../lib/i18n';
 
 export function CopyValue(props: {
   label: string;
@@ -9,13 +13,13 @@ export function CopyValue(props: {
   description?: string;
   testId?: string;
 }) {
-  const { t } = useTranslation(['sso', 'common']);
+  const { t } = useTranslation('common');
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(props.value);
-      notifications.show({ message: t('common:copied'), color: 'teal' });
+      notifications.show({ message: t('copied'), color: 'teal' });
     } catch {
-      notifications.show({ message: props.value, color: 'gray', title: t('common:copyFailed') });
+      notifications.show({ message: props.value, color: 'gray', title: t('copyFailed') });
     }
   };
   return (
@@ -25,7 +29,7 @@ export function CopyValue(props: {
         description={props.description}
         value={props.value}
         readOnly
-        style={{ flex: 1 }}
+        style={{ flex: 1, minWidth: 0 }}
         styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
         data-testid={props.testId}
       />
