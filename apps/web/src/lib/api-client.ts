@@ -86,6 +86,7 @@ export const api = {
   post: <T>(path: string, body?: Body, headers?: Record<string, string>) =>
     request<T>('POST', path, body, headers),
   put: <T>(path: string, body?: Body) => request<T>('PUT', path, body),
+  patch: <T>(path: string, body?: Body) => request<T>('PATCH', path, body),
   delete: <T>(path: string) => request<T>('DELETE', path),
 };
 
