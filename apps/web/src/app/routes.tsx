@@ -31,6 +31,7 @@ import { invitationRoutes } from '../features/invitation/routes';
 import { visitorTypeRoutes } from '../features/visitor-types/routes';
 import { watchlistRoutes } from '../features/watchlist/routes';
 import { ssoRoutes } from '../features/sso/routes';
+import { integrationRoutes } from '../features/integrations/routes';
 
 const ModalsProvider = lazy(() => import('./staff-modals'));
 
@@ -80,6 +81,7 @@ const pages: RouteObject[] = [
   ...visitorTypeRoutes,
   ...watchlistRoutes,
   ...ssoRoutes,
+  ...integrationRoutes,
 ];
 
 export const routes: RouteObject[] = [

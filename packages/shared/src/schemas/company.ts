@@ -60,6 +60,10 @@ export const COMPANY_PAGE_NAMES = [
   'invitation',
   // Issue 33.
   'sso',
+  // Issue 34.
+  'api-keys',
+  'webhooks',
+  'chat',
 ] as const;
 
 /** Top-level route names a company slug may not take (ARCHITECTURE §6). */

@@ -1,0 +1,246 @@
+/**
+ * "Canaux" (issue 34): the Slack and Teams channels the company's chat messages go to, each
+ * for one site or all of them. A channel's URL is a secret (whoever has it posts there): it
+ * is typed once and only its host is shown back. Removing one asks first.
+ */
+import { Badge, Button, Grid, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  CHAT_CHANNEL_KINDS,
+  CHAT_LIMITS,
+  WEBHOOK_LIMITS,
+  chatChannelInputSchema,
+  type ChatChannel,
+  type ChatChannelInput,
+  type ChatChannelKind,
+  type Site,
+} from '@sesame/shared';
+import { useState } from 'react';
+import { FeedbackAlert, type Feedback } from '../../../components/FeedbackAlert';
+import { PanelSection, col } from '../../../components/InlineForm';
+import { ResponsiveRows } from '../../../components/ResponsiveRows';
+import { confirmAction, RowActions, RowButton } from '../../../components/RowActions';
+import type { Column } from '../../../components/RowsTable';
+import { ApiError, serverMessageOf } from '../../../lib/api-client';
+import { specificMessage } from '../../../lib/failure';
+import { useTranslation } from '../../../lib/i18n';
+import { toastDone, toastFailed } from '../../../lib/use-inline-edit';
+import { useSchemaForm } from '../../../lib/use-schema-form';
+import { addChatChannel, chatKeys, removeChatChannel } from '../api/chat';
+import { serverFieldErrors, sortChannels } from '../lib/integrations';
+
+interface ChannelValues {
+  kind: ChatChannelKind;
+  name: string;
+  url: string;
+  /** '' for every site. */
+  site_id: string;
+}
+
+const EMPTY: ChannelValues = { kind: 'slack_webhook', name: '', url: '', site_id: '' };
+
+export function ChatChannels(props: { company: string; channels: ChatChannel[]; sites: Site[] }) {
+  const { company } = props;
+  const { t } = useTranslation('integrations');
+  const queryClient = useQueryClient();
+  const [feedback, setFeedback] = useState<Feedback | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: chatKeys.settings(company) });
+  const siteName = (siteId: string | null) =>
+    siteId === null
+      ? t('chat.channels.allSites')
+      : (props.sites.find((site) => site.id === siteId)?.name ?? t('chat.channels.otherSite'));
+
+  const { form, submit, summary, busy } = useSchemaForm(chatChannelInputSchema, {
+    ns: 'integrations',
+    keys: { errors: 'errors', fields: 'chat.fields' },
+    initialValues: EMPTY,
+    toInput: (values): ChatChannelInput => ({
+      kind: values.kind,
+      name: values.name,
+      url: values.url,
+      site_id: values.site_id || null,
+    }),
+    onSubmit: async (input) => {
+      setFeedback(null);
+      try {
+        const answer = await addChatChannel(company, input);
+        toastDone(answer, t('chat.channels.added'));
+        form.reset();
+        void refresh();
+        return undefined;
+      } catch (error) {
+        const status = error instanceof ApiError ? error.status : 0;
+        const fields = serverFieldErrors(error);
+        setFeedback({
+          color: 'red',
+          title:
+            status === 0
+              ? t('saveFailed')
+              : (serverMessageOf(error) ?? t('saveFailedStatus', { status })),
+          detail: fields ? undefined : specificMessage(error),
+        });
+        return fields;
+      }
+    },
+  });
+
+  const remove = useMutation({
+    mutationFn: (channel: ChatChannel) => removeChatChannel(company, channel.id),
+    onSuccess: (answer) => toastDone(answer ?? {}, t('chat.channels.removed')),
+    onError: (error) => toastFailed(error, t('chat.channels.removeFailed')),
+    onSettled: refresh,
+  });
+  const confirmRemove = (channel: ChatChannel) =>
+    confirmAction({
+      title: t('chat.channels.removeTitle', { name: channel.name }),
+      body: t('chat.channels.removeBody', { name: channel.name }),
+      confirm: t('chat.channels.removeYes'),
+      cancel: t('cancel'),
+      danger: true,
+      onConfirm: () => remove.mutate(channel),
+    });
+
+  const columns: Column<ChatChannel>[] = [
+    {
+      key: 'name',
+      header: t('chat.channels.columns.name'),
+      card: 'title',
+      render: (channel) => (
+        <Text fw={600} size="sm" data-testid="chat-channel-name">
+          {channel.name}
+        </Text>
+      ),
+    },
+    {
+      key: 'kind',
+      header: t('chat.channels.columns.kind'),
+      render: (channel) => (
+        <Badge
+          variant="light"
+          color={channel.kind === 'slack_webhook' ? 'grape' : 'indigo'}
+          tt="none"
+        >
+          {t(`chat.channels.kinds.${channel.kind}`)}
+        </Badge>
+      ),
+    },
+    {
+      key: 'host',
+      header: t('chat.channels.columns.host'),
+      render: (channel) => (
+        <Text span size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+          {channel.url_host}
+        </Text>
+      ),
+    },
+    {
+      key: 'site',
+      header: t('chat.channels.columns.site'),
+      render: (channel) => siteName(channel.site_id),
+    },
+    {
+      key: 'actions',
+      header: t('chat.channels.columns.actions'),
+      card: 'actions',
+      render: (channel) => (
+        <RowActions>
+          <RowButton
+            label={t('chat.channels.remove')}
+            ariaLabel={t('chat.channels.removeOf', { name: channel.name })}
+            color="red"
+            onClick={() => confirmRemove(channel)}
+            loading={remove.isPending && remove.variables?.id === channel.id}
+          />
+        </RowActions>
+      ),
+    },
+  ];
+
+  return (
+    <PanelSection titleId="chat-channels-title" data-testid="chat-channels">
+      <Stack gap="md">
+        <Title order={2} size="h4" id="chat-channels-title">
+          {t('chat.channels.title')}
+        </Title>
+        <Text size="sm" c="dimmed">
+          {t('chat.channels.intro')}
+        </Text>
+        {props.channels.length === 0 ? (
+          <Text c="dimmed" data-testid="empty">
+            {t('chat.channels.empty')}
+          </Text>
+        ) : (
+          <ResponsiveRows
+            columns={columns}
+            rows={sortChannels(props.channels)}
+            rowKey={(channel) => channel.id}
+            offset={0}
+            label={t('chat.channels.title')}
+            minWidth={640}
+          />
+        )}
+        <form onSubmit={submit} noValidate aria-labelledby="chat-channel-form-title">
+          <Stack gap="sm">
+            <Title order={3} size="h5" id="chat-channel-form-title">
+              {t('chat.channels.addTitle')}
+            </Title>
+            {summary && !feedback && <FeedbackAlert feedback={{ color: 'red', title: summary }} />}
+            <Grid gap="md">
+              {col(
+                <NativeSelect
+                  label={t('chat.fields.kind')}
+                  data={CHAT_CHANNEL_KINDS.map((kind) => ({
+                    value: kind,
+                    label: t(`chat.channels.kinds.${kind}`),
+                  }))}
+                  {...form.getInputProps('kind')}
+                  name="kind"
+                />,
+              )}
+              {col(
+                <TextInput
+                  label={t('chat.fields.name')}
+                  placeholder={t('chat.channels.nameHint')}
+                  maxLength={CHAT_LIMITS.channelNameMax}
+                  autoComplete="off"
+                  required
+                  {...form.getInputProps('name')}
+                  name="name"
+                />,
+              )}
+              {col(
+                <TextInput
+                  label={t('chat.fields.url')}
+                  description={t('chat.channels.urlHint')}
+                  placeholder="https://"
+                  type="url"
+                  inputMode="url"
+                  autoComplete="off"
+                  maxLength={WEBHOOK_LIMITS.urlMax}
+                  required
+                  {...form.getInputProps('url')}
+                  name="url"
+                />,
+              )}
+              {col(
+                <NativeSelect
+                  label={t('chat.fields.site_id')}
+                  data={[
+                    { value: '', label: t('chat.channels.allSites') },
+                    ...props.sites.map((site) => ({ value: site.id, label: site.name })),
+                  ]}
+                  {...form.getInputProps('site_id')}
+                  name="site_id"
+                />,
+              )}
+            </Grid>
+            <FeedbackAlert feedback={feedback} testId="chat-channel-feedback" />
+            <Button type="submit" loading={busy} disabled={busy} w="fit-content">
+              {t('chat.channels.add')}
+            </Button>
+          </Stack>
+        </form>
+      </Stack>
+    </PanelSection>
+  );
+}

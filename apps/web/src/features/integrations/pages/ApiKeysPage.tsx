@@ -1,0 +1,219 @@
+/**
+ * `/{domain}/api-keys` (issue 34): 'Clés API' — the keys the company's other systems call
+ * the API with, each opening only its scopes. A new key is shown once, in a dialog with its
+ * copy button; the list shows its first characters only. Revoking asks first, naming the key.
+ */
+import { useState } from 'react';
+import { Anchor, Badge, Container, Group, Stack, Text } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useParams } from 'react-router';
+import type { ApiKey, ApiKeyCreated, ApiKeyInput } from '@sesame/shared';
+import type { Feedback } from '../../../components/FeedbackAlert';
+import { ListHeader } from '../../../components/ListHeader';
+import { QueryState } from '../../../components/QueryState';
+import { ResponsiveRows } from '../../../components/ResponsiveRows';
+import { confirmAction, RowActions, RowButton } from '../../../components/RowActions';
+import type { Column } from '../../../components/RowsTable';
+import { ApiError, serverMessageOf } from '../../../lib/api-client';
+import { specificMessage } from '../../../lib/failure';
+import { formatDateTime, formatLongDate } from '../../../lib/format';
+import { useTranslation } from '../../../lib/i18n';
+import { toastDone, toastFailed } from '../../../lib/use-inline-edit';
+import { browserZone } from '../../../lib/zone-label';
+import { apiKeyKeys, createApiKey, revokeApiKey, useApiKeys } from '../api/api-keys';
+import { ApiKeyForm } from '../components/ApiKeyForm';
+import { CodeText } from '../components/CodeText';
+import { ShownOnce } from '../components/ShownOnce';
+import { apiKeyState, serverFieldErrors, shownPrefix, sortApiKeys } from '../lib/integrations';
+
+const STATE_COLORS = { active: 'teal', expired: 'gray', revoked: 'red' } as const;
+
+export default function ApiKeysPage() {
+  const { t, i18n } = useTranslation('integrations');
+  const { domain = '' } = useParams();
+  const queryClient = useQueryClient();
+  const keys = useApiKeys(domain);
+  const [creating, setCreating] = useState(false);
+  const [feedback, setFeedback] = useState<Feedback | null>(null);
+  const [created, setCreated] = useState<ApiKeyCreated | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: apiKeyKeys.list(domain) });
+  const zone = browserZone();
+  const when = (iso: string) => formatDateTime(iso, zone, i18n.language);
+
+  const create = async (input: ApiKeyInput) => {
+    setFeedback(null);
+    try {
+      const answer = await createApiKey(domain, input);
+      toastDone(answer, t('apiKeys.create.created'));
+      setCreating(false);
+      setCreated(answer.data);
+      void refresh();
+      return undefined;
+    } catch (error) {
+      const status = error instanceof ApiError ? error.status : 0;
+      const fields = serverFieldErrors(error);
+      setFeedback({
+        color: 'red',
+        title:
+          status === 0
+            ? t('saveFailed')
+            : (serverMessageOf(error) ?? t('saveFailedStatus', { status })),
+        detail: fields ? undefined : specificMessage(error),
+      });
+      return fields;
+    }
+  };
+
+  const revoke = useMutation({
+    mutationFn: (key: ApiKey) => revokeApiKey(domain, key.id),
+    onSuccess: (answer) => toastDone(answer ?? {}, t('apiKeys.revoke.done')),
+    onError: (error) => toastFailed(error, t('apiKeys.revoke.failed')),
+    onSettled: refresh,
+  });
+
+  const confirmRevoke = (key: ApiKey) =>
+    confirmAction({
+      title: t('apiKeys.revoke.title', { name: key.name }),
+      body: t('apiKeys.revoke.body', { name: key.name }),
+      confirm: t('apiKeys.revoke.yes'),
+      cancel: t('cancel'),
+      danger: true,
+      onConfirm: () => revoke.mutate(key),
+    });
+
+  const columns: Column<ApiKey>[] = [
+    {
+      key: 'name',
+      header: t('apiKeys.columns.name'),
+      card: 'title',
+      render: (key) => (
+        <Text fw={600} size="sm" data-testid="api-key-name">
+          {key.name}
+        </Text>
+      ),
+    },
+    {
+      key: 'scopes',
+      header: t('apiKeys.columns.scopes'),
+      card: 'wide',
+      render: (key) => (
+        <Group gap={4}>
+          {key.scopes.map((scope) => (
+            <Badge key={scope} variant="light" color="gray" tt="none" title={scope}>
+              {t(`apiKeys.scopes.${scope}`)}
+            </Badge>
+          ))}
+        </Group>
+      ),
+    },
+    {
+      key: 'prefix',
+      header: t('apiKeys.columns.prefix'),
+      render: (key) => (
+        <Text span size="sm" ff="monospace" data-testid="api-key-prefix">
+          {shownPrefix(key.prefix)}
+        </Text>
+      ),
+    },
+    { key: 'created', header: t('apiKeys.columns.created'), render: (key) => when(key.created_at) },
+    {
+      key: 'expires',
+      header: t('apiKeys.columns.expires'),
+      render: (key) =>
+        key.expires_at
+          ? formatLongDate(key.expires_at, zone, i18n.language)
+          : t('apiKeys.noExpiry'),
+    },
+    {
+      key: 'lastUsed',
+      header: t('apiKeys.columns.lastUsed'),
+      render: (key) => (key.last_used_at ? when(key.last_used_at) : t('apiKeys.neverUsed')),
+    },
+    {
+      key: 'state',
+      header: t('apiKeys.columns.state'),
+      render: (key) => {
+        const state = apiKeyState(key);
+        return (
+          <Badge color={STATE_COLORS[state]} variant="light" data-state={state}>
+            {t(`apiKeys.state.${state}`, { date: key.revoked_at ? when(key.revoked_at) : '' })}
+          </Badge>
+        );
+      },
+    },
+    {
+      key: 'actions',
+      header: t('apiKeys.columns.actions'),
+      card: 'actions',
+      render: (key) =>
+        key.revoked_at ? null : (
+          <RowActions>
+            <RowButton
+              label={t('apiKeys.revoke.button')}
+              ariaLabel={t('apiKeys.revoke.aria', { name: key.name })}
+              color="red"
+              onClick={() => confirmRevoke(key)}
+              loading={revoke.isPending && revoke.variables?.id === key.id}
+            />
+          </RowActions>
+        ),
+    },
+  ];
+
+  return (
+    <Container size="lg">
+      <ListHeader
+        title={t('apiKeys.title')}
+        intro={t('apiKeys.intro')}
+        create={
+          creating
+            ? undefined
+            : {
+                label: t('apiKeys.create.title'),
+                onClick: () => {
+                  setFeedback(null);
+                  setCreating(true);
+                },
+              }
+        }
+      />
+      <Stack gap="lg">
+        <Text size="sm" c="dimmed" component="div" data-testid="api-docs-line">
+          <CodeText span text={t('apiKeys.header')} />{' '}
+          <Anchor href="/api/docs" target="_blank" rel="noopener">
+            {t('apiKeys.docs')}
+          </Anchor>
+        </Text>
+        {creating && (
+          <ApiKeyForm feedback={feedback} onSubmit={create} onCancel={() => setCreating(false)} />
+        )}
+        <QueryState
+          query={keys}
+          errorText={(error) => serverMessageOf(error) ?? t('apiKeys.loadFailed')}
+          isEmpty={(rows) => rows.length === 0}
+          empty={t('apiKeys.empty')}
+        >
+          {(rows) => (
+            <ResponsiveRows
+              columns={columns}
+              rows={sortApiKeys(rows)}
+              rowKey={(key) => key.id}
+              offset={0}
+              label={t('apiKeys.title')}
+              minWidth={960}
+            />
+          )}
+        </QueryState>
+      </Stack>
+      <ShownOnce
+        secret={created?.key ?? null}
+        title={t('apiKeys.shown.title', { name: created?.name ?? '' })}
+        warning={t('apiKeys.shown.warning')}
+        label={t('apiKeys.shown.label')}
+        done={t('apiKeys.shown.done')}
+        onClose={() => setCreated(null)}
+        testId="api-key-created"
+      />
+    </Container>
+  );
+}
