@@ -97,7 +97,7 @@ describe('the staff pages each role reaches (issue 27)', () => {
     const page = await sesame.signedIn(host.email, host.password);
     await page.goto('/demo/menu');
     await page.getByRole('link', { name: 'Mon compte' }).waitFor();
-    await page.getByRole('link', { name: 'Mes e-mails' }).waitFor();
+    await page.getByRole('link', { name: 'Mes notifications' }).waitFor();
     await page.context().close();
 
     const top = person('ROLE_SUPER_ADMIN');

@@ -1,7 +1,9 @@
 /**
- * `/{domain}/my-mail-settings` (issue 15): the signed-in person's own mail settings —
- * the language of the mails Sésame sends them, and whether they are told by mail when
- * their visitor arrives at the front desk.
+ * `/{domain}/my-mail-settings` (issue 15, issue 34): 'Mes notifications' — the signed-in
+ * person's own settings: the language of the mails Sésame sends them, whether they are told
+ * of their visitor's arrival at all, and for each of the host's messages whether it comes by
+ * mail, by the company's chat (Slack or Teams) or both. The chat choices wait for the
+ * company to connect a chat.
  */
 import { useState } from 'react';
 import {
@@ -15,13 +17,24 @@ import {
   Stack,
   Switch,
   Text,
+  Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import {
+  HOST_NOTIFICATIONS,
+  NOTIFICATION_CHANNELS,
+  type MailPreferences,
+  type mailPreferencesResponseSchema,
+  type NotificationChannel,
+} from '@sesame/shared';
 import { useTranslation } from '../../../lib/i18n';
-import type { MailPreferences } from '@sesame/shared';
 import { PageTitle } from '../../../components/PageTitle';
 import { api, serverMessageOf } from '../../../lib/api-client';
+
+/** What GET and PUT answer: the settings, and whether the company has a chat connected. */
+type NotificationSettings = z.infer<typeof mailPreferencesResponseSchema>['data'];
 
 const KEY = ['me', 'mail-preferences'] as const;
 
@@ -29,11 +42,12 @@ export default function MailPreferencesPage() {
   const { t } = useTranslation('hostLoop');
   const current = useQuery({
     queryKey: KEY,
-    queryFn: () => api.get<{ data: MailPreferences }>('/me/mail-preferences').then((r) => r.data),
+    queryFn: () =>
+      api.get<{ data: NotificationSettings }>('/me/mail-preferences').then((r) => r.data),
   });
 
   return (
-    <Container size="xs" py={{ base: 'md', sm: 'xl' }}>
+    <Container size="sm" py={{ base: 'md', sm: 'xl' }}>
       <PageTitle ta="center">{t('preferences.title')}</PageTitle>
       {current.isError ? (
         <Alert color="red" role="alert">
@@ -50,24 +64,34 @@ export default function MailPreferencesPage() {
   );
 }
 
-function PreferencesForm({ initial }: { initial: MailPreferences }) {
-  const { t } = useTranslation('hostLoop');
+function PreferencesForm({ initial }: { initial: NotificationSettings }) {
+  const { t } = useTranslation(['hostLoop', 'integrations']);
   const queryClient = useQueryClient();
-  const [draft, setDraft] = useState<MailPreferences>(initial);
+  const [draft, setDraft] = useState<NotificationSettings>(initial);
+  const chat = initial.chat_available;
   const save = useMutation({
-    mutationFn: (body: MailPreferences) =>
-      api.put<{ message?: string; data: MailPreferences }>('/me/mail-preferences', body),
+    mutationFn: ({ language, arrival_mail, channels }: NotificationSettings) =>
+      api.put<{ message?: string; data: NotificationSettings }>('/me/mail-preferences', {
+        language,
+        arrival_mail,
+        channels,
+      } satisfies MailPreferences),
     onSuccess: (result) => {
       queryClient.setQueryData(KEY, result.data);
-      notifications.show({ color: 'teal', message: t('preferences.saved') });
+      notifications.show({ color: 'teal', message: result.message ?? t('preferences.saved') });
     },
     onError: (error) =>
       notifications.show({ color: 'red', message: serverMessageOf(error) ?? t('decision.failed') }),
   });
+  const choose = (message: (typeof HOST_NOTIFICATIONS)[number], value: string) =>
+    setDraft({
+      ...draft,
+      channels: { ...draft.channels, [message]: value as NotificationChannel },
+    });
 
   return (
-    <Paper withBorder radius="md" p="lg">
-      <Stack gap="md">
+    <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }}>
+      <Stack gap="lg">
         <Stack gap={4}>
           <Text size="sm" fw={500} id="mail-language">
             {t('preferences.language')}
@@ -91,6 +115,50 @@ function PreferencesForm({ initial }: { initial: MailPreferences }) {
           onChange={(event) => setDraft({ ...draft, arrival_mail: event.currentTarget.checked })}
           data-testid="arrival-mail-switch"
         />
+        <Stack gap="sm" role="group" aria-labelledby="notification-channels-title">
+          <Title order={2} size="h5" id="notification-channels-title">
+            {t('integrations:notifications.title')}
+          </Title>
+          <Text size="sm" c="dimmed">
+            {t('integrations:notifications.intro')}
+          </Text>
+          {!chat && (
+            <Alert color="gray" data-testid="no-chat" id="no-chat">
+              {t('integrations:notifications.noChat')}
+            </Alert>
+          )}
+          {HOST_NOTIFICATIONS.map((message) => {
+            const off = message === 'arrival' && !draft.arrival_mail;
+            const labelId = `notification-${message}`;
+            return (
+              <Stack gap={4} key={message}>
+                <Text size="sm" fw={500} id={labelId}>
+                  {t(`integrations:notifications.messages.${message}`)}
+                </Text>
+                <SegmentedControl
+                  aria-labelledby={labelId}
+                  aria-describedby={chat ? undefined : 'no-chat'}
+                  name={`channels.${message}`}
+                  fullWidth
+                  disabled={off}
+                  value={draft.channels[message]}
+                  onChange={(value) => choose(message, value)}
+                  data={NOTIFICATION_CHANNELS.map((channel) => ({
+                    value: channel,
+                    label: t(`integrations:notifications.channels.${channel}`),
+                    disabled: channel !== 'mail' && !chat,
+                  }))}
+                  data-testid={`channels-${message}`}
+                />
+                {off && (
+                  <Text size="xs" c="dimmed">
+                    {t('integrations:notifications.arrivalOff')}
+                  </Text>
+                )}
+              </Stack>
+            );
+          })}
+        </Stack>
         <Button onClick={() => save.mutate(draft)} loading={save.isPending} w="fit-content">
           {t('preferences.save')}
         </Button>
