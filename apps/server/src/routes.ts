@@ -27,6 +27,7 @@ import { documentRoutes } from './documents/routes';
 import { signatureRoutes } from './documents/signature-routes';
 import { ssoSettingsRoutes } from './sso/settings-routes';
 import { ssoSignInRoutes } from './sso/sign-in-routes';
+import { chatRoutes } from './chat/routes';
 
 export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(healthRoutes);
@@ -54,4 +55,5 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(signatureRoutes);
   await app.register(ssoSettingsRoutes);
   await app.register(ssoSignInRoutes);
+  await app.register(chatRoutes);
 };
