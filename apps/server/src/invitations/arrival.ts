@@ -37,6 +37,7 @@ import { storeFile } from '../files/uploads';
 import type { FileStorage } from '../files/storage';
 import { enqueueInvitationMails, INVITATION_HERE_MAIL } from '../mail/outbox';
 import { deciders, findHost } from '../requests/host-loop';
+import { enqueueChat, hostWays } from '../chat/outbox';
 import { VISITOR_DOCUMENT_OWNER } from '../visitors/service';
 import { notifyInvitation } from './live';
 
@@ -442,7 +443,7 @@ export async function completeDetails(
 /** What "Je suis arrivé(e)" did: whom it told (the host by name, else the front desk). */
 export interface Arrival {
   host: string | null;
-  /** Mails queued by this press (0 when it was pressed already today). */
+  /** Mails and chat messages queued by this press (0 when it was pressed already today). */
   queued: number;
 }
 
@@ -479,10 +480,18 @@ export async function announceArrival(
     (person) => person.id !== host?.id,
   );
   const told = [...(host ? [{ id: host.id, email: host.email }] : []), ...desk];
-  const queued = await enqueueInvitationMails(
+  // Each by mail, by chat or both, as they chose (issue 34, chat/outbox.ts).
+  const way = await hostWays(
+    tx,
+    visit.companyId,
+    'here',
+    told.map((person) => person.id),
+  );
+  const byMail = told.filter((person) => way(person.id).mail);
+  const mailed = await enqueueInvitationMails(
     tx,
     INVITATION_HERE_MAIL,
-    told.map((person) => ({
+    byMail.map((person) => ({
       companyId: visit.companyId,
       toAddress: person.email,
       dedupeKey: `invitation-here:${visit.requestId}:${today.day}:${person.id}`,
@@ -496,6 +505,25 @@ export async function announceArrival(
       },
     })),
   );
+  const byChat = told.filter((person) => way(person.id).chat);
+  const chatted = await enqueueChat(
+    tx,
+    byChat.map((person) => ({
+      companyId: visit.companyId,
+      userId: person.id,
+      kind: 'here' as const,
+      payload: {
+        visitorId: visit.visitorId,
+        requestId: visit.requestId,
+        invitationId: visit.invitationId,
+        sequence: visit.invitation.sequence,
+        day: today.day,
+        cause: `here:${visit.requestId}:${today.day}`,
+      },
+      dedupeKey: `chat_here:${visit.requestId}:${today.day}:${person.id}`,
+    })),
+  );
+  const queued = mailed + chatted;
   await notifyInvitation(tx, {
     company_id: visit.companyId,
     site_id: visit.siteId,

@@ -18,6 +18,7 @@ import {
   VISITOR_REMINDER_MAIL,
 } from '../mail/outbox';
 import { visitHeld } from '../watchlist/held';
+import { enqueueChat, hostWays } from '../chat/outbox';
 
 /** How many names the public host search answers at most. */
 export const HOST_SEARCH_LIMIT = 8;
@@ -133,13 +134,23 @@ export async function queueRequestFiledMails(
   );
 }
 
-/** The request mail (Valider / Annuler) to each of `people`, once per request and person. */
+/**
+ * The request (Valider / Annuler) to each of `people`, once per request and person: by
+ * mail, by chat or both, as each chose (issue 34, chat/outbox.ts).
+ */
 async function queueDecisionMails(
   tx: Db,
   request: { id: string; companyId: string; visitorId: string },
   people: { id: string; email: string }[],
 ): Promise<void> {
+  const way = await hostWays(
+    tx,
+    request.companyId,
+    'request',
+    people.map((person) => person.id),
+  );
   for (const decider of people) {
+    if (!way(decider.id).mail) continue;
     await enqueueOnce(tx, {
       companyId: request.companyId,
       kind: HOST_REQUEST_MAIL,
@@ -148,6 +159,22 @@ async function queueDecisionMails(
       dedupeKey: `${HOST_REQUEST_MAIL}:${request.id}:${decider.id}`,
     });
   }
+  await enqueueChat(
+    tx,
+    people
+      .filter((decider) => way(decider.id).chat)
+      .map((decider) => ({
+        companyId: request.companyId,
+        userId: decider.id,
+        kind: 'request' as const,
+        payload: {
+          visitorId: request.visitorId,
+          requestId: request.id,
+          cause: `request:${request.id}`,
+        },
+        dedupeKey: `chat_request:${request.id}:${decider.id}`,
+      })),
+  );
 }
 
 /**
