@@ -1,9 +1,10 @@
 /**
- * Work the server does beside answering requests (the mail outbox worker).
+ * Work the server does beside answering requests (the mail and chat outbox workers).
  * Each job registers here; main.ts starts them after listen and stops them on SIGTERM.
  */
 import type { FastifyInstance } from 'fastify';
 import { flushRefusals } from './auth/refusals';
+import { chatWorkerJob } from './chat/worker';
 import { autoCheckOut } from './checkins/auto-check-out';
 import { forgetOldScanKeys } from './checkins/idempotency';
 import { sweepOrphanFiles } from './files/sweep';
@@ -139,6 +140,7 @@ const rateLimitSweepJob = periodicJob(
 
 const jobs: Job[] = [
   mailWorkerJob,
+  chatWorkerJob,
   orphanFileSweepJob,
   retentionJob,
   reminderJob,
