@@ -533,6 +533,8 @@ describe(`host loop (${testDatabaseKind})`, () => {
       ).toEqual({
         language: 'fr',
         arrival_mail: false,
+        channels: { request: 'mail', arrival: 'mail', here: 'mail' },
+        chat_available: false,
       });
       const second = await arrive();
       expect(await mailsOf(second, 'host_arrival')).toHaveLength(0);
