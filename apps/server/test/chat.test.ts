@@ -610,14 +610,17 @@ describe(`chat notifications for hosts (${testDatabaseKind})`, () => {
 
     const personal = ['CI-123456', '0701020304', 'visitor-'];
 
-    it('a request: Block Kit with the signed decision links as buttons, an Adaptive Card with Action.OpenUrl, in French', async () => {
+    it('a request in a channel: Block Kit and an Adaptive Card, in French, with the request list and no link that decides', async () => {
       const moussa = await host(acme, 'fr', { request: 'chat' });
-      const { request } = await fileRequest(acme, moussa);
+      await fileRequest(acme, moussa);
       await drain();
       const [toSlack] = stand.at(slack.path).slice(-1);
       const [toTeams] = stand.at(teams.path).slice(-1);
       const headline =
         'Nouvelle demande de rendez-vous de Awa Koné pour le dimanche 24 novembre 2030 à 10:30';
+      const note =
+        'Moussa Diallo décide dans Sésame, connecté(e) : un canal est partagé, il ne porte aucun lien qui décide.';
+      const requests = `${ctx.config.publicUrl}/${acme.company.slug}/list-qrcode`;
       expect(toSlack!.headers['content-type']).toMatch(/^application\/json/);
       expect(toSlack!.json).toEqual({
         text: headline,
@@ -632,7 +635,7 @@ describe(`chat notifications for hosts (${testDatabaseKind})`, () => {
                 '*Hôte* : Moussa Diallo',
                 '*Motif* : Entretien',
                 `*Site* : ${acme.company.name}`,
-                '_Les boutons décident au nom de Moussa Diallo, sur une page où le choix est confirmé. Les liens expirent à la fin du jour du rendez-vous._',
+                `_${note}_`,
               ].join('\n'),
             },
           },
@@ -642,16 +645,8 @@ describe(`chat notifications for hosts (${testDatabaseKind})`, () => {
               {
                 type: 'button',
                 action_id: 'sesame_link_0',
-                text: { type: 'plain_text', text: 'Valider', emoji: false },
-                url: expect.stringContaining('choice=confirm'),
-                style: 'primary',
-              },
-              {
-                type: 'button',
-                action_id: 'sesame_link_1',
-                text: { type: 'plain_text', text: 'Annuler', emoji: false },
-                url: expect.stringContaining('choice=decline'),
-                style: 'danger',
+                text: { type: 'plain_text', text: 'Ouvrir les demandes', emoji: false },
+                url: requests,
               },
             ],
           },
@@ -663,15 +658,6 @@ describe(`chat notifications for hosts (${testDatabaseKind})`, () => {
           },
         ],
       });
-      // The link is the mail's: the host's own decision, for this request.
-      const confirm = new URL(toSlack!.json.blocks[1].elements[0].url as string);
-      expect(`${confirm.origin}${confirm.pathname}`).toBe(
-        `${ctx.config.publicUrl}/company/${acme.company.slug}/host-decision`,
-      );
-      const check = new DecisionTokens(ctx.config.jwtSecret).verify(
-        confirm.searchParams.get('token')!,
-      );
-      expect(check).toMatchObject({ ok: true, userId: moussa.id, requestId: request.id });
 
       expect(toTeams!.json).toEqual({
         type: 'message',
@@ -699,12 +685,7 @@ describe(`chat notifications for hosts (${testDatabaseKind})`, () => {
                   wrap: true,
                   spacing: 'Small',
                 },
-                {
-                  type: 'TextBlock',
-                  text: 'Les boutons décident au nom de Moussa Diallo, sur une page où le choix est confirmé. Les liens expirent à la fin du jour du rendez-vous.',
-                  wrap: true,
-                  isSubtle: true,
-                },
+                { type: 'TextBlock', text: note, wrap: true, isSubtle: true },
                 {
                   type: 'TextBlock',
                   text: `Sésame · ${acme.company.name} · pour Moussa Diallo`,
@@ -713,20 +694,53 @@ describe(`chat notifications for hosts (${testDatabaseKind})`, () => {
                   size: 'Small',
                 },
               ],
-              actions: [
-                { type: 'Action.OpenUrl', title: 'Valider', url: confirm.toString() },
-                {
-                  type: 'Action.OpenUrl',
-                  title: 'Annuler',
-                  url: expect.stringContaining('choice=decline'),
-                },
-              ],
+              actions: [{ type: 'Action.OpenUrl', title: 'Ouvrir les demandes', url: requests }],
             },
           },
         ],
       });
+      // A channel is shared: whoever reads it must not decide on the host's behalf.
       for (const body of [toSlack!.raw, toTeams!.raw]) {
+        expect(body).not.toContain('host-decision');
+        expect(body).not.toContain('token=');
         for (const secret of personal) expect(body).not.toContain(secret);
+      }
+    });
+
+    it("a request by direct message carries the mail's signed decision links, for that host and request", async () => {
+      const admin = await api(acme.staff.ROLE_SUPER_ADMIN.email);
+      await admin({
+        method: 'PUT',
+        url: `/api/company/${acme.company.id}/chat`,
+        payload: { slack_bot_token: BOT_TOKEN },
+      });
+      try {
+        const aminata = await host(acme, 'fr', { request: 'chat' });
+        stand.slackUsers.set(aminata.email, 'U0AMINATA');
+        const { request } = await fileRequest(acme, aminata);
+        await drain();
+        const post = stand.heard.filter((c) => c.path === '/api/chat.postMessage').slice(-1)[0];
+        expect(post!.json.channel).toBe('U0AMINATA');
+        const buttons = post!.json.blocks.find((b: { type: string }) => b.type === 'actions');
+        expect(buttons.elements.map((e: { text: { text: string } }) => e.text.text)).toEqual([
+          'Valider',
+          'Annuler',
+        ]);
+        const confirm = new URL(buttons.elements[0].url as string);
+        expect(`${confirm.origin}${confirm.pathname}`).toBe(
+          `${ctx.config.publicUrl}/company/${acme.company.slug}/host-decision`,
+        );
+        expect(confirm.searchParams.get('choice')).toBe('confirm');
+        const check = new DecisionTokens(ctx.config.jwtSecret).verify(
+          confirm.searchParams.get('token')!,
+        );
+        expect(check).toMatchObject({ ok: true, userId: aminata.id, requestId: request.id });
+      } finally {
+        await admin({
+          method: 'PUT',
+          url: `/api/company/${acme.company.id}/chat`,
+          payload: { slack_bot_token: null },
+        });
       }
     });
 

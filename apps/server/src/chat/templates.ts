@@ -50,7 +50,8 @@ const T = {
     requestNote:
       'Chaque bouton ouvre une page où vous confirmez votre choix. Les liens expirent à la fin du jour du rendez-vous.',
     requestChannelNote: (name: string) =>
-      `Les boutons décident au nom de ${name}, sur une page où le choix est confirmé. Les liens expirent à la fin du jour du rendez-vous.`,
+      `${name} décide dans Sésame, connecté(e) : un canal est partagé, il ne porte aucun lien qui décide.`,
+    openRequests: 'Ouvrir les demandes',
     arrival: (visitor: string, site: string, time: string) =>
       `Votre visiteur ${visitor} est arrivé(e) à ${site} à ${time}`,
     arrivalChannel: (visitor: string, host: string, site: string, time: string) =>
@@ -80,7 +81,8 @@ const T = {
     requestNote:
       'Each button opens a page where you confirm your choice. The links expire at the end of the meeting day.',
     requestChannelNote: (name: string) =>
-      `The buttons decide on behalf of ${name}, on a page where the choice is confirmed. The links expire at the end of the meeting day.`,
+      `${name} decides in Sésame, signed in: a channel is shared, so it carries no link that decides.`,
+    openRequests: 'Open the requests',
     arrival: (visitor: string, site: string, time: string) =>
       `Your visitor ${visitor} has arrived at ${site} at ${time}`,
     arrivalChannel: (visitor: string, host: string, site: string, time: string) =>
@@ -119,7 +121,12 @@ function context(company: string, reader: ChatReader, audience: Audience): strin
   return parts.join(' · ');
 }
 
-/** A visit request to decide, with the same signed links (Valider / Annuler) as its mail. */
+/**
+ * A visit request to decide. A direct message carries the same signed links (Valider /
+ * Annuler) as its mail; a channel is read by many, so it carries only the request list,
+ * where the decision is made signed in (a signed link there would let anyone in the
+ * channel decide on the host's behalf).
+ */
 export function requestMessage(
   source: {
     company: { name: string };
@@ -128,7 +135,7 @@ export function requestMessage(
     site: MailSite;
   },
   reader: ChatReader,
-  links: { confirm: string; decline: string },
+  links: { confirm: string; decline: string; requests: string },
   audience: Audience,
 ): ChatMessage {
   const { lang } = reader;
@@ -148,10 +155,13 @@ export function requestMessage(
       [t.site, source.site.named || audience === 'channel' ? source.site.name : null],
     ],
     note: audience === 'channel' ? t.requestChannelNote(reader.name) : t.requestNote,
-    links: [
-      { label: t.confirm, url: links.confirm, style: 'primary' },
-      { label: t.decline, url: links.decline, style: 'danger' },
-    ],
+    links:
+      audience === 'channel'
+        ? [{ label: t.openRequests, url: links.requests }]
+        : [
+            { label: t.confirm, url: links.confirm, style: 'primary' },
+            { label: t.decline, url: links.decline, style: 'danger' },
+          ],
     context: context(source.company.name, reader, audience),
   };
 }

@@ -290,7 +290,11 @@ export class ChatWorker {
           requestMessage(
             facts,
             as(hostUserId === reader.id),
-            { confirm: link('confirm'), decline: link('decline') },
+            {
+              confirm: link('confirm'),
+              decline: link('decline'),
+              requests: `${publicUrl}/${loop.company.slug}/list-qrcode`,
+            },
             audience,
           ),
         ),
