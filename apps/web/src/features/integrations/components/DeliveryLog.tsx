@@ -127,7 +127,7 @@ export function DeliveryLog({ company, webhook }: { company: string; webhook: We
               {delivery.response_body}
             </Code>
           </details>
-        ) : (
+        ) : delivery.response_status === null ? null : (
           <Text span size="sm" c="dimmed">
             {t('webhooks.deliveries.noBody')}
           </Text>

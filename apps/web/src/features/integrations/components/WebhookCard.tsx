@@ -80,7 +80,8 @@ export function WebhookCard(props: { company: string; webhook: Webhook; onEdit: 
     >
       <Stack gap="sm">
         <Group justify="space-between" align="flex-start" wrap="wrap" gap="sm">
-          <Stack gap={4} style={{ flex: 1, minWidth: 0 }}>
+          {/* A phone puts the switch under the address, which keeps the width. */}
+          <Stack gap={4} style={{ flex: '1 1 260px', minWidth: 0 }}>
             <Text id={urlId} fw={600} ff="monospace" size="sm" style={{ overflowWrap: 'anywhere' }}>
               {webhook.url}
             </Text>
@@ -89,6 +90,8 @@ export function WebhookCard(props: { company: string; webhook: Webhook; onEdit: 
                 color={STATE_COLORS[state]}
                 variant="light"
                 tt="none"
+                h="auto"
+                styles={{ label: { whiteSpace: 'normal' } }}
                 data-testid="webhook-state"
               >
                 {t(`webhooks.state.${state}`)}

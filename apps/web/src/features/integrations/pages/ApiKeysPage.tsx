@@ -16,7 +16,7 @@ import { confirmAction, RowActions, RowButton } from '../../../components/RowAct
 import type { Column } from '../../../components/RowsTable';
 import { ApiError, serverMessageOf } from '../../../lib/api-client';
 import { specificMessage } from '../../../lib/failure';
-import { formatDateTime, formatLongDate } from '../../../lib/format';
+import { formatShortDate, formatTime } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
 import { toastDone, toastFailed } from '../../../lib/use-inline-edit';
 import { browserZone } from '../../../lib/zone-label';
@@ -38,7 +38,9 @@ export default function ApiKeysPage() {
   const [created, setCreated] = useState<ApiKeyCreated | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: apiKeyKeys.list(domain) });
   const zone = browserZone();
-  const when = (iso: string) => formatDateTime(iso, zone, i18n.language);
+  // A table's dates stay short ('20/11/2026 10:00'): the columns are many.
+  const day = (iso: string) => formatShortDate(iso, zone, i18n.language);
+  const when = (iso: string) => `${day(iso)} ${formatTime(iso, zone, i18n.language)}`;
 
   const create = async (input: ApiKeyInput) => {
     setFeedback(null);
@@ -115,14 +117,11 @@ export default function ApiKeysPage() {
         </Text>
       ),
     },
-    { key: 'created', header: t('apiKeys.columns.created'), render: (key) => when(key.created_at) },
+    { key: 'created', header: t('apiKeys.columns.created'), render: (key) => day(key.created_at) },
     {
       key: 'expires',
       header: t('apiKeys.columns.expires'),
-      render: (key) =>
-        key.expires_at
-          ? formatLongDate(key.expires_at, zone, i18n.language)
-          : t('apiKeys.noExpiry'),
+      render: (key) => (key.expires_at ? day(key.expires_at) : t('apiKeys.noExpiry')),
     },
     {
       key: 'lastUsed',
@@ -135,8 +134,8 @@ export default function ApiKeysPage() {
       render: (key) => {
         const state = apiKeyState(key);
         return (
-          <Badge color={STATE_COLORS[state]} variant="light" data-state={state}>
-            {t(`apiKeys.state.${state}`, { date: key.revoked_at ? when(key.revoked_at) : '' })}
+          <Badge color={STATE_COLORS[state]} variant="light" tt="none" data-state={state}>
+            {t(`apiKeys.state.${state}`, { date: key.revoked_at ? day(key.revoked_at) : '' })}
           </Badge>
         );
       },
@@ -200,7 +199,7 @@ export default function ApiKeysPage() {
               rowKey={(key) => key.id}
               offset={0}
               label={t('apiKeys.title')}
-              minWidth={960}
+              minWidth={880}
             />
           )}
         </QueryState>

@@ -32,6 +32,7 @@ import {
 import { useTranslation } from '../../../lib/i18n';
 import { PageTitle } from '../../../components/PageTitle';
 import { api, serverMessageOf } from '../../../lib/api-client';
+import '@mantine/core/styles/Switch.css';
 
 /** What GET and PUT answer: the settings, and whether the company has a chat connected. */
 type NotificationSettings = z.infer<typeof mailPreferencesResponseSchema>['data'];
