@@ -1,0 +1,162 @@
+/**
+ * Issue 34's screens' plain logic (features/integrations/lib/integrations.ts) and words: an
+ * expiry day as the last instant of that day, a key's state and the lists' order, the server's
+ * field errors under their field, and a label in both languages for every scope, event,
+ * delivery state, channel kind and notification choice the shared schemas name.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  API_KEY_SCOPES,
+  CHAT_CHANNEL_KINDS,
+  HOST_NOTIFICATIONS,
+  NOTIFICATION_CHANNELS,
+  WEBHOOK_DELIVERY_STATES,
+  WEBHOOK_EVENTS,
+  WEBHOOK_TEST_EVENT,
+  type ApiKey,
+  type Webhook,
+} from '@sesame/shared';
+import {
+  apiKeyState,
+  endOfDay,
+  serverFieldErrors,
+  shownPrefix,
+  sortApiKeys,
+  webhookState,
+} from '../src/features/integrations/lib/integrations';
+import { ApiError } from '../src/lib/api-client';
+import en from '../src/locales/en/integrations.json';
+import fr from '../src/locales/fr/integrations.json';
+import menuFr from '../src/locales/fr/menu.json';
+import hostLoopFr from '../src/locales/fr/hostLoop.json';
+
+const key = (over: Partial<ApiKey>): ApiKey => ({
+  id: 'k',
+  name: 'Outil RH',
+  scopes: ['visits.read'],
+  prefix: 'sk_AbCd',
+  created_at: '2026-11-20T09:00:00.000Z',
+  created_by: null,
+  expires_at: null,
+  last_used_at: null,
+  revoked_at: null,
+  ...over,
+});
+
+describe('an expiry day', () => {
+  it('is the last instant of that day in the browser’s zone, blank for none', () => {
+    const end = endOfDay('31/12/2030');
+    expect(end).toBe(new Date(2030, 11, 31, 23, 59, 59, 999).toISOString());
+    expect(endOfDay('  ')).toBeNull();
+  });
+
+  it('is refused when it is not a day of the calendar', () => {
+    expect(endOfDay('31/02/2030')).toBeUndefined();
+    expect(endOfDay('12/2030')).toBeUndefined();
+    expect(endOfDay('2030-12-31')).toBeUndefined();
+  });
+});
+
+describe('the keys’ list', () => {
+  const now = Date.parse('2026-11-28T12:00:00.000Z');
+  it('says a key active, expired or revoked', () => {
+    expect(apiKeyState(key({}), now)).toBe('active');
+    expect(apiKeyState(key({ expires_at: '2026-11-28T11:59:59.000Z' }), now)).toBe('expired');
+    expect(apiKeyState(key({ expires_at: '2027-01-01T00:00:00.000Z' }), now)).toBe('active');
+    expect(apiKeyState(key({ revoked_at: '2026-11-01T00:00:00.000Z' }), now)).toBe('revoked');
+  });
+
+  it('puts the working keys first, the newest on top, then the expired, then the revoked', () => {
+    const rows = [
+      key({ id: 'revoked', revoked_at: '2026-11-01T00:00:00.000Z' }),
+      key({ id: 'old', created_at: '2026-01-01T00:00:00.000Z' }),
+      key({ id: 'expired', expires_at: '2026-11-01T00:00:00.000Z' }),
+      key({ id: 'new', created_at: '2026-11-27T00:00:00.000Z' }),
+    ];
+    expect(sortApiKeys(rows, now).map((k) => k.id)).toEqual(['new', 'old', 'expired', 'revoked']);
+  });
+
+  it('never passes the prefix off as the whole key', () => {
+    expect(shownPrefix('sk_AbCd')).toBe('sk_AbCd…');
+  });
+});
+
+describe('a webhook’s state', () => {
+  const hook = (over: Partial<Webhook>) =>
+    ({ enabled: true, disabled_reason: null, ...over }) as Webhook;
+  it('tells a 410 from a switch', () => {
+    expect(webhookState(hook({}))).toBe('enabled');
+    expect(webhookState(hook({ enabled: false, disabled_reason: 'manual' }))).toBe('disabled');
+    expect(webhookState(hook({ enabled: false, disabled_reason: 'gone' }))).toBe('gone');
+  });
+});
+
+describe('the server’s refusal of a form', () => {
+  it('puts each field’s first message under the field', () => {
+    const error = new ApiError(400, 'Données invalides.', {
+      url: 'Adresse privée.',
+      'events.0': 'Événement inconnu.',
+      'events.1': 'Autre.',
+    });
+    expect(serverFieldErrors(error)).toEqual({
+      url: 'Adresse privée.',
+      events: 'Événement inconnu.',
+    });
+    expect(serverFieldErrors(new ApiError(409, 'Trop de clés.'))).toBeUndefined();
+    expect(serverFieldErrors(new Error('x'))).toBeUndefined();
+  });
+});
+
+describe('the words', () => {
+  it('name every scope, event, state, kind and choice in both languages', () => {
+    for (const words of [fr, en]) {
+      for (const scope of API_KEY_SCOPES) expect(words.apiKeys.scopes[scope]).toBeTruthy();
+      const events: (keyof typeof words.webhooks.events)[] = [...WEBHOOK_EVENTS, 'webhook.test'];
+      expect(events).toContain(WEBHOOK_TEST_EVENT);
+      for (const event of events) {
+        expect(words.webhooks.events[event]).toBeTruthy();
+      }
+      for (const state of WEBHOOK_DELIVERY_STATES) {
+        expect(words.webhooks.deliveries.states[state]).toBeTruthy();
+      }
+      for (const kind of CHAT_CHANNEL_KINDS) expect(words.chat.channels.kinds[kind]).toBeTruthy();
+      for (const message of HOST_NOTIFICATIONS) {
+        expect(words.notifications.messages[message]).toBeTruthy();
+      }
+      for (const channel of NOTIFICATION_CHANNELS) {
+        expect(words.notifications.channels[channel]).toBeTruthy();
+      }
+    }
+  });
+
+  it('holds issue 34’s French wording', () => {
+    expect(fr.apiKeys.scopes).toEqual({
+      'visits.read': 'Lire les visites',
+      'visits.write': 'Créer et décider les visites et invitations',
+      'presence.read': 'Lire les présents',
+      'codes.scan': 'Scanner les codes (arrivées et départs)',
+    });
+    expect(fr.webhooks.deliveries.states).toEqual({
+      pending: 'En attente',
+      retrying: 'Nouvel essai',
+      delivered: 'Livré',
+      failed: 'Échec',
+    });
+    expect(fr.webhooks.events['watchlist.matched']).toBe('Correspondance liste de surveillance');
+    expect(fr.webhooks.state.gone).toBe('Désactivé : le récepteur a répondu 410');
+    expect(fr.apiKeys.empty).toBe("Aucune clé API pour l'instant.");
+    expect(fr.apiKeys.neverUsed).toBe('Jamais utilisée');
+    expect(fr.chat.slack.token).toBe('Jeton du bot Slack (xoxb-…)');
+    expect(fr.webhooks.fields.secret).toBe('Secret (facultatif, format whsec_…)');
+    expect(fr.notifications.noChat).toBe(
+      "Votre entreprise n'a pas encore connecté de messagerie (Slack ou Teams).",
+    );
+    expect(menuFr.tiles).toMatchObject({
+      apiKeys: 'Clés API',
+      webhooks: 'Webhooks',
+      chat: 'Messagerie (Slack, Teams)',
+      mailSettings: 'Mes notifications',
+    });
+    expect(hostLoopFr.preferences.title).toBe('Mes notifications');
+  });
+});
