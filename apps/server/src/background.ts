@@ -1,5 +1,5 @@
 /**
- * Work the server does beside answering requests (the mail and chat outbox workers).
+ * Work the server does beside answering requests (the mail and chat outbox workers, the webhook deliveries).
  * Each job registers here; main.ts starts them after listen and stops them on SIGTERM.
  */
 import type { FastifyInstance } from 'fastify';
@@ -12,6 +12,7 @@ import { mailWorkerJob } from './mail/worker';
 import { sweepExpiredCounters } from './rate-limits/sweep';
 import { queueReminders } from './requests/host-loop';
 import { retentionSweep } from './privacy/retention';
+import { webhookWorkerJob } from './webhooks/worker';
 
 export type StopFn = () => Promise<void>;
 type Job = (app: FastifyInstance) => StopFn;
@@ -141,6 +142,7 @@ const rateLimitSweepJob = periodicJob(
 const jobs: Job[] = [
   mailWorkerJob,
   chatWorkerJob,
+  webhookWorkerJob,
   orphanFileSweepJob,
   retentionJob,
   reminderJob,

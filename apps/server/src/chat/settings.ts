@@ -12,7 +12,6 @@ import {
   type ChatChannel,
   type ChatChannelKind,
   type ChatSettings,
-  type Say,
 } from '@sesame/shared';
 import { audit } from '../audit/service';
 import type { Db } from '../db/client';
@@ -20,7 +19,7 @@ import { chatChannels, companies, companyChat } from '../db/schema';
 import { badRequest, conflict, notFound } from '../errors';
 import { findSite } from '../sites/service';
 import type { SecretBox } from '../sso/secret-box';
-import { destinationRefusal, type Refusal } from '../webhooks/safe-post';
+import { assertDeliverable } from '../webhooks/destination';
 
 type ChannelRow = typeof chatChannels.$inferSelect;
 
@@ -89,12 +88,6 @@ export async function saveBotToken(
   });
 }
 
-const REFUSAL_MESSAGES: Record<Refusal, Say> = {
-  not_https: (m) => m.integrations.urlNotHttps,
-  private_address: (m) => m.integrations.urlPrivate,
-  invalid_url: (m) => m.integrations.urlInvalid,
-};
-
 /**
  * Connects a channel. Its URL is checked as it will be at each send (https, no private or
  * local address unless the operator allows it: 400 on `url`); its site must be an active one
@@ -107,8 +100,7 @@ export async function addChannel(
   input: { kind: ChatChannelKind; name: string; url: string; site_id: string | null },
   actor: ChatActor & { allowPrivate: boolean },
 ): Promise<ChatChannel> {
-  const refusal = destinationRefusal(input.url, actor.allowPrivate);
-  if (refusal) throw badRequest(REFUSAL_MESSAGES[refusal], { url: REFUSAL_MESSAGES[refusal] });
+  assertDeliverable(input.url, actor.allowPrivate);
   if (input.site_id) {
     const site = await findSite(db, input.site_id);
     if (!site || site.companyId !== companyId) {
