@@ -4,6 +4,8 @@
  * field errors under their field, and a label in both languages for every scope, event,
  * delivery state, channel kind and notification choice the shared schemas name.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   API_KEY_SCOPES,
@@ -14,8 +16,11 @@ import {
   WEBHOOK_EVENTS,
   WEBHOOK_TEST_EVENT,
   type ApiKey,
+  type AuditListEntry,
   type Webhook,
 } from '@sesame/shared';
+import { auditSentence } from '../src/features/audit/lib/sentence';
+import { Translator, type Words } from '../src/lib/translator';
 import {
   apiKeyState,
   endOfDay,
@@ -158,5 +163,82 @@ describe('the words', () => {
       mailSettings: 'Mes notifications',
     });
     expect(hostLoopFr.preferences.title).toBe('Mes notifications');
+  });
+});
+
+describe('the audit log’s sentences of issue 34', () => {
+  const LOCALES = join(import.meta.dirname, '../src/locales');
+  async function wordsIn(language: 'fr' | 'en') {
+    const tr = new Translator({
+      language,
+      fallbackLanguage: language,
+      defaultNamespace: 'audit',
+      load: (lng, ns) =>
+        Promise.resolve(
+          JSON.parse(readFileSync(join(LOCALES, lng, `${ns}.json`), 'utf8')) as Words,
+        ),
+    });
+    await tr.ensure(['audit', 'privacy', 'users']);
+    return tr.fixedT(['audit', 'privacy', 'users']);
+  }
+  const entry = (action: string, detail: Record<string, unknown>) =>
+    ({
+      id: '1',
+      at: '2026-11-28T10:00:00.000Z',
+      company_id: 'c',
+      company_name: 'Acme',
+      actor_id: 'u',
+      actor_name: 'Awa Koné',
+      actor_role: 'ROLE_SUPER_ADMIN',
+      actor_company_name: 'Acme',
+      action,
+      subject_type: action.startsWith('chat.channel') ? 'chat_channel' : 'webhook',
+      subject_id: 's',
+      subject_name: null,
+      subject_role: null,
+      subject_company_name: null,
+      subject_state: 'gone',
+      other_company_name: null,
+      detail,
+      by_platform: false,
+    }) as AuditListEntry;
+
+  it('says what the detail holds, never a secret', async () => {
+    const fr = await wordsIn('fr');
+    const said = (action: string, detail: Record<string, unknown>) =>
+      auditSentence(entry(action, detail), fr, 'fr');
+    expect(said('webhook.created', { host: 'rh.acme.test', events: ['visit.requested'] })).toBe(
+      'Awa Koné a créé un webhook vers rh.acme.test.',
+    );
+    expect(said('webhook.updated', { enabled: true })).toBe('Awa Koné a activé un webhook.');
+    expect(said('webhook.updated', { enabled: false })).toBe('Awa Koné a désactivé un webhook.');
+    expect(said('webhook.updated', { events: ['visit.declined'] })).toBe(
+      'Awa Koné a modifié un webhook.',
+    );
+    expect(said('webhook.deleted', { host: 'rh.acme.test' })).toBe(
+      'Awa Koné a supprimé le webhook vers rh.acme.test.',
+    );
+    expect(said('webhook.resent', { messageId: 'msg_1', type: 'visitor.checked_in' })).toBe(
+      "Awa Koné a fait renvoyer un message visitor.checked_in d'un webhook.",
+    );
+    expect(said('chat.updated', { slackBotToken: 'replaced' })).toBe(
+      'Awa Koné a enregistré un nouveau jeton du bot Slack.',
+    );
+    expect(said('chat.updated', { slackBotToken: 'removed' })).toBe(
+      'Awa Koné a retiré le jeton du bot Slack.',
+    );
+    expect(said('chat.updated', { slackBotToken: 'kept' })).toBe(
+      'Awa Koné a enregistré les réglages de messagerie.',
+    );
+    expect(said('chat.channel_added', { kind: 'teams_workflow', siteId: null })).toBe(
+      'Awa Koné a connecté un canal de messagerie (Microsoft Teams).',
+    );
+    expect(said('chat.channel_removed', { kind: 'slack_webhook' })).toBe(
+      'Awa Koné a retiré un canal de messagerie (Slack).',
+    );
+    const en = await wordsIn('en');
+    expect(auditSentence(entry('webhook.updated', { enabled: false }), en, 'en')).toBe(
+      'Awa Koné switched a webhook off.',
+    );
   });
 });

@@ -213,6 +213,29 @@ function sentenceOf(
         ? { key: action, values: { day, counts: listOf(removed, lang) }, then }
         : { key: 'retention.purged_none', values: { day }, then };
     }
+    // Issue 34: what the entry's detail says of an endpoint, a token, a channel (never a secret).
+    case 'webhook.created':
+    case 'webhook.deleted':
+      return typeof detail.host === 'string'
+        ? { key: `${action}_host`, values: { host: detail.host } }
+        : { key: action };
+    case 'webhook.updated':
+      if (detail.enabled === true) return { key: 'webhook.enabled' };
+      if (detail.enabled === false) return { key: 'webhook.disabled' };
+      return { key: action };
+    case 'webhook.resent':
+      return typeof detail.type === 'string'
+        ? { key: 'webhook.resent_type', values: { type: detail.type } }
+        : { key: action };
+    case 'chat.updated':
+      return detail.slackBotToken === 'replaced' || detail.slackBotToken === 'removed'
+        ? { key: `chat.token_${detail.slackBotToken}` }
+        : { key: action };
+    case 'chat.channel_added':
+    case 'chat.channel_removed':
+      return detail.kind === 'slack_webhook' || detail.kind === 'teams_workflow'
+        ? { key: `${action}_kind`, values: { kind: t(`audit:chatKinds.${detail.kind}`) } }
+        : { key: action };
     case 'person.erased':
       return {
         key: action,
