@@ -40,7 +40,9 @@ type NotificationSettings = z.infer<typeof mailPreferencesResponseSchema>['data'
 const KEY = ['me', 'mail-preferences'] as const;
 
 export default function MailPreferencesPage() {
-  const { t } = useTranslation('hostLoop');
+  // Both namespaces here, before any other hook: the form below then never waits for words
+  // (a wait in its first render, its words arriving during React's replay, broke its hooks).
+  const { t } = useTranslation(['hostLoop', 'integrations']);
   const current = useQuery({
     queryKey: KEY,
     queryFn: () =>
