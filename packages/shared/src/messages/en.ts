@@ -414,6 +414,9 @@ export const en: Catalogue = {
     updated: 'Invitation changed: the visitors received the update.',
     cancelled: 'Invitation cancelled: the visitors were told.',
     dayCancelled: 'This day is cancelled: the visitors were told.',
+    hostRequired:
+      'An invitation made with an API key must name its host: host_email, the e-mail address of an active staff member of the company.',
+    hostUnknown: 'No active staff member of the company has this e-mail address.',
     linkInvalid: 'This invitation link is not valid or has expired.',
     notToday: 'Your visit is not planned today: the button works on the day of the visit.',
     hostTold: (host) => `${host} knows you have arrived.`,
@@ -536,6 +539,7 @@ export const en: Catalogue = {
     keyRevoked: 'API key revoked.',
     keyScopeMissing: 'This API key does not have the permission this action needs.',
     keyRefused: 'API key missing, invalid, expired or revoked.',
+    keyAccountFirstname: 'API key',
     urlInvalid: "Please enter the receiver's full address (https://…).",
     urlNotHttps: "The receiver's address must start with https://.",
     urlPrivate:

@@ -468,6 +468,10 @@ export const fr = {
     updated: 'Invitation modifiée : les visiteurs ont reçu la mise à jour.',
     cancelled: 'Invitation annulée : les visiteurs ont été prévenus.',
     dayCancelled: 'Ce jour est annulé : les visiteurs ont été prévenus.',
+    /** Issue 34: an invitation made with an API key names its host (a key is not a person). */
+    hostRequired:
+      "Une invitation faite avec une clé API doit nommer son hôte : host_email, l'adresse e-mail d'un membre actif du personnel de l'entreprise.",
+    hostUnknown: "Aucun membre actif du personnel de l'entreprise n'a cette adresse e-mail.",
     /** The visitor's link: unknown, altered, or past the visit's end. */
     linkInvalid: "Ce lien d'invitation n'est pas valide ou a expiré.",
     /** "Je suis arrivé(e)" pressed on another day than one of the visit's. */
@@ -618,6 +622,8 @@ export const fr = {
     /** A call with a key whose scopes do not open the route. */
     keyScopeMissing: "Cette clé API n'a pas l'autorisation nécessaire pour cette action.",
     keyRefused: 'Clé API absente, invalide, expirée ou révoquée.',
+    /** The first name of a key's service account: the audit log names the key "Clé API <nom>". */
+    keyAccountFirstname: 'Clé API',
     urlInvalid: "Veuillez saisir l'adresse complète du récepteur (https://…).",
     urlNotHttps: "L'adresse du récepteur doit commencer par https://.",
     urlPrivate:

@@ -232,6 +232,19 @@ export type InvitationSchedule = z.output<typeof invitationScheduleSchema>;
 export const invitationInputSchema = z
   .object({
     ...scheduleShape,
+    /**
+     * Issue 34: the host, by e-mail, when an API key invites (a key is not a person): an
+     * active staff member of the company. Heard only from a key; a person invites as host.
+     */
+    host_email: z
+      .string()
+      .trim()
+      .max(...atMost(TEXT_MAX.email))
+      .refine(
+        (email) => EMAIL_PATTERN.test(email),
+        issue((m) => m.visitor.emailInvalid, 'emailInvalid', 'host_email'),
+      )
+      .optional(),
     visitors: z
       .array(invitedVisitorSchema)
       .min(
