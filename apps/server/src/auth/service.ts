@@ -8,6 +8,7 @@ import { audit } from '../audit/service';
 import type { Database, Db } from '../db/client';
 import { companySso, sessions, users } from '../db/schema';
 import { badRequest, HttpError } from '../errors';
+import { isPerson } from '../users/person';
 import { revokeSessions } from '../users/service';
 import type { LoginThrottle } from './login-throttle';
 import { recordRefusal } from './refusals';
@@ -61,10 +62,11 @@ export async function signIn(
     await recordRefusal(db, email, attempt.clientTag);
     throw new HttpError(429, (m) => m.api.tooManyRequests);
   }
+  // A person's account: an API key's (issue 34) never signs in, as if unknown.
   const [user] = await db
     .select()
     .from(users)
-    .where(eq(sql`lower(${users.email})`, email))
+    .where(and(eq(sql`lower(${users.email})`, email), isPerson))
     .limit(1);
   const valid = await verifyPassword(user?.passwordHash ?? (await decoyHash()), attempt.password);
   if (attempt.throttled && !(user && valid && user.status)) {

@@ -1,5 +1,5 @@
 import { insertDefaultVisitorTypes } from '../visitor-types/defaults';
-import { and, asc, eq, isNull, like, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, isNull, like, not, or, sql, type SQL } from 'drizzle-orm';
 import {
   isReservedSlug,
   slugify,
@@ -27,6 +27,7 @@ import {
 } from '../db/schema';
 import { conflict, isUniqueViolation, notFound } from '../errors';
 import { deleteSiteSetup } from '../sites/service';
+import { isPerson } from '../users/person';
 import type { FileStorage } from '../files/storage';
 import { storeFile, withStoredFileCleanup, type CheckedFile } from '../files/uploads';
 
@@ -257,7 +258,9 @@ export async function companyHoldings(db: Db, companyId: string): Promise<Say[]>
   ] as const;
   const holdings: Say[] = [];
   for (const [table, kind] of counted) {
-    const n = await countRows(db, table, eq(table.companyId, companyId));
+    // People only: its API keys' service accounts (issue 34) go with the company.
+    const own = eq(table.companyId, companyId);
+    const n = await countRows(db, table, table === users ? and(own, isPerson) : own);
     if (n > 0) holdings.push((m) => m.company.holdings[kind](n));
   }
   return holdings;
@@ -289,6 +292,8 @@ export async function deleteEmptyCompany(db: Db, companyId: string): Promise<str
   // Issue 33: its directory's groups and SCIM tokens (its SSO settings and domains cascade).
   await db.execute(sql`delete from scim_groups where company_id = ${companyId}`);
   await db.execute(sql`delete from scim_tokens where company_id = ${companyId}`);
+  // Issue 34: its API keys' service accounts, and their keys with them (cascade).
+  await db.delete(users).where(and(eq(users.companyId, companyId), not(isPerson)));
   await db.delete(sites).where(eq(sites.companyId, companyId));
   await db.delete(companies).where(eq(companies.id, companyId));
   return removed.map((r) => r.storedName);

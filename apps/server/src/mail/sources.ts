@@ -16,6 +16,7 @@ import {
   visitors,
 } from '../db/schema';
 import { mainSiteZone } from '../sites/service';
+import { isPerson } from '../users/person';
 import { asLanguage, type Language } from './layout';
 import type { LoopMailSource } from './loop-templates';
 import type { MailSite } from './zone';
@@ -132,7 +133,7 @@ export async function findLoopSource(
   };
 }
 
-/** A staff member a host mail goes to: still active, in the mail's company. */
+/** A staff member a host mail goes to: still active, in the mail's company, a person (issue 34). */
 export async function findStaffReader(db: Db, userId: string, companyId: string) {
   const [user] = await db
     .select({
@@ -144,7 +145,7 @@ export async function findStaffReader(db: Db, userId: string, companyId: string)
       arrivalMail: users.arrivalMail,
     })
     .from(users)
-    .where(eq(users.id, userId))
+    .where(and(eq(users.id, userId), isPerson))
     .limit(1);
   if (!user || !user.status || user.companyId !== companyId) return null;
   return { ...user, lang: asLanguage(user.language) };

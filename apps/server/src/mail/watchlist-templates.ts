@@ -9,6 +9,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { companies, files, sites, users, visitors, watchlistHolds } from '../db/schema';
+import { isPerson } from '../users/person';
 import {
   asLanguage,
   buttonHtml,
@@ -89,7 +90,11 @@ async function contactLanguage(db: Db, companyId: string, address: string): Prom
     .select({ language: users.language })
     .from(users)
     .where(
-      and(eq(users.companyId, companyId), sql`lower(${users.email}) = ${address.toLowerCase()}`),
+      and(
+        eq(users.companyId, companyId),
+        sql`lower(${users.email}) = ${address.toLowerCase()}`,
+        isPerson,
+      ),
     )
     .limit(1);
   return asLanguage(user?.language);

@@ -19,6 +19,7 @@ import {
 } from '../mail/outbox';
 import { visitHeld } from '../watchlist/held';
 import { enqueueChat, hostWays } from '../chat/outbox';
+import { isPerson } from '../users/person';
 
 /** How many names the public host search answers at most. */
 export const HOST_SEARCH_LIMIT = 8;
@@ -50,6 +51,7 @@ export async function searchHosts(
       and(
         eq(users.companyId, companyId),
         eq(users.status, true),
+        isPerson,
         likeAny(q, fullNames(users.firstname, users.name)),
       ),
     )
@@ -62,7 +64,26 @@ export async function findHost(db: Db, companyId: string, userId: string) {
   const [row] = await db
     .select({ id: users.id, name: displayName, email: users.email })
     .from(users)
-    .where(and(eq(users.id, userId), eq(users.companyId, companyId), eq(users.status, true)))
+    .where(
+      and(eq(users.id, userId), eq(users.companyId, companyId), eq(users.status, true), isPerson),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+/** An active staff member of the company by e-mail (an API key's invitation names its host so). */
+export async function findHostByEmail(db: Db, companyId: string, email: string) {
+  const [row] = await db
+    .select({ id: users.id, name: displayName })
+    .from(users)
+    .where(
+      and(
+        eq(sql`lower(${users.email})`, email.toLowerCase()),
+        eq(users.companyId, companyId),
+        eq(users.status, true),
+        isPerson,
+      ),
+    )
     .limit(1);
   return row ?? null;
 }
@@ -91,6 +112,7 @@ export async function deciders(
         and(
           eq(users.companyId, companyId),
           eq(users.status, true),
+          isPerson,
           sql`${users.roles}[1] = 'ROLE_EMPLOYEE'`,
           atSite && siteId
             ? sql`(cardinality(${users.siteIds}) = 0 or ${siteId}::uuid = any(${users.siteIds}))`

@@ -14,6 +14,7 @@ import type { Database, Db } from '../db/client';
 import { countRows } from '../db/pagination';
 import { scimGroupMembers, scimGroups, users } from '../db/schema';
 import { isUniqueViolation } from '../errors';
+import { isPerson } from '../users/person';
 import {
   invalidPath,
   invalidSyntax,
@@ -262,7 +263,14 @@ async function assertMembers(tx: Db, caller: ScimCaller, ids: string[]) {
   const found = await tx
     .select({ id: users.id })
     .from(users)
-    .where(and(inArray(users.id, ids), eq(users.companyId, caller.companyId), notPlatformStaff));
+    .where(
+      and(
+        inArray(users.id, ids),
+        eq(users.companyId, caller.companyId),
+        notPlatformStaff,
+        isPerson,
+      ),
+    );
   const known = new Set(found.map((u) => u.id));
   const unknown = ids.find((id) => !known.has(id));
   if (unknown !== undefined) {

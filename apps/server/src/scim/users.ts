@@ -23,6 +23,7 @@ import type { Database, Db } from '../db/client';
 import { countRows } from '../db/pagination';
 import { scimGroupMembers, scimGroups, users } from '../db/schema';
 import { isUniqueViolation } from '../errors';
+import { isPerson } from '../users/person';
 import { emailTaken, revokeSessions } from '../users/service';
 import {
   invalidPath,
@@ -68,7 +69,9 @@ const columns = {
   updatedAt: users.updatedAt,
 };
 
-const ofCompany = (companyId: string) => and(eq(users.companyId, companyId), notPlatformStaff)!;
+/** A person's account of the company: never the platform's staff, nor an API key's (issue 34). */
+const ofCompany = (companyId: string) =>
+  and(eq(users.companyId, companyId), notPlatformStaff, isPerson)!;
 
 /** An account of the caller's company (never the platform's staff), or null. */
 export async function findScimUser(

@@ -45,6 +45,7 @@ import type { TokenService } from '../auth/tokens';
 import type { Database, Db } from '../db/client';
 import { companySso, sessions, ssoDomains, ssoSignIns, users } from '../db/schema';
 import { isUniqueViolation } from '../errors';
+import { isPersonRow } from '../users/person';
 import { openIdClient, providerConfiguration, ProviderUnavailable } from './oidc-client';
 import { SecretBox } from './secret-box';
 
@@ -284,6 +285,8 @@ async function finish(ctx: SsoContext, query: string): Promise<string> {
     if (found.roles.some((role) => PLATFORM_ROLES.has(role))) {
       throw new SignInRefused('noAccount', "the account is the platform's staff");
     }
+    // Issue 34: an API key's service account is nobody's to sign in as.
+    if (!isPersonRow(found)) throw new SignInRefused('noAccount', "the account is an API key's");
     if (!found.status) {
       await audit(ctx.db, {
         companyId: found.companyId,

@@ -17,6 +17,7 @@ import type { Database, Db } from '../db/client';
 import { countRows, likeAny, offsetOf } from '../db/pagination';
 import { companies, sessions, sites, users } from '../db/schema';
 import { badRequest, conflict, forbidden, isUniqueViolation } from '../errors';
+import { isPerson } from './person';
 import { assertMayAssign, assertMayEdit, assertRoleChange } from './policy';
 
 export type UserRow = typeof users.$inferSelect & { companySlug: string; companyName: string };
@@ -37,9 +38,12 @@ function toRow(r: { user: typeof users.$inferSelect; companySlug: string; compan
   return { ...r.user, companySlug: r.companySlug, companyName: r.companyName };
 }
 
+/** A person's account (never an API key's, issue 34: its user routes answer 404). */
 export async function findUser(db: Db, id: string): Promise<UserRow | null> {
   if (!UUID.test(id)) return null;
-  const rows = await selectUsers(db).where(eq(users.id, id)).limit(1);
+  const rows = await selectUsers(db)
+    .where(and(eq(users.id, id), isPerson))
+    .limit(1);
   return rows[0] ? toRow(rows[0]) : null;
 }
 
@@ -55,7 +59,8 @@ export async function listUsers(
   query: ListQuery,
   filter: UserListFilter,
 ): Promise<{ rows: UserRow[]; total: number }> {
-  const conditions: SQL[] = [];
+  // People only: an API key's service account (issue 34) is in no list.
+  const conditions: SQL[] = [isPerson];
   if (filter.companyId) conditions.push(eq(users.companyId, filter.companyId));
   if (filter.hideAdminsAndUserId) {
     conditions.push(ne(users.id, filter.hideAdminsAndUserId));
@@ -64,7 +69,7 @@ export async function listUsers(
   if (query.q) {
     conditions.push(likeAny(query.q, [users.name, users.firstname, users.email]));
   }
-  const where = conditions.length ? and(...conditions) : undefined;
+  const where = and(...conditions);
   const [rows, total] = await Promise.all([
     selectUsers(db)
       .where(where)
