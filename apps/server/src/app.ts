@@ -21,10 +21,11 @@ import {
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
-import { UPLOAD_MAX_BYTES, installProductMessages, issueSay, mayPerform } from '@sesame/shared';
-import { routeActions, type RouteAction } from './auth/authorize';
+import { API_KEY_PREFIX, UPLOAD_MAX_BYTES, installProductMessages, issueSay } from '@sesame/shared';
+import { findApiKeyPrincipal } from './api-keys/service';
+import { mayAct, routeActions, type RouteAction } from './auth/authorize';
 import type { Principal } from './auth/principal';
-import { rightsSentence } from './auth/openapi-rights';
+import { keysSentence, rightsSentence } from './auth/openapi-rights';
 import { loadPrincipal } from './auth/principal';
 import { TokenService, type TokenClaims } from './auth/tokens';
 import { DEFAULT_HTTP_TIMEOUTS, type Config } from './config';
@@ -95,6 +96,16 @@ declare module 'fastify' {
   }
 }
 
+/** The request's bearer token, if any. */
+function bearerOf(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  return header?.startsWith('Bearer ') ? header.slice(7).trim() || undefined : undefined;
+}
+
+/** Whether the request's bearer is an API key (`sk_…`), live or not. */
+const isApiKey = (request: FastifyRequest) =>
+  bearerOf(request)?.startsWith(API_KEY_PREFIX) === true;
+
 /** Fastify's form of TRUST_PROXY: a hop count trusts that many proxies nearest the server. */
 function trustedProxies(setting: Config['trustProxy']) {
   if (typeof setting !== 'number') return setting ?? false;
@@ -164,7 +175,15 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
         version: '1.0.0',
       },
       components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+        securitySchemes: {
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              "A signed-in person's token (JWT), or a company's API key (`sk_…`, issue 34): each " +
+              "route's description names the scope a key needs.",
+          },
+        },
       },
       security: [{ bearer: [] }],
     },
@@ -195,12 +214,28 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   app.decorateRequest('claims', null);
   app.decorateRequest('kiosk', null);
 
+  // Issue 34: every API key's calls, all routes together, counted where the routes' limits
+  // are (rate-limits/counters.ts: shared by every instance on Redis or PostgreSQL).
+  const keyLimit = app.createRateLimit({
+    max: config.rateLimits.apiKeyPerMinute,
+    timeWindow: 60_000,
+    keyGenerator: (request) => `api-key|${request.principal?.apiKey?.id ?? ''}`,
+  });
+
   // Who is calling: a valid bearer token loads the principal; anything else is anonymous.
   // Runs per route after the rate limit (an onRequest hook), so a flood costs no query.
+  // An API key (`sk_…`, issue 34) is read from the database on every call: its principal is
+  // its service account, with the key and its scopes, and its own claims (no session row).
   const identify = async (request: FastifyRequest) => {
-    const header = request.headers.authorization;
-    const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+    const token = bearerOf(request);
     if (!token) return;
+    if (token.startsWith(API_KEY_PREFIX)) {
+      const caller = await findApiKeyPrincipal(app.db, app.config.jwtSecret, token);
+      if (!caller) return;
+      request.principal = caller;
+      request.claims = { sub: caller.userId, sid: caller.sessionId };
+      return;
+    }
     const claims = await app.tokens.verify(token);
     if (!claims) return;
     request.claims = claims;
@@ -208,11 +243,21 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
     request.principal = await loadPrincipal(app.db, claims.sid, claims.sub);
   };
 
+  /** An API key's share of calls: 429 past its limit a minute, across every route. */
+  const countKeyCall = async (request: FastifyRequest) => {
+    const counted = await keyLimit(request);
+    if (!counted.isAllowed && counted.isExceeded)
+      throw new HttpError(429, (m) => m.api.tooManyRequests);
+  };
+
   /**
    * Every /api route's guard, in the documented order, before the body is even parsed:
    * 401 without a live session (unless the route is public), 403 when the role has
    * none of the route's `action`s. A route is public only when it says so. A route
    * that checks the session in its own statement gets only the token's check here.
+   * An API key (issue 34): 401 when it is not live; then its own rate limit (429); then
+   * 403 unless one of the route's actions is both its role's and its scopes' (`mayAct`):
+   * a route that names no action (a person's own pages) never opens to a key.
    */
   const guardFor = (config: FastifyContextConfig) => async (request: FastifyRequest) => {
     if (config.kiosk) {
@@ -224,15 +269,21 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
     }
     await identify(request);
     if (config.public) return;
+    const who = request.principal;
+    if (who?.apiKey) {
+      await countKeyCall(request);
+      if (!routeActions(config.action, request).some((action) => mayAct(who, action)))
+        throw forbidden((m) => m.integrations.keyScopeMissing);
+      return;
+    }
+    if (isApiKey(request)) throw unauthenticated((m) => m.integrations.keyRefused);
     if (config.sessionCheckedByRoute) {
       if (!request.claims) throw unauthenticated();
       return;
     }
-    const who = request.principal;
     if (!who) throw unauthenticated();
     const actions = routeActions(config.action, request);
-    if (actions.length > 0 && !actions.some((action) => mayPerform(who.role, action)))
-      throw forbidden();
+    if (actions.length > 0 && !actions.some((action) => mayAct(who, action))) throw forbidden();
   };
   /** Then 400 for text holding a NUL byte (PostgreSQL cannot store one); the schema's validation follows. */
   const refuseNul = async (request: FastifyRequest) => {
@@ -259,8 +310,15 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
         schema: (route.schema ?? {}) as ApiRoute['schema'],
       });
     }
-    if (config.action && typeof config.action !== 'function' && route.schema) {
-      const rights = rightsSentence(config.action);
+    // Who may call it (and which API key scopes, issue 34); a signed-in person's own route
+    // that names no right is said closed to keys.
+    const rights =
+      config.action && typeof config.action !== 'function'
+        ? rightsSentence(config.action)
+        : !config.action && !config.public && !config.kiosk
+          ? keysSentence([])
+          : undefined;
+    if (rights && route.schema) {
       route.schema.description = route.schema.description
         ? `${route.schema.description}\n\n${rights}`
         : rights;

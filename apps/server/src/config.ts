@@ -9,6 +9,7 @@ import path from 'node:path';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import {
+  API_KEY_LIMITS,
   AUDIT_MIN_DAYS_DEFAULT,
   AUDIT_MIN_DAYS_RANGE,
   PASSWORD_MIN_LENGTH,
@@ -452,6 +453,8 @@ export interface RateLimits {
   registrationMailsPerRecipientPerDay: number;
   /** Code look-ups per client per window. */
   codeLookupPerWindow: number;
+  /** Issue 34: calls one API key makes a minute, every route together (API_KEY_LIMITS). */
+  apiKeyPerMinute: number;
   windowMs: number;
   /** Clients exempt from limits (benchmarks on loopback only). */
   allowList: string[];
@@ -466,6 +469,7 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   loginPerWindow: 120,
   publicFormPerWindow: 30,
   codeLookupPerWindow: 600,
+  apiKeyPerMinute: API_KEY_LIMITS.requestsPerMinute,
   registrationsPerClientPerEvent: 5,
   registrationWindowMs: 60 * 60_000,
   registrationMailsPerRecipientPerDay: 3,

@@ -28,6 +28,7 @@ import { signatureRoutes } from './documents/signature-routes';
 import { ssoSettingsRoutes } from './sso/settings-routes';
 import { ssoSignInRoutes } from './sso/sign-in-routes';
 import { chatRoutes } from './chat/routes';
+import { apiKeyRoutes } from './api-keys/routes';
 import { webhookRoutes } from './webhooks/routes';
 
 export const apiRoutes: FastifyPluginAsync = async (app) => {
@@ -57,5 +58,6 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(ssoSettingsRoutes);
   await app.register(ssoSignInRoutes);
   await app.register(chatRoutes);
+  await app.register(apiKeyRoutes);
   await app.register(webhookRoutes);
 };

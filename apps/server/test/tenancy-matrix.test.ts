@@ -548,6 +548,12 @@ const PROBES: Record<Action, (ctx: ProbeContext) => Promise<Probe>> = {
     kind: 'record',
     reachedOther: ok,
   }),
+  // Issue 34: another company's API keys.
+  'integrations.manage': async (ctx) => ({
+    request: { method: 'GET', url: `/api/company/${ctx.other.id}/api-keys` },
+    kind: 'record',
+    reachedOther: ok,
+  }),
   'privacy.settings': async (ctx) => ({
     request: { method: 'GET', url: `/api/company/${ctx.other.id}/privacy` },
     kind: 'record',

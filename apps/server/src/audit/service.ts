@@ -25,6 +25,7 @@ import type {
 import { activeRoleOf } from '../auth/session-rule';
 import type { Db } from '../db/client';
 import {
+  apiKeys,
   auditEvents,
   companies,
   events,
@@ -50,6 +51,20 @@ export interface AuditEntryInput {
   detail?: Record<string, string | number | boolean | null | string[]>;
 }
 
+/**
+ * An entry's detail, with `api_key_id` when its actor is an API key's service account (issue
+ * 34: the entry reads as the key, its account being the actor): read in the insert itself.
+ */
+function detailOf(entry: AuditEntryInput): AuditEntryInput['detail'] | SQL | null {
+  const detail = entry.detail ?? null;
+  if (!entry.actorUserId) return detail;
+  const given = sql`${detail === null ? null : JSON.stringify(detail)}::jsonb`;
+  return sql`coalesce(
+    (select coalesce(${given}, '{}'::jsonb) || jsonb_build_object('api_key_id', k.id)
+       from ${apiKeys} k where k.user_id = ${entry.actorUserId}::uuid),
+    ${given})`;
+}
+
 /** Writes one entry, in the caller's transaction. */
 export async function audit(db: Db, entry: AuditEntryInput): Promise<void> {
   await db.insert(auditEvents).values({
@@ -59,7 +74,7 @@ export async function audit(db: Db, entry: AuditEntryInput): Promise<void> {
     action: entry.action,
     subjectType: entry.subjectType ?? null,
     subjectId: entry.subjectId ?? null,
-    detail: entry.detail ?? null,
+    detail: detailOf(entry),
   });
 }
 
@@ -81,6 +96,7 @@ const subjectCompany = alias(companies, 'subject_company');
 const subjectEvent = alias(events, 'subject_event');
 const subjectFile = alias(files, 'subject_file');
 const subjectKiosk = alias(kiosks, 'subject_kiosk');
+const subjectApiKey = alias(apiKeys, 'subject_api_key');
 const otherCompany = alias(companies, 'other_company');
 
 /** The subject's row, when the entry's subject is of `type`. */
@@ -108,6 +124,7 @@ function joined<T extends PgSelect>(query: T) {
     .leftJoin(subjectEvent, subjectIs('event', subjectEvent.id))
     .leftJoin(subjectFile, subjectIs('file', subjectFile.id))
     .leftJoin(subjectKiosk, subjectIs('kiosk', subjectKiosk.id))
+    .leftJoin(subjectApiKey, subjectIs('api_key', subjectApiKey.id))
     .leftJoin(
       otherCompany,
       eq(otherCompany.id, sql`coalesce(${detailUuid('movedTo')}, ${detailUuid('movedFrom')})`),
@@ -132,7 +149,8 @@ const visitorName = (v: {
 const subjectState = sql<AuditSubjectState | null>`case
   when ${auditEvents.subjectType} is null then null
   when coalesce(${subjectUser.id}, ${subjectVisitor.id}, ${subjectRequest.id}, ${subjectCard.id},
-                ${subjectCompany.id}, ${subjectEvent.id}, ${subjectFile.id}, ${subjectKiosk.id}) is null
+                ${subjectCompany.id}, ${subjectEvent.id}, ${subjectFile.id}, ${subjectKiosk.id},
+                ${subjectApiKey.id}) is null
     then 'gone'
   when ${subjectVisitor.anonymisedAt} is not null or ${requestVisitor.anonymisedAt} is not null
     then 'anonymised'
@@ -218,7 +236,8 @@ const columns = {
     ${nameOf(subjectCard.firstname, subjectCard.lastname)},
     ${subjectCompany.name},
     ${subjectEvent.name},
-    ${subjectKiosk.name})`,
+    ${subjectKiosk.name},
+    ${subjectApiKey.name})`,
   subjectRole: sql<Role | null>`case when ${subjectUser.id} is not null then ${activeRoleOf(sql`${subjectUser.roles}`)} end`,
   subjectCompanyName: sql<string | null>`coalesce(
     ${subjectUserCompany.name},

@@ -1,4 +1,10 @@
-import { actsOnAllCompanies, mayChooseCompany, mayPerform, type Action } from '@sesame/shared';
+import {
+  actsOnAllCompanies,
+  apiKeyActions,
+  mayChooseCompany,
+  mayPerform,
+  type Action,
+} from '@sesame/shared';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/client';
 import { forbidden, notFound, unauthenticated } from '../errors';
@@ -8,6 +14,16 @@ import type { Principal } from './principal';
 export function requirePrincipal(principal: Principal | null | undefined): Principal {
   if (!principal) throw unauthenticated();
   return principal;
+}
+
+/**
+ * Whether `who` may perform `action`: their role's right and, for an API key (issue 34), one
+ * of its scopes' actions too. The one rule the route guard (app.ts), `authorize` and
+ * `loadAuthorized` read, so they never disagree.
+ */
+export function mayAct(who: Principal, action: Action): boolean {
+  if (!mayPerform(who.role, action)) return false;
+  return !who.apiKey || apiKeyActions(who.apiKey.scopes).has(action);
 }
 
 /**
@@ -23,7 +39,7 @@ export function authorize(
   record?: { companyId: string } | null,
 ): Principal {
   const who = requirePrincipal(principal);
-  if (!mayPerform(who.role, action)) throw forbidden();
+  if (!mayAct(who, action)) throw forbidden();
   if (record !== undefined) {
     if (record === null) throw notFound();
     if (record.companyId !== who.companyId && !actsOnAllCompanies(who.role, action)) {
@@ -57,9 +73,9 @@ export function routeActions(
   return typeof right === 'string' ? [right] : right;
 }
 
-/** Which of `actions` the principal's role may perform. */
+/** Which of `actions` the principal may perform (an API key: within its scopes). */
 function grantedTo(who: Principal, actions: readonly Action[]): Action[] {
-  return actions.filter((action) => mayPerform(who.role, action));
+  return actions.filter((action) => mayAct(who, action));
 }
 
 /**

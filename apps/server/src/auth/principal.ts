@@ -5,9 +5,10 @@ import { prepared } from '../db/prepared';
 import { companies, sessions, users } from '../db/schema';
 import { activeRoleOf, liveSession } from './session-rule';
 
-/** The signed-in staff member a request acts for. */
+/** The signed-in staff member a request acts for, or an API key (issue 34). */
 export interface Principal {
   userId: string;
+  /** The session's id; for an API key, the key's id (a key has no session row). */
   sessionId: string;
   role: Role;
   roles: string[];
@@ -21,6 +22,12 @@ export interface Principal {
   homeSiteId: string | null;
   /** The sites they are limited to; empty: every site of their company. */
   siteIds: string[];
+  /**
+   * Issue 34: the API key the call is made with. `userId` is then its hidden service account
+   * (a ROLE_SUPER_ADMIN of its company), and it may only do what its scopes open
+   * (`mayAct`, auth/authorize.ts).
+   */
+  apiKey?: { id: string; name: string; scopes: string[] };
 }
 
 const principalQuery = (db: Db) =>

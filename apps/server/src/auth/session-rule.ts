@@ -5,12 +5,14 @@
  *     expired, and the user's account enabled;
  *   - the active role: the first known role of the user's list, else ROLE_USER —
  *     `activeRole` of packages/shared in SQL (test/active-role.test.ts holds them equal).
- * Both read the `sessions` and `users` tables by their own names.
+ *   - a live API key (issue 34): neither revoked nor expired, and its service account enabled;
+ *     read on every request, so a revoked key is refused at once on every instance.
+ * They read the `sessions`, `api_keys` and `users` tables by their own names.
  */
-import { and, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gt, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { ROLES, type Role } from '@sesame/shared';
 import { found } from '../db/rows';
-import { sessions, users } from '../db/schema';
+import { apiKeys, sessions, users } from '../db/schema';
 
 /** The condition on `sessions` joined to `users` that a token's session is live. */
 export function liveSession(sessionId: SQL, userId: SQL): SQL {
@@ -24,6 +26,25 @@ export function liveSession(sessionId: SQL, userId: SQL): SQL {
       eq(users.status, true),
     ),
     'the live-session conditions',
+  );
+}
+
+/**
+ * The condition on `api_keys` joined to `users` (its service account) that a key is live.
+ * `keyId` names the key (the code check's statement); omitted, the caller's query names it
+ * otherwise (by its digest).
+ */
+export function liveApiKey(keyId?: SQL, userId?: SQL): SQL {
+  return found(
+    and(
+      keyId ? eq(apiKeys.id, keyId) : undefined,
+      userId ? eq(apiKeys.userId, userId) : undefined,
+      eq(users.id, apiKeys.userId),
+      isNull(apiKeys.revokedAt),
+      or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, sql`now()`)),
+      eq(users.status, true),
+    ),
+    'the live API key conditions',
   );
 }
 

@@ -14,10 +14,10 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { ACTIONS } from '@sesame/shared';
-import { activeRoleOf, liveSession } from '../auth/session-rule';
+import { activeRoleOf, liveApiKey, liveSession } from '../auth/session-rule';
 import type { Database } from '../db/client';
 import { rawPrepared } from '../db/raw-prepared';
-import { sessions, users } from '../db/schema';
+import { apiKeys, sessions, users } from '../db/schema';
 import { firstRow } from '../db/rows';
 import { mainSiteZone } from '../sites/service';
 import { currentInvitationDay, isInvited } from '../invitations/days';
@@ -152,15 +152,25 @@ const permissionValues: Record<RecordAction, ReturnType<typeof permissionsOf>> =
   'onSite.checkOut': permissionsOf('onSite.checkOut'),
 };
 
-/** Step 1: the caller, by loadPrincipal's own rules (auth/session-rule.ts). */
+/**
+ * Step 1: the caller, by loadPrincipal's own rules (auth/session-rule.ts): a live session, or
+ * (issue 34) a live API key, whose id stands for the session's and whose service account for
+ * the user (the route's guard checked the key's scopes; revocation is read here again).
+ */
+const callerColumns = sql`${users.id} as user_id, ${users.companyId} as company_id,
+           ${activeRoleOf(users.roles)} as role,
+           ${users.homeSiteId} as home_site_id, ${users.siteIds} as site_ids`;
 const staffCaller = sql`
   caller as (
-    select ${users.id} as user_id, ${users.companyId} as company_id,
-           ${activeRoleOf(users.roles)} as role,
-           ${users.homeSiteId} as home_site_id, ${users.siteIds} as site_ids
+    select ${callerColumns}
       from ${sessions}
       join ${users} on ${users.id} = ${sessions.userId}
      where ${liveSession(sql`${p('sessionId')}::uuid`, sql`${p('userId')}::uuid`)}
+    union all
+    select ${callerColumns}
+      from ${apiKeys}
+      join ${users} on ${users.id} = ${apiKeys.userId}
+     where ${liveApiKey(sql`${p('sessionId')}::uuid`, sql`${p('userId')}::uuid`)}
   ),
   recorder as (
     select user_id, company_id,

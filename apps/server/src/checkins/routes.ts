@@ -16,7 +16,6 @@ import {
   kioskCheckQuerySchema,
   kioskCheckResultSchema,
   kioskCheckSchema,
-  mayPerform,
   userCheckRowSchema,
   userLogRowSchema,
   visitorLogRowSchema,
@@ -26,7 +25,7 @@ import {
   catalogue,
 } from '@sesame/shared';
 import { listAnswer } from '../db/pagination';
-import { companyItself, companyScope, loadAuthorized, signedIn } from '../auth/authorize';
+import { companyItself, companyScope, loadAuthorized, mayAct, signedIn } from '../auth/authorize';
 import type { Principal } from '../auth/principal';
 import { findCompany } from '../companies/service';
 import { companies, qrUsers, userChecks, visitorChecks, visitors } from '../db/schema';
@@ -71,8 +70,7 @@ const PRESENCE_HISTORY = 10;
 
 /** Whether the caller is staff of `companyId` who may read this log (for images and history). */
 function seesLog(who: Principal | null, action: Action, companyId: string): boolean {
-  if (!who || (!mayPerform(who.role, action) && !mayPerform(who.role, 'checks.record')))
-    return false;
+  if (!who || (!mayAct(who, action) && !mayAct(who, 'checks.record'))) return false;
   return who.companyId === companyId || actsOnAllCompanies(who.role, action);
 }
 

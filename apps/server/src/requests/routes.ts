@@ -6,7 +6,6 @@ import {
   actsOnAllCompanies,
   isPastVisitDate,
   isVisitDate,
-  mayPerform,
   paginatedSchema,
   requestConfirmedSchema,
   requestCreateSchema,
@@ -21,7 +20,7 @@ import {
 } from '@sesame/shared';
 import { listMeta } from '../db/pagination';
 import { audit } from '../audit/service';
-import { companyScope, loadAuthorized, signedIn } from '../auth/authorize';
+import { companyScope, loadAuthorized, mayAct, signedIn } from '../auth/authorize';
 import type { Principal } from '../auth/principal';
 import { loadCompany } from '../companies/load';
 import { sites, visitors } from '../db/schema';
@@ -60,8 +59,8 @@ const listRight = (request: FastifyRequest) =>
 /** Staff who may see a request's details: its company's (or every company's) staff with a say. */
 function mayReadRequest(who: Principal | null, companyId: string): boolean {
   if (!who) return false;
-  const action = mayPerform(who.role, 'requests.list') ? 'requests.list' : 'requests.validate';
-  if (!mayPerform(who.role, action)) return false;
+  const action = mayAct(who, 'requests.list') ? 'requests.list' : 'requests.validate';
+  if (!mayAct(who, action)) return false;
   return who.companyId === companyId || actsOnAllCompanies(who.role, action);
 }
 
