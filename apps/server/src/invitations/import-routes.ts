@@ -18,7 +18,7 @@ import {
   type InvitationCreated,
 } from '@sesame/shared';
 import { toE164 } from '@sesame/shared/phone';
-import { HttpError } from '../errors';
+import { badRequest, HttpError } from '../errors';
 import { parseFields } from '../files/fields';
 import { readMultipart } from '../files/uploads';
 import { say } from '../language';
@@ -86,7 +86,8 @@ export const invitationImportRoutes: FastifyPluginAsyncZod = async (app) => {
           'order (Prénom/First name, Nom/Last name, E-mail/Email, Téléphone/Phone, Organisation; an e-mail or ' +
           'a phone column). Each line is checked first: any bad one answers 400 with `lines` ({line, field, ' +
           'message}, the header being line 1) and nothing is created. `?dry_run=true` checks everything and ' +
-          'answers the visitors it would invite, creating nothing.',
+          'answers the visitors it would invite, creating nothing. Not with an API key (400: it names no host; ' +
+          'POST /api/invitations with `host_email` does).',
         consumes: ['multipart/form-data'],
         querystring: importQuery,
         response: {
@@ -98,6 +99,8 @@ export const invitationImportRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const who = request.principal!;
+      // Issue 34: a key is not a person, and a file names no host.
+      if (who.apiKey) throw badRequest((m) => m.invitation.hostRequired);
       const body = await readMultipart(request, INVITATION_LIMITS.csvMaxBytes);
       const file = body.files.file;
       const schedule = parseFields(

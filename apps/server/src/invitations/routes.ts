@@ -16,10 +16,12 @@ import {
   invitationsQuerySchema,
   type InvitationsScope,
   invitedVisitSchema,
-  mayPerform,
+  type InvitationCreate,
 } from '@sesame/shared';
+import { mayAct } from '../auth/authorize';
 import { listAnswer } from '../db/pagination';
-import { notFound } from '../errors';
+import { badRequest, notFound } from '../errors';
+import { findHostByEmail } from '../requests/host-loop';
 import { say } from '../language';
 import { activeSiteOf, assertWithinSites, withinSites } from '../sites/service';
 import { invitationImportRoutes } from './import-routes';
@@ -39,12 +41,38 @@ const messageAnswer = z.object({ message: z.string() });
 export const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(invitationVisitorRoutes);
   await app.register(invitationImportRoutes);
-  const hostOf = (request: FastifyRequest): Host => {
+  /**
+   * Who hosts a new invitation: the caller; with an API key (issue 34, not a person), the
+   * active staff member `host_email` names (400 without one), the key's account writing it.
+   */
+  const hostOf = async (
+    request: FastifyRequest,
+    body: InvitationCreate,
+  ): Promise<{ host: Host; authorUserId?: string }> => {
     const who = request.principal!;
+    if (!who.apiKey) {
+      return {
+        host: {
+          userId: who.userId,
+          companyId: who.companyId,
+          name: [who.firstname, who.name].filter(Boolean).join(' '),
+        },
+      };
+    }
+    if (!body.host_email) {
+      throw badRequest((m) => m.invitation.hostRequired, {
+        host_email: (m) => m.invitation.hostRequired,
+      });
+    }
+    const host = await findHostByEmail(app.db, who.companyId, body.host_email);
+    if (!host) {
+      throw badRequest((m) => m.invitation.hostUnknown, {
+        host_email: (m) => m.invitation.hostUnknown,
+      });
+    }
     return {
-      userId: who.userId,
-      companyId: who.companyId,
-      name: [who.firstname, who.name].filter(Boolean).join(' '),
+      host: { userId: host.id, companyId: who.companyId, name: host.name },
+      authorUserId: who.userId,
     };
   };
 
@@ -58,7 +86,7 @@ export const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
     const invitation = await findInvitation(app.db, id);
     if (!invitation || invitation.companyId !== who.companyId) throw notFound();
     const own = invitation.hostUserId === who.userId;
-    if (!own && !(mayPerform(who.role, 'requests.list') && withinSites(who, invitation.siteId))) {
+    if (!own && !(mayAct(who, 'requests.list') && withinSites(who, invitation.siteId))) {
       throw notFound();
     }
     return invitation;
@@ -78,7 +106,9 @@ export const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
           'mail (code, QR, .ics, the link to complete their details) in `language`. Answers each request and code. ' +
           'Issue 31: `visitor_type_id`, a type of that site (blank: its first), is stored on the invitation and ' +
           'each visitor (their link asks its fields and documents); the watchlist screens each visitor: one held ' +
-          'gets no mail, and their code opens nothing, until a reviewer allows the visit.',
+          'gets no mail, and their code opens nothing, until a reviewer allows the visit. ' +
+          'Issue 34: with an API key, `host_email` names the host, an active staff member of the company ' +
+          '(400 without it or for an unknown address); a person invites as host and the field is not heard.',
         body: invitationInputSchema,
         response: { 201: invitationCreatedSchema.extend({ message: z.string() }) },
       },
@@ -87,8 +117,9 @@ export const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
       const who = request.principal!;
       const site = await activeSiteOf(app.db, who.companyId, request.body.site_id);
       assertWithinSites(who, site);
+      const hosting = await hostOf(request, request.body);
       const created = await app.db.transaction((tx) =>
-        createInvitation(tx, { host: hostOf(request), site, invitation: request.body }),
+        createInvitation(tx, { ...hosting, site, invitation: request.body }),
       );
       reply.code(201);
       return {

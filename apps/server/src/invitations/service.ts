@@ -98,9 +98,20 @@ function readPhones(list: InvitedVisitor[]): string[] {
  */
 export async function createInvitation(
   tx: Db,
-  input: { host: Host; site: SiteRow; invitation: InvitationCreate; now?: Date },
+  input: {
+    host: Host;
+    site: SiteRow;
+    invitation: InvitationCreate;
+    now?: Date;
+    /**
+     * Who writes it when not the host (issue 34: an API key's account names a host): it
+     * confirms the requests and is the audit log's actor.
+     */
+    authorUserId?: string;
+  },
 ): Promise<InvitationCreated> {
   const { host, site, invitation } = input;
+  const author = input.authorUserId ?? host.userId;
   const now = input.now ?? new Date();
   const days = scheduleDays(invitation, site, now);
   const phones = readPhones(invitation.visitors);
@@ -168,7 +179,7 @@ export async function createInvitation(
         reason: invitation.reason || null,
         status: 1,
         confirmed: true,
-        decidedBy: host.userId,
+        decidedBy: author,
         decidedAt: now,
         invitationId: row!.id,
       })),
@@ -201,7 +212,7 @@ export async function createInvitation(
     written.map((visitor) => ({
       id: newId(),
       companyId: host.companyId,
-      actorUserId: host.userId,
+      actorUserId: author,
       action: 'invitation.created' as const,
       subjectType: 'visitor' as const,
       subjectId: visitor.id,
