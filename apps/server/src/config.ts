@@ -566,7 +566,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: e.METRICS_TOKEN,
     ssoSecretKey: e.SSO_SECRET_KEY ?? jwtSecret,
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
-    slackApiUrl: e.SLACK_API_URL.replace(/\/+$/, ''),
+    // One trailing slash dropped: the worker appends '/users.lookupByEmail'.
+    slackApiUrl: e.SLACK_API_URL.endsWith('/') ? e.SLACK_API_URL.slice(0, -1) : e.SLACK_API_URL,
   };
 }
 
