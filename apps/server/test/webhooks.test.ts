@@ -21,6 +21,7 @@ import {
   webhookEndpoints,
 } from '../src/db/schema';
 import { safePost } from '../src/webhooks/safe-post';
+import { forgetOldDeliveries } from '../src/webhooks/service';
 import { WebhookWorker } from '../src/webhooks/worker';
 import { dayOf } from '../src/time-zones';
 import { as, startTestApp, tokenFor, type TestContext } from './helpers/app';
@@ -450,6 +451,38 @@ describe(`webhooks (${testDatabaseKind})`, () => {
         })
       ).statusCode,
     ).toBe(404);
+  });
+
+  it('a person erased takes the deliveries that name them; finished deliveries leave the log after 30 days', async () => {
+    const acme = await buildTenant(ctx.db);
+    const { id } = await subscribe(acme, ['visit.requested', 'visit.confirmed']);
+    const erased = await buildVisitor(ctx.db, { company: acme.company, firstname: 'Zoé' });
+    await buildRequest(ctx.db, { company: acme.company, visitor: erased });
+    const kept = await buildVisitor(ctx.db, { company: acme.company, firstname: 'Yao' });
+    await buildRequest(ctx.db, { company: acme.company, visitor: kept });
+    await drain();
+    const manager = await api(acme.staff.ROLE_MANAGER.email);
+    const gone = await manager({
+      method: 'POST',
+      url: `/api/privacy/visitor/${erased.id}/erase`,
+    });
+    expect(gone.statusCode, gone.body).toBe(200);
+    const left = await ctx.db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.endpointId, id));
+    expect(left).toHaveLength(1);
+    expect(JSON.stringify(left[0]!.payload)).toContain('Yao');
+    expect(JSON.stringify(left)).not.toContain('Zoé');
+
+    // 31 days on, the hourly sweep deletes the finished delivery.
+    expect(await forgetOldDeliveries(ctx.db, new Date(Date.now() + 29 * 86_400_000))).toBe(0);
+    expect(
+      await forgetOldDeliveries(ctx.db, new Date(Date.now() + 31 * 86_400_000)),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      await ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, id)),
+    ).toEqual([]);
   });
 
   describe('addresses Sésame must not reach (WEBHOOK_ALLOW_PRIVATE off)', () => {

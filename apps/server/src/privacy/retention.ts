@@ -34,6 +34,7 @@ import type { FileStorage } from '../files/storage';
 import { audit } from '../audit/service';
 import { forgetOldLoginFailures } from '../auth/login-throttle';
 import { forgetOldSignIns } from '../sso/sign-in-service';
+import { forgetOldDeliveries } from '../webhooks/service';
 import { purgeUnfiledVisitors } from '../visitors/purge';
 import { periodInForce } from './periods';
 
@@ -537,6 +538,7 @@ export async function retentionSweep(
   const unfiledVisitors = await purgeUnfiledVisitors(db, storage, signal);
   await forgetOldLoginFailures(db);
   await forgetOldSignIns(db);
+  await forgetOldDeliveries(db);
   if (signal?.aborted) return null;
   await closeAbandonedRuns(db, day, leaseMs);
   if ((await claimRetentionDay(db, day, leaseMs)) === null) return null;

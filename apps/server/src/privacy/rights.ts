@@ -5,6 +5,7 @@
  * holder is their QR user or member row. Erasure folds their checks into the daily counts
  * first, so statistics survive, then deletes the person, their requests, mails and files.
  */
+import { forgetDeliveriesOf } from '../webhooks/service';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { zipSync, strToU8 } from 'fflate';
 import { formatUidn, normalizeUidn } from '@sesame/shared';
@@ -12,6 +13,7 @@ import type { Database, Db } from '../db/client';
 import {
   auditEvents,
   files,
+  chatOutbox,
   mailOutbox,
   qrUsers,
   scanRequests,
@@ -311,6 +313,11 @@ export async function erasePerson(tx: Db, person: Person) {
     await tx
       .delete(mailOutbox)
       .where(inArray(sql`${mailOutbox.payload}->>'visitorId'`, person.ids));
+    // Issue 34: the webhook bodies that name them (the chat rows go with the visitor's ids).
+    await forgetDeliveriesOf(tx, person.ids);
+    await tx
+      .delete(chatOutbox)
+      .where(inArray(sql`${chatOutbox.payload}->>'visitorId'`, person.ids));
     await tx.delete(visitors).where(inArray(visitors.id, person.ids));
   } else {
     await tx.delete(qrUsers).where(inArray(qrUsers.id, person.ids));

@@ -318,3 +318,32 @@ export async function resendDelivery(
     });
   });
 }
+
+/** The hourly sweep (privacy/retention.ts): finished deliveries past WEBHOOK_LIMITS.logKeptDays. */
+export async function forgetOldDeliveries(db: Db, now: Date = new Date()): Promise<number> {
+  const before = new Date(now.getTime() - WEBHOOK_LIMITS.logKeptDays * 24 * 60 * 60_000);
+  const gone = await db
+    .delete(webhookDeliveries)
+    .where(
+      and(
+        inArray(webhookDeliveries.state, ['delivered', 'failed']),
+        sql`${webhookDeliveries.createdAt} < ${before.toISOString()}::timestamptz`,
+      ),
+    )
+    .returning({ id: webhookDeliveries.id });
+  return gone.length;
+}
+
+/**
+ * A person's erasure (privacy/rights.ts): every delivery whose body names one of their
+ * records, sent or not, goes with them (a body holds the visitor's id and name).
+ */
+export async function forgetDeliveriesOf(tx: Db, recordIds: readonly string[]): Promise<void> {
+  if (recordIds.length === 0) return;
+  await tx.delete(webhookDeliveries).where(
+    sql`${webhookDeliveries.payload}::text like any (array[${sql.join(
+      recordIds.map((id) => sql`${`%${id}%`}`),
+      sql`, `,
+    )}])`,
+  );
+}

@@ -156,6 +156,11 @@ export const WEBHOOK_LIMITS = {
   answerKeptBytes: 1024,
   /** Deliveries one page of the log shows. */
   logPageMax: 100,
+  /**
+   * A finished delivery stays in the log this long, then the hourly sweep deletes it: its
+   * body names a visitor, and a receiver has had its copy since.
+   */
+  logKeptDays: 30,
   /** The secret's random bytes (Standard Webhooks: 24 to 64). */
   secretBytesMin: 24,
   secretBytesMax: 64,
