@@ -22,6 +22,7 @@ import { and, eq, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { HostNotification } from '@sesame/shared';
 import type { Config } from '../config';
+import { PollingLoop } from '../polling-loop';
 import type { Db } from '../db/client';
 import {
   chatChannels,
@@ -114,10 +115,7 @@ export class ChatWorker {
   private readonly tokens: DecisionTokens;
   private readonly box: SecretBox;
   private readonly clock: () => Date;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
-  private stopped = true;
-  private stopping = false;
+  private readonly loop: PollingLoop;
 
   constructor(
     private readonly deps: {
@@ -132,6 +130,11 @@ export class ChatWorker {
     options: Partial<ChatRetryOptions> = {},
   ) {
     this.options = { ...CHAT_RETRY, ...options };
+    this.loop = new PollingLoop(
+      () => this.drain(),
+      this.options.pollMs,
+      (error) => deps.log.error({ err: error }, 'chat worker pass failed'),
+    );
     this.tokens = new DecisionTokens(deps.config.jwtSecret);
     this.box = new SecretBox(deps.config.ssoSecretKey, 'chat-secret');
     this.clock = deps.clock ?? (() => new Date());
@@ -555,7 +558,7 @@ export class ChatWorker {
   /** Sends everything due now; resolves with the number of rows handled. */
   async drain(): Promise<number> {
     let handled = 0;
-    while (!this.stopping) {
+    while (!this.loop.stopping) {
       const row = await this.claim();
       if (!row) return handled;
       await this.deliver(row);
@@ -565,25 +568,12 @@ export class ChatWorker {
   }
 
   start(): void {
-    this.stopped = false;
-    const tick = () => {
-      if (this.stopped) return;
-      this.running = this.drain()
-        .catch((error: unknown) => this.deps.log.error({ err: error }, 'chat worker pass failed'))
-        .finally(() => {
-          this.running = undefined;
-          if (!this.stopped) this.timer = setTimeout(tick, this.options.pollMs);
-        });
-    };
-    this.timer = setTimeout(tick, 0);
+    this.loop.start();
   }
 
   /** Finishes the message in hand, claims no other, and resolves when the worker is idle. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.stopping = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 }
 

@@ -20,6 +20,7 @@
 import { and, eq, inArray, lte, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from '../config';
+import { PollingLoop } from '../polling-loop';
 import type { Db } from '../db/client';
 import { mailOutbox } from '../db/schema';
 import { DecisionTokens, meetingDayEnd } from '../requests/decision-token';
@@ -117,11 +118,8 @@ export class MailWorker {
   private readonly options: MailRetryOptions;
   private readonly tokens: DecisionTokens;
   private readonly invitationLinks: InvitationLinks;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
-  private stopped = true;
-  /** Set by stop(): the worker finishes the mail in hand and claims no other. */
-  private stopping = false;
+  /** Its loop; stop() sets `loop.stopping`: the worker finishes the mail in hand and claims no other. */
+  private readonly loop: PollingLoop;
 
   constructor(
     private readonly deps: {
@@ -133,6 +131,11 @@ export class MailWorker {
     options: Partial<MailRetryOptions> = {},
   ) {
     this.options = { ...MAIL_RETRY, ...options };
+    this.loop = new PollingLoop(
+      () => this.drain(),
+      this.options.pollMs,
+      (error) => deps.log.error({ err: error }, 'mail worker pass failed'),
+    );
     this.tokens = new DecisionTokens(deps.config.jwtSecret);
     this.invitationLinks = new InvitationLinks(deps.config.jwtSecret);
   }
@@ -388,7 +391,7 @@ export class MailWorker {
         return;
       } catch (error) {
         tries += 1;
-        if (this.stopping && tries > 20) throw error;
+        if (this.loop.stopping && tries > 20) throw error;
         if (tries === 1)
           this.deps.log.warn(
             { outboxId: row.id, err: errorText(error) },
@@ -451,7 +454,7 @@ export class MailWorker {
   /** Sends everything due now; resolves with the number of rows handled. */
   async drain(): Promise<number> {
     let handled = 0;
-    while (!this.stopping) {
+    while (!this.loop.stopping) {
       const rows = await this.claim();
       if (rows.length === 0) return handled;
       for (const row of rows) await this.deliver(row);
@@ -461,25 +464,12 @@ export class MailWorker {
   }
 
   start(): void {
-    this.stopped = false;
-    const tick = () => {
-      if (this.stopped) return;
-      this.running = this.drain()
-        .catch((error: unknown) => this.deps.log.error({ err: error }, 'mail worker pass failed'))
-        .finally(() => {
-          this.running = undefined;
-          if (!this.stopped) this.timer = setTimeout(tick, this.options.pollMs);
-        });
-    };
-    this.timer = setTimeout(tick, 0);
+    this.loop.start();
   }
 
   /** Finishes the mail in hand, claims no other, and resolves when the worker is idle. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.stopping = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 }
 

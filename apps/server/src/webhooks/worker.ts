@@ -21,6 +21,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { WEBHOOK_LIMITS } from '@sesame/shared';
 import type { Config } from '../config';
+import { PollingLoop } from '../polling-loop';
 import type { Db } from '../db/client';
 import { webhookDeliveries, webhookEndpoints } from '../db/schema';
 import { SecretBox } from '../sso/secret-box';
@@ -65,10 +66,7 @@ export class WebhookWorker {
   private readonly options: WebhookWorkerOptions;
   private readonly box: SecretBox;
   private readonly clock: () => Date;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
-  private stopped = true;
-  private stopping = false;
+  private readonly loop: PollingLoop;
 
   constructor(
     private readonly deps: {
@@ -82,6 +80,11 @@ export class WebhookWorker {
     options: Partial<WebhookWorkerOptions> = {},
   ) {
     this.options = { ...WEBHOOK_WORKER, ...options };
+    this.loop = new PollingLoop(
+      () => this.drain(),
+      this.options.pollMs,
+      (error) => deps.log.error({ err: error }, 'webhook worker pass failed'),
+    );
     this.box = new SecretBox(deps.config.ssoSecretKey, 'webhook-secret');
     this.clock = deps.clock ?? (() => new Date());
   }
@@ -205,7 +208,7 @@ export class WebhookWorker {
   /** Sends everything due now; resolves with the number of attempts made. */
   async drain(): Promise<number> {
     let handled = 0;
-    while (!this.stopping) {
+    while (!this.loop.stopping) {
       const row = await this.claim();
       if (!row) return handled;
       await this.deliver(row);
@@ -215,27 +218,12 @@ export class WebhookWorker {
   }
 
   start(): void {
-    this.stopped = false;
-    const tick = () => {
-      if (this.stopped) return;
-      this.running = this.drain()
-        .catch((error: unknown) =>
-          this.deps.log.error({ err: error }, 'webhook worker pass failed'),
-        )
-        .finally(() => {
-          this.running = undefined;
-          if (!this.stopped) this.timer = setTimeout(tick, this.options.pollMs);
-        });
-    };
-    this.timer = setTimeout(tick, 0);
+    this.loop.start();
   }
 
   /** Finishes the attempt in hand, claims no other, and resolves when the worker is idle. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.stopping = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 }
 
