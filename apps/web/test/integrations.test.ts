@@ -236,6 +236,25 @@ describe('the audit log’s sentences of issue 34', () => {
     expect(said('chat.channel_removed', { kind: 'slack_webhook' })).toBe(
       'Awa Koné a retiré un canal de messagerie (Slack).',
     );
+    // A key is named (the server joins its name); revoked, it is still there.
+    const aboutKey = (action: string, name: string | null) =>
+      auditSentence(
+        {
+          ...entry(action, {}),
+          subject_type: 'api_key',
+          subject_name: name,
+          subject_state: 'present',
+        },
+        fr,
+        'fr',
+      );
+    expect(aboutKey('api_key.created', 'Outil RH')).toBe(
+      'Awa Koné a créé la clé API « Outil RH ».',
+    );
+    expect(aboutKey('api_key.revoked', 'Outil RH')).toBe(
+      'Awa Koné a révoqué la clé API « Outil RH ».',
+    );
+    expect(aboutKey('api_key.revoked', null)).toBe('Awa Koné a révoqué cette clé API.');
     const en = await wordsIn('en');
     expect(auditSentence(entry('webhook.updated', { enabled: false }), en, 'en')).toBe(
       'Awa Koné switched a webhook off.',
