@@ -74,7 +74,7 @@ const SPEC_ASSIGNABLE: [Role, string][] = [
 ];
 
 describe('permission matrix = spec §6', () => {
-  it('has the spec’s fifteen tiles in its order, then issue 14’s, 16’s, 27’s, 28’s, 29’s, 30’s, 31’s and 33’s', () => {
+  it('has the spec’s fifteen tiles in its order, then issue 14’s, 16’s, 27’s, 28’s, 29’s, 30’s, 31’s, 33’s and 34’s', () => {
     expect(MENU_TILES.map((t) => t.id)).toEqual([
       ...SPEC_MENU_TILES.map(([id]) => id),
       'account',
@@ -87,7 +87,21 @@ describe('permission matrix = spec §6', () => {
       'watchlist',
       'watchlistReviews',
       'sso',
+      'apiKeys',
+      'webhooks',
+      'chat',
     ]);
+  });
+
+  it('lets the same people keep API keys, webhooks and chat connections, the admin in any company (issue 34)', () => {
+    for (const role of ROLES) {
+      const may = role === 'ROLE_ADMIN' || role === 'ROLE_SUPER_ADMIN';
+      expect(mayPerform(role, 'integrations.manage'), role).toBe(may);
+      for (const page of ['api-keys', 'webhooks', 'chat']) {
+        expect(opensStaffPage(role, page), `${role} ${page}`).toBe(may);
+      }
+      expect(actsOnAllCompanies(role, 'integrations.manage'), role).toBe(role === 'ROLE_ADMIN');
+    }
   });
 
   it('lets the company’s top role and the platform’s admin set up single sign-on, the admin in any company (issue 33)', () => {
