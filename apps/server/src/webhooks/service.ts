@@ -234,7 +234,10 @@ export async function deleteWebhook(
   });
 }
 
-/** Queues a test event for one endpoint (even one switched off: it is a check by hand). */
+/**
+ * Queues a test event for one endpoint. The worker sends only to endpoints switched on, so
+ * for one switched off (the page offers no test then) it waits until it is switched on.
+ */
 export async function queueTestEvent(
   db: Db,
   companyId: string,

@@ -9,7 +9,8 @@
  * - Claim: one short transaction takes that head row `FOR UPDATE SKIP LOCKED` and marks it
  *   `sending` with a lease (its `next_attempt_at`); the attempt number fences a late writer.
  *   While the lease runs, the endpoint's head is not due: no other instance sends for it.
- * - Outcome: 2xx, delivered; 410 Gone, failed and the endpoint switched off ('gone'); any
+ * - Outcome: 2xx, delivered; 410 Gone, failed and the endpoint switched off ('gone'), its
+ *   later deliveries kept waiting (switched on again, they go, within their 24 hours); any
  *   other answer, no answer, or a timeout: retried after WEBHOOK_LIMITS.backoffMs, until
  *   24 hours after the event, then failed. A destination refused (a private address while
  *   the operator does not allow it) is failed at once: a retry would be refused alike.
@@ -27,14 +28,19 @@ import { webhookDeliveries, webhookEndpoints } from '../db/schema';
 import { SecretBox } from '../sso/secret-box';
 import { safePost, type PostOptions, type PostResult } from './safe-post';
 
-export const WEBHOOK_WORKER = {
+export interface WebhookWorkerOptions {
+  leaseMs: number;
+  pollMs: number;
+  timeoutMs: number;
+}
+
+export const WEBHOOK_WORKER: WebhookWorkerOptions = {
   /** How long a claimed delivery stays its worker's: more than one attempt can take. */
   leaseMs: 60_000,
   /** How often the worker looks for due deliveries. */
   pollMs: 1_000,
   timeoutMs: WEBHOOK_LIMITS.timeoutMs,
 };
-export type WebhookWorkerOptions = typeof WEBHOOK_WORKER;
 
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 
