@@ -1,99 +1,44 @@
 /**
  * Issue 34, webhooks, on PGlite and PostgreSQL, against a receiver started here: the
  * endpoints by role (the secret shown once); every event type caused through the product's
- * own paths arrives once, signed as Standard Webhooks says (checked below by this file's own
+ * own routes arrives once, signed as Standard Webhooks says (checked by the test helper's own
  * HMAC, not the server's), in order per visit, with no identity document, e-mail or phone;
  * a receiver down for a minute then back gets everything once, in order; a 410 switches the
- * endpoint off; the test event and "Renvoyer"; addresses Sésame must not reach.
+ * endpoint off; the test event and "Renvoyer"; addresses Sésame must not reach. The worker's
+ * own rules (a closed receiver, two instances, the 24 hours, the timeout) are in
+ * webhooks-worker.test.ts.
  */
-import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WEBHOOK_EVENTS, type InvitationCreated } from '@sesame/shared';
-import {
-  visitorChecks,
-  watchlistHolds,
-  webhookDeliveries,
-  webhookEndpoints,
-} from '../src/db/schema';
+import { FRENCH_MESSAGES as fr, WEBHOOK_EVENTS, type InvitationCreated } from '@sesame/shared';
+import { DEFAULT_RATE_LIMITS } from '../src/config';
+import { auditEvents, visitors, webhookDeliveries, webhookEndpoints } from '../src/db/schema';
+import { qrPng } from '../src/qr/qr';
 import { safePost } from '../src/webhooks/safe-post';
 import { forgetOldDeliveries } from '../src/webhooks/service';
 import { WebhookWorker } from '../src/webhooks/worker';
 import { dayOf } from '../src/time-zones';
-import { as, startTestApp, tokenFor, type TestContext } from './helpers/app';
+import { as, multipart, startTestApp, tokenFor, type TestContext } from './helpers/app';
 import { testDatabaseKind } from './helpers/db';
-import { buildRequest, buildTenant, buildVisitor } from './helpers/factories';
+import { buildRequest, buildTenant, buildVisitor, visitorFormFields } from './helpers/factories';
+import {
+  startWebhookReceiver,
+  verifiesStandardWebhook as verifies,
+  type WebhookReceiver,
+} from './helpers/webhook-receiver';
 
 const silent = pino({ level: 'silent' }) as unknown as FastifyBaseLogger;
 type Tenant = Awaited<ReturnType<typeof buildTenant>>;
-
-interface Received {
-  path: string;
-  id: string;
-  timestamp: string;
-  signature: string;
-  raw: string;
-  body: { type: string; timestamp: string; data: Record<string, unknown> };
-  answered: number;
-}
-
-/** A receiver: records every POST; `answer` says the status each path gets (200 by default). */
-async function startReceiver() {
-  const received: Received[] = [];
-  const answer = new Map<string, number>();
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      const path = req.url ?? '/';
-      const status = answer.get(path) ?? 200;
-      received.push({
-        path,
-        id: String(req.headers['webhook-id']),
-        timestamp: String(req.headers['webhook-timestamp']),
-        signature: String(req.headers['webhook-signature']),
-        raw,
-        body: JSON.parse(raw),
-        answered: status,
-      });
-      res.writeHead(status, { 'content-type': 'text/plain' });
-      res.end(status === 200 ? 'ok' : `status ${status}`);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    base,
-    received,
-    answer,
-    at: (path: string) => received.filter((r) => r.path === path),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-/**
- * Standard Webhooks' verification, written here from the specification: the key is the
- * base64 after `whsec_`; the signed content `${id}.${timestamp}.${body}`; the header holds
- * space-separated `v1,<base64>` signatures.
- */
-function verifies(secret: string, message: Received): boolean {
-  const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
-  const expected = createHmac('sha256', key)
-    .update(`${message.id}.${message.timestamp}.${message.raw}`)
-    .digest('base64');
-  return message.signature.split(' ').some((sig) => sig === `v1,${expected}`);
-}
 
 const todayDmy = () => dayOf(new Date(), 'UTC').split('-').reverse().join('/');
 
 describe(`webhooks (${testDatabaseKind})`, () => {
   const ctx = {} as TestContext & { close(): Promise<void> };
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: WebhookReceiver;
   /** The worker's clock, ahead of the real one by `shift`: moved to reach a retry's time. */
   let shift = 0;
   const clock = () => new Date(Date.now() + shift);
@@ -102,8 +47,15 @@ describe(`webhooks (${testDatabaseKind})`, () => {
   let tag = 0;
 
   beforeAll(async () => {
-    receiver = await startReceiver();
-    Object.assign(ctx, await startTestApp());
+    receiver = await startWebhookReceiver();
+    Object.assign(
+      ctx,
+      await startTestApp({
+        rateLimits: { ...DEFAULT_RATE_LIMITS, publicFormPerWindow: 10_000 },
+        // A code scanned twice in a row checks in, then out.
+        repeatScanWindowMs: 0,
+      }),
+    );
   });
   afterAll(async () => {
     await ctx.close?.();
@@ -127,32 +79,54 @@ describe(`webhooks (${testDatabaseKind})`, () => {
     return { id: data.id, secret: data.secret, path, admin };
   }
 
-  /** A request filed, then confirmed by the host side, checked in and out at the desk. */
-  async function fullVisit(tenant: Tenant) {
-    const visitor = await buildVisitor(ctx.db, {
-      company: tenant.company,
-      idNumber: 'CI-777888',
-      contact: '0708091011',
-      email: 'awa.secret@example.com',
+  /**
+   * A meeting asked for as a visitor does, anonymously: the visitor form (with its identity
+   * document's picture) for today, then the request.
+   */
+  async function requestPublicly(tenant: Tenant, person: Record<string, string> = {}) {
+    const png = await qrPng('identity document');
+    const form = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/visitor/create',
+      ...multipart(
+        visitorFormFields({
+          company_id: tenant.company.slug,
+          request_date: todayDmy(),
+          request_time: '10:30',
+          ...person,
+        }),
+        { request_image: { filename: 'id.png', contentType: 'image/png', bytes: png } },
+      ),
     });
-    const request = await buildRequest(ctx.db, { company: tenant.company, visitor });
+    expect(form.statusCode, form.body).toBe(200);
+    const visitorId = form.json().data.visitor_id as string;
+    const filed = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/requests/create',
+      payload: { visitor_id: visitorId, host: 'M. Diallo', reason: 'Entretien' },
+    });
+    expect(filed.statusCode, filed.body).toBe(201);
+    const [visitor] = await ctx.db.select().from(visitors).where(eq(visitors.id, visitorId));
+    return { visitor: visitor!, requestId: filed.json().data.id as string };
+  }
+
+  /** A meeting asked for publicly, confirmed by the company, its code scanned in then out. */
+  async function fullVisit(tenant: Tenant, person: Record<string, string> = {}) {
+    const { visitor, requestId } = await requestPublicly(tenant, person);
     const admin = await api(tenant.staff.ROLE_SUPER_ADMIN.email);
     const confirm = await admin({
       method: 'PUT',
-      url: `/api/requests/update/${request.id}`,
+      url: `/api/requests/update/${requestId}`,
       payload: { status: 1, confirmed: 1 },
     });
     expect(confirm.statusCode, confirm.body).toBe(200);
     const desk = await api(tenant.staff.ROLE_EMPLOYEE.email);
-    const scan = await desk({ method: 'GET', url: `/api/get-qr-data/${visitor.uidn}` });
-    expect(scan.statusCode, scan.body).toBe(200);
-    const [check] = await ctx.db
-      .select()
-      .from(visitorChecks)
-      .where(eq(visitorChecks.visitorId, visitor.id));
-    const out = await desk({ method: 'POST', url: `/api/on-site/${check!.id}/check-out` });
-    expect(out.statusCode, out.body).toBe(200);
-    return { visitor, request };
+    for (const action of ['check_in', 'check_out']) {
+      const scan = await desk({ method: 'GET', url: `/api/get-qr-data/${visitor.uidn}` });
+      expect(scan.statusCode, scan.body).toBe(200);
+      expect(scan.json().action).toBe(action);
+    }
+    return { visitor, requestId };
   }
 
   describe('endpoints', () => {
@@ -163,9 +137,10 @@ describe(`webhooks (${testDatabaseKind})`, () => {
       globex = await buildTenant(ctx.db);
     });
 
-    it('are the admin side’s: the secret is shown once (whsec_), sealed at rest; a manager is refused, another company’s is a 404', async () => {
+    it('are the super admin’s and the platform admin’s: the secret is shown once (whsec_), sealed at rest, audited without it; a manager or an employee is refused, another company’s is a 404', async () => {
       const { id, secret, admin } = await subscribe(acme, ['visit.requested']);
       expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+      expect(Buffer.from(secret.slice(6), 'base64')).toHaveLength(32);
       const [row] = await ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id));
       expect(row!.secretSealed).not.toContain(secret.slice(6));
       const list = await admin({ method: 'GET', url: `/api/company/${acme.company.id}/webhooks` });
@@ -174,25 +149,83 @@ describe(`webhooks (${testDatabaseKind})`, () => {
       expect(list.json().data).toEqual([
         expect.objectContaining({ id, events: ['visit.requested'], enabled: true }),
       ]);
+      expect(list.json().data[0]).not.toHaveProperty('secret');
+      const [created] = await ctx.db
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.subjectId, id), eq(auditEvents.action, 'webhook.created')));
+      expect(created!.actorUserId).toBe(acme.staff.ROLE_SUPER_ADMIN.id);
+      expect(JSON.stringify(created!.detail)).not.toContain(secret.slice(6));
 
-      const manager = await api(acme.staff.ROLE_MANAGER.email);
+      // The platform's admin keeps them too.
+      const platform = await api(acme.staff.ROLE_ADMIN.email);
+      const seen = await platform({
+        method: 'GET',
+        url: `/api/company/${acme.company.id}/webhooks`,
+      });
+      expect(seen.statusCode, seen.body).toBe(200);
+      expect(seen.json().data).toHaveLength(1);
+      const added = await platform({
+        method: 'POST',
+        url: `/api/company/${acme.company.id}/webhooks`,
+        payload: { url: `${receiver.base}/platform`, events: ['roll_call.started'] },
+      });
+      expect(added.statusCode, added.body).toBe(201);
+      const gone = await platform({
+        method: 'DELETE',
+        url: `/api/company/${acme.company.id}/webhooks/${added.json().data.id}`,
+      });
+      expect(gone.statusCode, gone.body).toBe(200);
       expect(
-        (await manager({ method: 'GET', url: `/api/company/${acme.company.id}/webhooks` }))
-          .statusCode,
-      ).toBe(403);
+        await ctx.db
+          .select({ action: auditEvents.action })
+          .from(auditEvents)
+          .where(eq(auditEvents.subjectId, added.json().data.id)),
+      ).toEqual(
+        expect.arrayContaining([{ action: 'webhook.created' }, { action: 'webhook.deleted' }]),
+      );
+
+      const base = `/api/company/${acme.company.id}/webhooks`;
+      for (const role of ['ROLE_MANAGER', 'ROLE_EMPLOYEE'] as const) {
+        const refused = await api(acme.staff[role].email);
+        for (const [method, url] of [
+          ['GET', base],
+          ['POST', base],
+          ['DELETE', `${base}/${id}`],
+          ['POST', `${base}/${id}/test`],
+          ['GET', `${base}/${id}/deliveries`],
+        ] as const) {
+          const res = await refused({
+            method,
+            url,
+            ...(method === 'POST' && url === base
+              ? { payload: { url: `${receiver.base}/no`, events: ['visit.requested'] } }
+              : {}),
+          });
+          expect(res.statusCode, `${role} ${method} ${url}`).toBe(403);
+        }
+      }
       const other = await api(globex.staff.ROLE_SUPER_ADMIN.email);
-      expect(
-        (await other({ method: 'GET', url: `/api/company/${acme.company.id}/webhooks` }))
-          .statusCode,
-      ).toBe(404);
-      expect(
-        (
-          await other({
-            method: 'DELETE',
-            url: `/api/company/${globex.company.id}/webhooks/${id}`,
-          })
-        ).statusCode,
-      ).toBe(404);
+      expect((await other({ method: 'GET', url: base })).statusCode).toBe(404);
+      const theirs = `/api/company/${globex.company.id}/webhooks/${id}`;
+      for (const [method, url] of [
+        ['DELETE', theirs],
+        ['PATCH', theirs],
+        ['POST', `${theirs}/test`],
+        ['GET', `${theirs}/deliveries`],
+      ] as const) {
+        const res = await other({
+          method,
+          url,
+          ...(method === 'PATCH' ? { payload: { enabled: false } } : {}),
+        });
+        expect(res.statusCode, `${method} ${url}`).toBe(404);
+      }
+      const [still] = await ctx.db
+        .select()
+        .from(webhookEndpoints)
+        .where(eq(webhookEndpoints.id, id));
+      expect(still!.enabled).toBe(true);
     });
 
     it('take the company’s own Standard Webhooks secret, and refuse a malformed one or URL', async () => {
@@ -205,34 +238,60 @@ describe(`webhooks (${testDatabaseKind})`, () => {
       });
       expect(ok.statusCode, ok.body).toBe(201);
       expect(ok.json().data.secret).toBe(own);
-      for (const payload of [
-        { url: `${receiver.base}/x`, events: ['visit.confirmed'], secret: 'whsec_short' },
-        { url: 'ftp://example.com/x', events: ['visit.confirmed'] },
-        { url: `${receiver.base}/x`, events: [] },
-        { url: `${receiver.base}/x`, events: ['visit.exploded'] },
-      ]) {
+      const cases: [Record<string, unknown>, string, string][] = [
+        [
+          { url: `${receiver.base}/x`, events: ['visit.confirmed'], secret: 'whsec_short' },
+          'secret',
+          fr.integrations.secretInvalid,
+        ],
+        [
+          {
+            url: `${receiver.base}/x`,
+            events: ['visit.confirmed'],
+            secret: Buffer.alloc(32, 7).toString('base64'),
+          },
+          'secret',
+          fr.integrations.secretInvalid,
+        ],
+        [
+          { url: 'ftp://example.com/x', events: ['visit.confirmed'] },
+          'url',
+          fr.integrations.urlInvalid,
+        ],
+        [{ url: `${receiver.base}/x`, events: [] }, 'events', fr.integrations.eventsRequired],
+        // An unknown event: refused on its item, as every list field is.
+        [{ url: `${receiver.base}/x`, events: ['visit.exploded'] }, 'events.0', ''],
+      ];
+      for (const [payload, field, said] of cases) {
         const res = await admin({
           method: 'POST',
           url: `/api/company/${acme.company.id}/webhooks`,
           payload,
         });
         expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+        expect(res.json().errors?.[field], JSON.stringify(payload)).toBeTruthy();
+        if (said) expect(res.json().errors[field]).toBe(said);
       }
     });
   });
 
-  it('every event type arrives once, signed, in order per visit, without identity document, e-mail or phone', async () => {
+  it('every event type, caused through the product’s routes, arrives once, signed, in order per visit, without identity document, e-mail or phone', async () => {
     const acme = await buildTenant(ctx.db);
     const { secret, path } = await subscribe(acme);
-    const { request } = await fullVisit(acme);
 
-    // Declined: another request.
-    const other = await buildVisitor(ctx.db, { company: acme.company });
-    const otherRequest = await buildRequest(ctx.db, { company: acme.company, visitor: other });
+    // Asked for publicly, confirmed, scanned in and out.
+    const { visitor, requestId } = await fullVisit(acme, {
+      id_number: 'CI-777888',
+      contact: '0708091011',
+      email: 'awa.secret@example.com',
+    });
+
+    // Declined: another public request.
+    const other = await requestPublicly(acme, { firstname: 'Koffi', lastname: 'Yao' });
     const admin = await api(acme.staff.ROLE_SUPER_ADMIN.email);
     const decline = await admin({
       method: 'PUT',
-      url: `/api/requests/decline/${otherRequest.id}`,
+      url: `/api/requests/decline/${other.requestId}`,
       payload: { reason: 'Complet' },
     });
     expect(decline.statusCode, decline.body).toBe(200);
@@ -257,15 +316,18 @@ describe(`webhooks (${testDatabaseKind})`, () => {
     expect(invited.statusCode, invited.body).toBe(201);
     const invitation = invited.json<InvitationCreated>();
 
-    // A watchlist match (a hold written as the screening writes it).
-    const held = await buildVisitor(ctx.db, { company: acme.company });
-    await ctx.db.insert(watchlistHolds).values({
-      companyId: acme.company.id,
-      siteId: acme.company.siteId,
-      visitorId: held.id,
-      source: 'request',
-      matchedOn: 'name',
-      similarity: 0.9,
+    // A watchlist match: an entry by the company, then a public request by that person.
+    const manager = await api(acme.staff.ROLE_MANAGER.email);
+    const entry = await manager({
+      method: 'POST',
+      url: `/api/company/${acme.company.id}/watchlist`,
+      payload: { reason: 'Incident du 3 mars', until: '', email: 'banned@example.com' },
+    });
+    expect(entry.statusCode, entry.body).toBe(201);
+    const held = await requestPublicly(acme, {
+      firstname: 'Jean',
+      lastname: 'Bon',
+      email: 'banned@example.com',
     });
 
     // A roll call started and ended at the desk.
@@ -283,56 +345,103 @@ describe(`webhooks (${testDatabaseKind})`, () => {
     await drain();
     const got = receiver.at(path);
     const types = got.map((m) => m.body.type);
-    // Each event once: two requests were filed (the declined one is the second).
+    // Each event once: three requests were filed publicly (the full visit, the declined
+    // one, the watchlisted one); the invited visit is told by invitation.created.
     for (const type of WEBHOOK_EVENTS) {
-      const expected = type === 'visit.requested' ? 2 : 1;
+      const expected = type === 'visit.requested' ? 3 : 1;
       expect(
         types.filter((t) => t === type),
         type,
       ).toHaveLength(expected);
     }
+    expect(got).toHaveLength(WEBHOOK_EVENTS.length + 2);
     expect(new Set(got.map((m) => m.id)).size).toBe(got.length);
     for (const message of got) {
       expect(verifies(secret, message), message.body.type).toBe(true);
+      expect(verifies(`whsec_${Buffer.alloc(32, 1).toString('base64')}`, message)).toBe(false);
+      expect(message.contentType).toBe('application/json');
       expect(message.id).toMatch(/^msg_[0-9a-f]{32}$/);
       expect(Math.abs(Number(message.timestamp) - Date.now() / 1000)).toBeLessThan(60);
       expect(message.body.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-      expect(message.raw).not.toContain('CI-777888');
-      expect(message.raw).not.toContain('0708091011');
-      expect(message.raw).not.toContain('awa.secret@example.com');
+      expect(Object.keys(message.body).sort()).toEqual(['data', 'timestamp', 'type']);
+      for (const secretOfThePerson of [
+        'CI-777888',
+        '0708091011',
+        'awa.secret@example.com',
+        'banned@example.com',
+        'ali@example.com',
+        visitor.requestImageId!,
+        visitor.uidn,
+      ]) {
+        expect(message.raw, message.body.type).not.toContain(secretOfThePerson);
+      }
     }
-    // One visit's story in the order it happened.
-    const visitStory = got
-      .filter((m) => m.body.data.visit_id === request.id)
-      .map((m) => m.body.type);
-    expect(visitStory).toEqual([
+    // Each visit's story in the order it happened.
+    const storyOf = (visitId: string) =>
+      got.filter((m) => m.body.data.visit_id === visitId).map((m) => m.body.type);
+    expect(storyOf(requestId)).toEqual([
       'visit.requested',
       'visit.confirmed',
       'visitor.checked_in',
       'visitor.checked_out',
     ]);
-    const invitationMessage = got.find((m) => m.body.type === 'invitation.created')!;
-    expect(invitationMessage.body.data).toMatchObject({
+    expect(storyOf(other.requestId)).toEqual(['visit.requested', 'visit.declined']);
+    expect(storyOf(held.requestId)).toEqual(['visit.requested', 'watchlist.matched']);
+
+    const byType = (type: string) => got.find((m) => m.body.type === type)!.body.data;
+    expect(byType('visitor.checked_in')).toMatchObject({
+      visit_id: requestId,
+      visitor: { id: visitor.id, firstname: 'Awa', lastname: 'Koné' },
+      site: { id: acme.company.siteId },
+      method: 'scan',
+    });
+    expect(byType('visit.declined')).toMatchObject({
+      visitor: { firstname: 'Koffi', lastname: 'Yao' },
+      status: 'declined',
+    });
+    expect(byType('watchlist.matched')).toMatchObject({
+      visit_id: held.requestId,
+      matched_on: 'email',
+      visitor: { firstname: 'Jean', lastname: 'Bon' },
+    });
+    expect(byType('invitation.created')).toMatchObject({
       invitation_id: invitation.invitation_id,
+      site: { id: acme.company.siteId },
       visits: [expect.objectContaining({ visitor: expect.objectContaining({ firstname: 'Ali' }) })],
     });
-    const checkIn = got.find((m) => m.body.type === 'visitor.checked_in')!;
-    expect(checkIn.body.data).toMatchObject({
-      visit_id: request.id,
-      site: { id: acme.company.siteId },
-      method: expect.any(String),
+    expect(byType('roll_call.ended')).toMatchObject({
+      roll_call_id: started.json().data.id,
+      ended_at: expect.any(String),
     });
 
-    // Delivered once: a second pass sends nothing more.
-    expect(await drain()).toBe(0);
+    // Delivered once: a second pass, even hours later, sends nothing more.
+    shift = 3 * 60 * 60_000;
+    try {
+      expect(await drain()).toBe(0);
+    } finally {
+      shift = 0;
+    }
     expect(receiver.at(path)).toHaveLength(got.length);
+  });
+
+  it('an endpoint hears only the events it chose, and a company only its own', async () => {
+    const acme = await buildTenant(ctx.db);
+    const globex = await buildTenant(ctx.db);
+    const mine = await subscribe(acme, ['visit.confirmed']);
+    const theirs = await subscribe(globex);
+    const { requestId } = await fullVisit(acme);
+    await drain();
+    expect(receiver.at(mine.path).map((m) => [m.body.type, m.body.data.visit_id])).toEqual([
+      ['visit.confirmed', requestId],
+    ]);
+    expect(receiver.at(theirs.path)).toEqual([]);
   });
 
   it('a receiver down for a minute then back gets every event once, in order', async () => {
     const acme = await buildTenant(ctx.db);
     const { path, id, admin } = await subscribe(acme);
     receiver.answer.set(path, 503);
-    const { request } = await fullVisit(acme);
+    const { requestId } = await fullVisit(acme);
     shift = 0;
     try {
       // Down: the oldest event is tried, the later ones wait behind it.
@@ -355,10 +464,16 @@ describe(`webhooks (${testDatabaseKind})`, () => {
         response_status: 503,
         response_body: 'status 503',
       });
+      expect(
+        log
+          .json()
+          .data.slice(0, -1)
+          .map((d: { state: string }) => d.state),
+      ).toEqual(['pending', 'pending', 'pending']);
 
-      // Back a minute later.
+      // Back a minute later: the next pass delivers everything.
       receiver.answer.delete(path);
-      shift = 5 * 60_000;
+      shift = 70_000;
       await drain();
       const delivered = receiver.at(path).filter((m) => m.answered === 200);
       expect(delivered.map((m) => m.body.type)).toEqual([
@@ -367,23 +482,37 @@ describe(`webhooks (${testDatabaseKind})`, () => {
         'visitor.checked_in',
         'visitor.checked_out',
       ]);
-      expect(delivered.every((m) => m.body.data.visit_id === request.id)).toBe(true);
+      expect(delivered.every((m) => m.body.data.visit_id === requestId)).toBe(true);
       expect(new Set(delivered.map((m) => m.id)).size).toBe(4);
+      // The retried message kept its id: the receiver can tell a retry from a new event.
+      expect(new Set(receiver.at(path).map((m) => m.id)).size).toBe(4);
       shift = 60 * 60_000;
       expect(await drain()).toBe(0);
+      const after = await admin({
+        method: 'GET',
+        url: `/api/company/${acme.company.id}/webhooks/${id}/deliveries`,
+      });
+      expect(after.json().data.map((d: { state: string }) => d.state)).toEqual([
+        'delivered',
+        'delivered',
+        'delivered',
+        'delivered',
+      ]);
+      expect(after.json().data.at(-1).attempts).toBeGreaterThanOrEqual(3);
     } finally {
       shift = 0;
       receiver.answer.delete(path);
     }
   });
 
-  it('a 410 switches the endpoint off; switched on again, it hears new events', async () => {
+  it('a 410 switches the endpoint off and the log says so; switched on again, it hears new events', async () => {
     const acme = await buildTenant(ctx.db);
     const { path, id, admin } = await subscribe(acme, ['visit.requested']);
     receiver.answer.set(path, 410);
     const visitor = await buildVisitor(ctx.db, { company: acme.company });
     await buildRequest(ctx.db, { company: acme.company, visitor });
     await drain();
+    expect(receiver.at(path)).toHaveLength(1);
     const list = await admin({ method: 'GET', url: `/api/company/${acme.company.id}/webhooks` });
     expect(list.json().data[0]).toMatchObject({
       id,
@@ -391,9 +520,25 @@ describe(`webhooks (${testDatabaseKind})`, () => {
       disabled_reason: 'gone',
       last_delivery_ok: false,
     });
-    // Off: a new event writes nothing for it.
+    const log = await admin({
+      method: 'GET',
+      url: `/api/company/${acme.company.id}/webhooks/${id}/deliveries`,
+    });
+    expect(log.json().data).toEqual([
+      expect.objectContaining({
+        type: 'visit.requested',
+        state: 'failed',
+        attempts: 1,
+        response_status: 410,
+        response_body: 'status 410',
+        next_attempt_at: null,
+      }),
+    ]);
+    // Off: a new event writes nothing for it, and nothing more is sent.
     const later = await buildVisitor(ctx.db, { company: acme.company });
     await buildRequest(ctx.db, { company: acme.company, visitor: later });
+    await drain();
+    expect(receiver.at(path)).toHaveLength(1);
     const rows = await ctx.db
       .select()
       .from(webhookDeliveries)
@@ -408,9 +553,15 @@ describe(`webhooks (${testDatabaseKind})`, () => {
     });
     expect(on.statusCode, on.body).toBe(200);
     expect(on.json().data).toMatchObject({ enabled: true, disabled_reason: null });
+    const [switched] = await ctx.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.subjectId, id), eq(auditEvents.action, 'webhook.updated')));
+    expect(switched!.detail).toEqual({ enabled: true });
     const third = await buildVisitor(ctx.db, { company: acme.company });
     await buildRequest(ctx.db, { company: acme.company, visitor: third });
     await drain();
+    expect(receiver.at(path)).toHaveLength(2);
     expect(receiver.at(path).at(-1)).toMatchObject({ answered: 200 });
   });
 
@@ -420,6 +571,11 @@ describe(`webhooks (${testDatabaseKind})`, () => {
     const base = `/api/company/${acme.company.id}/webhooks/${id}`;
     const test = await admin({ method: 'POST', url: `${base}/test` });
     expect(test.statusCode, test.body).toBe(202);
+    expect(test.json().message).toBe(fr.integrations.testQueued);
+    const queued = await admin({ method: 'GET', url: `${base}/deliveries` });
+    expect(queued.json().data).toEqual([
+      expect.objectContaining({ type: 'webhook.test', state: 'pending', attempts: 0 }),
+    ]);
     await drain();
     const [first] = receiver.at(path);
     expect(first!.body).toMatchObject({ type: 'webhook.test', data: { webhook_id: id } });
@@ -428,18 +584,44 @@ describe(`webhooks (${testDatabaseKind})`, () => {
     const log = await admin({ method: 'GET', url: `${base}/deliveries` });
     expect(log.statusCode).toBe(200);
     const [delivery] = log.json().data;
-    expect(delivery).toMatchObject({ type: 'webhook.test', state: 'delivered', attempts: 1 });
+    expect(delivery).toMatchObject({
+      type: 'webhook.test',
+      state: 'delivered',
+      attempts: 1,
+      response_status: 200,
+      response_body: 'ok',
+      last_attempt_at: expect.any(String),
+    });
     const again = await admin({
       method: 'POST',
       url: `${base}/deliveries/${delivery.id}/resend`,
     });
     expect(again.statusCode, again.body).toBe(202);
+    expect(again.json().message).toBe(fr.integrations.resendQueued);
     await drain();
     const both = receiver.at(path);
     expect(both).toHaveLength(2);
     expect(both[1]!.id).toBe(both[0]!.id);
+    expect(both[1]!.raw).toBe(both[0]!.raw);
+    expect(verifies(secret, both[1]!)).toBe(true);
     const after = await admin({ method: 'GET', url: `${base}/deliveries` });
     expect(after.json().meta.total).toBe(2);
+    // Newest first: the resend, then the original.
+    expect(after.json().data.map((d: { id: string }) => d.id)[1]).toBe(delivery.id);
+    expect(after.json().data[0]).toMatchObject({
+      message_id: delivery.message_id,
+      state: 'delivered',
+    });
+    const [resent] = await ctx.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.subjectId, id), eq(auditEvents.action, 'webhook.resent')));
+    expect(resent!.detail).toMatchObject({ messageId: delivery.message_id, type: 'webhook.test' });
+
+    // Paged: one per page, newest first.
+    const page = await admin({ method: 'GET', url: `${base}/deliveries?per_page=1&page=2` });
+    expect(page.statusCode, page.body).toBe(200);
+    expect(page.json().data.map((d: { id: string }) => d.id)).toEqual([delivery.id]);
 
     const globex = await buildTenant(ctx.db);
     const stranger = await api(globex.staff.ROLE_SUPER_ADMIN.email);
@@ -502,6 +684,11 @@ describe(`webhooks (${testDatabaseKind})`, () => {
         ['https://10.1.2.3/hook', 'privé'],
         ['https://[::1]/hook', 'privé'],
         ['https://localhost/hook', 'privé'],
+        // 127.0.0.1 written otherwise, and an IPv4-mapped IPv6 address.
+        ['https://2130706433/hook', 'privé'],
+        ['https://0x7f.1/hook', 'privé'],
+        ['https://[::ffff:127.0.0.1]/hook', 'privé'],
+        ['https://[::ffff:a9fe:a9fe]/latest/meta-data', 'privé'],
       ];
       for (const [url, said] of cases) {
         const res = await admin({
