@@ -179,7 +179,7 @@ export default function ApiKeysPage() {
       <Stack gap="lg">
         <Text size="sm" c="dimmed" component="div" data-testid="api-docs-line">
           <CodeText span text={t('apiKeys.header')} />{' '}
-          <Anchor href="/api/docs" target="_blank" rel="noopener">
+          <Anchor href="/api/docs" target="_blank" rel="noopener" underline="always">
             {t('apiKeys.docs')}
           </Anchor>
         </Text>
