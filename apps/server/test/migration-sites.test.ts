@@ -260,6 +260,7 @@ const LATER_TABLES = [
   'company_chat',
   'chat_channels',
   'chat_outbox',
+  'weekly_reports_sent',
 ];
 /** Columns it moves from the company to its site. */
 const MOVED: Record<string, string[]> = {

@@ -549,6 +549,15 @@ const PROBES: Record<Action, (ctx: ProbeContext) => Promise<Probe>> = {
     reachedOther: ok,
   }),
   // Issue 34: another company's API keys.
+  // The other company's dashboard, named by ?company= (issue 35): 404 but for the platform's admin.
+  'dashboard.view': async (ctx) => ({
+    request: {
+      method: 'GET',
+      url: `/api/dashboard?company=${ctx.other.id}&from=2030-01-01&to=2030-01-07`,
+    },
+    kind: 'record',
+    reachedOther: ok,
+  }),
   'integrations.manage': async (ctx) => ({
     request: { method: 'GET', url: `/api/company/${ctx.other.id}/api-keys` },
     kind: 'record',

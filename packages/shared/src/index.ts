@@ -28,3 +28,4 @@ export * from './schemas/on-site';
 export * from './schemas/roll-call';
 export * from './schemas/privacy';
 export * from './schemas/audit';
+export * from './schemas/dashboard';

@@ -43,6 +43,7 @@ export const MENU_TILE_IDS = [
   'apiKeys',
   'webhooks',
   'chat',
+  'dashboard',
 ] as const;
 export type MenuTileId = (typeof MENU_TILE_IDS)[number];
 
@@ -104,6 +105,9 @@ export const MENU_TILES: readonly MenuTile[] = [
   { id: 'apiKeys', path: 'api-keys', roles: [adm, sa] },
   { id: 'webhooks', path: 'webhooks', roles: [adm, sa] },
   { id: 'chat', path: 'chat', roles: [adm, sa] },
+  // Issue 35: the building's figures and charts, for whoever runs the front desk and the
+  // facility: the platform's admin, the company's super admin, its managers and supervisors.
+  { id: 'dashboard', path: 'dashboard', roles: [adm, sa, mgr, sup] },
 ];
 
 export function menuTilesFor(role: Role): MenuTile[] {
@@ -285,6 +289,8 @@ export const ACTIONS = {
     roles: [...new Set([...tileRoles('apiKeys'), ...tileRoles('webhooks'), ...tileRoles('chat')])],
     allCompanies: [adm],
   },
+  // Issue 35: the dashboard and its CSV; the weekly summary mail goes to the same people.
+  'dashboard.view': { roles: tileRoles('dashboard'), allCompanies: [adm] },
   // The live stream (Server-Sent Events): each event goes only to whom its own list's
   // action reaches (on-site changes: onSite.list; new requests: requests.list).
   'live.listen': {
@@ -339,6 +345,7 @@ export const STAFF_PAGE_ACTIONS: Readonly<Record<string, readonly Action[]>> = {
   'api-keys': ['integrations.manage'],
   webhooks: ['integrations.manage'],
   chat: ['integrations.manage'],
+  dashboard: ['dashboard.view'],
 };
 
 /** Whether `role` may open the staff page `page` (the segment after the company's slug). */

@@ -74,7 +74,7 @@ const SPEC_ASSIGNABLE: [Role, string][] = [
 ];
 
 describe('permission matrix = spec §6', () => {
-  it('has the spec’s fifteen tiles in its order, then issue 14’s, 16’s, 27’s, 28’s, 29’s, 30’s, 31’s, 33’s and 34’s', () => {
+  it('has the spec’s fifteen tiles in its order, then issue 14’s, 16’s, 27’s, 28’s, 29’s, 30’s, 31’s, 33’s, 34’s and 35’s', () => {
     expect(MENU_TILES.map((t) => t.id)).toEqual([
       ...SPEC_MENU_TILES.map(([id]) => id),
       'account',
@@ -90,6 +90,7 @@ describe('permission matrix = spec §6', () => {
       'apiKeys',
       'webhooks',
       'chat',
+      'dashboard',
     ]);
   });
 
@@ -101,6 +102,19 @@ describe('permission matrix = spec §6', () => {
         expect(opensStaffPage(role, page), `${role} ${page}`).toBe(may);
       }
       expect(actsOnAllCompanies(role, 'integrations.manage'), role).toBe(role === 'ROLE_ADMIN');
+    }
+  });
+
+  it('opens the dashboard to the platform’s admin (any company), the super admin, managers and supervisors (issue 35)', () => {
+    const may = ['ROLE_ADMIN', 'ROLE_SUPER_ADMIN', 'ROLE_MANAGER', 'ROLE_SUPERVISOR'];
+    for (const role of ROLES) {
+      expect(mayPerform(role, 'dashboard.view'), role).toBe(may.includes(role));
+      expect(opensStaffPage(role, 'dashboard'), role).toBe(may.includes(role));
+      expect(
+        menuTilesFor(role).some((t) => t.id === 'dashboard'),
+        role,
+      ).toBe(may.includes(role));
+      expect(actsOnAllCompanies(role, 'dashboard.view'), role).toBe(role === 'ROLE_ADMIN');
     }
   });
 

@@ -209,6 +209,15 @@ export const users = pgTable(
     notificationChannels: jsonb('notification_channels')
       .notNull()
       .default(sql`'{"request":"mail","arrival":"mail","here":"mail"}'::jsonb`),
+    /**
+     * Issue 35 ("Mes notifications"): the weekly summary mail, Monday 08:00 in the site's
+     * zone, for the people who may read the dashboard; of one site, or (null) every site
+     * they may see.
+     */
+    weeklyReport: boolean('weekly_report').notNull().default(false),
+    weeklyReportSiteId: uuid('weekly_report_site_id').references((): AnyPgColumn => sites.id, {
+      onDelete: 'set null',
+    }),
     /** Where this person works (issue 28): the site their screens open on. */
     homeSiteId: uuid('home_site_id').references(() => sites.id, { onDelete: 'set null' }),
     /** The sites this person is limited to (front desk, supervisor); empty: every site of the company. */
@@ -749,6 +758,23 @@ export const checkDailyCounts = pgTable(
     checks: integer('checks').notNull(),
   },
   (t) => [primaryKey({ columns: [t.companyId, t.day, t.kind] })],
+);
+
+/**
+ * The weekly summary mails sent (issue 35): one row per person and week (the Monday,
+ * YYYY-MM-DD), written in the same transaction as the mail's outbox row, so that several
+ * instances looking at the same minute send it once.
+ */
+export const weeklyReportsSent = pgTable(
+  'weekly_reports_sent',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    week: text('week').notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.week] })],
 );
 
 /**

@@ -611,6 +611,53 @@ export const en: Catalogue = {
     ended: 'This evacuation roll call is over.',
     statusUnknown: 'Unknown status.',
   },
+  dashboard: {
+    dateInvalid: 'Please enter a valid date (YYYY-MM-DD).',
+    rangeReversed: 'The end date must come after the start date.',
+    rangeTooLong: (max: number) => `A period lasts at most ${max} days.`,
+    figures: {
+      arrivals: 'Arrivals',
+      visits: 'Visits',
+      expected: 'Expected visits',
+      no_shows: 'No-shows',
+      peak_on_site: 'Peak on site',
+      visit_length_median_minutes: 'Median visit length (min)',
+      visit_length_p90_minutes: 'Visit length, 90th percentile (min)',
+      automatic_check_outs: 'Automatic check-outs',
+      decisions: 'Requests answered',
+      decision_median_minutes: 'Median time to answer (min)',
+      decision_p90_minutes: 'Time to answer, 90th percentile (min)',
+      event_registrations: 'Event registrations',
+      event_attendees: 'Event attendees',
+    },
+    charts: {
+      visits_per_day: { title: 'Visits per day', header: ['Day', 'Visitor type', 'Visits'] },
+      arrivals_by_hour: {
+        title: 'Arrivals by hour and day of the week',
+        header: ['Day of the week', 'Hour', 'Arrivals'],
+      },
+      on_site_peaks: { title: 'Peak on site per day', header: ['Day', 'Peak on site'] },
+      visit_lengths: { title: 'Visit length', header: ['Length', 'Visits'] },
+      no_shows_per_day: {
+        title: 'No-shows per day',
+        header: ['Day', 'Expected visits', 'No-shows'],
+      },
+      decision_times: { title: 'Time to answer requests', header: ['Time', 'Requests'] },
+      event_attendance: {
+        title: 'Event attendance',
+        header: ['Event', 'Day', 'Registrations', 'Attendees'],
+      },
+      top_hosts: { title: 'Most visited hosts', header: ['Host', 'Visits'] },
+    },
+    weekdays: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'],
+    noType: 'No type',
+    bucket: (from: number, to: number | null) =>
+      to === null
+        ? `${from >= 60 ? `${from / 60} h` : `${from} min`} or more`
+        : `${from >= 60 ? `${from / 60} h` : `${from} min`} to ${to >= 60 ? `${to / 60} h` : `${to} min`}`,
+    figuresHeader: ['Figure', 'Period', 'Previous period'],
+    fileName: 'dashboard',
+  },
   live: {
     eventStreamOnly: 'This stream is read as text/event-stream.',
     tooManyStreams: 'Too many open streams.',

@@ -703,6 +703,62 @@ export const fr = {
     ended: "Cet appel d'évacuation est terminé.",
     statusUnknown: 'Statut inconnu.',
   },
+  /** The dashboard (issue 35): its filters' errors, its figures' and charts' words (screen, CSV, mail). */
+  dashboard: {
+    dateInvalid: 'Veuillez saisir une date valide (AAAA-MM-JJ).',
+    rangeReversed: 'La date de fin doit suivre la date de début.',
+    rangeTooLong: (max: number) => `Une période dure au plus ${max} jours.`,
+    /** The figures, as the CSV, the table view and the weekly mail name them. */
+    figures: {
+      arrivals: 'Arrivées',
+      visits: 'Visites',
+      expected: 'Visites attendues',
+      no_shows: 'Visiteurs absents',
+      peak_on_site: 'Pic de présence',
+      visit_length_median_minutes: 'Durée médiane de visite (min)',
+      visit_length_p90_minutes: 'Durée de visite, 90e centile (min)',
+      automatic_check_outs: 'Départs automatiques',
+      decisions: 'Demandes traitées',
+      decision_median_minutes: 'Délai médian de réponse (min)',
+      decision_p90_minutes: 'Délai de réponse, 90e centile (min)',
+      event_registrations: 'Inscriptions aux événements',
+      event_attendees: 'Participants aux événements',
+    },
+    /** Each chart's title and its CSV's header (the table view shows the same columns). */
+    charts: {
+      visits_per_day: {
+        title: 'Visites par jour',
+        header: ['Jour', 'Type de visiteur', 'Visites'],
+      },
+      arrivals_by_hour: {
+        title: 'Arrivées par heure et jour de la semaine',
+        header: ['Jour de la semaine', 'Heure', 'Arrivées'],
+      },
+      on_site_peaks: { title: 'Pic de présence par jour', header: ['Jour', 'Pic de présence'] },
+      visit_lengths: { title: 'Durée des visites', header: ['Durée', 'Visites'] },
+      no_shows_per_day: {
+        title: 'Visiteurs absents par jour',
+        header: ['Jour', 'Visites attendues', 'Visiteurs absents'],
+      },
+      decision_times: { title: 'Délai de réponse aux demandes', header: ['Délai', 'Demandes'] },
+      event_attendance: {
+        title: 'Participation aux événements',
+        header: ['Événement', 'Jour', 'Inscriptions', 'Participants'],
+      },
+      top_hosts: { title: 'Hôtes les plus visités', header: ['Hôte', 'Visites'] },
+    },
+    weekdays: ['lundi', 'mardi', 'mercredi', 'jeudi', 'vendredi', 'samedi', 'dimanche'],
+    /** A visitor of no type in "Visites par jour". */
+    noType: 'Sans type',
+    /** A bucket of minutes: 'de 15 à 30 min', 'plus de 8 h'. */
+    bucket: (from: number, to: number | null) =>
+      to === null
+        ? `${from >= 60 ? `${from / 60} h` : `${from} min`} et plus`
+        : `${from >= 60 ? `${from / 60} h` : `${from} min`} à ${to >= 60 ? `${to / 60} h` : `${to} min`}`,
+    /** The figures table of the CSV without ?chart=. */
+    figuresHeader: ['Indicateur', 'Période', 'Période précédente'],
+    fileName: 'tableau-de-bord',
+  },
   live: {
     eventStreamOnly: 'Ce flux se lit en text/event-stream.',
     tooManyStreams: 'Trop de flux ouverts.',

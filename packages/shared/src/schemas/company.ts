@@ -64,6 +64,8 @@ export const COMPANY_PAGE_NAMES = [
   'api-keys',
   'webhooks',
   'chat',
+  // Issue 35.
+  'dashboard',
 ] as const;
 
 /** Top-level route names a company slug may not take (ARCHITECTURE §6). */
