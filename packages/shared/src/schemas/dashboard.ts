@@ -13,9 +13,13 @@
  *   day of an invitation (neither cancelled) — whose day has ended; a no-show is one whose
  *   visitor never arrived that day. A day still under way is not judged yet.
  * - `peak_on_site`: the most visitors inside at once on one day of the period.
- * - `visit_length_*`: from arrival to departure, in minutes, of the visits that left in the
- *   period — automatic check-outs at the site's end of day left out (they say when the day
- *   ended, not when the visitor left), and counted apart (`automatic_check_outs`).
+ * - `visit_length_*`: from arrival to departure, in minutes, of the period's arrivals that
+ *   have left — automatic check-outs at the site's end of day left out (they say when the
+ *   day ended, not when the visitor left), and counted apart (`automatic_check_outs`).
+ *   Percentiles are continuous (PostgreSQL's percentile_cont), rounded to the minute.
+ * - `top_hosts`: a visit's host is its request's host (the staff member's name, else the
+ *   name typed on the form); event guests have none. `on_site_peaks`, `peak_*`: visitors
+ *   only (not QR users or members), as every figure here.
  * - `decision_*`: from a visitor's request to the host's or desk's answer, in minutes, for
  *   the requests made in the period that were answered (invitations need no answer).
  * - `event_*`: registrations to the period's events, and how many of them arrived.
@@ -161,7 +165,7 @@ export const dashboardSchema = z.object({
     ),
     /** Each day of the period: the most visitors inside at once. */
     on_site_peaks: z.array(z.object({ day: z.string(), peak: z.number() })),
-    /** Visits that left in the period by length: `from_minutes` to the next bucket's. */
+    /** The period's arrivals that left, by length: `from_minutes` to the next bucket's. */
     visit_lengths: z.array(z.object({ from_minutes: z.number(), visits: z.number() })),
     /** Each day of the period: visits due (whose day ended) and of those, never arrived. */
     no_shows_per_day: z.array(
