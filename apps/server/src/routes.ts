@@ -30,6 +30,7 @@ import { ssoSignInRoutes } from './sso/sign-in-routes';
 import { chatRoutes } from './chat/routes';
 import { apiKeyRoutes } from './api-keys/routes';
 import { webhookRoutes } from './webhooks/routes';
+import { dashboardRoutes } from './dashboard/routes';
 
 export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(healthRoutes);
@@ -60,4 +61,5 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(chatRoutes);
   await app.register(apiKeyRoutes);
   await app.register(webhookRoutes);
+  await app.register(dashboardRoutes);
 };

@@ -82,6 +82,8 @@ export function periodDays(
   return { from: addDays(today, -(days - 1)), to: today };
 }
 
+const bothDays = (q: { from: string; to: string }) => isIsoDate(q.from) && isIsoDate(q.to);
+
 /**
  * `?company=` (roles that see every company), `?site=` (one site; absent: every site the
  * caller may see), `?from=&to=` (YYYY-MM-DD, both included, at most `maxDays` days).
@@ -93,17 +95,21 @@ export const dashboardQuerySchema = z
     from: isoDay,
     to: isoDay,
   })
-  .refine((q) => q.from <= q.to, {
+  // Each range check reads two real days only: a bad date has its own message.
+  .refine((q) => !bothDays(q) || q.from <= q.to, {
     ...keyed((m) => m.dashboard.rangeReversed, { key: 'rangeReversed' }),
     path: ['to'],
   })
-  .refine((q) => q.from > q.to || daysInPeriod(q.from, q.to) <= DASHBOARD_LIMITS.maxDays, {
-    ...keyed((m) => m.dashboard.rangeTooLong(DASHBOARD_LIMITS.maxDays), {
-      key: 'rangeTooLong',
-      max: DASHBOARD_LIMITS.maxDays,
-    }),
-    path: ['to'],
-  });
+  .refine(
+    (q) => !bothDays(q) || q.from > q.to || daysInPeriod(q.from, q.to) <= DASHBOARD_LIMITS.maxDays,
+    {
+      ...keyed((m) => m.dashboard.rangeTooLong(DASHBOARD_LIMITS.maxDays), {
+        key: 'rangeTooLong',
+        max: DASHBOARD_LIMITS.maxDays,
+      }),
+      path: ['to'],
+    },
+  );
 export type DashboardQuery = z.infer<typeof dashboardQuerySchema>;
 
 /** The charts, each with its own table and CSV (`/api/dashboard.csv?chart=`). */
