@@ -213,7 +213,7 @@ const ADDED: Record<string, string[]> = {
   // watchlist's name threshold.
   visitors: ['site_id', 'photo_file_id', 'details_completed_at', 'visitor_type_id'],
   // Migration 0031's (issue 33): who manages an account, and a session's provider; 0032's
-  // (issue 34): where a host's messages go.
+  // (issue 34): where a host's messages go; 0033's (issue 35): the weekly summary mail.
   users: [
     'home_site_id',
     'site_ids',
@@ -221,6 +221,8 @@ const ADDED: Record<string, string[]> = {
     'external_id',
     'updated_at',
     'notification_channels',
+    'weekly_report',
+    'weekly_report_site_id',
   ],
   sessions: ['sso_company_id'],
   companies: [
