@@ -32,6 +32,7 @@ import { visitorTypeRoutes } from '../features/visitor-types/routes';
 import { watchlistRoutes } from '../features/watchlist/routes';
 import { ssoRoutes } from '../features/sso/routes';
 import { integrationRoutes } from '../features/integrations/routes';
+import { dashboardRoutes } from '../features/dashboard/routes';
 
 const ModalsProvider = lazy(() => import('./staff-modals'));
 
@@ -82,6 +83,7 @@ const pages: RouteObject[] = [
   ...watchlistRoutes,
   ...ssoRoutes,
   ...integrationRoutes,
+  ...dashboardRoutes,
 ];
 
 export const routes: RouteObject[] = [
