@@ -14,8 +14,10 @@
  * - every module of a feature folder none of whose routes is public (its route table
  *   apart: the table is the app's map, in the entry by design);
  * - the libraries a public page loads only when used: the confirmation modals, the
- *   calendars, the captures and PDFs, the camera's decoders, and zod's full API (the
- *   schemas; a public form loads its own on demand, lib/use-schema-form).
+ *   calendars, the captures and PDFs, the camera's decoders, zod's full API (the
+ *   schemas; a public form loads its own on demand, lib/use-schema-form), and the charts
+ *   (@mantine/charts, recharts and their CSS: the dashboard's, issue 35, loaded there only
+ *   when a chart is drawn — the last suite below).
  *
  * The graph is read with TypeScript's parser and module resolution (the web tsconfig);
  * `import type` is not code. `@sesame/shared` is followed name by name through its
@@ -41,6 +43,9 @@ const ON_DEMAND_LIBRARIES = [
   'barcode-detector',
   'zxing-wasm',
   'zod',
+  // Issue 35: the dashboard's charts, and the charts' CSS.
+  '@mantine/charts',
+  'recharts',
 ];
 /**
  * Known exceptions, each with its reason: a public route that may import an on-demand library.
@@ -469,4 +474,84 @@ describe('a public page’s French words come with its code (lib/i18n withFrench
       expect(missingWords(target)).toEqual([]);
     },
   );
+});
+
+// ---- The charts: on the dashboard only, and there on demand (issue 35) ----
+
+const CHART_LIBRARIES = ['@mantine/charts', 'recharts'];
+const isChartLibrary = (specifier: string) =>
+  CHART_LIBRARIES.some((lib) => specifier === lib || specifier.startsWith(`${lib}/`));
+const CHARTS_MODULE = path.join(FEATURES, 'dashboard/components/DashboardCharts.tsx');
+
+/** Every module of the web app (apps/web/src), tests' fixtures aside. */
+function webModules(dir = SRC): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) return webModules(file);
+    return /\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [file] : [];
+  });
+}
+
+/** The modules a file loads on demand: its `import('…')` calls that name our code. */
+function dynamicImports(file: string): string[] {
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteral(node.arguments[0])
+    ) {
+      const target = resolve(node.arguments[0].text, file);
+      if (target) found.push(target);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(parse(file));
+  return found;
+}
+
+describe('the charts load on the dashboard only, and there on demand', () => {
+  const dashboard = targets.find((t) => t.path === ':domain/dashboard');
+
+  it('one module imports @mantine/charts, recharts or the charts’ CSS: the dashboard’s charts', () => {
+    const importers = webModules()
+      .filter((file) => staticImports(file).some(({ specifier }) => isChartLibrary(specifier)))
+      .map(rel);
+    expect(importers).toEqual([rel(CHARTS_MODULE)]);
+    const imported = staticImports(CHARTS_MODULE).map(({ specifier }) => specifier);
+    expect(imported).toEqual(
+      expect.arrayContaining(['@mantine/charts', '@mantine/charts/styles.css']),
+    );
+  });
+
+  it('the dashboard is a staff route whose page reaches the charts only through import()', () => {
+    expect(dashboard?.staff).toBe(true);
+    const reached = reach(dashboard!.module);
+    // The page's own code (its chunk and what it shares) carries no chart library…
+    expect([...reached.libraries.keys()].filter(isChartLibrary)).toEqual([]);
+    expect(reached.modules.has(CHARTS_MODULE)).toBe(false);
+    // …and loads the charts' module on demand, from a module of its own graph.
+    const loaders = [...reached.modules.keys()].filter((file) =>
+      dynamicImports(file).includes(CHARTS_MODULE),
+    );
+    expect(loaders.map(rel)).toEqual([
+      rel(path.join(FEATURES, 'dashboard/components/ChartSection.tsx')),
+    ]);
+    // The check itself: the charts' module does reach the libraries.
+    expect([...reach(CHARTS_MODULE).libraries.keys()].filter(isChartLibrary).sort()).toEqual([
+      '@mantine/charts',
+    ]);
+  });
+
+  it('neither the entry nor any public page reaches a chart library', () => {
+    const reachesCharts = (start: string) =>
+      [...reach(start).libraries.keys()]
+        .filter(isChartLibrary)
+        .map((lib) => `${rel(start)} → ${lib}`);
+    expect([
+      ...reachesCharts(path.join(SRC, 'main.tsx')),
+      ...publicTargets.flatMap((t) => reachesCharts(t.module)),
+    ]).toEqual([]);
+  });
 });
