@@ -67,7 +67,7 @@ export default tseslint.config(
   },
   {
     // The app composes the features; the web's unit tests read each feature's logic.
-    files: ['apps/web/src/app/**/*.{ts,tsx}', 'apps/web/test/**/*.ts'],
+    files: ['apps/web/src/app/**/*.{ts,tsx}', 'apps/web/test/**/*.{ts,tsx}'],
     rules: { 'no-restricted-imports': 'off' },
   },
   {

@@ -45,6 +45,16 @@ export default defineConfig({
           environment: 'node',
         },
       },
+      {
+        // The web's hooks and components (issue 36): rendered with React in happy-dom's
+        // document, driven with Testing Library. The setup gives Mantine what happy-dom lacks.
+        test: {
+          name: 'web:dom',
+          include: ['apps/web/test/**/*.dom.test.tsx'],
+          environment: 'happy-dom',
+          setupFiles: ['apps/web/test/setup/dom.ts'],
+        },
+      },
       serverProject('server:pglite', { TEST_DB: 'pglite' }),
       ...(postgresUrl ? [serverProject('server:postgres', { TEST_DB: 'postgres' })] : []),
       {
