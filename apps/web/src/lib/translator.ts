@@ -146,13 +146,15 @@ export class Translator {
     });
   }
 
-  /** The stored value: plural form first, then the bare key; language, then fallback. */
+  /** The stored value: plural form, `_other`, then the bare key; language, then fallback. */
   private find(path: string, namespaces: readonly string[], count: number | undefined) {
     const languages = [this.language, this.fallbackLanguage];
     for (const language of languages) {
+      // A form the catalogue does not write falls back to `_other` (French's `many`, for an
+      // exact million, would otherwise show the key).
       const candidates =
         typeof count === 'number'
-          ? [`${path}_${this.pluralOf(language).select(count)}`, path]
+          ? [`${path}_${this.pluralOf(language).select(count)}`, `${path}_other`, path]
           : [path];
       for (const ns of namespaces) {
         const words = this.words.get(`${language}/${ns}`);
