@@ -11,6 +11,7 @@ import type { ApiKey, ApiKeyCreated, ApiKeyInput } from '@sesame/shared';
 import type { Feedback } from '../../../components/FeedbackAlert';
 import { ListHeader } from '../../../components/ListHeader';
 import { QueryState } from '../../../components/QueryState';
+import { ShownOnce } from '../../../components/ShownOnce';
 import { ResponsiveRows } from '../../../components/ResponsiveRows';
 import { confirmAction, RowActions, RowButton } from '../../../components/RowActions';
 import type { Column } from '../../../components/RowsTable';
@@ -23,7 +24,6 @@ import { browserZone } from '../../../lib/zone-label';
 import { apiKeyKeys, createApiKey, revokeApiKey, useApiKeys } from '../api/api-keys';
 import { ApiKeyForm } from '../components/ApiKeyForm';
 import { CodeText } from '../components/CodeText';
-import { ShownOnce } from '../components/ShownOnce';
 import { apiKeyState, serverFieldErrors, shownPrefix, sortApiKeys } from '../lib/integrations';
 
 const STATE_COLORS = { active: 'teal', expired: 'gray', revoked: 'red' } as const;

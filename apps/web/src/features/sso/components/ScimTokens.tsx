@@ -4,13 +4,14 @@
  * with its copy button; a revoked one stays listed and opens nothing more.
  */
 import { useState } from 'react';
-import { Alert, Badge, Button, Group, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { SSO_LIMITS, type ScimToken } from '@sesame/shared';
 import { FeedbackAlert, type Feedback } from '../../../components/FeedbackAlert';
 import { PanelSection } from '../../../components/InlineForm';
 import { QueryState } from '../../../components/QueryState';
 import { ResponsiveRows } from '../../../components/ResponsiveRows';
+import { ShownOnce } from '../../../components/ShownOnce';
 import { confirmAction, RowActions, RowButton } from '../../../components/RowActions';
 import type { Column } from '../../../components/RowsTable';
 import { ApiError, serverMessageOf } from '../../../lib/api-client';
@@ -25,7 +26,6 @@ import {
   type ScimTokenCreated,
 } from '../api/sso';
 import { sortTokens } from '../lib/sso';
-import { CopyValue } from '../../../components/CopyValue';
 
 export function ScimTokens({ company }: { company: string }) {
   const { t, i18n } = useTranslation('sso');
@@ -196,25 +196,16 @@ export function ScimTokens({ company }: { company: string }) {
           )}
         </QueryState>
       </Stack>
-      <Modal
-        opened={created !== null}
-        onClose={() => setCreated(null)}
+      <ShownOnce
+        secret={created?.token ?? null}
         title={t('tokens.shownTitle', { name: created?.name ?? '' })}
-        size="lg"
-        closeOnClickOutside={false}
-      >
-        {created && (
-          <Stack gap="md" data-testid="scim-token-created">
-            <Alert color="orange" role="alert">
-              {t('tokens.shownWarning')}
-            </Alert>
-            <CopyValue label={t('tokens.token')} value={created.token} testId="scim-token-value" />
-            <Group justify="flex-end">
-              <Button onClick={() => setCreated(null)}>{t('tokens.shownDone')}</Button>
-            </Group>
-          </Stack>
-        )}
-      </Modal>
+        warning={t('tokens.shownWarning')}
+        label={t('tokens.token')}
+        done={t('tokens.shownDone')}
+        onClose={() => setCreated(null)}
+        testId="scim-token-created"
+        valueTestId="scim-token-value"
+      />
     </PanelSection>
   );
 }

@@ -1,10 +1,10 @@
 /**
- * A secret shown once (issue 34: an API key, a webhook's signing secret), in a dialog with
- * its "Copier" button and the sentence that it will not be shown again. Closing it forgets
- * the secret: nothing else on the page ever holds it.
+ * A secret shown once (an API key and a webhook's signing secret, issue 34; a SCIM token,
+ * issue 33), in a dialog with its "Copier" button and the sentence that it will not be shown
+ * again. Closing it forgets the secret: nothing else on the page ever holds it.
  */
 import { Alert, Button, Group, Modal, Stack } from '@mantine/core';
-import { CopyValue } from '../../../components/CopyValue';
+import { CopyValue } from './CopyValue';
 
 export function ShownOnce(props: {
   /** The secret; null: the dialog is closed. */
@@ -15,6 +15,8 @@ export function ShownOnce(props: {
   done: string;
   onClose: () => void;
   testId: string;
+  /** The value's own test id; `{testId}-value` by default. */
+  valueTestId?: string;
 }) {
   return (
     <Modal
@@ -29,7 +31,11 @@ export function ShownOnce(props: {
           <Alert color="orange" role="alert">
             {props.warning}
           </Alert>
-          <CopyValue label={props.label} value={props.secret} testId={`${props.testId}-value`} />
+          <CopyValue
+            label={props.label}
+            value={props.secret}
+            testId={props.valueTestId ?? `${props.testId}-value`}
+          />
           <Group justify="flex-end">
             <Button onClick={props.onClose}>{props.done}</Button>
           </Group>
