@@ -657,6 +657,39 @@ export const en: Catalogue = {
         : `${from >= 60 ? `${from / 60} h` : `${from} min`} to ${to >= 60 ? `${to / 60} h` : `${to} min`}`,
     figuresHeader: ['Figure', 'Period', 'Previous period'],
     fileName: 'dashboard',
+    weeklyMail: {
+      subject: (place: string, monday: string) => `Weekly summary – ${place} – week of ${monday}`,
+      greeting: (firstname: string) => `Hello ${firstname},`,
+      intro: (from: string, to: string) =>
+        `Here are the figures of the week from ${from} to ${to}, against the week before.`,
+      scopeSite: (site: string) => `Site: ${site}`,
+      scopeAll: 'Sites: all your sites',
+      figuresTitle: "The week's figures",
+      figure: 'Figure',
+      thisWeek: 'This week',
+      previousWeek: 'Previous week',
+      change: 'Change',
+      none: 'no data',
+      visitsAlt: (days: string) =>
+        `Bar chart of the visits of each day of the week, Monday to Sunday: ${days}.`,
+      heatmapAlt: (busiest: string) =>
+        `Heat map of arrivals, one row per day from Monday to Sunday and one column per hour of the day, darker at the busiest hours; ${busiest}.`,
+      heatmapLegend:
+        'Rows: Monday (top) to Sunday. Columns: the hours of the day, from midnight (left) to 11 pm. The darker the cell, the more arrivals.',
+      busiest: (day: string, hour: string, arrivals: string) =>
+        `busiest hour: ${day} at ${hour} (${arrivals} arrivals)`,
+      noArrivals: 'no arrivals this week',
+      hostsAlt: (hosts: string) =>
+        `Horizontal bars of the most visited hosts, most visited first: ${hosts}.`,
+      noHosts: 'No visit with a host this week.',
+      open: 'Open the dashboard',
+      why: 'You receive this summary every Monday because you asked for it in "My notifications".',
+      stop: 'Stop receiving it',
+      footer: (company: string) =>
+        `Summary sent by ${company} with Sésame. Please do not reply to this message.`,
+      notAllowed: 'The weekly summary is for the people who read the dashboard.',
+      siteOutOfReach: 'Choose a site you may read for the weekly summary.',
+    },
   },
   live: {
     eventStreamOnly: 'This stream is read as text/event-stream.',

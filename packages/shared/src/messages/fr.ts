@@ -758,6 +758,47 @@ export const fr = {
     /** The figures table of the CSV without ?chart=. */
     figuresHeader: ['Indicateur', 'Période', 'Période précédente'],
     fileName: 'tableau-de-bord',
+    /**
+     * The weekly summary mail (issue 35): its words, and what "Mes notifications" answers
+     * when it is switched on. The figures and charts are named as above.
+     */
+    weeklyMail: {
+      subject: (place: string, monday: string) =>
+        `Résumé hebdomadaire – ${place} – semaine du ${monday}`,
+      greeting: (firstname: string) => `Bonjour ${firstname},`,
+      intro: (from: string, to: string) =>
+        `Voici les chiffres de la semaine du ${from} au ${to}, comparés à ceux de la semaine précédente.`,
+      scopeSite: (site: string) => `Site : ${site}`,
+      /** No site chosen: every site the reader may see. */
+      scopeAll: 'Sites : tous vos sites',
+      figuresTitle: 'Les chiffres de la semaine',
+      figure: 'Indicateur',
+      thisWeek: 'Cette semaine',
+      previousWeek: 'Semaine précédente',
+      change: 'Évolution',
+      /** A median with nothing to measure (no visit left, no request answered). */
+      none: 'aucune donnée',
+      visitsAlt: (days: string) =>
+        `Diagramme en barres des visites de chaque jour de la semaine, du lundi au dimanche : ${days}.`,
+      heatmapAlt: (busiest: string) =>
+        `Carte de chaleur des arrivées, une ligne par jour du lundi au dimanche et une colonne par heure de la journée, plus foncée aux heures les plus chargées ; ${busiest}.`,
+      heatmapLegend:
+        "Lignes : du lundi (en haut) au dimanche. Colonnes : les heures de la journée, de minuit (à gauche) à 23 h. Plus la case est foncée, plus il y a eu d'arrivées.",
+      busiest: (day: string, hour: string, arrivals: string) =>
+        `heure la plus chargée : ${day} à ${hour} (${arrivals} arrivées)`,
+      noArrivals: 'aucune arrivée cette semaine',
+      hostsAlt: (hosts: string) =>
+        `Barres horizontales des hôtes les plus visités, du plus visité au moins visité : ${hosts}.`,
+      noHosts: 'Aucune visite avec un hôte cette semaine.',
+      open: 'Ouvrir le tableau de bord',
+      why: "Vous recevez ce résumé chaque lundi parce que vous l'avez demandé dans « Mes notifications ».",
+      stop: 'Ne plus le recevoir',
+      footer: (company: string) =>
+        `Résumé envoyé par ${company} avec Sésame. Merci de ne pas répondre à ce message.`,
+      notAllowed:
+        'Le résumé hebdomadaire est réservé aux personnes qui consultent le tableau de bord.',
+      siteOutOfReach: 'Choisissez pour le résumé hebdomadaire un site que vous pouvez consulter.',
+    },
   },
   live: {
     eventStreamOnly: 'Ce flux se lit en text/event-stream.',

@@ -141,6 +141,13 @@ export const mailPreferencesSchema = z.object({
    * save: unchanged. `arrival_mail` false still silences the arrival message everywhere.
    */
   channels: notificationChannelsSchema.optional(),
+  /**
+   * Issue 35: the weekly summary mail (the fields of weeklyReportSettingsSchema), for the people
+   * with 'dashboard.view' only (turning it on without: 403); its site one they may read, or
+   * null for every site they may read. Each absent on a save: unchanged.
+   */
+  weekly_report: z.boolean(malformed).optional(),
+  weekly_report_site_id: z.uuid(malformed).nullable().optional(),
 });
 export type MailPreferences = z.infer<typeof mailPreferencesSchema>;
 export const mailPreferencesResponseSchema = z.object({
@@ -149,6 +156,12 @@ export const mailPreferencesResponseSchema = z.object({
     channels: notificationChannelsSchema,
     /** Whether the company has connected a chat (a chat choice reaches somebody). */
     chat_available: z.boolean(),
+    weekly_report: z.boolean(),
+    weekly_report_site_id: z.string().nullable(),
+    /** Whether the person may subscribe to the weekly summary ('dashboard.view'). */
+    weekly_report_available: z.boolean(),
+    /** The sites the summary may report on: the company's active sites the person may read. */
+    weekly_report_sites: z.array(z.object({ id: z.string(), name: z.string() })),
   }),
 });
 export const MAIL_PREFERENCES_MESSAGES = fr.mailPreferences;
