@@ -7,7 +7,11 @@ export const ID_DOCUMENT_TYPES = [
   'image/webp',
   'application/pdf',
 ] as const;
-export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024; // logos, QR-user documents, photos
+/**
+ * A permanent QR user's document or a member card's photo, and the multipart parser's ceiling
+ * for any file (a logo has its own LOGO_MAX_BYTES, an identity file ID_FILE_MAX_BYTES).
+ */
+export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
 export const PHONE_MIN_DIGITS = 8;
 export const PHONE_MAX_DIGITS = 15;
 export const PAGE_SIZE = 10;

@@ -1,6 +1,7 @@
 /**
- * Every route of spec §2. Each feature exports its routes; this file composes
- * them under the layout. React Router ranks static segments (sign-in, company,
+ * Every route of the web app. Each feature exports its routes; this file composes
+ * them: the pages under the layout (each `/{domain}/<page>` also without the slug),
+ * the kiosk app outside it. React Router ranks static segments (sign-in, company,
  * scan, ...) above the dynamic company slug, so `/{domain}` never shadows them.
  */
 import { lazy, Suspense } from 'react';
@@ -66,7 +67,6 @@ const pages: RouteObject[] = [
   ...menuRoutes,
   ...visitorRoutes,
   ...requestRoutes,
-  // Before checkinRoutes: of two routes with the same path, the first listed wins.
   ...checkinLogRoutes,
   ...checkinRoutes,
   ...eventRoutes,
