@@ -13,6 +13,7 @@ import { sweepExpiredCounters } from './rate-limits/sweep';
 import { queueReminders } from './requests/host-loop';
 import { retentionSweep } from './privacy/retention';
 import { webhookWorkerJob } from './webhooks/worker';
+import { WEEKLY_REPORT_SWEEP_MS, queueWeeklyReports } from './dashboard/weekly-report';
 
 export type StopFn = () => Promise<void>;
 type Job = (app: FastifyInstance) => StopFn;
@@ -139,6 +140,20 @@ const rateLimitSweepJob = periodicJob(
   },
 );
 
+/**
+ * The weekly summary mails (issue 35, dashboard/weekly-report.ts): every instance looks every
+ * few minutes for the reports due (Monday from 08:00 in each report's zone); the sent-weeks
+ * row written with each mail makes it one mail per person and week, whoever queues it first.
+ */
+const weeklyReportJob = periodicJob(
+  'weekly summary mails',
+  WEEKLY_REPORT_SWEEP_MS,
+  async (app, signal) => {
+    const count = await queueWeeklyReports(app.db, { signal });
+    if (count > 0) app.log.info({ count }, 'weekly summary mails queued');
+  },
+);
+
 const jobs: Job[] = [
   mailWorkerJob,
   chatWorkerJob,
@@ -149,6 +164,7 @@ const jobs: Job[] = [
   autoCheckOutJob,
   refusalsJob,
   rateLimitSweepJob,
+  weeklyReportJob,
 ];
 
 export function startBackgroundWork(app: FastifyInstance): StopFn {

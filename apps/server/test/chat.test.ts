@@ -478,6 +478,11 @@ describe(`chat notifications for hosts (${testDatabaseKind})`, () => {
         arrival_mail: true,
         channels: { request: 'both', arrival: 'chat', here: 'mail' },
         chat_available: true,
+        // Issue 35: a host may not have the weekly summary (no dashboard).
+        weekly_report: false,
+        weekly_report_site_id: null,
+        weekly_report_available: false,
+        weekly_report_sites: [],
       });
       const elsewhere = await api(bare.staff.ROLE_USER.email);
       expect(

@@ -535,6 +535,11 @@ describe(`host loop (${testDatabaseKind})`, () => {
         arrival_mail: false,
         channels: { request: 'mail', arrival: 'mail', here: 'mail' },
         chat_available: false,
+        // Issue 35: a host may not have the weekly summary (no dashboard).
+        weekly_report: false,
+        weekly_report_site_id: null,
+        weekly_report_available: false,
+        weekly_report_sites: [],
       });
       const second = await arrive();
       expect(await mailsOf(second, 'host_arrival')).toHaveLength(0);

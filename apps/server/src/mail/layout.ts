@@ -81,9 +81,11 @@ export function frame(input: {
   company: MailCompany;
   html: string;
   text: string[];
+  /** The footer's line, when the mail is not about a visit (the weekly summary, issue 35). */
+  footer?: string;
 }): { subject: string; html: string; text: string } {
   const { lang, subject, company } = input;
-  const footer = FOOTER[lang](company.name);
+  const footer = input.footer ?? FOOTER[lang](company.name);
   const logo = company.logoUrl
     ? `<img src="${escapeHtml(company.logoUrl)}" alt="" height="40" style="height:40px;max-width:160px;vertical-align:middle;margin-right:12px">`
     : '';

@@ -70,6 +70,8 @@ import { renderVisitorCodeMail, type RenderedMail } from './templates';
 import { renderWatchlistAlertMail, type WatchlistAlertPayload } from './watchlist-templates';
 import { WATCHLIST_ALERT_MAIL } from '../watchlist/match';
 import { createMailTransport, type MailTransport } from './transport';
+import { renderWeeklyReportMail } from '../dashboard/weekly-report-mail';
+import { WEEKLY_REPORT_MAIL, type WeeklyReportPayload } from '../dashboard/weekly-report';
 
 export const MAIL_RETRY = {
   /** First retry after this long, doubling each time up to maxDelayMs. */
@@ -267,6 +269,11 @@ export class MailWorker {
     if (row.kind === SIGNED_DOCUMENT_MAIL) {
       const signed = row.payload as SignedDocumentMailPayload;
       return renderSignedDocumentMail(db, signed, row.companyId, publicUrl);
+    }
+    if (row.kind === WEEKLY_REPORT_MAIL) {
+      // Issue 35: the week's figures travel in the row; null when the reader no longer wants it.
+      const report = row.payload as WeeklyReportPayload;
+      return renderWeeklyReportMail(db, report, row.companyId, publicUrl);
     }
     const payload = row.payload as LoopMailPayload;
     const loop = await findLoopSource(db, payload.visitorId, publicUrl);

@@ -32,6 +32,7 @@ import { findSite } from '../sites/service';
 import { DecisionTokens } from './decision-token';
 import { decideRequest, searchHosts } from './host-loop';
 import { say } from '../language';
+import { weeklyReportUpdate, weeklyReportView } from '../dashboard/weekly-report';
 
 const gone = (message: Say) => new HttpError(410, message);
 
@@ -196,11 +197,16 @@ export const hostLoopRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['users'],
         summary:
-          "The signed-in person's mail settings: the language of their mails and whether they are mailed when their visitor arrives.",
+          "The signed-in person's mail settings: the language of their mails, whether they are mailed when their visitor arrives, and (issue 35) the weekly summary mail, its site and the sites it may report on.",
         response: { 200: mailPreferencesResponseSchema },
       },
     },
-    async (request) => ({ data: await preferencesOf(signedIn(request).userId) }),
+    async (request) => {
+      const who = signedIn(request);
+      return {
+        data: { ...(await preferencesOf(who.userId)), ...(await weeklyReportView(app.db, who)) },
+      };
+    },
   );
 
   app.put(
@@ -208,13 +214,16 @@ export const hostLoopRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['users'],
-        summary: "Changes the signed-in person's own mail settings (any role; no one else's).",
+        summary:
+          "Changes the signed-in person's own mail settings (any role; no one else's). Switching the weekly summary on needs the dashboard's right (403); its site is one of the person's company's active sites within their limits (another company's: 404; archived or beyond their limits: 400).",
         body: mailPreferencesSchema,
         response: { 200: mailPreferencesResponseSchema },
       },
     },
     async (request) => {
       const who = signedIn(request);
+      // Issue 35: the weekly summary's switch and site, checked before anything is written.
+      const weekly = await weeklyReportUpdate(app.db, who, request.body);
       await app.db
         .update(users)
         .set({
@@ -222,11 +231,12 @@ export const hostLoopRoutes: FastifyPluginAsyncZod = async (app) => {
           languageChosen: true,
           arrivalMail: request.body.arrival_mail,
           ...(request.body.channels ? { notificationChannels: request.body.channels } : {}),
+          ...weekly,
         })
         .where(eq(users.id, who.userId));
       return {
         message: say(request, (m) => m.mailPreferences.saved),
-        data: await preferencesOf(who.userId),
+        data: { ...(await preferencesOf(who.userId)), ...(await weeklyReportView(app.db, who)) },
       };
     },
   );
