@@ -1,7 +1,8 @@
 /**
  * A staff list page whose records are created and edited in a form opened in place, above
  * the table (sites, kiosks): which form is open, and what the server answered its last
- * save. A failed save says why under the form and answers the fields' errors for it.
+ * save. A failed save says why under the form and answers the fields' errors for it
+ * (`saveWithFeedback`, which any form saying its outcome under it shares).
  */
 import { useState } from 'react';
 import { notifications } from '@mantine/notifications';
@@ -30,27 +31,66 @@ export function useInlineEdit<T, Input>(options: {
     setEditing(next);
   };
 
-  const submit = async (input: Input): Promise<Record<string, string> | undefined> => {
-    setFeedback(null);
-    try {
-      await options.save(input, editing);
-      setEditing(null);
-      return undefined;
-    } catch (error) {
-      const status = error instanceof ApiError ? error.status : 0;
-      setFeedback({
-        color: 'red',
-        title:
-          status === 0
-            ? t('saveFailed')
-            : (serverMessageOf(error) ?? t('saveFailedStatus', { status })),
-        detail: error instanceof ApiError && error.errors ? undefined : specificMessage(error),
-      });
-      return error instanceof ApiError ? error.errors : undefined;
-    }
-  };
+  const submit = (input: Input): Promise<Record<string, string> | undefined> =>
+    saveWithFeedback(
+      async () => {
+        await options.save(input, editing);
+        setEditing(null);
+      },
+      { t, setFeedback },
+    );
 
   return { editing, feedback, open, close: () => setEditing(null), submit };
+}
+
+/**
+ * A form's save and what is said under the form (a list page's form, a panel's, a settings
+ * page's): the last answer is cleared, `save` runs; when it throws, `setFeedback` says why —
+ * the server's words, else the page's `saveFailed` (no answer) or `saveFailedStatus` — and
+ * the refusal's field errors are answered for the form to show under each field (then the
+ * alert does not repeat them in its detail).
+ */
+export async function saveWithFeedback(
+  save: () => Promise<void>,
+  options: {
+    t: TFunction;
+    setFeedback: (feedback: Feedback | null) => void;
+    /** The refusal's errors by field; the server's `errors` as they came by default. */
+    fieldErrors?: (error: unknown) => Record<string, string> | undefined;
+    /** The page's keys when they are not `saveFailed` and `saveFailedStatus`. */
+    keys?: { failed: string; failedStatus: string };
+  },
+): Promise<Record<string, string> | undefined> {
+  const { t, setFeedback } = options;
+  setFeedback(null);
+  try {
+    await save();
+    return undefined;
+  } catch (error) {
+    const fields = options.fieldErrors
+      ? options.fieldErrors(error)
+      : error instanceof ApiError
+        ? error.errors
+        : undefined;
+    setFeedback({
+      color: 'red',
+      title: saveFailedTitle(error, t, options.keys),
+      detail: fields ? undefined : specificMessage(error),
+    });
+    return fields;
+  }
+}
+
+/** A failed save's title: no answer, the page's `saveFailed`; else the server's words or the status. */
+export function saveFailedTitle(
+  error: unknown,
+  t: TFunction,
+  keys?: { failed: string; failedStatus: string },
+): string {
+  const status = error instanceof ApiError ? error.status : 0;
+  return status === 0
+    ? t(keys?.failed ?? 'saveFailed')
+    : (serverMessageOf(error) ?? t(keys?.failedStatus ?? 'saveFailedStatus', { status }));
 }
 
 /** A row action's toasts: the server's words when it gave some, else the page's. */

@@ -21,10 +21,8 @@ import { PanelSection, col } from '../../../components/InlineForm';
 import { ResponsiveRows } from '../../../components/ResponsiveRows';
 import { confirmAction, RowActions, RowButton } from '../../../components/RowActions';
 import type { Column } from '../../../components/RowsTable';
-import { ApiError, serverMessageOf } from '../../../lib/api-client';
-import { specificMessage } from '../../../lib/failure';
 import { useTranslation } from '../../../lib/i18n';
-import { toastDone, toastFailed } from '../../../lib/use-inline-edit';
+import { saveWithFeedback, toastDone, toastFailed } from '../../../lib/use-inline-edit';
 import { useSchemaForm } from '../../../lib/use-schema-form';
 import { addChatChannel, chatKeys, removeChatChannel } from '../api/chat';
 import { serverFieldErrors, sortChannels } from '../lib/integrations';
@@ -60,28 +58,16 @@ export function ChatChannels(props: { company: string; channels: ChatChannel[]; 
       url: values.url,
       site_id: values.site_id || null,
     }),
-    onSubmit: async (input) => {
-      setFeedback(null);
-      try {
-        const answer = await addChatChannel(company, input);
-        toastDone(answer, t('chat.channels.added'));
-        form.reset();
-        void refresh();
-        return undefined;
-      } catch (error) {
-        const status = error instanceof ApiError ? error.status : 0;
-        const fields = serverFieldErrors(error);
-        setFeedback({
-          color: 'red',
-          title:
-            status === 0
-              ? t('saveFailed')
-              : (serverMessageOf(error) ?? t('saveFailedStatus', { status })),
-          detail: fields ? undefined : specificMessage(error),
-        });
-        return fields;
-      }
-    },
+    onSubmit: (input) =>
+      saveWithFeedback(
+        async () => {
+          const answer = await addChatChannel(company, input);
+          toastDone(answer, t('chat.channels.added'));
+          form.reset();
+          void refresh();
+        },
+        { t, setFeedback, fieldErrors: serverFieldErrors },
+      ),
   });
 
   const remove = useMutation({

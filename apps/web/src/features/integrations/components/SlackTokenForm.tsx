@@ -10,11 +10,11 @@ import { CHAT_LIMITS, chatSettingsInputSchema } from '@sesame/shared';
 import { FeedbackAlert, type Feedback } from '../../../components/FeedbackAlert';
 import { PanelSection } from '../../../components/InlineForm';
 import { confirmAction } from '../../../components/RowActions';
-import { ApiError, serverMessageOf } from '../../../lib/api-client';
+import { ApiError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n';
 import { interfaceCatalogue } from '../../../lib/language';
 import { fieldErrors, issueText } from '../../../lib/schema-errors';
-import { toastDone } from '../../../lib/use-inline-edit';
+import { saveFailedTitle, toastDone } from '../../../lib/use-inline-edit';
 import { chatKeys, saveSlackToken } from '../api/chat';
 
 export function SlackTokenForm({ company, hasToken }: { company: string; hasToken: boolean }) {
@@ -39,14 +39,7 @@ export function SlackTokenForm({ company, hasToken }: { company: string; hasToke
     onError: (failure) => {
       const field = failure instanceof ApiError ? failure.errors?.slack_bot_token : undefined;
       if (field) setError(field);
-      else
-        setFeedback({
-          color: 'red',
-          title:
-            failure instanceof ApiError && failure.status !== 0
-              ? (serverMessageOf(failure) ?? t('saveFailedStatus', { status: failure.status }))
-              : t('saveFailed'),
-        });
+      else setFeedback({ color: 'red', title: saveFailedTitle(failure, t) });
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: chatKeys.settings(company) }),
   });

@@ -15,11 +15,10 @@ import { ShownOnce } from '../../../components/ShownOnce';
 import { ResponsiveRows } from '../../../components/ResponsiveRows';
 import { confirmAction, RowActions, RowButton } from '../../../components/RowActions';
 import type { Column } from '../../../components/RowsTable';
-import { ApiError, serverMessageOf } from '../../../lib/api-client';
-import { specificMessage } from '../../../lib/failure';
+import { serverMessageOf } from '../../../lib/api-client';
 import { formatShortDate, formatTime } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
-import { toastDone, toastFailed } from '../../../lib/use-inline-edit';
+import { saveWithFeedback, toastDone, toastFailed } from '../../../lib/use-inline-edit';
 import { browserZone } from '../../../lib/zone-label';
 import { apiKeyKeys, createApiKey, revokeApiKey, useApiKeys } from '../api/api-keys';
 import { ApiKeyForm } from '../components/ApiKeyForm';
@@ -42,29 +41,17 @@ export default function ApiKeysPage() {
   const day = (iso: string) => formatShortDate(iso, zone, i18n.language);
   const when = (iso: string) => `${day(iso)} ${formatTime(iso, zone, i18n.language)}`;
 
-  const create = async (input: ApiKeyInput) => {
-    setFeedback(null);
-    try {
-      const answer = await createApiKey(domain, input);
-      toastDone(answer, t('apiKeys.create.created'));
-      setCreating(false);
-      setCreated(answer.data);
-      void refresh();
-      return undefined;
-    } catch (error) {
-      const status = error instanceof ApiError ? error.status : 0;
-      const fields = serverFieldErrors(error);
-      setFeedback({
-        color: 'red',
-        title:
-          status === 0
-            ? t('saveFailed')
-            : (serverMessageOf(error) ?? t('saveFailedStatus', { status })),
-        detail: fields ? undefined : specificMessage(error),
-      });
-      return fields;
-    }
-  };
+  const create = (input: ApiKeyInput) =>
+    saveWithFeedback(
+      async () => {
+        const answer = await createApiKey(domain, input);
+        toastDone(answer, t('apiKeys.create.created'));
+        setCreating(false);
+        setCreated(answer.data);
+        void refresh();
+      },
+      { t, setFeedback, fieldErrors: serverFieldErrors },
+    );
 
   const revoke = useMutation({
     mutationFn: (key: ApiKey) => revokeApiKey(domain, key.id),

@@ -11,10 +11,9 @@ import type { SsoSettingsInput } from '@sesame/shared';
 import type { Feedback } from '../../../components/FeedbackAlert';
 import { ListHeader } from '../../../components/ListHeader';
 import { QueryState } from '../../../components/QueryState';
-import { ApiError, serverMessageOf } from '../../../lib/api-client';
-import { specificMessage } from '../../../lib/failure';
+import { serverMessageOf } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n';
-import { toastDone } from '../../../lib/use-inline-edit';
+import { saveWithFeedback, toastDone } from '../../../lib/use-inline-edit';
 import { saveSsoSettings, ssoKeys, useSsoSettings } from '../api/sso';
 import { ScimTokens } from '../components/ScimTokens';
 import { SsoSettingsForm } from '../components/SsoSettingsForm';
@@ -27,28 +26,21 @@ export default function SsoPage() {
   const settings = useSsoSettings(domain);
   const [feedback, setFeedback] = useState<Feedback | null>(null);
 
-  const save = async (input: SsoSettingsInput) => {
-    setFeedback(null);
-    try {
-      const answer = await saveSsoSettings(domain, input);
-      toastDone(answer, t('settings.saved'));
-      setFeedback({ color: 'teal', title: answer.message ?? t('settings.saved') });
-      queryClient.setQueryData(ssoKeys.settings(domain), answer.data);
-      return undefined;
-    } catch (error) {
-      const status = error instanceof ApiError ? error.status : 0;
-      const fields = serverFieldErrors(error);
-      setFeedback({
-        color: 'red',
-        title:
-          status === 0
-            ? t('settings.saveFailed')
-            : (serverMessageOf(error) ?? t('settings.saveFailedStatus', { status })),
-        detail: fields ? undefined : specificMessage(error),
-      });
-      return fields;
-    }
-  };
+  const save = (input: SsoSettingsInput) =>
+    saveWithFeedback(
+      async () => {
+        const answer = await saveSsoSettings(domain, input);
+        toastDone(answer, t('settings.saved'));
+        setFeedback({ color: 'teal', title: answer.message ?? t('settings.saved') });
+        queryClient.setQueryData(ssoKeys.settings(domain), answer.data);
+      },
+      {
+        t,
+        setFeedback,
+        fieldErrors: serverFieldErrors,
+        keys: { failed: 'settings.saveFailed', failedStatus: 'settings.saveFailedStatus' },
+      },
+    );
 
   return (
     <Container size="lg">
