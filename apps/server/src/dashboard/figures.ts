@@ -213,6 +213,44 @@ async function peaksPerDay(db: Db, scope: DashboardScope): Promise<Map<string, n
   return new Map(found.map((r) => [r.day, Math.max(0, r.peak)]));
 }
 
+/**
+ * The most visitors inside at once today, each site's today in its own zone: each visit is
+ * cut to its site's today (so that at Paris's noon, Tokyo's visitors of a day already
+ * over there are not counted), then the levels of every site are added up instant by instant.
+ */
+async function peakToday(db: Db, scope: DashboardScope, now: Date): Promise<number> {
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const [row] = await rows<{ peak: number | null }>(
+    db,
+    sql`with ${windows(scope)},
+        today as (
+          select w.id,
+                 ((${at} at time zone w.timezone)::date)::timestamp at time zone w.timezone as t0,
+                 ((${at} at time zone w.timezone)::date + 1)::timestamp at time zone w.timezone as t1
+            from w
+        ),
+        chk as (
+          select greatest(c.check_in_at, t.t0) as a, least(coalesce(c.check_out_at, t.t1), t.t1) as b
+            from today t join visitor_checks c on c.site_id = t.id
+           where c.undone_at is null and c.check_in_at < t.t1
+             and c.check_in_at >= t.t0 - interval '1 day'
+          union all
+          select t.t0, t.t1
+            from today t join visitor_checks c on c.site_id = t.id
+           where c.check_out_at is null and c.undone_at is null
+             and c.check_in_at < t.t0 - interval '1 day'
+        ),
+        ev as (
+          select a as t, 1 as delta from chk where a < b
+          union all
+          select b, -1 from chk where a < b
+        )
+        select max(inside)::int as peak
+          from (select sum(delta) over (order by t, delta rows unbounded preceding) as inside from ev) l`,
+  );
+  return Math.max(0, row?.peak ?? 0);
+}
+
 /** Visitors inside now (visitors only, as every figure here). */
 async function onSiteNow(db: Db, scope: DashboardScope, now: Date): Promise<number> {
   const [row] = await rows<{ inside: number }>(
@@ -279,6 +317,9 @@ async function decisions(db: Db, scope: DashboardScope) {
              and r.created_at < (select max(cur_end) from w)
              and r.created_at >= w.prev_start and r.created_at < w.cur_end
              and r.invitation_id is null and r.decided_at is not null
+             -- A request confirmed as it was filed (an event registration, a walk-in its type
+             -- lets in at once) was answered by no one; a decider since deleted keeps theirs.
+             and (r.decided_by is not null or r.decided_at > r.created_at + interval '1 second')
         )`;
   const [summary, buckets] = await Promise.all([
     rows<PeriodRow & { decisions: number; median: number | null; p90: number | null }>(
@@ -351,6 +392,7 @@ export const DASHBOARD_QUERIES = {
   arrivalSeries: (db: Db, scope: DashboardScope) => arrivalSeries(db, scope),
   topHosts: (db: Db, scope: DashboardScope) => topHosts(db, scope),
   peaksPerDay: (db: Db, scope: DashboardScope) => peaksPerDay(db, scope),
+  peakToday: (db: Db, scope: DashboardScope) => peakToday(db, scope, scope.now ?? new Date()),
   onSiteNow: (db: Db, scope: DashboardScope) => onSiteNow(db, scope, scope.now ?? new Date()),
   noShows: (db: Db, scope: DashboardScope) => noShows(db, scope, scope.now ?? new Date()),
   decisions: (db: Db, scope: DashboardScope) => decisions(db, scope),
@@ -362,23 +404,19 @@ export function localDay(now: Date, timeZone: string): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone }).format(now);
 }
 
-/**
- * Every figure and series of the dashboard for `scope`'s period and the one before it.
- * "Today" (peak today) is the day now in the zone of the scope's first site by name.
- */
+/** Every figure and series of the dashboard for `scope`'s period and the one before it. */
 export async function readDashboard(db: Db, scope: DashboardScope): Promise<Dashboard> {
   const now = scope.now ?? new Date();
   const withNow = { ...scope, now };
   const previous = previousPeriod(scope.from, scope.to);
-  const sites = await sitesOf(db, withNow);
-  const today = localDay(now, sites[0]?.timezone ?? 'UTC');
-  const [arrived, series, hosts, peaks, todayPeaks, inside, due, answered, held] =
+  const [sites, arrived, series, hosts, peaks, todayPeak, inside, due, answered, held] =
     await Promise.all([
+      sitesOf(db, withNow),
       arrivals(db, withNow),
       arrivalSeries(db, withNow),
       topHosts(db, withNow),
       peaksPerDay(db, withNow),
-      peaksPerDay(db, { ...withNow, from: today, to: today }),
+      peakToday(db, withNow, now),
       onSiteNow(db, withNow, now),
       noShows(db, withNow, now),
       decisions(db, withNow),
@@ -420,7 +458,7 @@ export async function readDashboard(db: Db, scope: DashboardScope): Promise<Dash
     current: figures(true),
     previous: figures(false),
     on_site_now: inside,
-    peak_today: todayPeaks.get(today) ?? 0,
+    peak_today: todayPeak,
     charts: {
       ...series,
       on_site_peaks: currentDays.map((day) => ({ day, peak: peaks.get(day) ?? 0 })),

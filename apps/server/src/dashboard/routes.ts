@@ -24,7 +24,8 @@ import { readDashboard } from './figures';
 const queryHelp =
   `?from=&to= the period (YYYY-MM-DD, both days included, each site's own days in its time zone; at most ` +
   `${DASHBOARD_LIMITS.maxDays} days), ?site= one site (beyond the caller's reach: 404; without it every site ` +
-  'the caller may see), ?company= a slug or id (the platform admin; their own company otherwise). ' +
+  'the caller may see), ?company= a slug or id (the platform admin, who reads every company together without it; ' +
+  'everyone else reads their own company). ' +
   'Every figure comes with the previous period of the same length.';
 
 export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {

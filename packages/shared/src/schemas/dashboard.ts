@@ -21,7 +21,9 @@
  *   name typed on the form); event guests have none. `on_site_peaks`, `peak_*`: visitors
  *   only (not QR users or members), as every figure here.
  * - `decision_*`: from a visitor's request to the host's or desk's answer, in minutes, for
- *   the requests made in the period that were answered (invitations need no answer).
+ *   the requests made in the period that someone answered (invitations need no answer; an
+ *   event registration or a walk-in its type lets in at once is confirmed by no one).
+ * - `peak_today`: each site's today in its own zone, the sites' levels added up.
  * - `event_*`: registrations to the period's events, and how many of them arrived.
  */
 import { z } from 'zod';
