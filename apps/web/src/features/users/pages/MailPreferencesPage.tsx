@@ -3,7 +3,8 @@
  * person's own settings: the language of the mails Sésame sends them, whether they are told
  * of their visitor's arrival at all, and for each of the host's messages whether it comes by
  * mail, by the company's chat (Slack or Teams) or both. The chat choices wait for the
- * company to connect a chat.
+ * company to connect a chat. Issue 35: for the people who read the dashboard, the weekly
+ * summary mail and the site it reports on (every site they may see, or one of them).
  */
 import { useState } from 'react';
 import {
@@ -14,6 +15,7 @@ import {
   Loader,
   Paper,
   SegmentedControl,
+  Select,
   Stack,
   Switch,
   Text,
@@ -38,6 +40,9 @@ import '@mantine/core/styles/Switch.css';
 type NotificationSettings = z.infer<typeof mailPreferencesResponseSchema>['data'];
 
 const KEY = ['me', 'mail-preferences'] as const;
+
+/** The site choice's value for "every site I may see" (the server's null). */
+const ALL_MY_SITES = 'all';
 
 export default function MailPreferencesPage() {
   // Both namespaces here, before any other hook: the form below then never waits for words
@@ -73,11 +78,18 @@ function PreferencesForm({ initial }: { initial: NotificationSettings }) {
   const [draft, setDraft] = useState<NotificationSettings>(initial);
   const chat = initial.chat_available;
   const save = useMutation({
-    mutationFn: ({ language, arrival_mail, channels }: NotificationSettings) =>
+    mutationFn: ({ language, arrival_mail, channels, ...weekly }: NotificationSettings) =>
       api.put<{ message?: string; data: NotificationSettings }>('/me/mail-preferences', {
         language,
         arrival_mail,
         channels,
+        // Only who may have the weekly summary sends it (the server refuses it to others).
+        ...(weekly.weekly_report_available
+          ? {
+              weekly_report: weekly.weekly_report,
+              weekly_report_site_id: weekly.weekly_report_site_id,
+            }
+          : {}),
       } satisfies MailPreferences),
     onSuccess: (result) => {
       queryClient.setQueryData(KEY, result.data);
@@ -162,10 +174,64 @@ function PreferencesForm({ initial }: { initial: NotificationSettings }) {
             );
           })}
         </Stack>
+        {initial.weekly_report_available && (
+          <WeeklyReportSettings
+            value={draft}
+            sites={initial.weekly_report_sites ?? []}
+            onChange={(weekly) => setDraft({ ...draft, ...weekly })}
+          />
+        )}
         <Button onClick={() => save.mutate(draft)} loading={save.isPending} w="fit-content">
           {t('preferences.save')}
         </Button>
       </Stack>
     </Paper>
+  );
+}
+
+/**
+ * The weekly summary (issue 35): its switch, and the site it reports on (shown when the
+ * person may see several): every one of their sites, or one.
+ */
+function WeeklyReportSettings({
+  value,
+  sites,
+  onChange,
+}: {
+  value: Pick<NotificationSettings, 'weekly_report' | 'weekly_report_site_id'>;
+  sites: NotificationSettings['weekly_report_sites'];
+  onChange(weekly: Pick<NotificationSettings, 'weekly_report' | 'weekly_report_site_id'>): void;
+}) {
+  const { t } = useTranslation(['hostLoop']);
+  return (
+    <Stack gap="sm">
+      <Switch
+        label={t('preferences.weeklyReport')}
+        description={t('preferences.weeklyReportHint')}
+        checked={value.weekly_report}
+        onChange={(event) => onChange({ ...value, weekly_report: event.currentTarget.checked })}
+        data-testid="weekly-report-switch"
+      />
+      {sites.length > 1 && (
+        <Select
+          label={t('preferences.weeklyReportSite')}
+          disabled={!value.weekly_report}
+          allowDeselect={false}
+          value={value.weekly_report_site_id ?? ALL_MY_SITES}
+          onChange={(site) =>
+            onChange({
+              ...value,
+              weekly_report_site_id: !site || site === ALL_MY_SITES ? null : site,
+            })
+          }
+          data={[
+            { value: ALL_MY_SITES, label: t('preferences.weeklyReportAllSites') },
+            ...sites.map((site) => ({ value: site.id, label: site.name })),
+          ]}
+          comboboxProps={{ withinPortal: true }}
+          data-testid="weekly-report-site"
+        />
+      )}
+    </Stack>
   );
 }
