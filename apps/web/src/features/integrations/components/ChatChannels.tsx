@@ -4,7 +4,7 @@
  * is typed once and only its host is shown back. Removing one asks first.
  */
 import { Badge, Button, Grid, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import {
   CHAT_CHANNEL_KINDS,
   CHAT_LIMITS,
@@ -19,10 +19,10 @@ import { useState } from 'react';
 import { FeedbackAlert, type Feedback } from '../../../components/FeedbackAlert';
 import { PanelSection, col } from '../../../components/InlineForm';
 import { ResponsiveRows } from '../../../components/ResponsiveRows';
-import { confirmAction, RowActions, RowButton } from '../../../components/RowActions';
+import { RowActions, RowButton, useRecordAction } from '../../../components/RowActions';
 import type { Column } from '../../../components/RowsTable';
 import { useTranslation } from '../../../lib/i18n';
-import { saveWithFeedback, toastDone, toastFailed } from '../../../lib/use-inline-edit';
+import { saveWithFeedback, toastDone } from '../../../lib/use-inline-edit';
 import { useSchemaForm } from '../../../lib/use-schema-form';
 import { addChatChannel, chatKeys, removeChatChannel } from '../api/chat';
 import { serverFieldErrors, sortChannels } from '../lib/integrations';
@@ -70,21 +70,18 @@ export function ChatChannels(props: { company: string; channels: ChatChannel[]; 
       ),
   });
 
-  const remove = useMutation({
-    mutationFn: (channel: ChatChannel) => removeChatChannel(company, channel.id),
-    onSuccess: (answer) => toastDone(answer ?? {}, t('chat.channels.removed')),
-    onError: (error) => toastFailed(error, t('chat.channels.removeFailed')),
-    onSettled: refresh,
-  });
-  const confirmRemove = (channel: ChatChannel) =>
-    confirmAction({
+  const remove = useRecordAction({
+    run: (channel: ChatChannel) => removeChatChannel(company, channel.id),
+    done: t('chat.channels.removed'),
+    failed: t('chat.channels.removeFailed'),
+    refresh,
+    confirm: (channel) => ({
       title: t('chat.channels.removeTitle', { name: channel.name }),
       body: t('chat.channels.removeBody', { name: channel.name }),
       confirm: t('chat.channels.removeYes'),
       cancel: t('cancel'),
-      danger: true,
-      onConfirm: () => remove.mutate(channel),
-    });
+    }),
+  });
 
   const columns: Column<ChatChannel>[] = [
     {
@@ -134,8 +131,8 @@ export function ChatChannels(props: { company: string; channels: ChatChannel[]; 
             label={t('chat.channels.remove')}
             ariaLabel={t('chat.channels.removeOf', { name: channel.name })}
             color="red"
-            onClick={() => confirmRemove(channel)}
-            loading={remove.isPending && remove.variables?.id === channel.id}
+            onClick={() => remove.ask(channel)}
+            loading={remove.busy(channel.id)}
           />
         </RowActions>
       ),

@@ -5,16 +5,15 @@
  */
 import { useState } from 'react';
 import { Badge, Code, Group, Pagination, Stack, Text, Title } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import type { Webhook, WebhookDelivery } from '@sesame/shared';
 import { QueryState } from '../../../components/QueryState';
 import { ResponsiveRows } from '../../../components/ResponsiveRows';
-import { RowActions, RowButton } from '../../../components/RowActions';
+import { RowActions, RowButton, useRecordAction } from '../../../components/RowActions';
 import type { Column } from '../../../components/RowsTable';
 import { serverMessageOf } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
-import { toastDone, toastFailed } from '../../../lib/use-inline-edit';
 import { browserZone } from '../../../lib/zone-label';
 import { resendDelivery, useWebhookDeliveries, webhookKeys } from '../api/webhooks';
 import { DELIVERY_COLORS } from '../lib/integrations';
@@ -31,11 +30,11 @@ export function DeliveryLog({ company, webhook }: { company: string; webhook: We
     t(`webhooks.events.${delivery.type}`, { defaultValue: delivery.type });
   const titleId = `webhook-log-${webhook.id}`;
 
-  const resend = useMutation({
-    mutationFn: (delivery: WebhookDelivery) => resendDelivery(company, webhook.id, delivery.id),
-    onSuccess: (answer) => toastDone(answer, t('webhooks.deliveries.resent')),
-    onError: (error) => toastFailed(error, t('webhooks.deliveries.resendFailed')),
-    onSettled: () =>
+  const resend = useRecordAction({
+    run: (delivery: WebhookDelivery) => resendDelivery(company, webhook.id, delivery.id),
+    done: t('webhooks.deliveries.resent'),
+    failed: t('webhooks.deliveries.resendFailed'),
+    refresh: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: webhookKeys.deliveries(company, webhook.id) }),
         queryClient.invalidateQueries({ queryKey: webhookKeys.list(company), exact: true }),
@@ -146,7 +145,7 @@ export function DeliveryLog({ company, webhook }: { company: string; webhook: We
               date: when(delivery.created_at),
             })}
             onClick={() => resend.mutate(delivery)}
-            loading={resend.isPending && resend.variables?.id === delivery.id}
+            loading={resend.busy(delivery.id)}
           />
         </RowActions>
       ),

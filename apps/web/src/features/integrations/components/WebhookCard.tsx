@@ -5,12 +5,11 @@
  */
 import { useState } from 'react';
 import { Badge, Button, Group, Paper, SimpleGrid, Stack, Switch, Text } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import type { Webhook } from '@sesame/shared';
-import { confirmAction } from '../../../components/RowActions';
+import { useRecordAction } from '../../../components/RowActions';
 import { formatDateTime } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
-import { toastDone, toastFailed } from '../../../lib/use-inline-edit';
 import { browserZone } from '../../../lib/zone-label';
 import { deleteWebhook, testWebhook, updateWebhook, webhookKeys } from '../api/webhooks';
 import { webhookState } from '../lib/integrations';
@@ -29,37 +28,31 @@ export function WebhookCard(props: { company: string; webhook: Webhook; onEdit: 
   const when = (iso: string) => formatDateTime(iso, browserZone(), i18n.language);
   const refresh = () => queryClient.invalidateQueries({ queryKey: webhookKeys.list(company) });
 
-  const toggle = useMutation({
-    mutationFn: (enabled: boolean) => updateWebhook(company, webhook.id, { enabled }),
-    onSuccess: (answer) => toastDone(answer, t('webhooks.saved')),
-    onError: (error) => toastFailed(error, t('webhooks.switchFailed')),
-    onSettled: refresh,
+  const toggle = useRecordAction({
+    run: (enabled: boolean) => updateWebhook(company, webhook.id, { enabled }),
+    done: t('webhooks.saved'),
+    failed: t('webhooks.switchFailed'),
+    refresh,
   });
-  const test = useMutation({
-    mutationFn: () => testWebhook(company, webhook.id),
-    onSuccess: (answer) => {
-      toastDone(answer, t('webhooks.testSent'));
-      setLogOpen(true);
-    },
-    onError: (error) => toastFailed(error, t('webhooks.testFailed')),
-    onSettled: refresh,
+  const test = useRecordAction({
+    run: () => testWebhook(company, webhook.id),
+    done: t('webhooks.testSent'),
+    failed: t('webhooks.testFailed'),
+    refresh,
+    onDone: () => setLogOpen(true),
   });
-  const remove = useMutation({
-    mutationFn: () => deleteWebhook(company, webhook.id),
-    onSuccess: (answer) => toastDone(answer ?? {}, t('webhooks.delete.done')),
-    onError: (error) => toastFailed(error, t('webhooks.delete.failed')),
-    onSettled: refresh,
-  });
-
-  const confirmDelete = () =>
-    confirmAction({
+  const remove = useRecordAction({
+    run: () => deleteWebhook(company, webhook.id),
+    done: t('webhooks.delete.done'),
+    failed: t('webhooks.delete.failed'),
+    refresh,
+    confirm: () => ({
       title: t('webhooks.delete.title'),
       body: t('webhooks.delete.body', { url: webhook.url }),
       confirm: t('webhooks.delete.yes'),
       cancel: t('cancel'),
-      danger: true,
-      onConfirm: () => remove.mutate(),
-    });
+    }),
+  });
 
   const lastDelivery = !webhook.last_delivery_at
     ? t('webhooks.lastDelivery.none')
@@ -164,7 +157,7 @@ export function WebhookCard(props: { company: string; webhook: Webhook; onEdit: 
             size="xs"
             variant="light"
             color="red"
-            onClick={confirmDelete}
+            onClick={() => remove.ask()}
             loading={remove.isPending}
             aria-label={t('webhooks.actions.deleteOf', { url: webhook.url })}
           >

@@ -5,7 +5,7 @@
  */
 import { useState } from 'react';
 import { Anchor, Badge, Container, Group, Stack, Text } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import type { ApiKey, ApiKeyCreated, ApiKeyInput } from '@sesame/shared';
 import type { Feedback } from '../../../components/FeedbackAlert';
@@ -13,12 +13,12 @@ import { ListHeader } from '../../../components/ListHeader';
 import { QueryState } from '../../../components/QueryState';
 import { ShownOnce } from '../../../components/ShownOnce';
 import { ResponsiveRows } from '../../../components/ResponsiveRows';
-import { confirmAction, RowActions, RowButton } from '../../../components/RowActions';
+import { RowActions, RowButton, useRecordAction } from '../../../components/RowActions';
 import type { Column } from '../../../components/RowsTable';
 import { serverMessageOf } from '../../../lib/api-client';
 import { formatShortDate, formatTime } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
-import { saveWithFeedback, toastDone, toastFailed } from '../../../lib/use-inline-edit';
+import { saveWithFeedback, toastDone } from '../../../lib/use-inline-edit';
 import { browserZone } from '../../../lib/zone-label';
 import { apiKeyKeys, createApiKey, revokeApiKey, useApiKeys } from '../api/api-keys';
 import { ApiKeyForm } from '../components/ApiKeyForm';
@@ -53,22 +53,18 @@ export default function ApiKeysPage() {
       { t, setFeedback, fieldErrors: serverFieldErrors },
     );
 
-  const revoke = useMutation({
-    mutationFn: (key: ApiKey) => revokeApiKey(domain, key.id),
-    onSuccess: (answer) => toastDone(answer ?? {}, t('apiKeys.revoke.done')),
-    onError: (error) => toastFailed(error, t('apiKeys.revoke.failed')),
-    onSettled: refresh,
-  });
-
-  const confirmRevoke = (key: ApiKey) =>
-    confirmAction({
+  const revoke = useRecordAction({
+    run: (key: ApiKey) => revokeApiKey(domain, key.id),
+    done: t('apiKeys.revoke.done'),
+    failed: t('apiKeys.revoke.failed'),
+    refresh,
+    confirm: (key) => ({
       title: t('apiKeys.revoke.title', { name: key.name }),
       body: t('apiKeys.revoke.body', { name: key.name }),
       confirm: t('apiKeys.revoke.yes'),
       cancel: t('cancel'),
-      danger: true,
-      onConfirm: () => revoke.mutate(key),
-    });
+    }),
+  });
 
   const columns: Column<ApiKey>[] = [
     {
@@ -138,8 +134,8 @@ export default function ApiKeysPage() {
               label={t('apiKeys.revoke.button')}
               ariaLabel={t('apiKeys.revoke.aria', { name: key.name })}
               color="red"
-              onClick={() => confirmRevoke(key)}
-              loading={revoke.isPending && revoke.variables?.id === key.id}
+              onClick={() => revoke.ask(key)}
+              loading={revoke.busy(key.id)}
             />
           </RowActions>
         ),

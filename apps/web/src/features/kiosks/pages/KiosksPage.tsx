@@ -6,13 +6,13 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { Badge, Container, Stack, Text } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import type { Kiosk, KioskInput, KioskPairing, Site } from '@sesame/shared';
 import { ListHeader } from '../../../components/ListHeader';
 import { QueryState } from '../../../components/QueryState';
 import { ResponsiveRows } from '../../../components/ResponsiveRows';
-import { confirmAction, RowActions, RowButton } from '../../../components/RowActions';
+import { RowActions, RowButton, useRecordAction } from '../../../components/RowActions';
 import type { Column } from '../../../components/RowsTable';
 import { serverMessageOf } from '../../../lib/api-client';
 import { useSettings } from '../../../lib/company';
@@ -20,7 +20,7 @@ import { formatDateTime } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
 import { useNow } from '../../../lib/use-now';
 import { useCompanySites } from '../../../lib/site';
-import { toastDone, toastFailed, useInlineEdit } from '../../../lib/use-inline-edit';
+import { toastDone, useInlineEdit } from '../../../lib/use-inline-edit';
 import { withZone } from '../../../lib/zone-label';
 import {
   createKiosk,
@@ -80,37 +80,32 @@ export default function KiosksPage() {
     onOpen: () => setPairing(null),
   });
 
-  const code = useMutation({
-    mutationFn: (kiosk: Kiosk) => newPairingCode(domain, kiosk.id),
-    onSuccess: (answer) => {
+  const code = useRecordAction({
+    run: (kiosk: Kiosk) => newPairingCode(domain, kiosk.id),
+    done: t('done.newCode'),
+    failed: t('failed.newCode'),
+    refresh,
+    onDone: (answer) => {
       close();
       setPairing({ kiosk: answer.data, pairing: answer.pairing });
-      toastDone(answer, t('done.newCode'));
     },
-    onError: (error) => toastFailed(error, t('failed.newCode')),
-    onSettled: refresh,
   });
 
-  const revoke = useMutation({
-    mutationFn: (kiosk: Kiosk) => revokeKiosk(domain, kiosk.id),
-    onSuccess: (answer, kiosk) => {
-      // The code of a kiosk just revoked no longer pairs anything.
-      setPairing((shown) => (shown?.kiosk.id === kiosk.id ? null : shown));
-      toastDone(answer, t('done.revoke'));
-    },
-    onError: (error) => toastFailed(error, t('failed.revoke')),
-    onSettled: refresh,
-  });
-
-  const confirmRevoke = (kiosk: Kiosk) =>
-    confirmAction({
+  const revoke = useRecordAction({
+    run: (kiosk: Kiosk) => revokeKiosk(domain, kiosk.id),
+    done: t('done.revoke'),
+    failed: t('failed.revoke'),
+    refresh,
+    // The code of a kiosk just revoked no longer pairs anything.
+    onDone: (_answer, kiosk) =>
+      setPairing((shown) => (shown?.kiosk.id === kiosk.id ? null : shown)),
+    confirm: (kiosk) => ({
       title: t('confirm.title', { name: kiosk.name }),
       body: t('confirm.body', { name: kiosk.name }),
       confirm: t('confirm.yes'),
       cancel: t('confirm.no'),
-      danger: true,
-      onConfirm: () => revoke.mutate(kiosk),
-    });
+    }),
+  });
 
   const said = (kiosk: Kiosk): string => {
     const contact = lastContact(kiosk.last_seen_at, now);
@@ -230,7 +225,7 @@ export default function KiosksPage() {
             label={t('newCode')}
             ariaLabel={t('newCodeOf', { name: kiosk.name })}
             onClick={() => code.mutate(kiosk)}
-            loading={code.isPending && code.variables?.id === kiosk.id}
+            loading={code.busy(kiosk.id)}
           />
           <RowButton
             label={t('edit')}
@@ -242,8 +237,8 @@ export default function KiosksPage() {
               label={t('revoke')}
               ariaLabel={t('revokeOf', { name: kiosk.name })}
               color="red"
-              onClick={() => confirmRevoke(kiosk)}
-              loading={revoke.isPending && revoke.variables?.id === kiosk.id}
+              onClick={() => revoke.ask(kiosk)}
+              loading={revoke.busy(kiosk.id)}
             />
           )}
         </RowActions>

@@ -12,12 +12,12 @@ import { PanelSection } from '../../../components/InlineForm';
 import { QueryState } from '../../../components/QueryState';
 import { ResponsiveRows } from '../../../components/ResponsiveRows';
 import { ShownOnce } from '../../../components/ShownOnce';
-import { confirmAction, RowActions, RowButton } from '../../../components/RowActions';
+import { RowActions, RowButton, useRecordAction } from '../../../components/RowActions';
 import type { Column } from '../../../components/RowsTable';
 import { ApiError, serverMessageOf } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
-import { toastDone, toastFailed } from '../../../lib/use-inline-edit';
+import { toastDone } from '../../../lib/use-inline-edit';
 import {
   createScimToken,
   revokeScimToken,
@@ -64,22 +64,18 @@ export function ScimTokens({ company }: { company: string }) {
     onSettled: refresh,
   });
 
-  const revoke = useMutation({
-    mutationFn: (token: ScimToken) => revokeScimToken(company, token.id),
-    onSuccess: (answer) => toastDone(answer ?? {}, t('tokens.revoked')),
-    onError: (error) => toastFailed(error, t('tokens.revokeFailed')),
-    onSettled: refresh,
-  });
-
-  const confirmRevoke = (token: ScimToken) =>
-    confirmAction({
+  const revoke = useRecordAction({
+    run: (token: ScimToken) => revokeScimToken(company, token.id),
+    done: t('tokens.revoked'),
+    failed: t('tokens.revokeFailed'),
+    refresh,
+    confirm: (token) => ({
       title: t('tokens.confirm.title', { name: token.name }),
       body: t('tokens.confirm.body', { name: token.name }),
       confirm: t('tokens.confirm.yes'),
       cancel: t('tokens.confirm.no'),
-      danger: true,
-      onConfirm: () => revoke.mutate(token),
-    });
+    }),
+  });
 
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
@@ -138,8 +134,8 @@ export function ScimTokens({ company }: { company: string }) {
               label={t('tokens.revoke')}
               ariaLabel={t('tokens.revokeOf', { name: token.name })}
               color="red"
-              onClick={() => confirmRevoke(token)}
-              loading={revoke.isPending && revoke.variables?.id === token.id}
+              onClick={() => revoke.ask(token)}
+              loading={revoke.busy(token.id)}
             />
           </RowActions>
         ),

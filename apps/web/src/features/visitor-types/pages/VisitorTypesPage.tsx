@@ -16,18 +16,18 @@ import {
   Tabs,
   Text,
 } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import type { DocumentInput, SiteDocument, VisitorType, VisitorTypeInput } from '@sesame/shared';
 import { ListHeader } from '../../../components/ListHeader';
 import { QueryState } from '../../../components/QueryState';
 import { ResponsiveRows } from '../../../components/ResponsiveRows';
-import { confirmAction, RowActions, RowButton } from '../../../components/RowActions';
+import { RowActions, RowButton, useRecordAction } from '../../../components/RowActions';
 import type { Column } from '../../../components/RowsTable';
 import { serverMessageOf } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n';
 import { useCompanySites, useSiteChoice } from '../../../lib/site';
-import { toastDone, toastFailed, useInlineEdit } from '../../../lib/use-inline-edit';
+import { toastDone, useInlineEdit } from '../../../lib/use-inline-edit';
 import {
   archiveDocument,
   archiveVisitorType,
@@ -111,20 +111,30 @@ export default function VisitorTypesPage() {
     },
   });
 
-  const archiveType = useMutation({
-    mutationFn: (type: VisitorType) => archiveVisitorType(domain, type.id, type.archived),
-    onSuccess: (answer, type) =>
-      toastDone(answer, type.archived ? t('types.restored') : t('types.archived')),
-    onError: (error, type) =>
-      toastFailed(error, type.archived ? t('types.restoreFailed') : t('types.archiveFailed')),
-    onSettled: refreshTypes,
+  const archiveType = useRecordAction({
+    run: (type: VisitorType) => archiveVisitorType(domain, type.id, type.archived),
+    done: (type) => (type.archived ? t('types.restored') : t('types.archived')),
+    failed: (type) => (type.archived ? t('types.restoreFailed') : t('types.archiveFailed')),
+    refresh: refreshTypes,
+    confirm: (type) => ({
+      title: t('types.confirm.title', { name: typeName(type) }),
+      body: t('types.confirm.body'),
+      confirm: t('types.confirm.yes'),
+      cancel: t('types.confirm.no'),
+    }),
   });
 
-  const archiveDoc = useMutation({
-    mutationFn: (doc: SiteDocument) => archiveDocument(domain, doc.id),
-    onSuccess: (answer) => toastDone(answer, t('documents.archived')),
-    onError: (error) => toastFailed(error, t('documents.archiveFailed')),
-    onSettled: refreshDocuments,
+  const archiveDoc = useRecordAction({
+    run: (doc: SiteDocument) => archiveDocument(domain, doc.id),
+    done: t('documents.archived'),
+    failed: t('documents.archiveFailed'),
+    refresh: refreshDocuments,
+    confirm: (doc) => ({
+      title: t('documents.confirm.title', { title: docTitle(doc) }),
+      body: t('documents.confirm.body'),
+      confirm: t('documents.confirm.yes'),
+      cancel: t('documents.confirm.no'),
+    }),
   });
 
   const typeColumns: Column<VisitorType>[] = [
@@ -231,19 +241,9 @@ export default function VisitorTypesPage() {
                 : t('types.archiveOf', { name: typeName(type) })
             }
             color={type.archived ? undefined : 'red'}
-            loading={archiveType.isPending && archiveType.variables?.id === type.id}
-            onClick={() =>
-              type.archived
-                ? archiveType.mutate(type)
-                : confirmAction({
-                    title: t('types.confirm.title', { name: typeName(type) }),
-                    body: t('types.confirm.body'),
-                    confirm: t('types.confirm.yes'),
-                    cancel: t('types.confirm.no'),
-                    danger: true,
-                    onConfirm: () => archiveType.mutate(type),
-                  })
-            }
+            loading={archiveType.busy(type.id)}
+            // An archived type comes back at once; archiving one asks first.
+            onClick={() => (type.archived ? archiveType.mutate(type) : archiveType.ask(type))}
           />
         </RowActions>
       ),
@@ -298,17 +298,8 @@ export default function VisitorTypesPage() {
               label={t('documents.archive')}
               ariaLabel={t('documents.archiveOf', { title: docTitle(doc) })}
               color="red"
-              loading={archiveDoc.isPending && archiveDoc.variables?.id === doc.id}
-              onClick={() =>
-                confirmAction({
-                  title: t('documents.confirm.title', { title: docTitle(doc) }),
-                  body: t('documents.confirm.body'),
-                  confirm: t('documents.confirm.yes'),
-                  cancel: t('documents.confirm.no'),
-                  danger: true,
-                  onConfirm: () => archiveDoc.mutate(doc),
-                })
-              }
+              loading={archiveDoc.busy(doc.id)}
+              onClick={() => archiveDoc.ask(doc)}
             />
           )}
         </RowActions>

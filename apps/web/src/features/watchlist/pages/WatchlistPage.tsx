@@ -4,14 +4,14 @@
  * edited and removed (every change audited), and the close name match's threshold.
  */
 import { Badge, Container, Stack, Text } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import type { WatchlistEntry, WatchlistEntryInput } from '@sesame/shared';
 import { ListHeader } from '../../../components/ListHeader';
-import { confirmAction, RowActions, RowButton } from '../../../components/RowActions';
+import { RowActions, RowButton, useRecordAction } from '../../../components/RowActions';
 import { ServerTable, type Column } from '../../../components/ServerTable';
 import { useTranslation } from '../../../lib/i18n';
-import { toastDone, toastFailed, useInlineEdit } from '../../../lib/use-inline-edit';
+import { toastDone, useInlineEdit } from '../../../lib/use-inline-edit';
 import {
   addEntry,
   fetchWatchlist,
@@ -43,11 +43,17 @@ export default function WatchlistPage() {
     },
   });
 
-  const remove = useMutation({
-    mutationFn: (entry: WatchlistEntry) => removeEntry(domain, entry.id),
-    onSuccess: (answer) => toastDone(answer, t('removed')),
-    onError: (error) => toastFailed(error, t('removeFailed')),
-    onSettled: refresh,
+  const remove = useRecordAction({
+    run: (entry: WatchlistEntry) => removeEntry(domain, entry.id),
+    done: t('removed'),
+    failed: t('removeFailed'),
+    refresh,
+    confirm: (entry) => ({
+      title: t('confirm.title', { name: named(entry) }),
+      body: t('confirm.body'),
+      confirm: t('confirm.yes'),
+      cancel: t('confirm.no'),
+    }),
   });
 
   const dash = (value: string | null) =>
@@ -111,17 +117,8 @@ export default function WatchlistPage() {
             label={t('remove')}
             ariaLabel={t('removeOf', { name: named(entry) })}
             color="red"
-            loading={remove.isPending && remove.variables?.id === entry.id}
-            onClick={() =>
-              confirmAction({
-                title: t('confirm.title', { name: named(entry) }),
-                body: t('confirm.body'),
-                confirm: t('confirm.yes'),
-                cancel: t('confirm.no'),
-                danger: true,
-                onConfirm: () => remove.mutate(entry),
-              })
-            }
+            loading={remove.busy(entry.id)}
+            onClick={() => remove.ask(entry)}
           />
         </RowActions>
       ),
