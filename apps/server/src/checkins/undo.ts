@@ -13,8 +13,9 @@ import { UNDO_WINDOW_MINUTES, sayIn, type CheckUndoResult, type Language } from 
 import { audit } from '../audit/service';
 import type { Db } from '../db/client';
 import { conflict, isUniqueViolation } from '../errors';
-import type { CheckTable } from '../on-site/presence';
-import { found } from '../db/rows';
+import { z } from 'zod';
+import { checkTable, type CheckTable } from '../on-site/presence';
+import { column, idRow, rowsOf } from '../db/rows';
 
 export interface UndoTarget extends Record<string, unknown> {
   id: string;
@@ -32,14 +33,22 @@ const tables = {
   user: { checks: sql.raw('user_checks'), person: sql.raw('qr_user_id') },
 } as const;
 
-async function rows<T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {
-  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
-}
+const undoTargetRow = z.object({
+  id: z.string(),
+  company_id: z.string(),
+  tbl: checkTable,
+  person_id: z.string(),
+  name: z.string(),
+  check_in_at: column.time,
+  check_out_at: column.time.nullable(),
+  undone_at: column.time.nullable(),
+});
 
 /** A check of either table by id, with its person's name; null when unknown. */
 export async function findCheckForUndo(db: Db, checkId: string): Promise<UndoTarget | null> {
-  const [row] = await rows<Record<string, unknown>>(
+  const [row] = await rowsOf(
     db,
+    undoTargetRow,
     sql`select k.id, k.company_id, 'visitor' as tbl, k.visitor_id as person_id,
                trim(v.firstname || ' ' || v.lastname) as name,
                k.check_in_at, k.check_out_at, k.undone_at
@@ -51,16 +60,15 @@ export async function findCheckForUndo(db: Db, checkId: string): Promise<UndoTar
           from user_checks k join qr_users q on q.id = k.qr_user_id where k.id = ${checkId}`,
   );
   if (!row) return null;
-  const at = (value: unknown) => (value === null ? null : new Date(value as string | Date));
   return {
-    id: row.id as string,
-    companyId: row.company_id as string,
-    table: row.tbl as CheckTable,
-    personId: row.person_id as string,
-    name: row.name as string,
-    checkInAt: found(at(row.check_in_at), 'the arrival time'),
-    checkOutAt: at(row.check_out_at),
-    undoneAt: at(row.undone_at),
+    id: row.id,
+    companyId: row.company_id,
+    table: row.tbl,
+    personId: row.person_id,
+    name: row.name,
+    checkInAt: row.check_in_at,
+    checkOutAt: row.check_out_at,
+    undoneAt: row.undone_at,
   };
 }
 
@@ -84,14 +92,16 @@ export async function undoCheck(
   try {
     return await db.transaction(async (tx) => {
       // The person's last check still counting: only it may be undone.
-      const [latest] = await rows<{ id: string }>(
+      const [latest] = await rowsOf(
         tx,
+        idRow,
         sql`select id from ${checks} where ${person} = ${target.personId} and undone_at is null
              order by check_in_at desc, id desc limit 1`,
       );
       if (latest?.id !== target.id) throw conflict((m) => m.undo.notLatest);
-      const written = await rows<{ id: string }>(
+      const written = await rowsOf(
         tx,
+        idRow,
         undone === 'arrival'
           ? sql`update ${checks}
                    set undone_at = ${at}::timestamptz, undone_by = ${userId}, undo_reason = ${reason}

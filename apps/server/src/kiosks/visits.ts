@@ -9,9 +9,10 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { KioskExpected, KioskCheckAnswer, KioskWalkInInput, Language } from '@sesame/shared';
 import { KIOSK_LIMITS, kioskWalkInSchema, sayIn } from '@sesame/shared';
 import { toE164 } from '@sesame/shared/phone';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Db } from '../db/client';
 import { newUidn } from '../db/ids';
+import { rowsOf } from '../db/rows';
 import { files, kiosks, sites, visitRequests, visitors } from '../db/schema';
 import { badRequest, notFound } from '../errors';
 import { dayBounds } from '../events/time';
@@ -32,10 +33,6 @@ import { presentToSign } from './service';
 
 /** The `files.owner_type` of a walk-in's photo taken by a kiosk. */
 export const VISITOR_PHOTO_OWNER = 'visitor_photo';
-
-function rowsOf<T>(result: unknown): T[] {
-  return Array.isArray(result) ? (result as T[]) : (result as { rows: T[] }).rows;
-}
 
 /** `q` as a LIKE pattern's literal text: a typed '%' or '_' is no wildcard. */
 const literal = (q: string) => q.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -58,7 +55,20 @@ export async function searchExpected(
   // Typed as the last name is cut into words: "o'br" finds O'Brien, "n'guessan" N'Guessan.
   const pattern = `% ${literal(q.replace(/[^\p{L}\p{N}]+/gu, ' ').trim())}%`;
   const at = sql`${now.toISOString()}::timestamptz`;
-  const result = await db.execute(sql`
+  const found = await rowsOf(
+    db,
+    z.object({
+      request_id: z.string(),
+      visitor_id: z.string(),
+      visitor_type_id: z.string().nullable(),
+      email: z.string(),
+      language: z.string(),
+      firstname: z.string(),
+      initial: z.string(),
+      host: z.string().nullable(),
+      time: z.string().nullable(),
+    }),
+    sql`
     select r.id as request_id, v.id as visitor_id, v.visitor_type_id, v.email, v.language,
            v.firstname, upper(left(v.lastname, 1)) as initial,
            coalesce(nullif(trim(u.firstname || ' ' || u.name), ''), r.host) as host,
@@ -75,18 +85,8 @@ export async function searchExpected(
        and r.confirmed is not false
        and ${words} like sesame_fold(${pattern})
      order by v.request_time nulls last, v.firstname, r.id
-     limit ${KIOSK_LIMITS.searchMaxMatches}`);
-  const found = rowsOf<{
-    request_id: string;
-    visitor_id: string;
-    visitor_type_id: string | null;
-    email: string;
-    language: string;
-    firstname: string;
-    initial: string;
-    host: string | null;
-    time: string | null;
-  }>(result);
+     limit ${KIOSK_LIMITS.searchMaxMatches}`,
+  );
   return Promise.all(
     found.map(async (row) => ({
       request_id: row.request_id,

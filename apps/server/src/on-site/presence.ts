@@ -18,16 +18,18 @@ import {
   type KindCounts,
   type OnSiteQuery,
   type OnSiteRow,
-  type PersonKind,
 } from '@sesame/shared';
+import { z } from 'zod';
 import type { Db } from '../db/client';
 import { likeAny } from '../db/pagination';
+import { column, rowsOf } from '../db/rows';
 import type { FileSigner } from '../files/urls';
 import { currentInvitationDay, isInvited } from '../invitations/days';
 import { inSites } from '../sites/service';
 
 /** 'visitor' for visitor_checks, 'user' for user_checks (QR users and members). */
-export type CheckTable = 'visitor' | 'user';
+export const checkTable = z.enum(['visitor', 'user']);
+export type CheckTable = z.infer<typeof checkTable>;
 
 /**
  * The open checks (one per person inside) of one company, or of every company, at the
@@ -76,31 +78,32 @@ function searchOf(q: string | undefined): SQL {
 }
 
 /** Who a row of either list is, and with whom or for what they came. */
-interface PersonDbRow extends Record<string, unknown> {
-  person_id: string;
-  firstname: string;
-  lastname: string;
-  organisation: string | null;
-  company_id: string;
-  company_name: string;
-  company_slug: string;
-  host: string | null;
-  event: string | null;
-  site_id: string;
-  site_name: string;
-  site_timezone: string;
-}
+const personDbRow = z.object({
+  person_id: z.string(),
+  firstname: z.string(),
+  lastname: z.string(),
+  organisation: z.string().nullable(),
+  company_id: z.string(),
+  company_name: z.string(),
+  company_slug: z.string(),
+  host: z.string().nullable(),
+  event: z.string().nullable(),
+  site_id: z.string(),
+  site_name: z.string(),
+  site_timezone: z.string(),
+});
+type PersonDbRow = z.infer<typeof personDbRow>;
 
-interface OnSiteDbRow extends PersonDbRow {
-  check_id: string;
-  kind: PersonKind;
-  check_in_at: Date | string;
-  check_in_method: string;
-  photo_id: string | null;
-  request_id: string | null;
-}
+const onSiteDbRow = personDbRow.extend({
+  check_id: z.string(),
+  kind: z.enum(PERSON_KINDS),
+  check_in_at: column.time,
+  check_in_method: z.string(),
+  photo_id: z.string().nullable(),
+  request_id: z.string().nullable(),
+});
 
-const iso = (value: Date | string) => new Date(value).toISOString();
+const countRow = z.object({ n: column.count });
 
 /** Who a row of either list is, as both lists send it (kind first, as the schemas say). */
 const personFields = <K>(row: PersonDbRow & { kind: K }) => ({
@@ -114,11 +117,6 @@ const personFields = <K>(row: PersonDbRow & { kind: K }) => ({
   host: row.host,
   event: row.event,
 });
-
-async function rows<T>(db: Db, query: SQL): Promise<T[]> {
-  const result = await db.execute(query);
-  return (result as unknown as { rows: T[] }).rows;
-}
 
 export interface OnSitePageData {
   rows: OnSiteRow[];
@@ -144,8 +142,9 @@ export async function listOnSite(
   // by arrival) before anyone is looked up: a first page joins 24 people, not everyone inside.
   const pageFirst = !query.q && !query.kind;
   const filters = sql`where true ${query.kind ? sql`and ${kindOf} = ${query.kind}` : sql``} ${searchOf(query.q)}`;
-  const page = rows<OnSiteDbRow>(
+  const page = rowsOf(
     db,
+    onSiteDbRow,
     sql`select o.check_id, o.person_id, ${kindOf} as kind,
                coalesce(v.firstname, q.firstname, '') as firstname,
                coalesce(v.lastname, q.lastname, '') as lastname,
@@ -167,24 +166,22 @@ export async function listOnSite(
          ${byArrival('o')}
          ${pageFirst ? sql`` : window}`,
   );
-  const counted = rows<{ kind: PersonKind; n: number | string }>(
+  const counted = rowsOf(
     db,
+    countRow.extend({ kind: z.enum(PERSON_KINDS) }),
     sql`select ${kindOf} as kind, count(*) as n
           from (${open}) o ${peopleJoins}
          group by 1`,
   );
   const filtered =
     query.q || query.kind
-      ? rows<{ n: number | string }>(
-          db,
-          sql`select count(*) as n from (${open}) o ${peopleJoins} ${filters}`,
-        )
+      ? rowsOf(db, countRow, sql`select count(*) as n from (${open}) o ${peopleJoins} ${filters}`)
       : Promise.resolve(null);
   const [pageRows, countRows, filteredRows] = await Promise.all([page, counted, filtered]);
-  const counts = Object.fromEntries(PERSON_KINDS.map((k) => [k, 0])) as KindCounts;
-  for (const row of countRows) counts[row.kind] = Number(row.n);
+  const counts: KindCounts = { visitor: 0, event_guest: 0, qr_user: 0, member: 0 };
+  for (const row of countRows) counts[row.kind] = row.n;
   const total = filteredRows
-    ? Number(filteredRows[0]?.n ?? 0)
+    ? (filteredRows[0]?.n ?? 0)
     : Object.values(counts).reduce((a, b) => a + b, 0);
   return {
     total,
@@ -192,7 +189,7 @@ export async function listOnSite(
     rows: pageRows.map((row) => ({
       check_id: row.check_id,
       ...personFields(row),
-      check_in_time: iso(row.check_in_at),
+      check_in_time: row.check_in_at.toISOString(),
       check_in_method: row.check_in_method,
       photo: files.signed(row.photo_id),
       request_id: row.request_id,
@@ -205,8 +202,9 @@ export async function findOpenCheck(
   db: Db,
   checkId: string,
 ): Promise<{ companyId: string; siteId: string; table: CheckTable; uidn: string } | null> {
-  const [row] = await rows<{ company_id: string; site_id: string; tbl: CheckTable; uidn: string }>(
+  const [row] = await rowsOf(
     db,
+    z.object({ company_id: z.string(), site_id: z.string(), tbl: checkTable, uidn: z.string() }),
     sql`select o.company_id, o.site_id, o.tbl, coalesce(v.uidn, q.uidn) as uidn
           from (${openChecks(undefined)}) o
           left join visitors v on o.tbl = 'visitor' and v.id = o.person_id
@@ -218,15 +216,15 @@ export async function findOpenCheck(
     : null;
 }
 
-interface ExpectedDbRow extends PersonDbRow {
-  kind: 'visitor' | 'event_guest';
-  time: string | null;
-  invitation_id: string | null;
-  invited_by: string | null;
-  group_size: number | string | null;
-  details_completed: boolean | null;
-  here_at: Date | string | null;
-}
+const expectedDbRow = personDbRow.extend({
+  kind: z.enum(['visitor', 'event_guest']),
+  time: z.string().nullable(),
+  invitation_id: z.string().nullable(),
+  invited_by: z.string().nullable(),
+  group_size: column.count.nullable(),
+  details_completed: z.boolean(),
+  here_at: column.time.nullable(),
+});
 
 /**
  * Expected today: visitors with a confirmed request (a meeting, or an event
@@ -286,8 +284,9 @@ export async function listExpected(
        order by ir.created_at desc
        limit 1) inv on true`;
   const [page, counted] = await Promise.all([
-    rows<ExpectedDbRow>(
+    rowsOf(
       db,
+      expectedDbRow,
       sql`select v.id as person_id,
                  case when v.event_id is null then 'visitor' else 'event_guest' end as kind,
                  v.firstname, v.lastname, v.organisation_name as organisation,
@@ -303,10 +302,10 @@ export async function listExpected(
                    inv.invitation_id nulls first, v.lastname, v.id
           limit ${query.per_page} offset ${(query.page - 1) * query.per_page}`,
     ),
-    rows<{ n: number | string }>(db, sql`select count(*) as n ${from} ${where}`),
+    rowsOf(db, countRow, sql`select count(*) as n ${from} ${where}`),
   ]);
   return {
-    total: Number(counted[0]?.n ?? 0),
+    total: counted[0]?.n ?? 0,
     rows: page.map((row) => ({
       ...personFields(row),
       time: row.time,
@@ -314,9 +313,9 @@ export async function listExpected(
         ? {
             id: row.invitation_id,
             invited_by: row.invited_by,
-            group_size: Number(row.group_size ?? 1),
-            details_completed: row.details_completed === true,
-            here_at: row.here_at === null ? null : iso(row.here_at),
+            group_size: row.group_size ?? 1,
+            details_completed: row.details_completed,
+            here_at: row.here_at?.toISOString() ?? null,
           }
         : null,
     })),

@@ -29,7 +29,9 @@ import {
   RETENTION_DEFAULTS,
   type PurgeCountKey,
 } from '@sesame/shared';
+import { z } from 'zod';
 import type { Database, Db } from '../db/client';
+import { idRow, rowsOf } from '../db/rows';
 import type { FileStorage } from '../files/storage';
 import { audit } from '../audit/service';
 import { forgetOldLoginFailures } from '../auth/login-throttle';
@@ -52,11 +54,8 @@ type Count = (tx: Db, n: number) => Promise<void>;
 /** A run's heartbeat older than this: its process is gone and another sweep takes it over. */
 export const RUN_LEASE_MS = 10 * 60_000;
 
-type Rows<T> = { rows: T[] } | T[];
-function rowsOf<T>(result: unknown): T[] {
-  const r = result as Rows<T>;
-  return Array.isArray(r) ? r : r.rows;
-}
+/** A row of `… returning stored_name`: a file deleted, its bytes to remove. */
+const storedNameRow = z.object({ stored_name: z.string() });
 
 /**
  * When a visitor was last here, or is due: the end of their meeting's day or their event's,
@@ -82,10 +81,14 @@ async function purgeFilesBatch(
   count: Count,
 ): Promise<number> {
   const names = await db.transaction(async (tx) => {
-    const result = await tx.execute(sql`
+    const deleted = await rowsOf(
+      tx,
+      storedNameRow,
+      sql`
       with due as (${due}), cleared as (${clear})
-      delete from files where id in (select file_id from due) returning stored_name`);
-    const gone = rowsOf<{ stored_name: string }>(result).map((row) => row.stored_name);
+      delete from files where id in (select file_id from due) returning stored_name`,
+    );
+    const gone = deleted.map((row) => row.stored_name);
     await count(tx, gone.length);
     return gone;
   });
@@ -159,8 +162,10 @@ async function anonymiseIdentitiesBatch(
   count: Count,
 ): Promise<number> {
   const result = await db.transaction(async (tx) => {
-    const due = rowsOf<{ id: string; file_id: string | null }>(
-      await tx.execute(sql`
+    const due = await rowsOf(
+      tx,
+      z.object({ id: z.string(), file_id: z.string().nullable() }),
+      sql`
         select v.id, v.request_image_id as file_id
         from visitors v
         join companies c on c.id = v.company_id
@@ -168,7 +173,7 @@ async function anonymiseIdentitiesBatch(
         where v.anonymised_at is null
           and ${LAST_VISIT} < now() - make_interval(days => ${periodInForce('identity_days')})
         limit ${BATCH}
-        for update of v skip locked`),
+        for update of v skip locked`,
     );
     await count(tx, due.length);
     if (due.length === 0) return { count: 0, names: [] as string[] };
@@ -197,13 +202,17 @@ export async function forgetVisitorsFiles(
   tx: Db,
   ids: ReturnType<typeof sql.join>,
 ): Promise<string[]> {
-  const result = await tx.execute(sql`
+  const deleted = await rowsOf(
+    tx,
+    storedNameRow,
+    sql`
     with docs as (select request_image_id as id from visitors where id in (${ids}) and request_image_id is not null
                   union all
                   select photo_file_id from visitors where id in (${ids}) and photo_file_id is not null),
     cleared as (update visitors set request_image_id = null, photo_file_id = null where id in (${ids}) returning id)
-    delete from files where id in (select id from docs) returning stored_name`);
-  return rowsOf<{ stored_name: string }>(result).map((row) => row.stored_name);
+    delete from files where id in (select id from docs) returning stored_name`,
+  );
+  return deleted.map((row) => row.stored_name);
 }
 
 /**
@@ -217,7 +226,10 @@ async function foldChecksBatch(
 ): Promise<number> {
   const kind = table === 'visitor_checks' ? 'visitor' : 'user';
   return db.transaction(async (tx) => {
-    const result = await tx.execute(sql`
+    const [folded] = await rowsOf(
+      tx,
+      z.object({ n: z.number() }),
+      sql`
     with due as (
       select k.id, k.company_id, to_char(k.check_in_at at time zone s.timezone, 'YYYY-MM-DD') as day
       from ${sql.raw(table)} k
@@ -234,8 +246,9 @@ async function foldChecksBatch(
       on conflict (company_id, day, kind) do update set checks = check_daily_counts.checks + excluded.checks
       returning 1
     )
-    select (select count(*) from gone)::int as n, (select count(*) from counted)::int as days`);
-    const n = Number(rowsOf<{ n: number }>(result)[0]?.n ?? 0);
+    select (select count(*) from gone)::int as n, (select count(*) from counted)::int as days`,
+    );
+    const n = folded?.n ?? 0;
     await count(tx, n);
     return n;
   });
@@ -249,7 +262,10 @@ async function foldChecksBatch(
 async function purgeAuditBatch(db: Database, auditMinDays: number, count: Count): Promise<number> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`set local sesame.audit_purge = 'on'`);
-    const result = await tx.execute(sql`
+    const deleted = await rowsOf(
+      tx,
+      idRow,
+      sql`
       with due as (
         select a.id from audit_events a
         left join companies c on c.id = a.company_id
@@ -258,8 +274,9 @@ async function purgeAuditBatch(db: Database, auditMinDays: number, count: Count)
           ${auditMinDays}::int))
         limit ${BATCH * 4}
       )
-      delete from audit_events where id in (select id from due) returning 1`);
-    const n = rowsOf(result).length;
+      delete from audit_events where id in (select id from due) returning id`,
+    );
+    const n = deleted.length;
     await count(tx, n);
     return n;
   });
@@ -271,15 +288,19 @@ async function purgeAuditBatch(db: Database, auditMinDays: number, count: Count)
  */
 async function purgeRollCallsBatch(db: Database, count: Count): Promise<number> {
   return db.transaction(async (tx) => {
-    const result = await tx.execute(sql`
+    const deleted = await rowsOf(
+      tx,
+      idRow,
+      sql`
       with due as (
         select r.id from roll_calls r join companies c on c.id = r.company_id
         where r.ended_at is not null
           and r.ended_at < now() - make_interval(days => ${periodInForce('identity_days')})
         limit ${BATCH}
       )
-      delete from roll_calls where id in (select id from due) returning 1`);
-    const n = rowsOf(result).length;
+      delete from roll_calls where id in (select id from due) returning id`,
+    );
+    const n = deleted.length;
     await count(tx, n);
     return n;
   });
@@ -296,25 +317,31 @@ async function purgeSignaturesBatch(
   count: Count,
 ): Promise<number> {
   const result = await db.transaction(async (tx) => {
-    const gone = rowsOf<{ pdf_file_id: string | null }>(
-      await tx.execute(sql`
+    const gone = await rowsOf(
+      tx,
+      z.object({ pdf_file_id: z.string().nullable() }),
+      sql`
         with due as (
           select s.id from signatures s join companies c on c.id = s.company_id
           where s.signed_at < now() - make_interval(days => ${periodInForce('signatures_days')})
           limit ${BATCH}
           for update of s skip locked
         )
-        delete from signatures where id in (select id from due) returning pdf_file_id`),
+        delete from signatures where id in (select id from due) returning pdf_file_id`,
     );
     await count(tx, gone.length);
     const fileIds = gone.flatMap((row) => (row.pdf_file_id ? [row.pdf_file_id] : []));
     const names = fileIds.length
-      ? rowsOf<{ stored_name: string }>(
-          await tx.execute(sql`
+      ? (
+          await rowsOf(
+            tx,
+            storedNameRow,
+            sql`
             delete from files where id in (${sql.join(
               fileIds.map((id) => sql`${id}::uuid`),
               sql`, `,
-            )}) returning stored_name`),
+            )}) returning stored_name`,
+          )
         ).map((row) => row.stored_name)
       : [];
     return { count: gone.length, names };
@@ -420,14 +447,17 @@ export async function claimRetentionDay(
   day = today(),
   leaseMs = RUN_LEASE_MS,
 ): Promise<number | null> {
-  const result = await db.execute(sql`
+  const [row] = await rowsOf(
+    db,
+    z.object({ attempts: z.number() }),
+    sql`
     insert into retention_runs (day, heartbeat_at) values (${day}, now())
     on conflict (day) do update
       set heartbeat_at = now(), attempts = retention_runs.attempts + 1
       where retention_runs.finished_at is null and ${leaseExpired(leaseMs)}
-    returning attempts`);
-  const row = rowsOf<{ attempts: number }>(result)[0];
-  return row ? Number(row.attempts) : null;
+    returning attempts`,
+  );
+  return row?.attempts ?? null;
 }
 
 /** A run's tally: the batch's count into the day's totals, and the run's heartbeat. */
@@ -448,12 +478,17 @@ async function releaseRun(db: Db, day: string): Promise<void> {
   );
 }
 
-/** A run's totals, every count present. */
-function totalsOf(counts: unknown): RetentionCounts {
-  const stored = (counts ?? {}) as Partial<Record<CountKey, unknown>>;
-  const totals = {} as RetentionCounts;
-  for (const key of COUNT_KEYS) totals[key] = Number(stored[key] ?? 0);
-  return totals;
+/** A day's row as a run's end reads it: its totals so far (jsonb, null before any batch). */
+const runRow = z.object({
+  counts: z.record(z.string(), z.unknown()).nullable(),
+  attempts: z.number(),
+});
+
+/** A run's totals, every count present (a key no batch wrote yet: 0). */
+function totalsOf(stored: Record<string, unknown> | null): RetentionCounts {
+  const totals = Object.fromEntries(COUNT_KEYS.map((key) => [key, Number(stored?.[key] ?? 0)]));
+  // Object.fromEntries types its keys as string; COUNT_KEYS gave every one of RetentionCounts.
+  return totals as RetentionCounts;
 }
 
 export interface RetentionRun extends RetentionCounts {
@@ -469,11 +504,13 @@ export interface RetentionRun extends RetentionCounts {
  */
 async function closeAbandonedRuns(db: Database, day: string, leaseMs: number): Promise<void> {
   await db.transaction(async (tx) => {
-    const closed = rowsOf<{ day: string; counts: unknown; attempts: number }>(
-      await tx.execute(sql`
+    const closed = await rowsOf(
+      tx,
+      runRow.extend({ day: z.string() }),
+      sql`
         update retention_runs set finished_at = now(), heartbeat_at = null
         where day < ${day} and finished_at is null and ${leaseExpired(leaseMs)}
-        returning day, counts, attempts`),
+        returning day, counts, attempts`,
     );
     for (const run of closed) {
       await audit(tx, {
@@ -483,7 +520,7 @@ async function closeAbandonedRuns(db: Database, day: string, leaseMs: number): P
         detail: {
           day: run.day,
           ...totalsOf(run.counts),
-          attempts: Number(run.attempts),
+          attempts: run.attempts,
           finished: false,
         },
       });
@@ -494,15 +531,17 @@ async function closeAbandonedRuns(db: Database, day: string, leaseMs: number): P
 /** The run's end: the day's row closed and its audit entry, once, in one transaction. */
 async function finishRun(db: Database, day: string): Promise<RetentionRun | null> {
   return db.transaction(async (tx) => {
-    const [row] = rowsOf<{ counts: unknown; attempts: number }>(
-      await tx.execute(sql`
+    const [row] = await rowsOf(
+      tx,
+      runRow,
+      sql`
         update retention_runs set finished_at = now(), heartbeat_at = null
         where day = ${day} and finished_at is null
-        returning counts, attempts`),
+        returning counts, attempts`,
     );
     // Another instance took the run over and finished it first: its entry is the day's.
     if (!row) return null;
-    const run = { day, ...totalsOf(row.counts), attempts: Number(row.attempts) };
+    const run = { day, ...totalsOf(row.counts), attempts: row.attempts };
     await audit(tx, {
       companyId: null,
       actorUserId: null,

@@ -9,7 +9,9 @@ import { forgetDeliveriesOf } from '../webhooks/service';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { zipSync, strToU8 } from 'fflate';
 import { formatUidn, normalizeUidn } from '@sesame/shared';
+import { z } from 'zod';
 import type { Database, Db } from '../db/client';
+import { rowsOf } from '../db/rows';
 import {
   auditEvents,
   files,
@@ -43,7 +45,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Every card of one holder: the card, the ones it replaced and the ones that replaced it. */
 async function cardChain(db: Db, id: string): Promise<{ id: string; uidn: string }[]> {
-  const result = await db.execute(sql`
+  return rowsOf(
+    db,
+    z.object({ id: z.string(), uidn: z.string() }),
+    sql`
     with recursive chain(id) as (
       select ${id}::uuid
       union
@@ -51,12 +56,8 @@ async function cardChain(db: Db, id: string): Promise<{ id: string; uidn: string
       where q.replaced_by = c.id
          or q.id = (select replaced_by from qr_users where id = c.id)
     )
-    select q.id, q.uidn from qr_users q join chain using (id)`);
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as {
-    id: string;
-    uidn: string;
-  }[];
-  return rows;
+    select q.id, q.uidn from qr_users q join chain using (id)`,
+  );
 }
 
 /** The person behind a visitor or card holder id (or their code), or null. */

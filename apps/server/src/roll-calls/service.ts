@@ -7,14 +7,17 @@
  * exact. Ending it keeps the record: who started and ended it, and who marked whom.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import type {
-  PersonKind,
-  RollCall,
-  RollCallCounts,
-  RollCallPerson,
-  RollCallStatus,
+import {
+  PERSON_KINDS,
+  ROLL_CALL_STATUSES,
+  type RollCall,
+  type RollCallCounts,
+  type RollCallPerson,
+  type RollCallStatus,
 } from '@sesame/shared';
+import { z } from 'zod';
 import type { Db } from '../db/client';
+import { column, idRow, rowsOf } from '../db/rows';
 import { audit } from '../audit/service';
 import type { Principal } from '../auth/principal';
 import { newId } from '../db/ids';
@@ -22,13 +25,7 @@ import { badRequest, conflict, isUniqueViolation, notFound } from '../errors';
 import { openChecks } from '../on-site/presence';
 import { findSite, listSites, withinSites } from '../sites/service';
 
-async function rows<T>(db: Db, query: SQL): Promise<T[]> {
-  const result = await db.execute(query);
-  return (result as unknown as { rows: T[] }).rows;
-}
-
-const iso = (value: Date | string | null) =>
-  value === null ? null : new Date(value).toISOString();
+const iso = (value: Date | null) => value?.toISOString() ?? null;
 const staff = (id: string | null, name: string | null) =>
   id ? { id, name: (name ?? '').trim() } : null;
 
@@ -83,8 +80,9 @@ export async function startRollCall(
   try {
     return await db.transaction(async (tx) => {
       await tx.execute(sql`select id from companies where id = ${companyId} for update`);
-      const open = await rows<{ site_id: string | null }>(
+      const open = await rowsOf(
         tx,
+        z.object({ site_id: z.string().nullable() }),
         sql`select site_id from roll_calls where company_id = ${companyId} and ended_at is null`,
       );
       if (open.some((row) => siteId === null || row.site_id === null || row.site_id === siteId)) {
@@ -94,8 +92,9 @@ export async function startRollCall(
         sql`insert into roll_calls (id, company_id, site_id, started_by)
             values (${id}, ${companyId}, ${siteId}, ${startedBy})`,
       );
-      const inserted = await rows<{ id: string }>(
+      const inserted = await rowsOf(
         tx,
+        idRow,
         sql`insert into roll_call_people
                    (id, roll_call_id, check_id, person_table, person_id, person_kind,
                     firstname, lastname, organisation, check_in_at)
@@ -136,12 +135,16 @@ export interface RollCallKey {
 
 /** The roll call `id`'s company, site and state (for the guard), or null. */
 export async function findRollCall(db: Db, id: string): Promise<RollCallKey | null> {
-  const [row] = await rows<{
-    id: string;
-    company_id: string;
-    site_id: string | null;
-    ended_at: Date | string | null;
-  }>(db, sql`select id, company_id, site_id, ended_at from roll_calls where id = ${id}`);
+  const [row] = await rowsOf(
+    db,
+    z.object({
+      id: z.string(),
+      company_id: z.string(),
+      site_id: z.string().nullable(),
+      ended_at: column.time.nullable(),
+    }),
+    sql`select id, company_id, site_id, ended_at from roll_calls where id = ${id}`,
+  );
   return row
     ? {
         id: row.id,
@@ -157,8 +160,9 @@ export async function findRollCallPerson(
   db: Db,
   key: { rollCallId: string; personId: string },
 ): Promise<{ companyId: string; siteId: string | null } | null> {
-  const [row] = await rows<{ company_id: string; site_id: string | null }>(
+  const [row] = await rowsOf(
     db,
+    z.object({ company_id: z.string(), site_id: z.string().nullable() }),
     sql`select rc.company_id, rc.site_id from roll_call_people p join roll_calls rc on rc.id = p.roll_call_id
          where p.id = ${key.personId} and p.roll_call_id = ${key.rollCallId}`,
   );
@@ -179,38 +183,41 @@ export function assertRollCallWithinSites(
 
 /** The counts of a roll call, counted by the database. */
 export async function countRollCall(db: Db, rollCallId: string): Promise<RollCallCounts> {
-  const [row] = await rows<Record<keyof RollCallCounts, number | string>>(
+  const [row] = await rowsOf(
     db,
+    z.object({
+      total: column.count,
+      safe: column.count,
+      missing: column.count,
+      unknown: column.count,
+    }),
     sql`select count(*) as total,
                count(*) filter (where status = 'safe') as safe,
                count(*) filter (where status = 'missing') as missing,
                count(*) filter (where status = 'unknown') as unknown
           from roll_call_people where roll_call_id = ${rollCallId}`,
   );
-  return {
-    total: Number(row?.total ?? 0),
-    safe: Number(row?.safe ?? 0),
-    missing: Number(row?.missing ?? 0),
-    unknown: Number(row?.unknown ?? 0),
-  };
+  // An aggregate without group by gives one row, whatever it counts.
+  return row ?? { total: 0, safe: 0, missing: 0, unknown: 0 };
 }
 
-interface PersonDbRow extends Record<string, unknown> {
-  id: string;
-  person_id: string;
-  person_kind: PersonKind;
-  firstname: string;
-  lastname: string;
-  organisation: string | null;
-  check_in_at: Date | string;
-  status: RollCallStatus;
-  marked_by: string | null;
-  marked_by_name: string | null;
-  marked_at: Date | string | null;
-  site_id: string | null;
-  site_name: string | null;
-  site_timezone: string | null;
-}
+const personDbRow = z.object({
+  id: z.string(),
+  person_id: z.string(),
+  person_kind: z.enum(PERSON_KINDS),
+  firstname: z.string(),
+  lastname: z.string(),
+  organisation: z.string().nullable(),
+  check_in_at: column.time,
+  status: z.enum(ROLL_CALL_STATUSES),
+  marked_by: z.string().nullable(),
+  marked_by_name: z.string().nullable(),
+  marked_at: column.time.nullable(),
+  site_id: z.string().nullable(),
+  site_name: z.string().nullable(),
+  site_timezone: z.string().nullable(),
+});
+type PersonDbRow = z.infer<typeof personDbRow>;
 
 const personColumns = sql`p.id, p.person_id, p.person_kind, p.firstname, p.lastname, p.organisation,
   p.check_in_at, p.status, p.marked_by, trim(mu.firstname || ' ' || mu.name) as marked_by_name, p.marked_at,
@@ -232,7 +239,7 @@ const toPerson = (row: PersonDbRow): RollCallPerson => ({
   firstname: row.firstname,
   lastname: row.lastname,
   organisation: row.organisation,
-  check_in_time: new Date(row.check_in_at).toISOString(),
+  check_in_time: row.check_in_at.toISOString(),
   status: row.status,
   marked_by: staff(row.marked_by, row.marked_by_name),
   marked_at: iso(row.marked_at),
@@ -254,8 +261,9 @@ export async function markPerson(
   by: string,
 ): Promise<RollCallPerson | null> {
   const marked = status !== 'unknown';
-  const [row] = await rows<PersonDbRow>(
+  const [row] = await rowsOf(
     db,
+    personDbRow,
     sql`with updated as (
           update roll_call_people p
              set status = ${status},
@@ -276,8 +284,9 @@ export async function endRollCall(
   by: string,
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const ended = await rows<{ id: string }>(
+    const ended = await rowsOf(
       tx,
+      idRow,
       sql`update roll_calls set ended_at = now(), ended_by = ${by}
            where id = ${rollCall.id} and ended_at is null returning id`,
     );
@@ -293,25 +302,26 @@ export async function endRollCall(
   });
 }
 
-interface RollCallDbRow extends Record<string, unknown> {
-  id: string;
-  company_id: string;
-  company_name: string;
-  company_slug: string;
-  site_id: string | null;
-  site_name: string | null;
-  site_timezone: string | null;
-  started_by: string | null;
-  started_by_name: string | null;
-  started_at: Date | string;
-  ended_by: string | null;
-  ended_by_name: string | null;
-  ended_at: Date | string | null;
-}
+const rollCallDbRow = z.object({
+  id: z.string(),
+  company_id: z.string(),
+  company_name: z.string(),
+  company_slug: z.string(),
+  site_id: z.string().nullable(),
+  site_name: z.string().nullable(),
+  site_timezone: z.string().nullable(),
+  started_by: z.string().nullable(),
+  started_by_name: z.string().nullable(),
+  started_at: column.time,
+  ended_by: z.string().nullable(),
+  ended_by_name: z.string().nullable(),
+  ended_at: column.time.nullable(),
+});
 
 async function present(db: Db, where: SQL): Promise<RollCall | null> {
-  const [head] = await rows<RollCallDbRow>(
+  const [head] = await rowsOf(
     db,
+    rollCallDbRow,
     sql`select rc.id, c.id as company_id, c.name as company_name, c.slug as company_slug,
                s.id as site_id, s.name as site_name, s.timezone as site_timezone,
                rc.started_by, trim(su.firstname || ' ' || su.name) as started_by_name, rc.started_at,
@@ -325,8 +335,9 @@ async function present(db: Db, where: SQL): Promise<RollCall | null> {
   );
   if (!head) return null;
   const [people, counts] = await Promise.all([
-    rows<PersonDbRow>(
+    rowsOf(
       db,
+      personDbRow,
       sql`select ${personColumns} from roll_call_people p ${personJoins}
            where p.roll_call_id = ${head.id} order by lower(p.lastname), lower(p.firstname), p.id`,
     ),
@@ -340,7 +351,7 @@ async function present(db: Db, where: SQL): Promise<RollCall | null> {
         ? null
         : { id: head.site_id, name: head.site_name ?? '', timezone: head.site_timezone ?? 'UTC' },
     started_by: staff(head.started_by, head.started_by_name),
-    started_at: new Date(head.started_at).toISOString(),
+    started_at: head.started_at.toISOString(),
     ended_by: staff(head.ended_by, head.ended_by_name),
     ended_at: iso(head.ended_at),
     counts,
