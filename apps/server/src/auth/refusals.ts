@@ -9,6 +9,7 @@
 import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { idRow, rowsOf } from '../db/rows';
 import { signInRefusals, users } from '../db/schema';
 
 /**
@@ -42,7 +43,10 @@ export async function recordRefusal(
  * instance running it at the same time as another finds the rows already taken.
  */
 export async function flushRefusals(db: Db, now: Date = new Date()): Promise<number> {
-  const result = await db.execute(sql`
+  const written = await rowsOf(
+    db,
+    idRow,
+    sql`
     with taken as (
       delete from ${signInRefusals}
       where minute < date_trunc('minute', ${now.toISOString()}::timestamptz)
@@ -53,7 +57,7 @@ export async function flushRefusals(db: Db, now: Date = new Date()): Promise<num
            jsonb_build_object('attempts', t.attempts, 'client', t.client, 'minute', t.minute),
            t.minute + interval '1 minute'
     from taken t join ${users} u on u.id = t.user_id
-    returning id`);
-  const rows = (result as { rows?: unknown[] }).rows ?? (result as unknown as unknown[]);
-  return Array.isArray(rows) ? rows.length : 0;
+    returning id`,
+  );
+  return written.length;
 }

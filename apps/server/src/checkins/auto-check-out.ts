@@ -13,7 +13,9 @@
  * and then finds it closed). The presence triggers (migration 0008) tell the live screens.
  */
 import { sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db } from '../db/client';
+import { column, rowsOf } from '../db/rows';
 
 /**
  * The instant check `k` made at site `s` is closed at: the first `end` (an HH:MM column
@@ -53,10 +55,13 @@ function closeIn(table: 'visitor_checks' | 'user_checks', now: SQL): SQL {
 /** Closes every open check whose day end has passed at `now`; answers how many it closed. */
 export async function autoCheckOut(db: Db, now: Date = new Date()): Promise<number> {
   const at = sql`${now.toISOString()}::timestamptz`;
-  const result = await db.execute(sql`
+  const [row] = await rowsOf(
+    db,
+    z.object({ n: column.count }),
+    sql`
     with v as (${closeIn('visitor_checks', at)}),
          u as (${closeIn('user_checks', at)})
-    select (select count(*) from v) + (select count(*) from u) as n`);
-  const [row] = (result as unknown as { rows: { n: number | string }[] }).rows;
-  return Number(row?.n ?? 0);
+    select (select count(*) from v) + (select count(*) from u) as n`,
+  );
+  return row?.n ?? 0;
 }

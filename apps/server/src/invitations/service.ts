@@ -17,11 +17,12 @@ import type {
   InvitedVisit,
   InvitedVisitor,
 } from '@sesame/shared';
-import { asLanguage } from '@sesame/shared';
+import { asLanguage, INVITED_STATES } from '@sesame/shared';
 import { toE164 } from '@sesame/shared/phone';
+import { z } from 'zod';
 import type { Db } from '../db/client';
 import { newId, newUidn } from '../db/ids';
-import { rows } from '../db/rows';
+import { column, rowsOf } from '../db/rows';
 import {
   auditEvents,
   invitationDays as invitationDaysTable,
@@ -614,41 +615,34 @@ export async function cancelInvitation(
   return what;
 }
 
-interface InvitedDbRow {
-  request_id: string;
-  invitation_id: string;
-  visitor_id: string;
-  firstname: string;
-  lastname: string;
-  email: string;
-  contact: string;
-  organisation_name: string;
-  uidn: string;
-  site_id: string;
-  site_name: string;
-  site_timezone: string;
-  host_id: string | null;
-  host_name: string | null;
-  reason: string | null;
-  language: string;
-  first_date: string;
-  time: string;
-  end_time: string;
-  rrule: string | null;
-  next_day: string | null;
-  days: { day: string; cancelled: boolean }[];
-  group_size: number | string;
-  state: InvitedVisit['state'];
-  here_at: Date | string | null;
-  created_at: Date | string;
-}
-
-const iso = (value: Date | string | null) =>
-  value === null
-    ? null
-    : value instanceof Date
-      ? value.toISOString()
-      : new Date(value).toISOString();
+const invitedDbRow = z.object({
+  request_id: z.string(),
+  invitation_id: z.string(),
+  visitor_id: z.string(),
+  firstname: z.string(),
+  lastname: z.string(),
+  email: z.string(),
+  contact: z.string(),
+  organisation_name: z.string(),
+  uidn: z.string(),
+  site_id: z.string(),
+  site_name: z.string(),
+  site_timezone: z.string(),
+  host_id: z.string().nullable(),
+  host_name: z.string().nullable(),
+  reason: z.string().nullable(),
+  language: z.string(),
+  first_date: z.string(),
+  time: z.string(),
+  end_time: z.string(),
+  rrule: z.string().nullable(),
+  next_day: z.string().nullable(),
+  days: z.array(z.object({ day: z.string(), cancelled: z.boolean() })),
+  group_size: column.count,
+  state: z.enum(INVITED_STATES),
+  here_at: column.time.nullable(),
+  created_at: column.time,
+});
 
 /**
  * Invited visitors, one row each: the host's own (`hostUserId`), or every host's of the
@@ -702,8 +696,9 @@ export async function listInvitedVisits(
       ? sql`order by ${lastEnd} desc, v.lastname, r.id`
       : sql`order by nd.starts_at nulls last, i.time, v.lastname, r.id`;
   const [page, counted] = await Promise.all([
-    rows<InvitedDbRow>(
+    rowsOf(
       db,
+      invitedDbRow,
       sql`select r.id as request_id, i.id as invitation_id, v.id as visitor_id,
                  v.firstname, v.lastname, v.email, v.contact, v.organisation_name, v.uidn,
                  s.id as site_id, s.name as site_name, s.timezone as site_timezone,
@@ -719,10 +714,10 @@ export async function listInvitedVisits(
           ${from} ${where} ${order}
           limit ${query.per_page} offset ${(query.page - 1) * query.per_page}`,
     ),
-    rows<{ n: number | string }>(db, sql`select count(*) as n ${from} ${where}`),
+    rowsOf(db, z.object({ n: column.count }), sql`select count(*) as n ${from} ${where}`),
   ]);
   return {
-    total: Number(counted[0]?.n ?? 0),
+    total: counted[0]?.n ?? 0,
     rows: page.map((row) => ({
       request_id: row.request_id,
       invitation_id: row.invitation_id,
@@ -743,10 +738,10 @@ export async function listInvitedVisits(
       rrule: row.rrule,
       next_day: row.next_day,
       days: row.days,
-      group_size: Number(row.group_size),
+      group_size: row.group_size,
       state: row.state,
-      here_at: iso(row.here_at),
-      created_at: iso(row.created_at)!,
+      here_at: row.here_at?.toISOString() ?? null,
+      created_at: row.created_at.toISOString(),
     })),
   };
 }

@@ -11,8 +11,10 @@ import { sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import pg from 'pg';
 import type { Registry } from 'prom-client';
+import { z } from 'zod';
 import type { Database } from '../db/client';
 import { poolStats } from '../db/pool-guard';
+import { rowsOf } from '../db/rows';
 
 /**
  * How long a scrape waits for the outbox's figures: under Prometheus's own scrape timeout
@@ -165,17 +167,16 @@ export async function createMetrics(sources: MetricSources, enabled: boolean): P
   let reading: Promise<{ pending: number; age: number } | null> | undefined;
   const readOutbox = () =>
     (reading ??= withinScrapeTime(
-      sources.db.execute(
+      rowsOf(
+        sources.db,
+        z.object({ pending: z.number(), age: z.number() }),
         sql`select count(*)::int as pending,
                    coalesce(extract(epoch from now() - min(created_at)), 0)::float8 as age
               from mail_outbox where status = 'pending'`,
       ),
     )
       .then(
-        (result) => {
-          const row = (result as unknown as { rows: { pending: number; age: number }[] }).rows[0];
-          return { pending: Number(row?.pending ?? 0), age: Math.max(0, Number(row?.age ?? 0)) };
-        },
+        ([row]) => ({ pending: row?.pending ?? 0, age: Math.max(0, row?.age ?? 0) }),
         // A scrape still answers when the database is out or slow: the rest is worth having.
         () => null,
       )

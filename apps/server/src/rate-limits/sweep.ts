@@ -5,8 +5,9 @@
  * other's rows. The table holds at most the keys seen within the longest window.
  */
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Database } from '../db/client';
-import { rows } from '../db/rows';
+import { rowsOf } from '../db/rows';
 
 /** Rows one statement deletes: a flood's leftovers go over several short statements. */
 export const SWEEP_BATCH = 5_000;
@@ -19,8 +20,9 @@ export async function sweepExpiredCounters(
 ): Promise<number> {
   let deleted = 0;
   for (;;) {
-    const gone = await rows<{ gone: number }>(
+    const gone = await rowsOf(
       db,
+      z.object({ gone: z.number() }),
       sql`
       delete from rate_limit_hits
        where key in (select key from rate_limit_hits

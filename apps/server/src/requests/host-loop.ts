@@ -8,6 +8,7 @@ import type { HostCandidate } from '@sesame/shared';
 import { audit } from '../audit/service';
 import type { Db } from '../db/client';
 import { fullNames, likeAny } from '../db/pagination';
+import { idRow, rowsOf } from '../db/rows';
 import { mailOutbox, users, visitRequests, visitors } from '../db/schema';
 import {
   enqueueOnce,
@@ -301,7 +302,10 @@ export async function decideRequest(
  * Returns how many were queued.
  */
 export async function queueReminders(db: Db, now: Date = new Date()): Promise<number> {
-  const result = await db.execute(sql`
+  const queued = await rowsOf(
+    db,
+    idRow,
+    sql`
     insert into ${mailOutbox} (id, company_id, kind, to_address, payload, dedupe_key)
     select gen_random_uuid(), r.company_id, ${VISITOR_REMINDER_MAIL}, v.email,
            jsonb_build_object('visitorId', v.id, 'requestId', r.id),
@@ -324,7 +328,7 @@ export async function queueReminders(db: Db, now: Date = new Date()): Promise<nu
                        where d.invitation_id = r.invitation_id and d.starts_at = v.day_starts_at
                          and d.cancelled_at is null))
     on conflict (dedupe_key) do nothing
-    returning id`);
-  const rows = (result as { rows?: unknown[] }).rows ?? (result as unknown as unknown[]);
-  return Array.isArray(rows) ? rows.length : 0;
+    returning id`,
+  );
+  return queued.length;
 }

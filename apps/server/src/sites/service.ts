@@ -22,7 +22,9 @@ import type { BadgeSize, Site, SiteInput, SiteRef, SiteUpdate } from '@sesame/sh
 import { actsOnAllCompanies, type Action } from '@sesame/shared';
 import { audit } from '../audit/service';
 import type { Principal } from '../auth/principal';
+import { z } from 'zod';
 import type { Db } from '../db/client';
+import { idRow, rowsOf } from '../db/rows';
 import { sites } from '../db/schema';
 import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../errors';
 
@@ -296,7 +298,10 @@ export async function updateSite(
  * a signed document or a visit held by the watchlist (issue 31).
  */
 export async function siteHasHistory(db: Db, siteId: string): Promise<boolean> {
-  const result = await db.execute(sql`
+  const [row] = await rowsOf(
+    db,
+    z.object({ used: z.boolean() }),
+    sql`
     select exists (select 1 from visitors where site_id = ${siteId})
         or exists (select 1 from events where site_id = ${siteId})
         or exists (select 1 from visitor_checks where site_id = ${siteId})
@@ -304,8 +309,8 @@ export async function siteHasHistory(db: Db, siteId: string): Promise<boolean> {
         or exists (select 1 from roll_calls where site_id = ${siteId})
         or exists (select 1 from kiosks where site_id = ${siteId})
         or exists (select 1 from signatures where site_id = ${siteId})
-        or exists (select 1 from watchlist_holds where site_id = ${siteId}) as used`);
-  const [row] = (result as unknown as { rows: { used: boolean }[] }).rows;
+        or exists (select 1 from watchlist_holds where site_id = ${siteId}) as used`,
+  );
   return row?.used === true;
 }
 
@@ -395,11 +400,13 @@ export async function deleteSite(db: Db, site: SiteRow, actorUserId: string | nu
     const othersActive = all.filter((row) => row.id !== site.id && !row.archivedAt).length;
     if (othersActive === 0) throw conflict((m) => m.site.lastSite);
     // Staff limited to it alone would be left with no limits, that is every site: 409.
-    const stranded = await tx.execute(
-      sql`select 1 from users where company_id = ${site.companyId}
+    const stranded = await rowsOf(
+      tx,
+      idRow,
+      sql`select id from users where company_id = ${site.companyId}
            and cardinality(site_ids) > 0 and site_ids <@ array[${site.id}::uuid] limit 1`,
     );
-    if ((stranded as unknown as { rows: unknown[] }).rows.length > 0) {
+    if (stranded.length > 0) {
       throw conflict((m) => m.site.onlySiteOfStaff);
     }
     // Staff whose limits named it keep the others; their home site falls back (set null).

@@ -12,10 +12,11 @@
  * review, never a refusal.
  */
 import { and, eq, sql } from 'drizzle-orm';
-import type { HoldMatch, HoldSource } from '@sesame/shared';
+import { HOLD_MATCHES, HOLD_STATUSES, type HoldMatch, type HoldSource } from '@sesame/shared';
+import { z } from 'zod';
 import { audit } from '../audit/service';
 import type { Db } from '../db/client';
-import { rows } from '../db/rows';
+import { rowsOf } from '../db/rows';
 import { mailOutbox, sites, visitors, watchlistHolds } from '../db/schema';
 
 export interface WatchedPerson {
@@ -78,8 +79,13 @@ export async function matchWatchlist(
            (select c.watchlist_name_threshold from companies c where c.id = ${companyId}::uuid)`);
   }
   if (lookups.length === 0) return null;
-  const [best] = await rows<{ id: string; matched_on: HoldMatch; similarity: number | null }>(
+  const [best] = await rowsOf(
     db,
+    z.object({
+      id: z.string(),
+      matched_on: z.enum(HOLD_MATCHES),
+      similarity: z.number().nullable(),
+    }),
     sql`select * from (${sql.join(lookups, sql` union all `)}) m(id, matched_on, similarity, rank)
         order by rank, similarity desc nulls last limit 1`,
   );
@@ -87,7 +93,7 @@ export async function matchWatchlist(
   return {
     entryId: best.id,
     matchedOn: best.matched_on,
-    similarity: best.similarity === null ? null : Number(best.similarity),
+    similarity: best.similarity,
   };
 }
 
@@ -185,8 +191,9 @@ export async function screenVisit(
   tx: Db,
   visit: { visitorId: string; requestId: string | null; source: HoldSource; now?: Date },
 ): Promise<Screening> {
-  const [decided] = await rows<{ status: string }>(
+  const [decided] = await rowsOf(
     tx,
+    z.object({ status: z.enum(HOLD_STATUSES) }),
     sql`select status from watchlist_holds where visitor_id = ${visit.visitorId}::uuid
          order by case status when 'pending' then 0 when 'denied' then 1 else 2 end, created_at desc
          limit 1`,
