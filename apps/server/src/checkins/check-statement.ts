@@ -14,71 +14,78 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { ACTIONS } from '@sesame/shared';
+import { z } from 'zod';
 import { activeRoleOf, liveApiKey, liveSession } from '../auth/session-rule';
 import type { Database } from '../db/client';
 import { rawPrepared } from '../db/raw-prepared';
 import { apiKeys, sessions, users } from '../db/schema';
-import { firstRow } from '../db/rows';
+import { column, firstRow } from '../db/rows';
 import { mainSiteZone } from '../sites/service';
 import { currentInvitationDay, isInvited } from '../invitations/days';
 
 /** What the statement decided for the holder. */
-export type CheckDecision = 'repeatIn' | 'close' | 'repeatOut' | 'refuse' | 'open';
+const checkDecision = z.enum(['repeatIn', 'close', 'repeatOut', 'refuse', 'open']);
+export type CheckDecision = z.infer<typeof checkDecision>;
 
 /** Why a holder may not come in (or, for 'replaced', neither in nor out). Keys of CHECK_MESSAGES. */
-export type Refusal =
-  | 'notConfirmed'
-  | 'eventOver'
-  | 'eventNotYet'
-  | 'meetingDayOver'
-  | 'meetingNotYet'
-  | 'expired'
-  | 'replaced'
+const refusal = z.enum([
+  'notConfirmed',
+  'eventOver',
+  'eventNotYet',
+  'meetingDayOver',
+  'meetingNotYet',
+  'expired',
+  'replaced',
   /** A visitor's code at another site's desk, or beyond the scanner's site limits (issue 28). */
-  | 'otherSite'
+  'otherSite',
   /**
    * Issue 31: the visit matches the watchlist (or waits for its review, or was denied) and
    * no reviewer allowed it: nothing is written; toggle.ts holds the visit for review.
    */
-  | 'watchlist';
+  'watchlist',
+]);
+export type Refusal = z.infer<typeof refusal>;
 
 /**
  * The desk's site the request named (issue 28): 'none' when it named none, 'unknown' when
  * no site the caller reaches has that id (404), 'notYours' beyond the caller's site limits
  * (403), 'archived' (400), else 'ok'. Anything but 'none' and 'ok' finds no holder.
  */
-export type DeskState = 'none' | 'unknown' | 'notYours' | 'archived' | 'ok';
+const deskState = z.enum(['none', 'unknown', 'notYours', 'archived', 'ok']);
+export type DeskState = z.infer<typeof deskState>;
 
-export interface CheckOutcome {
+/** The statement's one row (`answer` below), checked as it is read. */
+const checkOutcome = z.object({
   /** The token's session is live and its user active. */
-  authenticated: boolean;
-  mayRecord: boolean;
+  authenticated: z.boolean(),
+  mayRecord: z.boolean(),
   /** Null when no holder was found within the caller's reach. */
-  holderId: string | null;
-  uidn: string | null;
-  firstname: string | null;
-  lastname: string | null;
+  holderId: z.string().nullable(),
+  uidn: z.string().nullable(),
+  firstname: z.string().nullable(),
+  lastname: z.string().nullable(),
   /** The zone of the check's site (the visitor's site; a QR user's: the desk's). */
-  timezone: string | null;
+  timezone: z.string().nullable(),
   /** The name of the holder's site (a visitor's: the site their code is valid at). */
-  siteName: string | null;
+  siteName: z.string().nullable(),
   /** QR users: the zone a card's expiry day is read in (the company's main site's). */
-  expiryZone: string | null;
-  dateExp: Date | null;
+  expiryZone: z.string().nullable(),
+  dateExp: column.time.nullable(),
   /** A visitor's day, DD/MM/YYYY: the event's or the meeting's (null for QR users). */
-  day: string | null;
-  refusal: Refusal | null;
-  latestIn: Date | null;
-  latestOut: Date | null;
-  decision: CheckDecision | null;
+  day: z.string().nullable(),
+  refusal: refusal.nullable(),
+  latestIn: column.time.nullable(),
+  latestOut: column.time.nullable(),
+  decision: checkDecision.nullable(),
   /** The guarded write found something to do. */
-  wrote: boolean;
-  desk: DeskState;
+  wrote: z.boolean(),
+  desk: deskState,
   /** The kiosk only: the caller's company has turned e-mail presence on. */
-  kioskEmailEnabled?: boolean | null;
+  kioskEmailEnabled: z.boolean().nullable().optional(),
   /** The kiosk only: the holder's photo (their document when it is an image), or null. */
-  photoId?: string | null;
-}
+  photoId: z.string().nullable().optional(),
+});
+export type CheckOutcome = z.infer<typeof checkOutcome>;
 
 /** The values every code check passes; the holder's key (code or e-mail) comes on top. */
 export interface CheckValues {
@@ -450,7 +457,7 @@ export const CHECK_STATEMENTS = {
 } as const;
 
 function checkStatement<Key extends 'code' | 'email'>(name: keyof typeof CHECK_STATEMENTS) {
-  const run = rawPrepared<CheckOutcome>(name, CHECK_STATEMENTS[name]);
+  const run = rawPrepared(name, checkOutcome, CHECK_STATEMENTS[name]);
   // The answer always has exactly one row: `from (select 1)` with left joins.
   return async (db: Database, values: CheckValues & Record<Key, string>): Promise<CheckOutcome> => {
     const { action = 'checks.record', closeOnly = false, openOnly = false, ...rest } = values;
@@ -477,8 +484,9 @@ export const checkKioskEmailStatement = checkStatement<'email'>('check_kiosk_ema
  * a visitor of another site is refused ('otherSite'), one of another company is not
  * found. `openOnly` for its check-in, `closeOnly` for its check-out.
  */
-const runKioskVisitorCheck = rawPrepared<CheckOutcome>(
+const runKioskVisitorCheck = rawPrepared(
   'check_visitor_code_kiosk',
+  checkOutcome,
   CHECK_STATEMENTS.check_visitor_code_kiosk,
 );
 

@@ -9,6 +9,7 @@
  * still agree on the windows. The row lock of the upsert orders concurrent hits on one key.
  */
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Database } from '../db/client';
 import { rawPrepared } from '../db/raw-prepared';
 import type { CounterStore } from './fail-open';
@@ -27,8 +28,9 @@ export function routePrefix(routeOptions: unknown): string {
  * per count than parsed each time). Behind a pooler in transaction mode the pool sends it
  * unnamed instead (db/client.ts, withoutStatementNames).
  */
-const hit = rawPrepared<{ hits: number; ttl_ms: number }>(
+const hit = rawPrepared(
   'rate_limit_hit',
+  z.object({ hits: z.number(), ttl_ms: z.number() }),
   sql`insert into rate_limit_hits as h (key, hits, resets_at)
       values (${sql.placeholder('key')}, 1,
               now() + ${sql.placeholder('windowMs')}::float8 * interval '1 millisecond')
