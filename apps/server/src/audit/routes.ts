@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { auditListEntrySchema, auditQuerySchema, catalogue, paginatedSchema } from '@sesame/shared';
 import { companyScope, signedIn } from '../auth/authorize';
-import { csvField, EXPORT_MAX_ROWS } from '../checkins/csv';
+import { csvField, EXPORT_MAX_ROWS, sendCsv } from '../checkins/csv';
 import { listMeta } from '../db/pagination';
 import { presentAuditEntry } from './presenter';
 import { auditActors, listAudit } from './service';
@@ -95,11 +95,11 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
           .join(';'),
       );
       const stamp = new Date().toISOString().slice(0, 10);
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${words.fileName}-${stamp}.csv"`)
-        .header('cache-control', 'no-store')
-        .send(`\uFEFF${[words.header.map(csvField).join(';'), ...lines].join('\r\n')}\r\n`);
+      return sendCsv(
+        reply,
+        `${words.fileName}-${stamp}.csv`,
+        `\uFEFF${[words.header.map(csvField).join(';'), ...lines].join('\r\n')}\r\n`,
+      );
     },
   );
 };

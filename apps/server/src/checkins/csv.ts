@@ -5,6 +5,7 @@
  * and fixed words are in the reader's language; the file's form is the same in
  * every language, so French Excel opens an English export as well.
  */
+import type { FastifyReply } from 'fastify';
 import { catalogue, formatPerZone, type Catalogue, type Language } from '@sesame/shared';
 import type { VisitorLogEntry } from './logs';
 
@@ -48,6 +49,18 @@ export function frenchExcelCsv(
 ): string {
   const lines = [header, ...rows].map((fields) => fields.map(csvField).join(';'));
   return `\uFEFF${lines.join('\r\n')}\r\n`;
+}
+
+/**
+ * Answers a CSV download: its type, the file name the browser saves it under, never kept
+ * in a cache (it holds a company's records). `body` is the whole file or a stream of it.
+ */
+export function sendCsv(reply: FastifyReply, fileName: string, body: unknown) {
+  return reply
+    .header('content-type', 'text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${fileName}"`)
+    .header('cache-control', 'no-store')
+    .send(body);
 }
 
 export function visitorLogCsv(rows: VisitorLogEntry[], lang: Language): string {

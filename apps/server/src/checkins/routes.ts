@@ -31,7 +31,7 @@ import { findCompany } from '../companies/service';
 import { companies, qrUsers, userChecks, visitorChecks, visitors } from '../db/schema';
 import { notFound, unauthenticated } from '../errors';
 import { Readable } from 'node:stream';
-import { visitorLogCsvChunks, EXPORT_MAX_ROWS } from './csv';
+import { sendCsv, visitorLogCsvChunks, EXPORT_MAX_ROWS } from './csv';
 import { oncePerKey, scanKey } from './idempotency';
 import { listUserAttendance, listUserLog, listVisitorLog, streamVisitorLog } from './logs';
 import { presentAttendance, presentUserLog, presentVisitorLog } from './presenter';
@@ -423,14 +423,11 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
         yield* rows;
       }
       const stamp = new Date().toISOString().slice(0, 10);
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header(
-          'content-disposition',
-          `attachment; filename="${catalogue(request.lang).csv.visitorLog.fileName}-${stamp}.csv"`,
-        )
-        .header('cache-control', 'no-store')
-        .send(Readable.from(visitorLogCsvChunks(all(), request.lang)));
+      return sendCsv(
+        reply,
+        `${catalogue(request.lang).csv.visitorLog.fileName}-${stamp}.csv`,
+        Readable.from(visitorLogCsvChunks(all(), request.lang)),
+      );
     },
   );
 

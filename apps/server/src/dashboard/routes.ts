@@ -18,6 +18,7 @@ import type { FastifyRequest } from 'fastify';
 import { companyScope, signedIn } from '../auth/authorize';
 import { loadCompany } from '../companies/load';
 import { siteScope } from '../sites/service';
+import { sendCsv } from '../checkins/csv';
 import { dashboardCsv } from './csv';
 import { readDashboard } from './figures';
 
@@ -81,14 +82,11 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
       const dashboard = await dashboardOf(request, request.query);
       const words = catalogue(request.lang).dashboard;
       const name = [words.fileName, request.query.chart].filter(Boolean).join('-');
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header(
-          'content-disposition',
-          `attachment; filename="${name}-${request.query.from}-${request.query.to}.csv"`,
-        )
-        .header('cache-control', 'no-store')
-        .send(dashboardCsv(dashboard, request.query.chart, request.lang));
+      return sendCsv(
+        reply,
+        `${name}-${request.query.from}-${request.query.to}.csv`,
+        dashboardCsv(dashboard, request.query.chart, request.lang),
+      );
     },
   );
 };

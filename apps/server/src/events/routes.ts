@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { idParams } from '../params';
 import {
   ID_FILE_MAX_BYTES,
   eventAttendanceListSchema,
@@ -19,7 +20,7 @@ import {
 } from '@sesame/shared';
 import { listMeta } from '../db/pagination';
 import { companyForNewRecord, companyScope, loadAuthorized, signedIn } from '../auth/authorize';
-import { EXPORT_MAX_ROWS } from '../checkins/csv';
+import { EXPORT_MAX_ROWS, sendCsv } from '../checkins/csv';
 import { findCompany } from '../companies/service';
 import { loadCompany } from '../companies/load';
 import type { Db } from '../db/client';
@@ -49,7 +50,6 @@ import { found } from '../db/rows';
 import { assertWithinSites, siteForNewRecord, siteScope } from '../sites/service';
 import { say } from '../language';
 
-const idParams = z.object({ id: z.uuid(said((m) => m.api.badRequest)) });
 const slugParam = z.string().min(1).max(100);
 
 /** A company's event by the two segments of its share link (company slug or id, event slug). */
@@ -219,14 +219,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { record: event } = await loadAuthorized(request, findEvent, request.params.id);
       const csv = await participantsCsv(app.db, event, request.lang);
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header(
-          'content-disposition',
-          `attachment; filename="${participantsFileName(event, request.lang)}"`,
-        )
-        .header('cache-control', 'no-store')
-        .send(csv);
+      return sendCsv(reply, participantsFileName(event, request.lang), csv);
     },
   );
 
