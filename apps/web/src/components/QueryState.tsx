@@ -7,7 +7,7 @@ import type { ReactNode } from 'react';
 import { Alert, Center, Loader, Text } from '@mantine/core';
 import { useTranslation } from '../lib/i18n';
 
-interface QueryLike<T> {
+export interface QueryLike<T> {
   isPending: boolean;
   isError: boolean;
   error: unknown;

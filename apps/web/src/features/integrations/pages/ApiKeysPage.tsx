@@ -10,12 +10,10 @@ import { useParams } from 'react-router';
 import type { ApiKey, ApiKeyCreated, ApiKeyInput } from '@sesame/shared';
 import type { Feedback } from '../../../components/FeedbackAlert';
 import { ListHeader } from '../../../components/ListHeader';
-import { QueryState } from '../../../components/QueryState';
+import { QueryRows } from '../../../components/QueryRows';
 import { ShownOnce } from '../../../components/ShownOnce';
-import { ResponsiveRows } from '../../../components/ResponsiveRows';
 import { RowActions, RowButton, useRecordAction } from '../../../components/RowActions';
 import type { Column } from '../../../components/RowsTable';
-import { serverMessageOf } from '../../../lib/api-client';
 import { formatShortDate, formatTime } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
 import { saveWithFeedback, toastDone } from '../../../lib/use-inline-edit';
@@ -169,23 +167,16 @@ export default function ApiKeysPage() {
         {creating && (
           <ApiKeyForm feedback={feedback} onSubmit={create} onCancel={() => setCreating(false)} />
         )}
-        <QueryState
+        <QueryRows
           query={keys}
-          errorText={(error) => serverMessageOf(error) ?? t('apiKeys.loadFailed')}
-          isEmpty={(rows) => rows.length === 0}
+          loadFailed={t('apiKeys.loadFailed')}
           empty={t('apiKeys.empty')}
-        >
-          {(rows) => (
-            <ResponsiveRows
-              columns={columns}
-              rows={sortApiKeys(rows)}
-              rowKey={(key) => key.id}
-              offset={0}
-              label={t('apiKeys.title')}
-              minWidth={880}
-            />
-          )}
-        </QueryState>
+          order={sortApiKeys}
+          columns={columns}
+          rowKey={(key) => key.id}
+          label={t('apiKeys.title')}
+          minWidth={880}
+        />
       </Stack>
       <ShownOnce
         secret={created?.key ?? null}

@@ -10,11 +10,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import type { Kiosk, KioskInput, KioskPairing, Site } from '@sesame/shared';
 import { ListHeader } from '../../../components/ListHeader';
-import { QueryState } from '../../../components/QueryState';
-import { ResponsiveRows } from '../../../components/ResponsiveRows';
+import { QueryRows } from '../../../components/QueryRows';
 import { RowActions, RowButton, useRecordAction } from '../../../components/RowActions';
 import type { Column } from '../../../components/RowsTable';
-import { serverMessageOf } from '../../../lib/api-client';
 import { useSettings } from '../../../lib/company';
 import { formatDateTime } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
@@ -276,23 +274,16 @@ export default function KiosksPage() {
             onCancel={() => open(null)}
           />
         )}
-        <QueryState
+        <QueryRows
           query={kiosks}
-          errorText={(error) => serverMessageOf(error) ?? t('loadFailed')}
-          isEmpty={(rows) => rows.length === 0}
+          loadFailed={t('loadFailed')}
           empty={t('empty')}
-        >
-          {(rows) => (
-            <ResponsiveRows
-              columns={columns}
-              rows={sortKiosks(rows)}
-              rowKey={(kiosk) => kiosk.id}
-              offset={0}
-              label={t('title')}
-              minWidth={960}
-            />
-          )}
-        </QueryState>
+          order={sortKiosks}
+          columns={columns}
+          rowKey={(kiosk) => kiosk.id}
+          label={t('title')}
+          minWidth={960}
+        />
       </Stack>
     </Container>
   );

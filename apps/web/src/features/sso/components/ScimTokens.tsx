@@ -9,8 +9,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { SSO_LIMITS, type ScimToken } from '@sesame/shared';
 import { FeedbackAlert, type Feedback } from '../../../components/FeedbackAlert';
 import { PanelSection } from '../../../components/InlineForm';
-import { QueryState } from '../../../components/QueryState';
-import { ResponsiveRows } from '../../../components/ResponsiveRows';
+import { QueryRows } from '../../../components/QueryRows';
 import { ShownOnce } from '../../../components/ShownOnce';
 import { RowActions, RowButton, useRecordAction } from '../../../components/RowActions';
 import type { Column } from '../../../components/RowsTable';
@@ -174,23 +173,16 @@ export function ScimTokens({ company }: { company: string }) {
           </Group>
         </form>
         <FeedbackAlert feedback={feedback} testId="scim-token-feedback" />
-        <QueryState
+        <QueryRows
           query={tokens}
-          errorText={(error) => serverMessageOf(error) ?? t('tokens.loadFailed')}
-          isEmpty={(rows) => rows.length === 0}
+          loadFailed={t('tokens.loadFailed')}
           empty={t('tokens.empty')}
-        >
-          {(rows) => (
-            <ResponsiveRows
-              columns={columns}
-              rows={sortTokens(rows)}
-              rowKey={(token) => token.id}
-              offset={0}
-              label={t('tokens.title')}
-              minWidth={720}
-            />
-          )}
-        </QueryState>
+          order={sortTokens}
+          columns={columns}
+          rowKey={(token) => token.id}
+          label={t('tokens.title')}
+          minWidth={720}
+        />
       </Stack>
       <ShownOnce
         secret={created?.token ?? null}

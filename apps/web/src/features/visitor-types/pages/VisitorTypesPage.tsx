@@ -20,11 +20,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import type { DocumentInput, SiteDocument, VisitorType, VisitorTypeInput } from '@sesame/shared';
 import { ListHeader } from '../../../components/ListHeader';
-import { QueryState } from '../../../components/QueryState';
-import { ResponsiveRows } from '../../../components/ResponsiveRows';
+import { QueryRows } from '../../../components/QueryRows';
 import { RowActions, RowButton, useRecordAction } from '../../../components/RowActions';
 import type { Column } from '../../../components/RowsTable';
-import { serverMessageOf } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n';
 import { useCompanySites, useSiteChoice } from '../../../lib/site';
 import { toastDone, useInlineEdit } from '../../../lib/use-inline-edit';
@@ -349,25 +347,20 @@ export default function VisitorTypesPage() {
                 checked={showArchived}
                 onChange={(event) => setShowArchived(event.currentTarget.checked)}
               />
-              <QueryState
+              <QueryRows
                 query={types}
-                errorText={(error) => serverMessageOf(error) ?? t('types.loadFailed')}
-                isEmpty={(rows) => rows.length === 0}
+                loadFailed={t('types.loadFailed')}
                 empty={t('types.empty')}
-              >
-                {(rows) => (
-                  <ResponsiveRows
-                    columns={typeColumns}
-                    rows={[...rows].sort(
-                      (a, b) => Number(a.archived) - Number(b.archived) || a.position - b.position,
-                    )}
-                    rowKey={(type) => type.id}
-                    offset={0}
-                    label={t('tabs.types')}
-                    minWidth={960}
-                  />
-                )}
-              </QueryState>
+                order={(rows) =>
+                  [...rows].sort(
+                    (a, b) => Number(a.archived) - Number(b.archived) || a.position - b.position,
+                  )
+                }
+                columns={typeColumns}
+                rowKey={(type) => type.id}
+                label={t('tabs.types')}
+                minWidth={960}
+              />
             </Stack>
           </Tabs.Panel>
           <Tabs.Panel value="documents" pt="md">
@@ -375,23 +368,16 @@ export default function VisitorTypesPage() {
               <Text size="sm" c="dimmed">
                 {t('documents.intro')}
               </Text>
-              <QueryState
+              <QueryRows
                 query={documents}
-                errorText={(error) => serverMessageOf(error) ?? t('documents.loadFailed')}
-                isEmpty={(rows) => rows.length === 0}
+                loadFailed={t('documents.loadFailed')}
                 empty={t('documents.empty')}
-              >
-                {(rows) => (
-                  <ResponsiveRows
-                    columns={documentColumns}
-                    rows={[...rows].sort((a, b) => Number(a.archived) - Number(b.archived))}
-                    rowKey={(doc) => doc.id}
-                    offset={0}
-                    label={t('tabs.documents')}
-                    minWidth={640}
-                  />
-                )}
-              </QueryState>
+                order={(rows) => [...rows].sort((a, b) => Number(a.archived) - Number(b.archived))}
+                columns={documentColumns}
+                rowKey={(doc) => doc.id}
+                label={t('tabs.documents')}
+                minWidth={640}
+              />
             </Stack>
           </Tabs.Panel>
         </Tabs>
