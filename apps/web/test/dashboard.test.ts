@@ -21,6 +21,7 @@ import {
 } from '@sesame/shared';
 import {
   arrivalCells,
+  bucketAxis,
   bucketOf,
   changeOf,
   chartSummary,
@@ -236,6 +237,19 @@ describe('each chart’s table: the CSV’s columns and words', () => {
     expect(chartTable(week, 'no_shows_per_day', 'fr').rows[0]).toEqual(['lun. 25/03/2030', 2, 3]);
     expect(chartTable(week, 'on_site_peaks', 'fr').rows).toHaveLength(7);
     expect(bucketOf(VISIT_LENGTH_BUCKETS, 42, fr)).toBe('30 min à 1 h');
+    // Under the bars, shorter: the same bounds.
+    expect(VISIT_LENGTH_BUCKETS.map((_, i) => bucketAxis(VISIT_LENGTH_BUCKETS, i, 'fr'))).toEqual([
+      '0–15 min',
+      '15–30 min',
+      '30 min–1 h',
+      '1–2 h',
+      '2–4 h',
+      '4–8 h',
+      '≥ 8 h',
+    ]);
+    expect(DECISION_TIME_BUCKETS.map((_, i) => bucketAxis(DECISION_TIME_BUCKETS, i, 'en'))).toEqual(
+      ['0–15 min', '15 min–1 h', '1–4 h', '4–24 h', '≥ 24 h'],
+    );
   });
 });
 
@@ -258,7 +272,9 @@ describe('the charts’ series', () => {
     expect(weekdays).toEqual(['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']);
     expect(hours[9]).toBe('09');
     expect(cells.find((c) => c.y === 'Tue' && c.x === '09')?.value).toBe(30);
-    expect(cells.filter((c) => c.value > 0)).toHaveLength(2);
+    // Nobody came: an empty cell, not the lightest shade.
+    expect(cells.filter((c) => c.value !== null)).toHaveLength(2);
+    expect(cells.find((c) => c.y === 'Mon' && c.x === '09')?.value).toBeNull();
   });
 });
 

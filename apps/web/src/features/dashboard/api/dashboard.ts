@@ -1,6 +1,6 @@
 /** The dashboard's calls (issue 35): its figures and charts, and each chart's CSV. */
 import { queryOptions } from '@tanstack/react-query';
-import type { Dashboard, DashboardChart } from '@sesame/shared';
+import type { Dashboard, DashboardChart, Language } from '@sesame/shared';
 import { api, toQuery } from '../../../lib/api-client';
 
 export interface DashboardParams {
@@ -14,9 +14,13 @@ export interface DashboardParams {
 
 export const dashboardKeys = { all: ['dashboard'] as const };
 
-export const dashboardQueryOptions = (params: DashboardParams) =>
+/**
+ * The dashboard in `lang`: the server names visitor types in the interface's language, so
+ * another language is another answer (read again when the language changes).
+ */
+export const dashboardQueryOptions = (params: DashboardParams, lang: Language) =>
   queryOptions({
-    queryKey: [...dashboardKeys.all, params],
+    queryKey: [...dashboardKeys.all, params, lang],
     queryFn: () => api.get<Dashboard>(`/dashboard${toQuery({ ...params })}`),
   });
 

@@ -19,11 +19,13 @@ import {
 } from '@sesame/shared';
 import {
   arrivalCells,
-  bucketText,
+  bucketAxis,
   dashboardWords,
   dayOnAxis,
   visitsPerDaySeries,
 } from '../lib/dashboard';
+// The legend's swatches are Mantine's ColorSwatch, whose CSS no public page needs either.
+import '@mantine/core/styles/ColorSwatch.css';
 import '@mantine/charts/styles.css';
 
 /** Dark enough against white for a graphic's 3:1 (WCAG 1.4.11), and told apart by the legend. */
@@ -54,8 +56,6 @@ const common = {
   h: 260,
   accessibilityLayer: false,
   tooltipAnimationDuration: 0,
-  gridAxis: 'y',
-  tickLine: 'y',
 } as const;
 
 function Bars(
@@ -80,7 +80,8 @@ function Bars(
       withLegend={props.withLegend ?? props.series.length > 1}
       legendProps={{ verticalAlign: 'bottom' }}
       orientation={horizontal ? 'vertical' : 'horizontal'}
-      gridAxis={horizontal ? 'x' : 'y'}
+      // Mantine's 'x' grid is the lines along the x axis: horizontal ones under upright bars.
+      gridAxis={horizontal ? 'y' : 'x'}
       tickLine={horizontal ? 'x' : 'y'}
       xAxisProps={horizontal ? { allowDecimals: false } : { minTickGap: 8 }}
       yAxisProps={horizontal ? { width: 130 } : { allowDecimals: false, width: 36 }}
@@ -115,7 +116,7 @@ function ArrivalsHeatmap({ dashboard, lang, legend }: ChartGraphicProps) {
           xLabelsHeight={24}
           xLabelsRotation={cellSize < 18 ? -90 : 0}
           fontSize={cellSize < 14 ? 9 : 11}
-          domain={[0, Math.max(1, ...cells.map((cell) => cell.value))]}
+          domain={[1, Math.max(1, ...cells.map((cell) => cell.value ?? 0))]}
           colors={['blue.2', 'blue.4', 'blue.6', 'blue.8']}
           emptyColor="gray.1"
           aria-label=""
@@ -158,7 +159,7 @@ export default function ChartGraphic(props: ChartGraphicProps) {
       return (
         <Bars
           data={c.visit_lengths.map((r, i) => ({
-            bucket: bucketText(VISIT_LENGTH_BUCKETS, i, words),
+            bucket: bucketAxis(VISIT_LENGTH_BUCKETS, i, lang),
             visits: r.visits,
           }))}
           dataKey="bucket"
@@ -184,7 +185,7 @@ export default function ChartGraphic(props: ChartGraphicProps) {
       return (
         <Bars
           data={c.decision_times.map((r, i) => ({
-            bucket: bucketText(DECISION_TIME_BUCKETS, i, words),
+            bucket: bucketAxis(DECISION_TIME_BUCKETS, i, lang),
             requests: r.requests,
           }))}
           dataKey="bucket"

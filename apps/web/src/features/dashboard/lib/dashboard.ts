@@ -147,6 +147,21 @@ export const numberText = (n: number, lang: Language) =>
 export const bucketText = (buckets: readonly number[], i: number, words: DashboardWords) =>
   words.bucket(buckets[i]!, buckets[i + 1] ?? null);
 
+/**
+ * A bucket under a chart's bar, short enough for a phone: '0–15 min', '30 min–1 h', '≥ 8 h'
+ * (the table and the CSV say it in full: `bucketText`).
+ */
+export function bucketAxis(buckets: readonly number[], i: number, lang: Language): string {
+  const from = buckets[i]!;
+  const to = buckets[i + 1];
+  const unit = (m: number) => (m >= 60 ? 'h' : 'min');
+  const value = (m: number) => numberText(m >= 60 ? m / 60 : m, lang);
+  if (to === undefined) return `≥ ${value(from)} ${unit(from)}`;
+  return unit(from) === unit(to)
+    ? `${value(from)}–${value(to)} ${unit(to)}`
+    : `${value(from)} ${unit(from)}–${value(to)} ${unit(to)}`;
+}
+
 /** The bucket `minutes` falls in (its label), or null. */
 export function bucketOf(
   buckets: readonly number[],
@@ -271,9 +286,10 @@ export function arrivalCells(dashboard: Dashboard, lang: Language) {
     hours.map((hour, h) => ({
       x: hour,
       y: weekdays[weekday - 1]!,
+      // Nobody: an empty cell (its own grey), not the lightest shade of some.
       value:
         dashboard.charts.arrivals_by_hour.find((r) => r.weekday === weekday && r.hour === h)
-          ?.arrivals ?? 0,
+          ?.arrivals || null,
       weekday: words.weekdays[weekday - 1]!,
     })),
   );

@@ -130,7 +130,7 @@ export default function DashboardPage() {
     ? { company, site, from: resolved.from, to: resolved.to }
     : undefined;
   const query = useQuery({
-    ...dashboardQueryOptions(params ?? { from: today, to: today }),
+    ...dashboardQueryOptions(params ?? { from: today, to: today }, lang),
     enabled: !!params,
     placeholderData: keepPreviousData,
   });
@@ -204,7 +204,10 @@ export default function DashboardPage() {
               aria-labelledby="dashboard-period-label"
               name="dashboard-period"
               size={large ? 'md' : 'sm'}
+              // A phone has no room for four choices side by side: one under the other.
+              orientation={large ? 'vertical' : 'horizontal'}
               fullWidth={large}
+              styles={large ? { label: { paddingBlock: 10 } } : undefined}
               value={choice.period}
               onChange={(value) => choosePeriod(value as DashboardPeriod)}
               data={DASHBOARD_PERIODS.map((period) => ({
