@@ -528,9 +528,10 @@ describe('malformed input is a 400, never a 500 (issue 11 §6)', () => {
   it('zod’s English defaults never reach a person', async () => {
     const tenant = await buildTenant(ctx.db);
     const admin = as(ctx.app, await tokenFor(ctx.app, tenant.staff.ROLE_ADMIN.email));
+    // A path id is the routes' one idParams (params.ts), which says the request is malformed.
     const res = await admin({ method: 'GET', url: '/api/user/not-a-uuid' });
     expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe('Identifiant invalide.');
+    expect(res.json().message).toBe('La requête est mal formée.');
     const long = await admin({ method: 'GET', url: `/api/user/list?q=${'x'.repeat(300)}` });
     expect(long.statusCode).toBe(400);
     expect(long.json().message).toBe('Ce champ ne doit pas dépasser 200 caractères.');

@@ -7,9 +7,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { companyParams } from '../params';
 import {
   API_KEY_LIMITS,
-  TEXT_MAX,
   apiKeyCreatedSchema,
   apiKeyInputSchema,
   apiKeySchema,
@@ -21,7 +21,6 @@ import { notFound } from '../errors';
 import { say } from '../language';
 import { createApiKey, findApiKeyRow, listApiKeys, presentApiKey, revokeApiKey } from './service';
 
-const companyParams = z.object({ id: z.string().min(1).max(TEXT_MAX.slug) });
 const keyParams = companyParams.extend({ keyId: z.uuid(said((m) => m.api.badRequest)) });
 const keyAnswer = z.object({ message: z.string(), data: apiKeySchema });
 const keyCreatedAnswer = z.object({ message: z.string(), data: apiKeyCreatedSchema });

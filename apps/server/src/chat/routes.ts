@@ -7,8 +7,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { companyParams } from '../params';
 import {
-  TEXT_MAX,
   chatChannelInputSchema,
   chatChannelSchema,
   chatSettingsInputSchema,
@@ -21,7 +21,6 @@ import { say } from '../language';
 import { SecretBox } from '../sso/secret-box';
 import { addChannel, readChat, removeChannel, saveBotToken } from './settings';
 
-const companyParams = z.object({ id: z.string().min(1).max(TEXT_MAX.slug) });
 const channelParams = companyParams.extend({ channelId: z.uuid(said((m) => m.api.badRequest)) });
 const settingsAnswer = z.object({ message: z.string().optional(), data: chatSettingsSchema });
 

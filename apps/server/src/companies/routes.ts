@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { idParams } from '../params';
 import {
   COMPANY_PUBLIC_FIELDS,
   LOGO_MAX_BYTES,
@@ -171,7 +172,6 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
   const companyEnvelope = z.object({ message: z.string(), data: companySchema });
-  const idParams = z.object({ id: z.uuid() });
 
   /** The edit forms' logo is optional: no file, or an empty pick, keeps the current one. */
   const optionalLogo = (file: UploadedFile | undefined) =>

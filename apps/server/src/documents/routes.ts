@@ -7,7 +7,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { TEXT_MAX, documentInputSchema, siteDocumentSchema, uuidSchema } from '@sesame/shared';
+import { companyParams } from '../params';
+import { documentInputSchema, siteDocumentSchema, uuidSchema } from '@sesame/shared';
 import { companyItself, loadAuthorized } from '../auth/authorize';
 import { findCompany } from '../companies/service';
 import { notFound } from '../errors';
@@ -25,7 +26,6 @@ import {
   updateDocument,
 } from './service';
 
-const companyParams = z.object({ id: z.string().min(1).max(TEXT_MAX.slug) });
 const documentParams = companyParams.extend({ docId: uuidSchema });
 const versionParams = documentParams.extend({ version: z.coerce.number().int().min(1).max(1e6) });
 const documentAnswer = z.object({ message: z.string(), data: siteDocumentSchema });

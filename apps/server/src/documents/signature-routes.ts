@@ -6,6 +6,7 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { idParams } from '../params';
 import { signedDocumentSchema, type SignedDocument } from '@sesame/shared';
 import { audit } from '../audit/service';
 import { loadAuthorized } from '../auth/authorize';
@@ -42,8 +43,6 @@ export function presentSignature(row: SignatureRow, urls: FileSigner): SignedDoc
     pdf_url: urls.signed(row.pdfFileId),
   };
 }
-
-const idParams = z.object({ id: z.uuid() });
 
 export const signatureRoutes: FastifyPluginAsyncZod = async (app) => {
   const limits = app.config.rateLimits;

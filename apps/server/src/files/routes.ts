@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { idParams } from '../params';
 import { authorize } from '../auth/authorize';
 import { loadPrincipal, type Principal } from '../auth/principal';
 import type { Db } from '../db/client';
@@ -125,7 +126,7 @@ export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
           'sign-in (401 without either). It answers 404 for a URL signed for another session, once that session is over ' +
           '(logout, expiry, disabled account) or for a file of a company the session may not see. Never cached; images ' +
           'inline, other documents as attachments.',
-        params: z.object({ id: z.uuid() }),
+        params: idParams,
         querystring: z.object({
           session: z.uuid(),
           expires: z.coerce.number(),

@@ -8,6 +8,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { idParams } from '../params';
 import {
   invitationCancelSchema,
   invitationCreatedSchema,
@@ -35,7 +36,6 @@ import {
 } from './service';
 import { invitationVisitorRoutes } from './visitor-routes';
 
-const invitationParams = z.object({ id: z.uuid() });
 const messageAnswer = z.object({ message: z.string() });
 
 export const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -180,7 +180,7 @@ export const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
           'Changes an invitation’s schedule (site, first day, times, rule, reason, language): its days are ' +
           'written again (a cancelled day still in them stays cancelled), and each visitor still invited gets ' +
           'the change with its .ics (same UID, next SEQUENCE). Its host, or whoever reads the company’s requests.',
-        params: invitationParams,
+        params: idParams,
         body: invitationScheduleSchema,
         response: { 200: messageAnswer },
       },
@@ -207,7 +207,7 @@ export const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
           'Cancels the whole invitation, one of its days not over (`day`, YYYY-MM-DD), or one visitor of it ' +
           '(`request_id`): the visitors concerned get the cancellation with its .ics (METHOD:CANCEL, same UID, ' +
           'next SEQUENCE); a cancelled visitor’s code opens nothing, a cancelled day opens nothing that day.',
-        params: invitationParams,
+        params: idParams,
         body: invitationCancelSchema,
         response: { 200: messageAnswer },
       },

@@ -7,8 +7,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { companyParams } from '../params';
 import {
-  TEXT_MAX,
   kioskInputSchema,
   kioskPairingSchema,
   kioskSchema,
@@ -31,7 +31,6 @@ import {
   updateKiosk,
 } from './service';
 
-const companyParams = z.object({ id: z.string().min(1).max(TEXT_MAX.slug) });
 const kioskParams = companyParams.extend({ kioskId: z.uuid() });
 const kioskAnswer = z.object({ message: z.string(), data: kioskSchema });
 const pairingAnswer = kioskAnswer.extend({ pairing: kioskPairingSchema });

@@ -6,6 +6,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { idParams } from '../params';
 import { audit } from '../audit/service';
 import {
   createMemberFieldsSchema,
@@ -19,7 +20,6 @@ import {
   UPLOAD_MAX_BYTES,
   type QrUserKind,
   type Say,
-  said,
 } from '@sesame/shared';
 import { readPhones } from '@sesame/shared/phone';
 import { listMeta } from '../db/pagination';
@@ -55,7 +55,6 @@ const updateMemberBody = readPhones(updateMemberSchema, 'contact');
 const BOTH: readonly QrUserKind[] = ['permanent', 'member'];
 const MEMBER: readonly QrUserKind[] = ['member'];
 
-const idParams = z.object({ id: z.uuid(said((m) => m.api.badRequest)) });
 const cardAnswer = z.object({ message: z.string().optional(), data: qrUserCardSchema });
 const companyOfList = z.object({
   id: z.string(),

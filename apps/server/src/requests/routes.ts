@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { idParams } from '../params';
 import {
   actsOnAllCompanies,
   isPastVisitDate,
@@ -16,7 +17,6 @@ import {
   requestDeclineSchema,
   requestUpdateSchema,
   type RequestListQuery,
-  said,
 } from '@sesame/shared';
 import { listMeta } from '../db/pagination';
 import { audit } from '../audit/service';
@@ -42,8 +42,6 @@ import { siteScope } from '../sites/service';
 import { screenVisit } from '../watchlist/match';
 import { visitHeld } from '../watchlist/held';
 import { say } from '../language';
-
-const idParams = z.object({ id: z.uuid(said((m) => m.api.badRequest)) });
 
 /**
  * An event's participants are seen by whoever sees the event list (spec §6 events

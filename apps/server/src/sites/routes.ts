@@ -6,6 +6,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { companyParams } from '../params';
 import {
   TEXT_MAX,
   publicSiteSchema,
@@ -35,7 +36,6 @@ import {
 } from './service';
 
 const siteAnswer = z.object({ message: z.string().optional(), data: siteSchema });
-const companyParams = z.object({ id: z.string().min(1).max(TEXT_MAX.slug) });
 
 export const siteRoutes: FastifyPluginAsyncZod = async (app) => {
   /** The company of the path, within the caller's reach for the route's right (else 404). */

@@ -8,8 +8,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { companyParams } from '../params';
 import {
-  TEXT_MAX,
   said,
   scimTokenCreatedSchema,
   scimTokenInputSchema,
@@ -34,7 +34,6 @@ import { SecretBox } from './secret-box';
 import { presentSsoSettings } from './settings-presenter';
 import { hasClientSecret, readSso, saveSso, testAnswer, testIssuer } from './settings-service';
 
-const companyParams = z.object({ id: z.string().min(1).max(TEXT_MAX.slug) });
 const tokenParams = companyParams.extend({ tokenId: z.uuid(said((m) => m.api.badRequest)) });
 const settingsAnswer = z.object({ message: z.string().optional(), data: ssoSettingsSchema });
 const tokenAnswer = z.object({ message: z.string(), data: scimTokenSchema });

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { idParams } from '../params';
 import {
   USER_LIST_RULES,
   activeRole,
@@ -27,7 +28,6 @@ import {
 } from './service';
 import { say } from '../language';
 
-const idParams = z.object({ id: z.uuid() });
 const messageSchema = z.object({ message: z.string() });
 const userEnvelope = z.object({ message: z.string(), data: userSchema });
 /** Issue 27: a staff member's phone is read and stored as a visitor's is (E.164). */

@@ -8,6 +8,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { companyParams } from '../params';
 import {
   TEXT_MAX,
   publicVisitorTypeSchema,
@@ -35,7 +36,6 @@ import {
 } from './service';
 import type { VisitorTypeRow } from './steps';
 
-const companyParams = z.object({ id: z.string().min(1).max(TEXT_MAX.slug) });
 const typeParams = companyParams.extend({ typeId: uuidSchema });
 const typeAnswer = z.object({ message: z.string(), data: visitorTypeSchema });
 const publicQuery = z.object({

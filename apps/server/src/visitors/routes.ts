@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { idParams } from '../params';
 import {
   ID_FILE_MAX_BYTES,
   firstVisitorIssue,
@@ -9,7 +10,6 @@ import {
   visitorCreatedOrRegisteredSchema,
   visitorFormEventSchema,
   visitorFormSchemaFor,
-  said,
   type VisitorTypeField,
 } from '@sesame/shared';
 import { audit } from '../audit/service';
@@ -174,7 +174,7 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['visitors'],
         summary: 'Deletes a visitor with their requests, checks and identity document.',
-        params: z.object({ id: z.uuid(said((m) => m.api.badRequest)) }),
+        params: idParams,
         response: { 200: z.object({ message: z.string() }) },
       },
     },

@@ -7,8 +7,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { companyParams } from '../params';
 import {
-  TEXT_MAX,
   holdDecisionSchema,
   holdListQuerySchema,
   listQuerySchema,
@@ -42,7 +42,6 @@ import {
   watchlistZone,
 } from './service';
 
-const companyParams = z.object({ id: z.string().min(1).max(TEXT_MAX.slug) });
 const uuid = z.uuid(said((m) => m.api.badRequest));
 const entryParams = companyParams.extend({ entryId: uuid });
 const holdParams = companyParams.extend({ holdId: uuid });

@@ -7,8 +7,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { companyParams } from '../params';
 import {
-  TEXT_MAX,
   listQuerySchema,
   paginatedSchema,
   said,
@@ -32,7 +32,6 @@ import {
   updateWebhook,
 } from './service';
 
-const companyParams = z.object({ id: z.string().min(1).max(TEXT_MAX.slug) });
 const webhookParams = companyParams.extend({
   webhookId: z.uuid(said((m) => m.api.badRequest)),
 });
