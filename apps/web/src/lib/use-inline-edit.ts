@@ -13,7 +13,7 @@ import type { TFunction } from './i18n';
 
 export type Editing<T> = { mode: 'create' } | { mode: 'edit'; record: T } | null;
 
-export function useInlineEdit<T, Input>(options: {
+export function useInlineEdit<T extends { id: string }, Input>(options: {
   /** The page's words: its `saveFailed` and `saveFailedStatus`. */
   t: TFunction;
   /** Creates or updates (as `editing` says), then refreshes the list; throws when refused. */
@@ -40,7 +40,24 @@ export function useInlineEdit<T, Input>(options: {
       { t, setFeedback },
     );
 
-  return { editing, feedback, open, close: () => setEditing(null), submit };
+  const openCreate = () => open({ mode: 'create' });
+  const record = editing?.mode === 'edit' ? editing.record : undefined;
+
+  return {
+    editing,
+    feedback,
+    open,
+    openCreate,
+    openEdit: (row: T) => open({ mode: 'edit', record: row }),
+    close: () => setEditing(null),
+    submit,
+    /** The record the open form edits; none when it creates one. */
+    record,
+    /** The open form's React key: a form per record, its values its own. */
+    formKey: record?.id ?? 'new',
+    /** The list header's create button, hidden while a form is open. */
+    createAction: (label: string) => (editing ? undefined : { label, onClick: openCreate }),
+  };
 }
 
 /**

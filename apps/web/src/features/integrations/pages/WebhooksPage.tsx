@@ -43,18 +43,13 @@ export default function WebhooksPage() {
       void refresh();
     },
   });
-  const { editing } = edit;
 
   return (
     <Container size="lg">
       <ListHeader
         title={t('webhooks.title')}
         intro={t('webhooks.intro')}
-        create={
-          editing
-            ? undefined
-            : { label: t('webhooks.create.open'), onClick: () => edit.open({ mode: 'create' }) }
-        }
+        create={edit.createAction(t('webhooks.create.open'))}
       />
       <Stack gap="lg">
         <CodeText
@@ -63,10 +58,10 @@ export default function WebhooksPage() {
           text={t('webhooks.signature')}
           data-testid="webhook-signature-line"
         />
-        {editing && (
+        {edit.editing && (
           <WebhookForm
-            key={editing.mode === 'edit' ? editing.record.id : 'new'}
-            webhook={editing.mode === 'edit' ? editing.record : undefined}
+            key={edit.formKey}
+            webhook={edit.record}
             feedback={edit.feedback}
             onSubmit={edit.submit}
             onCancel={edit.close}
@@ -92,7 +87,7 @@ export default function WebhooksPage() {
                   key={webhook.id}
                   company={domain}
                   webhook={webhook}
-                  onEdit={() => edit.open({ mode: 'edit', record: webhook })}
+                  onEdit={() => edit.openEdit(webhook)}
                 />
               ))}
             </Stack>

@@ -63,7 +63,7 @@ export default function KiosksPage() {
     node?.querySelector<HTMLElement>('h2')?.focus();
   }, [pairing]);
 
-  const { editing, feedback, open, close, submit } = useInlineEdit<Kiosk, KioskInput>({
+  const edit = useInlineEdit<Kiosk, KioskInput>({
     t,
     save: async (input, editing) => {
       if (editing?.mode === 'edit') {
@@ -84,7 +84,7 @@ export default function KiosksPage() {
     failed: t('failed.newCode'),
     refresh,
     onDone: (answer) => {
-      close();
+      edit.close();
       setPairing({ kiosk: answer.data, pairing: answer.pairing });
     },
   });
@@ -228,7 +228,7 @@ export default function KiosksPage() {
           <RowButton
             label={t('edit')}
             ariaLabel={t('editOf', { name: kiosk.name })}
-            onClick={() => open({ mode: 'edit', record: kiosk })}
+            onClick={() => edit.openEdit(kiosk)}
           />
           {kiosk.state !== 'revoked' && (
             <RowButton
@@ -246,13 +246,7 @@ export default function KiosksPage() {
 
   return (
     <Container size="lg">
-      <ListHeader
-        title={t('title')}
-        intro={t('intro')}
-        create={
-          editing ? undefined : { label: t('create'), onClick: () => open({ mode: 'create' }) }
-        }
-      />
+      <ListHeader title={t('title')} intro={t('intro')} create={edit.createAction(t('create'))} />
       <Stack gap="md">
         {pairing && (
           <div ref={pairingRef}>
@@ -264,14 +258,14 @@ export default function KiosksPage() {
             />
           </div>
         )}
-        {editing && (
+        {edit.editing && (
           <KioskForm
-            key={editing.mode === 'edit' ? editing.record.id : 'new'}
-            kiosk={editing.mode === 'edit' ? editing.record : undefined}
+            key={edit.formKey}
+            kiosk={edit.record}
             sites={sites}
-            feedback={feedback}
-            onSubmit={submit}
-            onCancel={() => open(null)}
+            feedback={edit.feedback}
+            onSubmit={edit.submit}
+            onCancel={() => edit.open(null)}
           />
         )}
         <QueryRows

@@ -39,7 +39,7 @@ export default function SitesPage() {
   const slug = company.data?.slug ?? domain;
   const publicUrl = settings.data?.public_url ?? window.location.origin;
 
-  const { editing, feedback, open, submit } = useInlineEdit<Site, SiteInput>({
+  const edit = useInlineEdit<Site, SiteInput>({
     t,
     save: async (input, editing) => {
       const answer =
@@ -126,7 +126,7 @@ export default function SitesPage() {
                 <RowButton
                   label={t('edit')}
                   ariaLabel={t('editOf', { name: site.name })}
-                  onClick={() => open({ mode: 'edit', record: site })}
+                  onClick={() => edit.openEdit(site)}
                 />
                 {site.archived_at ? (
                   <RowButton
@@ -160,20 +160,16 @@ export default function SitesPage() {
       <ListHeader
         title={t('title')}
         intro={t('intro')}
-        create={
-          manages && !editing
-            ? { label: t('create'), onClick: () => open({ mode: 'create' }) }
-            : undefined
-        }
+        create={manages ? edit.createAction(t('create')) : undefined}
       />
       <Stack gap="md">
-        {editing && (
+        {edit.editing && (
           <SiteForm
-            key={editing.mode === 'edit' ? editing.record.id : 'new'}
-            site={editing.mode === 'edit' ? editing.record : undefined}
-            feedback={feedback}
-            onSubmit={submit}
-            onCancel={() => open(null)}
+            key={edit.formKey}
+            site={edit.record}
+            feedback={edit.feedback}
+            onSubmit={edit.submit}
+            onCancel={() => edit.open(null)}
           />
         )}
         <Switch

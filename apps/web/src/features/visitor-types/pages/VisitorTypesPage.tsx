@@ -229,7 +229,7 @@ export default function VisitorTypesPage() {
           <RowButton
             label={t('edit')}
             ariaLabel={t('types.editOf', { name: typeName(type) })}
-            onClick={() => typeEdit.open({ mode: 'edit', record: type })}
+            onClick={() => typeEdit.openEdit(type)}
           />
           <RowButton
             label={type.archived ? t('types.restore') : t('types.archive')}
@@ -284,7 +284,7 @@ export default function VisitorTypesPage() {
           <RowButton
             label={t('edit')}
             ariaLabel={t('documents.editOf', { title: docTitle(doc) })}
-            onClick={() => documentEdit.open({ mode: 'edit', record: doc })}
+            onClick={() => documentEdit.openEdit(doc)}
           />
           <RowButton
             label={t('documents.versions')}
@@ -305,9 +305,6 @@ export default function VisitorTypesPage() {
     },
   ];
 
-  const editingType = typeEdit.editing;
-  const editingDocument = documentEdit.editing;
-
   return (
     <Container size="lg">
       <ListHeader
@@ -317,11 +314,8 @@ export default function VisitorTypesPage() {
           !siteId
             ? undefined
             : tab === 'documents'
-              ? {
-                  label: t('documents.create'),
-                  onClick: () => documentEdit.open({ mode: 'create' }),
-                }
-              : { label: t('types.create'), onClick: () => typeEdit.open({ mode: 'create' }) }
+              ? { label: t('documents.create'), onClick: documentEdit.openCreate }
+              : { label: t('types.create'), onClick: typeEdit.openCreate }
         }
       />
       <Stack gap="md">
@@ -382,10 +376,10 @@ export default function VisitorTypesPage() {
           </Tabs.Panel>
         </Tabs>
       </Stack>
-      {editingType && siteId && (
+      {typeEdit.editing && siteId && (
         <VisitorTypeForm
-          key={editingType.mode === 'edit' ? editingType.record.id : 'new'}
-          type={editingType.mode === 'edit' ? editingType.record : undefined}
+          key={typeEdit.formKey}
+          type={typeEdit.record}
           siteId={siteId}
           documents={documents.data ?? []}
           feedback={typeEdit.feedback}
@@ -393,10 +387,10 @@ export default function VisitorTypesPage() {
           onClose={typeEdit.close}
         />
       )}
-      {editingDocument && siteId && (
+      {documentEdit.editing && siteId && (
         <DocumentForm
-          key={editingDocument.mode === 'edit' ? editingDocument.record.id : 'new'}
-          document={editingDocument.mode === 'edit' ? editingDocument.record : undefined}
+          key={documentEdit.formKey}
+          document={documentEdit.record}
           siteId={siteId}
           feedback={documentEdit.feedback}
           onSubmit={documentEdit.submit}

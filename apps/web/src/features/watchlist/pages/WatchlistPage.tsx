@@ -31,7 +31,7 @@ export default function WatchlistPage() {
   const named = (entry: WatchlistEntry) =>
     entryName(entry) || entry.email || entry.phone || entry.id_number || '';
 
-  const { editing, feedback, open, submit } = useInlineEdit<WatchlistEntry, WatchlistEntryInput>({
+  const edit = useInlineEdit<WatchlistEntry, WatchlistEntryInput>({
     t,
     save: async (input, editing) => {
       if (editing?.mode === 'edit') {
@@ -111,7 +111,7 @@ export default function WatchlistPage() {
           <RowButton
             label={t('edit')}
             ariaLabel={t('editOf', { name: named(entry) })}
-            onClick={() => open({ mode: 'edit', record: entry })}
+            onClick={() => edit.openEdit(entry)}
           />
           <RowButton
             label={t('remove')}
@@ -127,21 +127,15 @@ export default function WatchlistPage() {
 
   return (
     <Container size="xl">
-      <ListHeader
-        title={t('title')}
-        intro={t('intro')}
-        create={
-          editing ? undefined : { label: t('create'), onClick: () => open({ mode: 'create' }) }
-        }
-      />
+      <ListHeader title={t('title')} intro={t('intro')} create={edit.createAction(t('create'))} />
       <Stack gap="md">
-        {editing && (
+        {edit.editing && (
           <EntryForm
-            key={editing.mode === 'edit' ? editing.record.id : 'new'}
-            entry={editing.mode === 'edit' ? editing.record : undefined}
-            feedback={feedback}
-            onSubmit={submit}
-            onCancel={() => open(null)}
+            key={edit.formKey}
+            entry={edit.record}
+            feedback={edit.feedback}
+            onSubmit={edit.submit}
+            onCancel={() => edit.open(null)}
           />
         )}
         <ServerTable

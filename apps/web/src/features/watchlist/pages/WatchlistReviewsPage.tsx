@@ -81,7 +81,7 @@ export default function WatchlistReviewsPage() {
   });
   const openDecision = (hold: WatchlistHold, decision: 'allow' | 'deny') => {
     setDeciding(decision);
-    decide.open({ mode: 'edit', record: hold });
+    decide.openEdit(hold);
   };
 
   const siteZone = (siteId: string) => choice.sites.find((s) => s.id === siteId)?.timezone;
@@ -242,10 +242,10 @@ export default function WatchlistReviewsPage() {
       >
         {(rows) => <Stack gap="md">{rows.map(card)}</Stack>}
       </QueryState>
-      {decide.editing?.mode === 'edit' && (
+      {decide.record && (
         <DecisionModal
-          key={`${decide.editing.record.id}-${deciding}`}
-          hold={decide.editing.record}
+          key={`${decide.record.id}-${deciding}`}
+          hold={decide.record}
           decision={deciding}
           feedback={decide.feedback}
           onSubmit={decide.submit}
