@@ -619,6 +619,20 @@ describe('the dashboard', () => {
     expect(await figure(admin, 'event_registrations')).toBe('2');
   }, 60_000);
 
+  it('the weekly summary mail’s link opens the week it names', async () => {
+    const desk = await manager(DESKTOP);
+    const asked = desk.waitForRequest(
+      (request) =>
+        new URL(request.url()).pathname === '/api/dashboard' &&
+        new URL(request.url()).searchParams.get('from') === '2026-03-02' &&
+        new URL(request.url()).searchParams.get('to') === '2026-03-08',
+    );
+    await desk.goto('/demo/dashboard?from=2026-03-02&to=2026-03-08');
+    await asked;
+    await shown(desk);
+    expect(await desk.getByTestId('dashboard-period-line').innerText()).toContain('02/03/2026');
+  }, 60_000);
+
   it('no public page loads the charts’ code or CSS; the dashboard does', async () => {
     const visitor = await page(DESKTOP);
     const bodies: { url: string; text: string }[] = [];

@@ -25,12 +25,13 @@ import {
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 import {
   DASHBOARD_CHARTS,
   DASHBOARD_PERIODS,
   actsOnAllCompanies,
   asLanguage,
+  isIsoDate,
   type DashboardPeriod,
 } from '@sesame/shared';
 import { DateField } from '../../../components/DateField';
@@ -109,6 +110,15 @@ function useOnSiteAnnouncement(value: number | undefined, key: string): string {
   return said;
 }
 
+/** The period a link names (two real days, ?from=&to=), else the last 7 days. */
+function linkedPeriod(params: URLSearchParams): PeriodChoice {
+  const from = params.get('from') ?? '';
+  const to = params.get('to') ?? '';
+  return isIsoDate(from) && isIsoDate(to)
+    ? { period: 'range', from: typedOf(from), to: typedOf(to) }
+    : { period: '7d', from: '', to: '' };
+}
+
 export default function DashboardPage() {
   const { t, i18n } = useTranslation('dashboard');
   const lang = asLanguage(i18n.language.slice(0, 2));
@@ -124,7 +134,15 @@ export default function DashboardPage() {
   // "Today" is the chosen site's day, else the company's, else the browser's.
   const today = todayIn(zone ?? companyZone ?? browserZone(), useNow(60_000));
 
-  const [choice, setChoice] = useState<PeriodChoice>({ period: '7d', from: '', to: '' });
+  // A link (the weekly summary mail's) may name the period and the site: ?from=&to=&site=.
+  const [searchParams] = useSearchParams();
+  const [choice, setChoice] = useState<PeriodChoice>(() => linkedPeriod(searchParams));
+  const { sites, setSiteId } = useSiteChoice();
+  const linkedSite = searchParams.get('site');
+  const linkedSiteKnown = !!linkedSite && sites.some((s) => s.id === linkedSite);
+  useEffect(() => {
+    if (linkedSite && linkedSiteKnown) setSiteId(linkedSite);
+  }, [linkedSite, linkedSiteKnown, setSiteId]);
   const resolved = resolvePeriod(choice, today);
   const params: DashboardParams | undefined = resolved.ok
     ? { company, site, from: resolved.from, to: resolved.to }
