@@ -1,12 +1,5 @@
 /** The spec's business constants (§9) and the architecture's limits, named once. */
 export const ID_FILE_MAX_BYTES = 2 * 1024 * 1024; // spec §9: 2097152 bytes
-/** What an identity document may be: the form's `accept` list and the server's allow-list. */
-export const ID_DOCUMENT_TYPES = [
-  'image/jpeg',
-  'image/png',
-  'image/webp',
-  'application/pdf',
-] as const;
 /**
  * A permanent QR user's document or a member card's photo, and the multipart parser's ceiling
  * for any file (a logo has its own LOGO_MAX_BYTES, an identity file ID_FILE_MAX_BYTES).

@@ -1,37 +1,21 @@
 /**
- * File types recognised by their content (magic bytes), never by name.
+ * File types recognised by their content (magic bytes), never by name. The types and their
+ * extensions are the shared table's (packages/shared file-types.ts), which the forms read too.
  */
-import { ID_DOCUMENT_TYPES } from '@sesame/shared';
-export type MediaType =
-  | 'image/jpeg'
-  | 'image/png'
-  | 'image/webp'
-  | 'application/pdf'
-  | 'application/msword'
-  | 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
-
-export const EXTENSIONS: Record<MediaType, string> = {
-  'image/jpeg': 'jpg',
-  'image/png': 'png',
-  'image/webp': 'webp',
-  'application/pdf': 'pdf',
-  'application/msword': 'doc',
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
-};
+import {
+  ID_DOCUMENT_TYPES,
+  LOGO_MEDIA_TYPES,
+  MEMBER_PHOTO_TYPES,
+  QR_USER_DOCUMENT_TYPES,
+  type MediaType,
+} from '@sesame/shared';
 
 /** Allow-lists per upload field (ARCHITECTURE §6). */
 export const ALLOWED = {
   identityDocument: ID_DOCUMENT_TYPES,
-  photo: ['image/jpeg', 'image/png', 'image/webp'],
-  qrUserDocument: [
-    'image/jpeg',
-    'image/png',
-    'image/webp',
-    'application/pdf',
-    'application/msword',
-    'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  ],
-  logo: ['image/jpeg', 'image/png', 'image/webp'],
+  photo: MEMBER_PHOTO_TYPES,
+  qrUserDocument: QR_USER_DOCUMENT_TYPES,
+  logo: LOGO_MEDIA_TYPES,
 } as const satisfies Record<string, readonly MediaType[]>;
 
 const startsWith = (bytes: Buffer, signature: number[], offset = 0) =>

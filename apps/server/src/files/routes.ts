@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { IMAGE_TYPES, extensionOf, isOneOf } from '@sesame/shared';
 import { idParams } from '../params';
 import { authorize } from '../auth/authorize';
 import { loadPrincipal, type Principal } from '../auth/principal';
@@ -38,18 +39,6 @@ export async function sendStored(
   return reply.send(opened.stream);
 }
 
-/** Shown inline: images only. Everything else (PDF, Word) is downloaded, never rendered here. */
-const INLINE_TYPES: Record<string, string> = {
-  'image/jpeg': 'jpg',
-  'image/png': 'png',
-  'image/webp': 'webp',
-};
-const ATTACHMENT_EXTENSIONS: Record<string, string> = {
-  'application/pdf': 'pdf',
-  'application/msword': 'doc',
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
-};
-
 /** A plain ASCII name from what the file is, never the storage name nor the uploader's. */
 export function contentDisposition(ownerType: string, mediaType: string): string {
   const base =
@@ -58,9 +47,9 @@ export function contentDisposition(ownerType: string, mediaType: string): string
       : ownerType === SIGNATURE_PDF_OWNER
         ? 'document-signe'
         : 'piece-identite';
-  const inline = INLINE_TYPES[mediaType];
-  if (inline) return `inline; filename="${base}.${inline}"`;
-  return `attachment; filename="${base}.${ATTACHMENT_EXTENSIONS[mediaType] ?? 'bin'}"`;
+  // Shown inline: images only. Everything else (PDF, Word) is downloaded, never rendered here.
+  const how = isOneOf(IMAGE_TYPES, mediaType) ? 'inline' : 'attachment';
+  return `${how}; filename="${base}.${extensionOf(mediaType)}"`;
 }
 
 /** The live session's staff member, or null (revoked, expired, unknown, disabled account). */

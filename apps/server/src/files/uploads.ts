@@ -5,12 +5,12 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { UPLOAD_MAX_BYTES, type Say } from '@sesame/shared';
+import { UPLOAD_MAX_BYTES, extensionOf, type MediaType, type Say } from '@sesame/shared';
 import type { Db } from '../db/client';
 import { files } from '../db/schema';
 import { badRequest, HttpError, payloadTooLarge, unsupportedMediaType } from '../errors';
 import { containsNul } from '../input';
-import { detectMediaType, EXTENSIONS, type MediaType } from './detect';
+import { detectMediaType } from './detect';
 import type { FileStorage } from './storage';
 
 export interface UploadedFile {
@@ -91,7 +91,7 @@ export async function storeFile(
   file: CheckedFile,
   owner: { companyId: string; ownerType: string; ownerId?: string | null },
 ): Promise<typeof files.$inferSelect> {
-  const storedName = `${randomBytes(16).toString('hex')}.${EXTENSIONS[file.mediaType]}`;
+  const storedName = `${randomBytes(16).toString('hex')}.${extensionOf(file.mediaType)}`;
   await storage.put(storedName, file.bytes);
   const [row] = await db
     .insert(files)

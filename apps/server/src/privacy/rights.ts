@@ -8,7 +8,7 @@
 import { forgetDeliveriesOf } from '../webhooks/service';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { zipSync, strToU8 } from 'fflate';
-import { formatUidn, normalizeUidn } from '@sesame/shared';
+import { extensionOf, formatUidn, normalizeUidn } from '@sesame/shared';
 import { z } from 'zod';
 import type { Database, Db } from '../db/client';
 import { rowsOf } from '../db/rows';
@@ -195,15 +195,6 @@ export async function erasurePreview(db: Db, person: Person) {
   };
 }
 
-const EXTENSIONS: Record<string, string> = {
-  'image/jpeg': 'jpg',
-  'image/png': 'png',
-  'image/webp': 'webp',
-  'application/pdf': 'pdf',
-  'application/msword': 'doc',
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
-};
-
 /** The ZIP: `donnees.json` (every record, no storage name) and `documents/`. */
 export async function exportPerson(
   db: Db,
@@ -215,7 +206,7 @@ export async function exportPerson(
   const documents = [];
   for (const file of held.documents) {
     const bytes = await storage.get(file.storedName);
-    const name = `documents/${file.id}.${EXTENSIONS[file.mediaType] ?? 'bin'}`;
+    const name = `documents/${file.id}.${extensionOf(file.mediaType)}`;
     if (bytes) entries[name] = new Uint8Array(bytes);
     documents.push({
       id: file.id,

@@ -10,10 +10,9 @@
  * staff member's own session (the files cookie goes with the request).
  */
 import { Button, Text } from '@mantine/core';
+import { IMAGE_TYPES, isOneOf } from '@sesame/shared';
 import { useTranslation } from '../lib/i18n';
 import { useImageDialog } from './ImageModal';
-
-const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
 
 export function ViewDocument({
   src,
@@ -43,7 +42,7 @@ export function ViewDocument({
   }
   const label = t(photo ? 'document.viewPhotoOf' : 'document.viewOf', { name });
   const text = t(photo ? 'document.viewPhoto' : 'document.view');
-  if (!type || !IMAGE_TYPES.includes(type)) {
+  if (!type || !isOneOf(IMAGE_TYPES, type)) {
     return (
       <Button
         component="a"

@@ -192,8 +192,6 @@ export type CompanyField = keyof typeof COMPANY_FIELD_LABELS;
 
 /** Logos share the identity files' limit, so the spec's 2 Mo message stays true. */
 export const LOGO_MAX_BYTES = 2 * 1024 * 1024;
-/** Logos are images only, recognised by content on the server (no SVG). */
-export const LOGO_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
 
 /** A company's default 'fin de journée' (issue 14), in its time zone. */
 export const DEFAULT_DAY_END = '23:59';

@@ -5,7 +5,9 @@
  * are here once.
  */
 import { z } from 'zod';
-import { HOURS, ID_DOCUMENT_TYPES, ID_FILE_MAX_BYTES, MINUTES } from '../constants';
+import { HOURS, ID_FILE_MAX_BYTES, MINUTES } from '../constants';
+import { ID_DOCUMENT_TYPES } from '../file-types';
+import { isOneOf } from '../one-of';
 import type { Catalogue } from '../messages/catalogue';
 import { LANGUAGES } from '../messages/catalogue';
 import { megabytes } from '../messages/units';
@@ -428,7 +430,7 @@ export function invitationDetailsSchemaFor(
       } else if (
         typeof file.type === 'string' &&
         file.type !== '' &&
-        !(ID_DOCUMENT_TYPES as readonly string[]).includes(file.type)
+        !isOneOf(ID_DOCUMENT_TYPES, file.type)
       ) {
         fail('request_image', (m) => m.visitor.fileTypeRefused, 'fileTypeRefused');
       } else if (file.size > ID_FILE_MAX_BYTES) {

@@ -19,18 +19,6 @@ export type QrUserField = keyof typeof QR_USER_FIELD_LABELS;
 
 export const QR_USER_MESSAGES = fr.qrUser;
 
-/** The upload of 'Créer un QRCode': pdf, doc, docx and images (checked by content on the server). */
-export const QR_USER_DOCUMENT_TYPES = [
-  'application/pdf',
-  'application/msword',
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  'image/jpeg',
-  'image/png',
-  'image/webp',
-] as const;
-/** The member photo of 'Créer une Carte Membre'. */
-export const MEMBER_PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
-
 /** 'YYYY-MM-DD', a real calendar day. */
 export const ISO_DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 export function isIsoDate(value: string): boolean {

@@ -16,7 +16,9 @@
 import { z } from 'zod';
 import { siteRefSchema } from './site';
 import { signaturesFieldSchema, type VisitorTypeField } from './visitor-type';
-import { HOURS, ID_DOCUMENT_TYPES, ID_FILE_MAX_BYTES, MINUTES } from '../constants';
+import { HOURS, ID_FILE_MAX_BYTES, MINUTES } from '../constants';
+import { ID_DOCUMENT_TYPES } from '../file-types';
+import { isOneOf } from '../one-of';
 import type { Say } from '../messages/catalogue';
 import { megabytes } from '../messages/units';
 import {
@@ -150,7 +152,7 @@ export function visitorFormSchemaFor(
       } else if (
         typeof file.type === 'string' &&
         file.type !== '' &&
-        !(ID_DOCUMENT_TYPES as readonly string[]).includes(file.type)
+        !isOneOf(ID_DOCUMENT_TYPES, file.type)
       ) {
         // Issue 27: a wrong type is said under the field, before anything is sent.
         fail('request_image', 'fileTypeRefused', (m) => m.visitor.fileTypeRefused);

@@ -12,6 +12,7 @@ import { useTranslation } from '../../../lib/i18n';
 import {
   createMemberFieldsSchema,
   createQrUserFieldsSchema,
+  extensionsOf,
   mayChooseCompany,
   megabytes,
   MEMBER_PHOTO_TYPES,
@@ -59,9 +60,10 @@ const EMPTY: Values = {
   user_document: null,
 };
 
+/** The names a file may go by when the browser gives no media type. */
 const EXTENSIONS = {
-  qr: ['pdf', 'doc', 'docx', 'jpg', 'jpeg', 'png', 'webp'],
-  member: ['jpg', 'jpeg', 'png', 'webp'],
+  qr: extensionsOf(QR_USER_DOCUMENT_TYPES),
+  member: extensionsOf(MEMBER_PHOTO_TYPES),
 };
 const ACCEPT = {
   qr: [...QR_USER_DOCUMENT_TYPES, '.pdf', '.doc', '.docx'].join(','),
