@@ -16,6 +16,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { isReservedSlug, SLUG_PATTERN } from '@sesame/shared';
+import { escapeHtml } from './mail/layout';
 
 /** One chunk of Vite's manifest (the fields used here). */
 interface ManifestChunk {
@@ -103,9 +104,6 @@ export const PUBLIC_PAGES: PublicPage[] = [
   },
 ];
 
-const attribute = (value: string) =>
-  value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-
 export interface IndexPage {
   html: string;
   /** True when the page carries preloads of its own (not Vite's index.html as it is). */
@@ -158,14 +156,14 @@ export class WebIndex {
     for (const key of chunks) {
       if (this.inEntry.has(key)) continue;
       const chunk = this.manifest[key]!;
-      links.push(`<link rel="modulepreload" crossorigin href="/${attribute(chunk.file)}">`);
+      links.push(`<link rel="modulepreload" crossorigin href="/${escapeHtml(chunk.file)}">`);
       for (const css of chunk.css ?? []) {
-        links.push(`<link rel="preload" as="style" crossorigin href="/${attribute(css)}">`);
+        links.push(`<link rel="preload" as="style" crossorigin href="/${escapeHtml(css)}">`);
       }
     }
     const parts = page.match.slice(1);
     for (const url of page.p.api(parts, this.defaultSlug)) {
-      if (url) links.push(`<link rel="preload" as="fetch" crossorigin href="${attribute(url)}">`);
+      if (url) links.push(`<link rel="preload" as="fetch" crossorigin href="${escapeHtml(url)}">`);
     }
     return links;
   }
