@@ -5,8 +5,9 @@
  * what else such a page shows in place (a kiosk's pairing code).
  */
 import { useEffect, type FormEvent, type ReactNode } from 'react';
-import { Button, Grid, Group, Paper, Stack, Title, type PaperProps } from '@mantine/core';
-import { FeedbackAlert, type Feedback } from './FeedbackAlert';
+import { Grid, Paper, Stack, Title, type PaperProps } from '@mantine/core';
+import type { Feedback } from './FeedbackAlert';
+import { SaveOrCancel, SubmitSummary } from './FormFrame';
 
 /** The bordered section, named by the h2 whose id is `titleId`. */
 export function PanelSection({
@@ -68,19 +69,15 @@ export function InlineForm(props: {
           <Title order={2} size="h4" id={props.titleId}>
             {props.title}
           </Title>
-          {props.summary && !props.feedback && (
-            <FeedbackAlert feedback={{ color: 'red', title: props.summary }} />
-          )}
+          <SubmitSummary summary={props.summary} feedback={props.feedback} />
           <Grid gap="md">{props.children}</Grid>
-          <FeedbackAlert feedback={props.feedback} />
-          <Group>
-            <Button type="submit" loading={props.busy} disabled={props.busy}>
-              {props.submitLabel}
-            </Button>
-            <Button variant="default" onClick={props.onCancel} disabled={props.busy}>
-              {props.cancelLabel}
-            </Button>
-          </Group>
+          <SaveOrCancel
+            feedback={props.feedback}
+            busy={props.busy}
+            submitLabel={props.submitLabel}
+            cancelLabel={props.cancelLabel}
+            onCancel={props.onCancel}
+          />
         </Stack>
       </form>
     </PanelSection>

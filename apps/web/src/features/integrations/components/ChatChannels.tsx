@@ -17,6 +17,7 @@ import {
 } from '@sesame/shared';
 import { useState } from 'react';
 import { FeedbackAlert, type Feedback } from '../../../components/FeedbackAlert';
+import { SubmitSummary } from '../../../components/FormFrame';
 import { PanelSection, col } from '../../../components/InlineForm';
 import { ResponsiveRows } from '../../../components/ResponsiveRows';
 import { RowActions, RowButton, useRecordAction } from '../../../components/RowActions';
@@ -167,7 +168,7 @@ export function ChatChannels(props: { company: string; channels: ChatChannel[]; 
             <Title order={3} size="h5" id="chat-channel-form-title">
               {t('chat.channels.addTitle')}
             </Title>
-            {summary && !feedback && <FeedbackAlert feedback={{ color: 'red', title: summary }} />}
+            <SubmitSummary summary={summary} feedback={feedback} />
             <Grid gap="md">
               {col(
                 <NativeSelect

@@ -12,6 +12,7 @@ import {
   type Site,
 } from '@sesame/shared';
 import { FeedbackAlert, type Feedback } from '../../../components/FeedbackAlert';
+import { SubmitSummary } from '../../../components/FormFrame';
 import { usePhoneLayout } from '../../../components/ResponsiveRows';
 import { ApiError, serverMessageOf } from '../../../lib/api-client';
 import { DEFAULT_TIMEZONE, todayIn } from '../../../lib/format';
@@ -95,7 +96,7 @@ export function EditDialog(props: {
             <Text size="sm">{t('edit.group', { count: visit.group_size })}</Text>
           )}
           <ScheduleFields form={form} sites={sites} idPrefix={`edit-${visit.request_id}`} />
-          {summary && !feedback && <FeedbackAlert feedback={{ color: 'red', title: summary }} />}
+          <SubmitSummary summary={summary} feedback={feedback} />
           <FeedbackAlert feedback={feedback} />
           <Group>
             <Button type="submit" loading={busy}>

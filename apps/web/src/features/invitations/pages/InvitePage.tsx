@@ -33,6 +33,7 @@ import {
 } from '@sesame/shared';
 import type { Feedback } from '../../../components/FeedbackAlert';
 import { FeedbackAlert } from '../../../components/FeedbackAlert';
+import { SubmitSummary } from '../../../components/FormFrame';
 import { PanelSection } from '../../../components/InlineForm';
 import { PageTitle } from '../../../components/PageTitle';
 import { QueryState } from '../../../components/QueryState';
@@ -345,7 +346,7 @@ function InviteForm({ sites, initial }: { sites: Site[]; initial: InviteValues }
           </Stack>
         </PanelSection>
 
-        {summary && !feedback && <FeedbackAlert feedback={{ color: 'red', title: summary }} />}
+        <SubmitSummary summary={summary} feedback={feedback} />
         <FeedbackAlert feedback={feedback} testId="invite-feedback" />
         {!(mode === 'csv' && preview) && (
           <Group>

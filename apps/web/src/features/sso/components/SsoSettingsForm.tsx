@@ -31,6 +31,7 @@ import {
   type SsoTestResult,
 } from '@sesame/shared';
 import { FeedbackAlert, type Feedback } from '../../../components/FeedbackAlert';
+import { SubmitSummary } from '../../../components/FormFrame';
 import { PanelSection, col } from '../../../components/InlineForm';
 import { ApiError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n';
@@ -102,9 +103,7 @@ export function SsoSettingsForm(props: {
           <Title order={2} size="h4" id="sso-settings-title">
             {t('settings.title')}
           </Title>
-          {summary && !props.feedback && (
-            <FeedbackAlert feedback={{ color: 'red', title: summary }} />
-          )}
+          <SubmitSummary summary={summary} feedback={props.feedback} />
           <Switch
             label={t('fields.enabled')}
             description={t('settings.enabledHint')}

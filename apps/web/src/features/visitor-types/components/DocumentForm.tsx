@@ -3,26 +3,15 @@
  * in English, each with its preview. Saving a changed title or text writes a new version (the
  * form says so before and the page after); the shared `documentInputSchema` checks it.
  */
-import {
-  Alert,
-  Button,
-  Grid,
-  Group,
-  Modal,
-  Paper,
-  Stack,
-  Tabs,
-  Text,
-  TextInput,
-  Textarea,
-} from '@mantine/core';
+import { Alert, Grid, Modal, Paper, Stack, Tabs, Text, TextInput, Textarea } from '@mantine/core';
 import {
   VISITOR_TYPE_LIMITS,
   documentInputSchema,
   type DocumentInput,
   type SiteDocument,
 } from '@sesame/shared';
-import { FeedbackAlert, type Feedback } from '../../../components/FeedbackAlert';
+import type { Feedback } from '../../../components/FeedbackAlert';
+import { SaveOrCancel, SubmitSummary } from '../../../components/FormFrame';
 import { useTranslation } from '../../../lib/i18n';
 import { useSchemaForm } from '../../../lib/use-schema-form';
 import { documentValues, makesNewVersion } from '../lib/visitor-types';
@@ -110,9 +99,7 @@ export function DocumentForm(props: {
     >
       <form onSubmit={submit} noValidate data-testid="document-form">
         <Stack gap="md">
-          {summary && !props.feedback && (
-            <FeedbackAlert feedback={{ color: 'red', title: summary }} />
-          )}
+          <SubmitSummary summary={summary} feedback={props.feedback} />
           <Tabs defaultValue="fr" keepMounted>
             <Tabs.List>
               <Tabs.Tab value="fr">{t('documentForm.french')}</Tabs.Tab>
@@ -130,15 +117,13 @@ export function DocumentForm(props: {
               {t('documentForm.newVersionNotice', { version: doc.version + 1 })}
             </Alert>
           )}
-          <FeedbackAlert feedback={props.feedback} />
-          <Group>
-            <Button type="submit" loading={busy} disabled={busy}>
-              {doc ? t('form.save') : t('form.create')}
-            </Button>
-            <Button variant="default" onClick={props.onClose} disabled={busy}>
-              {t('form.cancel')}
-            </Button>
-          </Group>
+          <SaveOrCancel
+            feedback={props.feedback}
+            busy={busy}
+            submitLabel={doc ? t('form.save') : t('form.create')}
+            cancelLabel={t('form.cancel')}
+            onCancel={props.onClose}
+          />
         </Stack>
       </form>
     </Modal>

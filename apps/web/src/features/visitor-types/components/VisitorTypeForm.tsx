@@ -5,7 +5,6 @@
  * the server; the server's field errors come back under their field.
  */
 import {
-  Button,
   Checkbox,
   ColorInput,
   Grid,
@@ -28,7 +27,8 @@ import {
   type VisitorTypeField,
   type VisitorTypeInput,
 } from '@sesame/shared';
-import { FeedbackAlert, type Feedback } from '../../../components/FeedbackAlert';
+import type { Feedback } from '../../../components/FeedbackAlert';
+import { SaveOrCancel, SubmitSummary } from '../../../components/FormFrame';
 import { useTranslation } from '../../../lib/i18n';
 import { useSchemaForm } from '../../../lib/use-schema-form';
 import {
@@ -91,9 +91,7 @@ export function VisitorTypeForm(props: {
     >
       <form onSubmit={submit} noValidate data-testid="visitor-type-form">
         <Stack gap="md">
-          {summary && !props.feedback && (
-            <FeedbackAlert feedback={{ color: 'red', title: summary }} />
-          )}
+          <SubmitSummary summary={summary} feedback={props.feedback} />
           <Grid gap="md">
             <Grid.Col span={{ base: 12, sm: 6 }}>
               <TextInput
@@ -244,15 +242,13 @@ export function VisitorTypeForm(props: {
               </Stack>
             </Grid.Col>
           </Grid>
-          <FeedbackAlert feedback={props.feedback} />
-          <Group>
-            <Button type="submit" loading={busy} disabled={busy}>
-              {type ? t('form.save') : t('form.create')}
-            </Button>
-            <Button variant="default" onClick={props.onClose} disabled={busy}>
-              {t('form.cancel')}
-            </Button>
-          </Group>
+          <SaveOrCancel
+            feedback={props.feedback}
+            busy={busy}
+            submitLabel={type ? t('form.save') : t('form.create')}
+            cancelLabel={t('form.cancel')}
+            onCancel={props.onClose}
+          />
         </Stack>
       </form>
     </Modal>

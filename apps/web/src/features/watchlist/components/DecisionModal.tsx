@@ -2,14 +2,15 @@
  * "Autoriser cette fois" or "Refuser" a held visit (issue 31): the reviewer gives a reason,
  * kept with the decision and in the audit log. The shared `holdDecisionSchema` checks it.
  */
-import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { Modal, Stack, Text, Textarea } from '@mantine/core';
 import {
   WATCHLIST_LIMITS,
   holdDecisionSchema,
   type HoldDecision,
   type WatchlistHold,
 } from '@sesame/shared';
-import { FeedbackAlert, type Feedback } from '../../../components/FeedbackAlert';
+import type { Feedback } from '../../../components/FeedbackAlert';
+import { SaveOrCancel, SubmitSummary } from '../../../components/FormFrame';
 import { useTranslation } from '../../../lib/i18n';
 import { useSchemaForm } from '../../../lib/use-schema-form';
 
@@ -40,9 +41,7 @@ export function DecisionModal(props: {
       <form onSubmit={submit} noValidate data-testid="hold-decision-form">
         <Stack gap="md">
           <Text size="sm">{t(`reviews.decide.${decision}Body`)}</Text>
-          {summary && !props.feedback && (
-            <FeedbackAlert feedback={{ color: 'red', title: summary }} />
-          )}
+          <SubmitSummary summary={summary} feedback={props.feedback} />
           <Textarea
             label={t('reviews.fields.reason')}
             required
@@ -53,20 +52,14 @@ export function DecisionModal(props: {
             {...form.getInputProps('reason')}
             name="reason"
           />
-          <FeedbackAlert feedback={props.feedback} />
-          <Group>
-            <Button
-              type="submit"
-              color={decision === 'deny' ? 'red.9' : 'teal.9'}
-              loading={busy}
-              disabled={busy}
-            >
-              {t(`reviews.${decision}`)}
-            </Button>
-            <Button variant="default" onClick={props.onClose} disabled={busy}>
-              {t('form.cancel')}
-            </Button>
-          </Group>
+          <SaveOrCancel
+            feedback={props.feedback}
+            busy={busy}
+            submitLabel={t(`reviews.${decision}`)}
+            submitColor={decision === 'deny' ? 'red.9' : 'teal.9'}
+            cancelLabel={t('form.cancel')}
+            onCancel={props.onClose}
+          />
         </Stack>
       </form>
     </Modal>
