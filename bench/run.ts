@@ -16,6 +16,7 @@ const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   kiosk: () => import('./kiosk'),
   invite: () => import('./invite'),
   cluster: () => import('./cluster'),
+  dashboard: () => import('./dashboard'),
 };
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));

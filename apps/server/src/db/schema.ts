@@ -612,7 +612,19 @@ export const visitorChecks = pgTable(
     index('visitor_checks_site_open_idx')
       .on(t.siteId, t.checkInAt)
       .where(sql`${t.checkOutAt} is null and ${t.undoneAt} is null`),
-    index('visitor_checks_site_in_idx').on(t.siteId, t.checkInAt),
+    // A site's checks by arrival (the log of one site, the dashboard's periods), carrying
+    // what the dashboard reads of each (issue 35): its queries read the checks from here
+    // alone (index-only), and a period of all sites is one short range per site. Columns
+    // rather than INCLUDE, which drizzle cannot say; a check-out already writes a new entry
+    // in every index (check_out_at is in the partial indexes' conditions: never a HOT update).
+    index('visitor_checks_site_in_idx').on(
+      t.siteId,
+      t.checkInAt,
+      t.visitorId,
+      t.checkOutAt,
+      t.checkOutMethod,
+      t.undoneAt,
+    ),
   ],
 );
 

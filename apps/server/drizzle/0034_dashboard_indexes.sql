@@ -1,0 +1,2 @@
+DROP INDEX "visitor_checks_site_in_idx";--> statement-breakpoint
+CREATE INDEX "visitor_checks_site_in_idx" ON "visitor_checks" USING btree ("site_id","check_in_at","visitor_id","check_out_at","check_out_method","undone_at");
