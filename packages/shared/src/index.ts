@@ -31,3 +31,4 @@ export * from './schemas/roll-call';
 export * from './schemas/privacy';
 export * from './schemas/audit';
 export * from './schemas/dashboard';
+export * from './dashboard-tables';

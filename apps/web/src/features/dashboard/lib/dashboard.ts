@@ -6,16 +6,17 @@
  */
 import {
   DASHBOARD_LIMITS,
-  DECISION_TIME_BUCKETS,
-  VISIT_LENGTH_BUCKETS,
   addDays,
   catalogue,
+  dashboardTable,
+  hourLabel,
   daysInPeriod,
   isIsoDate,
   periodDays,
   type Dashboard,
   type DashboardChart,
   type DashboardPeriod,
+  type DashboardTable,
   type Language,
 } from '@sesame/shared';
 
@@ -138,18 +139,12 @@ export const dayInText = (day: string, lang: Language) =>
     timeZone: 'UTC',
   }).format(utcDay(day));
 
-export const hourLabel = (hour: number) => `${String(hour).padStart(2, '0')}:00`;
-
 export const numberText = (n: number, lang: Language) =>
   new Intl.NumberFormat(locale(lang)).format(n);
 
-/** The label of bucket `i` ("15 min à 30 min", "8 h et plus"), as the CSV says it. */
-export const bucketText = (buckets: readonly number[], i: number, words: DashboardWords) =>
-  words.bucket(buckets[i]!, buckets[i + 1] ?? null);
-
 /**
  * A bucket under a chart's bar, short enough for a phone: '0–15 min', '30 min–1 h', '≥ 8 h'
- * (the table and the CSV say it in full: `bucketText`).
+ * (the table and the CSV say it in full: the shared `bucketLabel`).
  */
 export function bucketAxis(buckets: readonly number[], i: number, lang: Language): string {
   const from = buckets[i]!;
@@ -173,81 +168,23 @@ export function bucketOf(
   buckets.forEach((from, i) => {
     if (minutes >= from) found = i;
   });
-  return bucketText(buckets, found, words);
+  return words.bucket(buckets[found]!, buckets[found + 1] ?? null);
 }
 
 // ---- The tables: the CSV's columns, each chart's rows ----
 
-export interface ChartTable {
-  header: readonly string[];
-  /** Each row's cells; numbers stay numbers (right-aligned, formatted by the screen). */
-  rows: (string | number | null)[][];
-}
+export type ChartTable = DashboardTable;
 
 /**
- * One chart's table, with the CSV's columns (dashboard.charts.*.header) and rows: the same
- * figures as `GET /api/dashboard.csv?chart=`, days written for a reader.
+ * One chart's table: the shared dashboardTable (the CSV's columns and rows, the same as
+ * `GET /api/dashboard.csv?chart=`), days written for a reader.
  */
 export function chartTable(
   dashboard: Dashboard,
   chart: DashboardChart,
   lang: Language,
 ): ChartTable {
-  const words = dashboardWords(lang);
-  const c = dashboard.charts;
-  const header = words.charts[chart].header;
-  switch (chart) {
-    case 'visits_per_day':
-      return {
-        header,
-        rows: c.visits_per_day.map((r) => [
-          dayInTable(r.day, lang),
-          r.visitor_type ?? words.noType,
-          r.visits,
-        ]),
-      };
-    case 'arrivals_by_hour':
-      return {
-        header,
-        rows: c.arrivals_by_hour.map((r) => [
-          words.weekdays[r.weekday - 1] ?? String(r.weekday),
-          hourLabel(r.hour),
-          r.arrivals,
-        ]),
-      };
-    case 'on_site_peaks':
-      return { header, rows: c.on_site_peaks.map((r) => [dayInTable(r.day, lang), r.peak]) };
-    case 'visit_lengths':
-      return {
-        header,
-        rows: c.visit_lengths.map((r, i) => [bucketText(VISIT_LENGTH_BUCKETS, i, words), r.visits]),
-      };
-    case 'no_shows_per_day':
-      return {
-        header,
-        rows: c.no_shows_per_day.map((r) => [dayInTable(r.day, lang), r.expected, r.no_shows]),
-      };
-    case 'decision_times':
-      return {
-        header,
-        rows: c.decision_times.map((r, i) => [
-          bucketText(DECISION_TIME_BUCKETS, i, words),
-          r.requests,
-        ]),
-      };
-    case 'event_attendance':
-      return {
-        header,
-        rows: c.event_attendance.map((r) => [
-          r.name,
-          dayInTable(r.day, lang),
-          r.registrations,
-          r.attendees,
-        ]),
-      };
-    case 'top_hosts':
-      return { header, rows: c.top_hosts.map((r) => [r.host, r.visits]) };
-  }
+  return dashboardTable(dashboard, chart, lang, (day) => dayInTable(day, lang));
 }
 
 // ---- The charts' series ----
