@@ -39,6 +39,20 @@ export interface DashboardScope {
   lang?: Language;
 }
 
+/**
+ * A read of this module, in its own short transaction: without JIT compilation (the planner's
+ * row estimates over a period set it off, and compiling cost more than the query: a no-show
+ * count of 185 ms took 1.7 s with it) and with room to sort a month's checks in memory.
+ */
+async function read<T>(db: Db, query: SQL): Promise<T[]> {
+  return db.transaction(async (tx) => {
+    await tx.execute(
+      sql`select set_config('jit', 'off', true), set_config('work_mem', '32MB', true)`,
+    );
+    return rows<T>(tx, query);
+  });
+}
+
 /** Each site of the scope with the instants its previous period, period and day after start. */
 function windows(scope: DashboardScope): SQL {
   const previous = previousPeriod(scope.from, scope.to);
@@ -53,14 +67,31 @@ function windows(scope: DashboardScope): SQL {
   )`;
 }
 
+/**
+ * The instants no site's periods reach beyond (zones run from UTC−12 to UTC+14), as
+ * constants: the per-site bounds of \`w\` hide the range from the planner, which then
+ * scanned every check of a site (or of all) instead of the period's.
+ */
+function outer(scope: DashboardScope): { lo: SQL; hi: SQL } {
+  const previous = previousPeriod(scope.from, scope.to);
+  const at = (day: string, hours: number) =>
+    new Date(Date.parse(`${day}T00:00:00Z`) + hours * 3_600_000).toISOString();
+  return {
+    lo: sql`${at(previous.from, -14)}::timestamptz`,
+    hi: sql`${at(addDays(scope.to, 1), 12)}::timestamptz`,
+  };
+}
+
 /** The scope's checks of both periods, undone arrivals left out, each with its local day. */
-function checksOfBothPeriods(): SQL {
+function checksOfBothPeriods(scope: DashboardScope): SQL {
+  const { lo, hi } = outer(scope);
   return sql`c as (
     select c.visitor_id, c.check_in_at, c.check_out_at, c.check_out_method, w.timezone,
            c.check_in_at >= w.cur_start as cur,
            (c.check_in_at at time zone w.timezone)::date as day
       from w join visitor_checks c on c.site_id = w.id
-     where c.check_in_at >= w.prev_start and c.check_in_at < w.cur_end and c.undone_at is null
+     where c.check_in_at >= ${lo} and c.check_in_at < ${hi}
+       and c.check_in_at >= w.prev_start and c.check_in_at < w.cur_end and c.undone_at is null
   )`;
 }
 
@@ -80,7 +111,7 @@ function byPeriod<T extends PeriodRow>(list: T[]): { current?: T; previous?: T }
 async function arrivals(db: Db, scope: DashboardScope) {
   const length = minutes('check_in_at', 'check_out_at');
   const left = sql`check_out_at is not null and check_out_method is distinct from 'automatic'`;
-  const found = await rows<
+  const found = await read<
     PeriodRow & {
       arrivals: number;
       visits: number;
@@ -90,10 +121,10 @@ async function arrivals(db: Db, scope: DashboardScope) {
     }
   >(
     db,
-    sql`with ${windows(scope)}, ${checksOfBothPeriods()}
+    sql`with ${windows(scope)}, ${checksOfBothPeriods(scope)}
         select cur,
                count(*)::int as arrivals,
-               count(distinct (visitor_id, day))::int as visits,
+               (select count(*) from (select distinct visitor_id, day from c v where v.cur = c.cur) d)::int as visits,
                (count(*) filter (where check_out_method = 'automatic'))::int as automatic_check_outs,
                round((percentile_cont(0.5) within group (order by ${length}) filter (where ${left}))::numeric)::int as length_median,
                round((percentile_cont(0.9) within group (order by ${length}) filter (where ${left}))::numeric)::int as length_p90
@@ -106,9 +137,9 @@ async function arrivals(db: Db, scope: DashboardScope) {
 async function arrivalSeries(db: Db, scope: DashboardScope) {
   const typeName = scope.lang === 'en' ? sql.raw('vt.name_en') : sql.raw('vt.name_fr');
   const [perDay, byHour, lengths] = await Promise.all([
-    rows<{ day: string; visitor_type: string | null; visits: number }>(
+    read<{ day: string; visitor_type: string | null; visits: number }>(
       db,
-      sql`with ${windows(scope)}, ${checksOfBothPeriods()}
+      sql`with ${windows(scope)}, ${checksOfBothPeriods(scope)}
           select c.day::text as day,
                  coalesce(${typeName}, nullif(btrim(v.visitor_type), '')) as visitor_type,
                  count(distinct c.visitor_id)::int as visits
@@ -117,18 +148,18 @@ async function arrivalSeries(db: Db, scope: DashboardScope) {
            where c.cur
            group by 1, 2 order by 1, 2`,
     ),
-    rows<{ weekday: number; hour: number; arrivals: number }>(
+    read<{ weekday: number; hour: number; arrivals: number }>(
       db,
-      sql`with ${windows(scope)}, ${checksOfBothPeriods()}
+      sql`with ${windows(scope)}, ${checksOfBothPeriods(scope)}
           select extract(isodow from check_in_at at time zone timezone)::int as weekday,
                  extract(hour from check_in_at at time zone timezone)::int as hour,
                  count(*)::int as arrivals
             from c where cur
            group by 1, 2 order by 1, 2`,
     ),
-    rows<{ bucket: number; visits: number }>(
+    read<{ bucket: number; visits: number }>(
       db,
-      sql`with ${windows(scope)}, ${checksOfBothPeriods()}
+      sql`with ${windows(scope)}, ${checksOfBothPeriods(scope)}
           select width_bucket((${minutes('check_in_at', 'check_out_at')})::float8, ${thresholds(VISIT_LENGTH_BUCKETS)}) as bucket,
                  count(*)::int as visits
             from c
@@ -148,9 +179,9 @@ async function arrivalSeries(db: Db, scope: DashboardScope) {
 
 /** The hosts who received most visits in the period (a visit: a visitor's arrival day). */
 async function topHosts(db: Db, scope: DashboardScope) {
-  return rows<{ host: string; visits: number }>(
+  return read<{ host: string; visits: number }>(
     db,
-    sql`with ${windows(scope)}, ${checksOfBothPeriods()},
+    sql`with ${windows(scope)}, ${checksOfBothPeriods(scope)},
         visit as (select distinct visitor_id, day from c where cur),
         hosted as (
           select r.host_user_id,
@@ -179,13 +210,15 @@ async function topHosts(db: Db, scope: DashboardScope) {
  */
 async function peaksPerDay(db: Db, scope: DashboardScope): Promise<Map<string, number>> {
   const previous = previousPeriod(scope.from, scope.to);
-  const found = await rows<{ day: string; peak: number }>(
+  const { lo, hi } = outer(scope);
+  const found = await read<{ day: string; peak: number }>(
     db,
     sql`with ${windows(scope)},
         chk as (
           select w.timezone, c.check_in_at as a, c.check_out_at as b
             from w join visitor_checks c on c.site_id = w.id
            where c.undone_at is null
+             and c.check_in_at >= ${lo} - interval '1 day' and c.check_in_at < ${hi}
              and c.check_in_at >= w.prev_start - interval '1 day' and c.check_in_at < w.cur_end
           union all
           select w.timezone, c.check_in_at, c.check_out_at
@@ -207,7 +240,8 @@ async function peaksPerDay(db: Db, scope: DashboardScope): Promise<Map<string, n
         )
         select (t at time zone timezone)::date::text as day, max(inside)::int as peak
           from level
-         where t >= (select min(prev_start) from w) and t < (select max(cur_end) from w)
+         where t >= ${lo} and t < ${hi}
+           and t >= (select min(prev_start) from w) and t < (select max(cur_end) from w)
          group by 1`,
   );
   return new Map(found.map((r) => [r.day, Math.max(0, r.peak)]));
@@ -220,7 +254,7 @@ async function peaksPerDay(db: Db, scope: DashboardScope): Promise<Map<string, n
  */
 async function peakToday(db: Db, scope: DashboardScope, now: Date): Promise<number> {
   const at = sql`${now.toISOString()}::timestamptz`;
-  const [row] = await rows<{ peak: number | null }>(
+  const [row] = await read<{ peak: number | null }>(
     db,
     sql`with ${windows(scope)},
         today as (
@@ -253,7 +287,7 @@ async function peakToday(db: Db, scope: DashboardScope, now: Date): Promise<numb
 
 /** Visitors inside now (visitors only, as every figure here). */
 async function onSiteNow(db: Db, scope: DashboardScope, now: Date): Promise<number> {
-  const [row] = await rows<{ inside: number }>(
+  const [row] = await read<{ inside: number }>(
     db,
     sql`with ${windows(scope)}
         select count(*)::int as inside
@@ -271,7 +305,13 @@ async function onSiteNow(db: Db, scope: DashboardScope, now: Date): Promise<numb
  */
 async function noShows(db: Db, scope: DashboardScope, now: Date) {
   const at = sql`${now.toISOString()}::timestamptz`;
-  return rows<{ day: string; cur: boolean; expected: number; no_shows: number }>(
+  const { lo, hi } = outer(scope);
+  // The invitation days read by their company's index with the period's constant bounds
+  // (through \`w\` alone, every site read the company's days again).
+  const ofCompany = scope.companyId
+    ? sql`d.company_id = ${scope.companyId}::uuid`
+    : sql`d.company_id in (select company_id from w)`;
+  return read<{ day: string; cur: boolean; expected: number; no_shows: number }>(
     db,
     sql`with ${windows(scope)},
         due as (
@@ -279,16 +319,19 @@ async function noShows(db: Db, scope: DashboardScope, now: Date) {
                  w.timezone, w.arrival_early_minutes as early, v.day_starts_at >= w.cur_start as cur
             from w join visitors v on v.site_id = w.id
             join visit_requests r on r.visitor_id = v.id
-           where v.day_starts_at >= w.prev_start and v.day_starts_at < w.cur_end
+           where v.day_starts_at >= ${lo} and v.day_starts_at < ${hi}
+             and v.day_starts_at >= w.prev_start and v.day_starts_at < w.cur_end
              and v.day_ends_at <= ${at} and v.event_id is null
              and r.invitation_id is null and r.confirmed and r.cancelled_at is null
           union all
           select r.visitor_id, d.starts_at, d.ends_at, w.timezone, w.arrival_early_minutes,
                  d.starts_at >= w.cur_start
-            from w join invitations i on i.site_id = w.id
-            join invitation_days d on d.invitation_id = i.id
+            from invitation_days d
+            join invitations i on i.id = d.invitation_id
+            join w on w.id = i.site_id
             join visit_requests r on r.invitation_id = i.id
-           where d.starts_at >= w.prev_start and d.starts_at < w.cur_end and d.ends_at <= ${at}
+           where ${ofCompany} and d.starts_at >= ${lo} and d.starts_at < ${hi}
+             and d.starts_at >= w.prev_start and d.starts_at < w.cur_end and d.ends_at <= ${at}
              and d.cancelled_at is null and i.cancelled_at is null and r.cancelled_at is null
         )
         select (starts at time zone timezone)::date::text as day, cur,
@@ -306,6 +349,7 @@ async function noShows(db: Db, scope: DashboardScope, now: Date) {
 /** Requests made in both periods and answered: how long the answer took. */
 async function decisions(db: Db, scope: DashboardScope) {
   const took = minutes('r.created_at', 'r.decided_at');
+  const { lo, hi } = outer(scope);
   const answered = sql`with ${windows(scope)},
         answered as (
           select r.created_at >= w.cur_start as cur, ${took} as took
@@ -313,8 +357,7 @@ async function decisions(db: Db, scope: DashboardScope) {
             join visitors v on v.id = r.visitor_id
             join w on w.id = v.site_id
            where r.company_id in (select company_id from w)
-             and r.created_at >= (select min(prev_start) from w)
-             and r.created_at < (select max(cur_end) from w)
+             and r.created_at >= ${lo} and r.created_at < ${hi}
              and r.created_at >= w.prev_start and r.created_at < w.cur_end
              and r.invitation_id is null and r.decided_at is not null
              -- A request confirmed as it was filed (an event registration, a walk-in its type
@@ -322,7 +365,7 @@ async function decisions(db: Db, scope: DashboardScope) {
              and (r.decided_by is not null or r.decided_at > r.created_at + interval '1 second')
         )`;
   const [summary, buckets] = await Promise.all([
-    rows<PeriodRow & { decisions: number; median: number | null; p90: number | null }>(
+    read<PeriodRow & { decisions: number; median: number | null; p90: number | null }>(
       db,
       sql`${answered}
           select cur, count(*)::int as decisions,
@@ -330,7 +373,7 @@ async function decisions(db: Db, scope: DashboardScope) {
                  round((percentile_cont(0.9) within group (order by took))::numeric)::int as p90
             from answered group by cur`,
     ),
-    rows<{ bucket: number; requests: number }>(
+    read<{ bucket: number; requests: number }>(
       db,
       sql`${answered}
           select width_bucket(took::float8, ${thresholds(DECISION_TIME_BUCKETS)}) as bucket,
@@ -349,7 +392,8 @@ async function decisions(db: Db, scope: DashboardScope) {
 
 /** The events of both periods, their registrations and how many of those arrived. */
 async function events(db: Db, scope: DashboardScope) {
-  return rows<{
+  const { lo, hi } = outer(scope);
+  return read<{
     event_id: string;
     name: string;
     day: string;
@@ -368,14 +412,15 @@ async function events(db: Db, scope: DashboardScope) {
                    and exists (select 1 from visitor_checks c
                                 where c.visitor_id = v.id and c.undone_at is null))::int as attendees
           from w join events e on e.site_id = w.id
-         where e.day_starts_at >= w.prev_start and e.day_starts_at < w.cur_end
+         where e.day_starts_at >= ${lo} and e.day_starts_at < ${hi}
+           and e.day_starts_at >= w.prev_start and e.day_starts_at < w.cur_end
          order by registrations desc, e.day_starts_at, e.name`,
   );
 }
 
 /** The sites counted, for the answer (the screen names them). */
 async function sitesOf(db: Db, scope: DashboardScope) {
-  return rows<{ id: string; name: string; timezone: string }>(
+  return read<{ id: string; name: string; timezone: string }>(
     db,
     sql`with ${windows(scope)}
         select s.id::text as id, s.name, s.timezone from w join sites s on s.id = w.id
