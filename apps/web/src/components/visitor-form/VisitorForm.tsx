@@ -29,16 +29,7 @@
  *   `onSiteChange` tells the page which site's types to read.
  */
 import { startTransition, useEffect, useState } from 'react';
-import {
-  Button,
-  FileInput,
-  NativeSelect,
-  Paper,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Button, NativeSelect, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useTranslation, withFrenchWords } from '../../lib/i18n';
 import type {
   PublicSite,
@@ -50,11 +41,8 @@ import {
   EVENT_DEFAULT_REASON,
   HOURS,
   HOUR_PLACEHOLDER,
-  ID_DOCUMENT_TYPES,
-  ID_FILE_MAX_BYTES,
   isPastVisitDate,
   isVisitDate,
-  megabytes,
   MINUTES,
   MINUTE_PLACEHOLDER,
   SUBMIT_DELAY_MS,
@@ -65,8 +53,9 @@ import { useSchemaForm } from '../../lib/use-schema-form';
 import { zoneCity, zoneDiffers } from '../../lib/zone-label';
 import { DateField } from '../DateField';
 import { HostField } from './HostField';
+import { ID_FILE_MO, IdentityDocumentField } from './IdentityDocumentField';
 import { PrivacyNotice } from './PrivacyNotice';
-import { LazySignDocuments } from '../signing/LazySignDocuments';
+import { DocumentsToSign } from '../signing/DocumentsToSign';
 import { documentsOfType, signaturesField } from '../signing/signatures';
 import visitorsWords from '../../locales/fr/visitors.json';
 import cells from './VisitorForm.module.css';
@@ -206,10 +195,6 @@ function valuesFromEvent(event: VisitorFormEvent): Partial<Values> {
     reason: EVENT_DEFAULT_REASON,
   };
 }
-
-const FILE_ACCEPT = ID_DOCUMENT_TYPES.join(',');
-/** The identity document's limit, as the hint and the message quote it. */
-const MO = megabytes(ID_FILE_MAX_BYTES);
 
 export function VisitorForm({
   event,
@@ -406,22 +391,13 @@ export function VisitorForm({
               {field('id_number', { required: requires('id_number') })}
             </div>
             <div className={cells.half}>
-              <FileInput
+              <IdentityDocumentField
+                schemaForm={{ form, validateField }}
                 label={t('form.fields.request_image')}
-                description={t('form.fileHint', { mo: MO })}
+                description={t('form.fileHint', { mo: ID_FILE_MO })}
                 placeholder={t('form.filePlaceholder')}
-                accept={FILE_ACCEPT}
-                {...form.getInputProps('request_image')}
-                onChange={(picked) => {
-                  form.setFieldValue('request_image', picked);
-                  // A picked file is checked at once; no file yet is said on submit.
-                  if (picked) validateField('request_image', { ...values, request_image: picked });
-                }}
-                clearable
-                // The clear button shows once a file is picked: it needs its own name (axe button-name).
-                clearButtonProps={{ 'aria-label': t('form.clearFile') }}
+                clearLabel={t('form.clearFile')}
                 required={requires('id_document')}
-                name="request_image"
               />
             </div>
             {!event && (
@@ -561,22 +537,14 @@ export function VisitorForm({
                 <Title order={2} size="h3" id="visitor-signing-title">
                   {t('form.signingTitle')}
                 </Title>
-                <LazySignDocuments
-                  key={type?.id}
+                <DocumentsToSign
+                  resetKey={type?.id}
                   documents={documents}
                   name={`${values.firstname.trim()} ${values.lastname.trim()}`.trim()}
-                  headingLevel={3}
                   loadingLabel={t('common:loading')}
-                  onSigned={(signed) => {
-                    setSignatures(signed);
-                    form.clearFieldError('signatures');
-                  }}
+                  form={form}
+                  onSigned={setSignatures}
                 />
-                {form.errors.signatures && (
-                  <Text c="red.8" size="sm" role="alert">
-                    {form.errors.signatures}
-                  </Text>
-                )}
               </Stack>
             </section>
           )}

@@ -18,7 +18,6 @@ import {
   Button,
   Center,
   Container,
-  FileInput,
   Group,
   List,
   Loader,
@@ -30,17 +29,18 @@ import {
 } from '@mantine/core';
 import { useSearchParams } from 'react-router';
 import {
-  ID_DOCUMENT_TYPES,
-  ID_FILE_MAX_BYTES,
-  megabytes,
   type InvitationLinkView,
   type SignatureInput,
   type VisitorTypeField,
 } from '@sesame/shared';
 import { CompanyLogo } from '../../../components/CompanyLogo';
 import { PageTitle } from '../../../components/PageTitle';
-import { LazySignDocuments } from '../../../components/signing/LazySignDocuments';
+import { DocumentsToSign } from '../../../components/signing/DocumentsToSign';
 import { signaturesField } from '../../../components/signing/signatures';
+import {
+  ID_FILE_MO,
+  IdentityDocumentField,
+} from '../../../components/visitor-form/IdentityDocumentField';
 import { PrivacyNotice } from '../../../components/visitor-form/PrivacyNotice';
 import { ApiError } from '../../../lib/api-client';
 import { useTranslation, withFrenchWords } from '../../../lib/i18n';
@@ -71,10 +71,8 @@ const loadDetailsSchema = () =>
     };
   });
 
-const FILE_ACCEPT = ID_DOCUMENT_TYPES.join(',');
 /** A visit without a type asks these (shared's INVITATION_DETAILS_DEFAULT_FIELDS, without zod). */
 const DEFAULT_DETAILS_FIELDS: readonly VisitorTypeField[] = ['id_number', 'id_document'];
-const MO = megabytes(ID_FILE_MAX_BYTES);
 
 const locale = (language: string) => (language.startsWith('en') ? 'en-GB' : 'fr-FR');
 
@@ -455,20 +453,13 @@ function Details({ token, visit }: { token: string; visit: InvitationLinkView })
             />
           )}
           {asks('id_document') && (
-            <FileInput
+            <IdentityDocumentField
+              schemaForm={{ form, validateField }}
               label={t('details.fields.request_image')}
-              description={t('details.fileHint', { mo: MO })}
+              description={t('details.fileHint', { mo: ID_FILE_MO })}
               placeholder={t('details.filePlaceholder')}
-              accept={FILE_ACCEPT}
-              {...form.getInputProps('request_image')}
-              onChange={(picked) => {
-                form.setFieldValue('request_image', picked);
-                if (picked) validateField('request_image', { ...values, request_image: picked });
-              }}
-              clearable
-              clearButtonProps={{ 'aria-label': t('details.clearFile') }}
+              clearLabel={t('details.clearFile')}
               required
-              name="request_image"
             />
           )}
           {documents.length > 0 && (
@@ -476,22 +467,14 @@ function Details({ token, visit }: { token: string; visit: InvitationLinkView })
               <Title order={3} size="h5">
                 {t('details.signingTitle')}
               </Title>
-              <LazySignDocuments
-                key={documents.map((d) => `${d.document_id}:${d.version}`).join(',')}
+              <DocumentsToSign
+                resetKey={documents.map((d) => `${d.document_id}:${d.version}`).join(',')}
                 documents={documents}
                 name={`${visit.firstname} ${visit.lastname}`.trim()}
-                headingLevel={3}
                 loadingLabel={t('common:loading')}
-                onSigned={(signed) => {
-                  setSignatures(signed);
-                  form.clearFieldError('signatures');
-                }}
+                form={form}
+                onSigned={setSignatures}
               />
-              {form.errors.signatures && (
-                <Text c="red.8" size="sm" role="alert">
-                  {form.errors.signatures}
-                </Text>
-              )}
             </Stack>
           )}
           <PrivacyNotice
