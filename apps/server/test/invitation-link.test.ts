@@ -10,9 +10,10 @@ import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import type { InvitationCreated, InvitationLinkView } from '@sesame/shared';
 import { DEFAULT_RATE_LIMITS } from '../src/config';
-import { rows } from '../src/db/rows';
+import { column, rowsOf } from '../src/db/rows';
 import {
   auditEvents,
   files,
@@ -474,11 +475,12 @@ describe(`the invited visitor's link (${testDatabaseKind})`, () => {
       const shown = (await view(token)).json<{ data: InvitationLinkView }>().data;
       expect(shown.here_at).toBe(request!.hereAt!.toISOString());
       // No check-in: the visitor is not inside.
-      const checks = await rows<{ n: number | string }>(
+      const checks = await rowsOf(
         ctx.db,
+        z.object({ n: column.count }),
         sql`select count(*) as n from visitor_checks where visitor_id = ${created.visitors[0]!.visitor_id}`,
       );
-      expect(Number(checks[0]!.n)).toBe(0);
+      expect(checks[0]!.n).toBe(0);
 
       // Pressed again the same day: the same answer (in English now), nothing queued again.
       const again = await here(token, 'en');

@@ -10,6 +10,7 @@
  * end). What each figure counts is said once, in packages/shared/src/schemas/dashboard.ts.
  */
 import { sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
 import {
   DASHBOARD_LIMITS,
   DECISION_TIME_BUCKETS,
@@ -22,7 +23,7 @@ import {
   type Language,
 } from '@sesame/shared';
 import type { Db } from '../db/client';
-import { rows } from '../db/rows';
+import { rowsOf } from '../db/rows';
 import { inSites } from '../sites/service';
 
 export interface DashboardScope {
@@ -44,12 +45,16 @@ export interface DashboardScope {
  * row estimates over a period set it off, and compiling cost more than the query: a no-show
  * count of 185 ms took 1.7 s with it) and with room to sort a month's checks in memory.
  */
-async function read<T>(db: Db, query: SQL): Promise<T[]> {
+async function read<S extends z.ZodType<unknown, Record<string, unknown>>>(
+  db: Db,
+  schema: S,
+  query: SQL,
+): Promise<z.infer<S>[]> {
   return db.transaction(async (tx) => {
     await tx.execute(
       sql`select set_config('jit', 'off', true), set_config('work_mem', '32MB', true)`,
     );
-    return rows<T>(tx, query);
+    return rowsOf(tx, schema, query);
   });
 }
 
@@ -111,16 +116,16 @@ function byPeriod<T extends PeriodRow>(list: T[]): { current?: T; previous?: T }
 async function arrivals(db: Db, scope: DashboardScope) {
   const length = minutes('check_in_at', 'check_out_at');
   const left = sql`check_out_at is not null and check_out_method is distinct from 'automatic'`;
-  const found = await read<
-    PeriodRow & {
-      arrivals: number;
-      visits: number;
-      automatic_check_outs: number;
-      length_median: number | null;
-      length_p90: number | null;
-    }
-  >(
+  const found = await read(
     db,
+    z.object({
+      cur: z.boolean(),
+      arrivals: z.number(),
+      visits: z.number(),
+      automatic_check_outs: z.number(),
+      length_median: z.number().nullable(),
+      length_p90: z.number().nullable(),
+    }),
     sql`with ${windows(scope)}, ${checksOfBothPeriods(scope)}
         select cur,
                count(*)::int as arrivals,
@@ -137,8 +142,9 @@ async function arrivals(db: Db, scope: DashboardScope) {
 async function arrivalSeries(db: Db, scope: DashboardScope) {
   const typeName = scope.lang === 'en' ? sql.raw('vt.name_en') : sql.raw('vt.name_fr');
   const [perDay, byHour, lengths] = await Promise.all([
-    read<{ day: string; visitor_type: string | null; visits: number }>(
+    read(
       db,
+      z.object({ day: z.string(), visitor_type: z.string().nullable(), visits: z.number() }),
       sql`with ${windows(scope)}, ${checksOfBothPeriods(scope)}
           select c.day::text as day,
                  coalesce(${typeName}, nullif(btrim(v.visitor_type), '')) as visitor_type,
@@ -148,8 +154,9 @@ async function arrivalSeries(db: Db, scope: DashboardScope) {
            where c.cur
            group by 1, 2 order by 1, 2`,
     ),
-    read<{ weekday: number; hour: number; arrivals: number }>(
+    read(
       db,
+      z.object({ weekday: z.number(), hour: z.number(), arrivals: z.number() }),
       sql`with ${windows(scope)}, ${checksOfBothPeriods(scope)}
           select extract(isodow from check_in_at at time zone timezone)::int as weekday,
                  extract(hour from check_in_at at time zone timezone)::int as hour,
@@ -157,8 +164,9 @@ async function arrivalSeries(db: Db, scope: DashboardScope) {
             from c where cur
            group by 1, 2 order by 1, 2`,
     ),
-    read<{ bucket: number; visits: number }>(
+    read(
       db,
+      z.object({ bucket: z.number(), visits: z.number() }),
       sql`with ${windows(scope)}, ${checksOfBothPeriods(scope)}
           select width_bucket((${minutes('check_in_at', 'check_out_at')})::float8, ${thresholds(VISIT_LENGTH_BUCKETS)}) as bucket,
                  count(*)::int as visits
@@ -179,8 +187,9 @@ async function arrivalSeries(db: Db, scope: DashboardScope) {
 
 /** The hosts who received most visits in the period (a visit: a visitor's arrival day). */
 async function topHosts(db: Db, scope: DashboardScope) {
-  return read<{ host: string; visits: number }>(
+  return read(
     db,
+    z.object({ host: z.string(), visits: z.number() }),
     sql`with ${windows(scope)}, ${checksOfBothPeriods(scope)},
         visit as (select distinct visitor_id, day from c where cur),
         hosted as (
@@ -211,8 +220,9 @@ async function topHosts(db: Db, scope: DashboardScope) {
 async function peaksPerDay(db: Db, scope: DashboardScope): Promise<Map<string, number>> {
   const previous = previousPeriod(scope.from, scope.to);
   const { lo, hi } = outer(scope);
-  const found = await read<{ day: string; peak: number }>(
+  const found = await read(
     db,
+    z.object({ day: z.string(), peak: z.number() }),
     sql`with ${windows(scope)},
         chk as (
           select w.timezone, c.check_in_at as a, c.check_out_at as b
@@ -254,8 +264,9 @@ async function peaksPerDay(db: Db, scope: DashboardScope): Promise<Map<string, n
  */
 async function peakToday(db: Db, scope: DashboardScope, now: Date): Promise<number> {
   const at = sql`${now.toISOString()}::timestamptz`;
-  const [row] = await read<{ peak: number | null }>(
+  const [row] = await read(
     db,
+    z.object({ peak: z.number().nullable() }),
     sql`with ${windows(scope)},
         today as (
           select w.id,
@@ -287,8 +298,9 @@ async function peakToday(db: Db, scope: DashboardScope, now: Date): Promise<numb
 
 /** Visitors inside now (visitors only, as every figure here). */
 async function onSiteNow(db: Db, scope: DashboardScope, now: Date): Promise<number> {
-  const [row] = await read<{ inside: number }>(
+  const [row] = await read(
     db,
+    z.object({ inside: z.number() }),
     sql`with ${windows(scope)}
         select count(*)::int as inside
           from w join visitor_checks c on c.site_id = w.id
@@ -311,8 +323,9 @@ async function noShows(db: Db, scope: DashboardScope, now: Date) {
   const ofCompany = scope.companyId
     ? sql`d.company_id = ${scope.companyId}::uuid`
     : sql`d.company_id in (select company_id from w)`;
-  return read<{ day: string; cur: boolean; expected: number; no_shows: number }>(
+  return read(
     db,
+    z.object({ day: z.string(), cur: z.boolean(), expected: z.number(), no_shows: z.number() }),
     sql`with ${windows(scope)},
         due as (
           select v.id as visitor_id, v.day_starts_at as starts, v.day_ends_at as ends,
@@ -365,16 +378,23 @@ async function decisions(db: Db, scope: DashboardScope) {
              and (r.decided_by is not null or r.decided_at > r.created_at + interval '1 second')
         )`;
   const [summary, buckets] = await Promise.all([
-    read<PeriodRow & { decisions: number; median: number | null; p90: number | null }>(
+    read(
       db,
+      z.object({
+        cur: z.boolean(),
+        decisions: z.number(),
+        median: z.number().nullable(),
+        p90: z.number().nullable(),
+      }),
       sql`${answered}
           select cur, count(*)::int as decisions,
                  round((percentile_cont(0.5) within group (order by took))::numeric)::int as median,
                  round((percentile_cont(0.9) within group (order by took))::numeric)::int as p90
             from answered group by cur`,
     ),
-    read<{ bucket: number; requests: number }>(
+    read(
       db,
+      z.object({ bucket: z.number(), requests: z.number() }),
       sql`${answered}
           select width_bucket(took::float8, ${thresholds(DECISION_TIME_BUCKETS)}) as bucket,
                  count(*)::int as requests
@@ -393,15 +413,16 @@ async function decisions(db: Db, scope: DashboardScope) {
 /** The events of both periods, their registrations and how many of those arrived. */
 async function events(db: Db, scope: DashboardScope) {
   const { lo, hi } = outer(scope);
-  return read<{
-    event_id: string;
-    name: string;
-    day: string;
-    cur: boolean;
-    registrations: number;
-    attendees: number;
-  }>(
+  return read(
     db,
+    z.object({
+      event_id: z.string(),
+      name: z.string(),
+      day: z.string(),
+      cur: z.boolean(),
+      registrations: z.number(),
+      attendees: z.number(),
+    }),
     sql`with ${windows(scope)}
         select e.id::text as event_id, e.name, (e.day_starts_at at time zone w.timezone)::date::text as day,
                e.day_starts_at >= w.cur_start as cur,
@@ -420,8 +441,9 @@ async function events(db: Db, scope: DashboardScope) {
 
 /** The sites counted, for the answer (the screen names them). */
 async function sitesOf(db: Db, scope: DashboardScope) {
-  return read<{ id: string; name: string; timezone: string }>(
+  return read(
     db,
+    z.object({ id: z.string(), name: z.string(), timezone: z.string() }),
     sql`with ${windows(scope)}
         select s.id::text as id, s.name, s.timezone from w join sites s on s.id = w.id
          order by s.name`,

@@ -55,14 +55,3 @@ export const column = {
 
 /** A row of `… returning id`. */
 export const idRow = z.object({ id: z.string() });
-
-/**
- * The rows of a hand-written statement, typed by the caller and not checked. Kept only for
- * dashboard/figures.ts, written at the same time as `rowsOf` came (issue 35), which moves to
- * `rowsOf` next; nothing else reads with it.
- */
-export async function rows<T>(db: Db, query: SQL): Promise<T[]> {
-  const result = await db.execute(query);
-  // Unchecked on purpose: the caller's type is the statement's word (what rowsOf replaces).
-  return result.rows as T[];
-}
