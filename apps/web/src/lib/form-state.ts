@@ -24,6 +24,11 @@ export interface InputProps {
   'data-path': string;
 }
 
+/** The fields whose value is text. */
+type TextField<Values> = {
+  [Field in keyof Values & string]: Values[Field] extends string ? Field : never;
+}[keyof Values & string];
+
 export interface FormState<Values extends object> {
   values: Values;
   getValues: () => Values;
@@ -36,6 +41,8 @@ export interface FormState<Values extends object> {
   clearErrors: () => void;
   /** `type: 'checkbox'` gives `checked` rather than `value`. */
   getInputProps: (field: keyof Values & string, options?: { type?: 'checkbox' }) => InputProps;
+  /** A choice among options (a Select) kept as text: '' is no choice, which it shows as null. */
+  getSelectProps: (field: TextField<Values>) => InputProps;
   /** The input that shows `field`, to move the focus to it. */
   getInputNode: (field: string) => HTMLElement | null;
   submitting: boolean;
@@ -86,6 +93,12 @@ export function useFormState<Values extends object>(
   };
   const clearFieldError = (field: string) =>
     setErrorsState((current) => ({ ...current, [field]: undefined }));
+  const getInputProps: FormState<Values>['getInputProps'] = (field, options) => ({
+    [options?.type === 'checkbox' ? 'checked' : 'value']: values[field],
+    onChange: (input: unknown) => setFieldValue(field, changedValue(input) as Values[typeof field]),
+    error: errors[field],
+    'data-path': field,
+  });
 
   return {
     values,
@@ -98,12 +111,12 @@ export function useFormState<Values extends object>(
       setErrorsState((current) => ({ ...current, [field]: message })),
     clearFieldError,
     clearErrors: () => setErrorsState({}),
-    getInputProps: (field, options) => ({
-      [options?.type === 'checkbox' ? 'checked' : 'value']: values[field],
-      onChange: (input: unknown) =>
-        setFieldValue(field, changedValue(input) as Values[typeof field]),
-      error: errors[field],
-      'data-path': field,
+    getInputProps,
+    getSelectProps: (field) => ({
+      ...getInputProps(field),
+      value: values[field] || null,
+      onChange: (value: unknown) =>
+        setFieldValue(field, ((value as string | null) ?? '') as Values[typeof field]),
     }),
     getInputNode: (field) =>
       document.querySelector<HTMLElement>(`[data-path="${CSS.escape(field)}"]`),

@@ -205,9 +205,7 @@ export function CompanyForm(props: CompanyFormProps) {
               <CountrySelect
                 label={t('fields.country')}
                 placeholder={t('form.countryPlaceholder')}
-                {...form.getInputProps('country')}
-                value={form.values.country || null}
-                onChange={(value) => form.setFieldValue('country', value ?? '')}
+                {...form.getSelectProps('country')}
                 required
                 name="country"
               />,

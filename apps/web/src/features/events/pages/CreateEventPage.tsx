@@ -223,9 +223,7 @@ export default function CreateEventPage() {
                   label={t('fields.country')}
                   description={t('create.optional')}
                   placeholder={t('create.countryPlaceholder')}
-                  {...form.getInputProps('country')}
-                  value={form.values.country || null}
-                  onChange={(v) => form.setFieldValue('country', v ?? '')}
+                  {...form.getSelectProps('country')}
                   clearable
                   name="country"
                 />

@@ -87,9 +87,7 @@ export function KioskForm(props: {
       {col(
         <Select
           label={t('fields.site_id')}
-          {...form.getInputProps('site_id')}
-          value={form.values.site_id || null}
-          onChange={(value) => form.setFieldValue('site_id', value ?? '')}
+          {...form.getSelectProps('site_id')}
           data={siteOptions}
           required
           allowDeselect={false}
@@ -144,9 +142,7 @@ export function KioskForm(props: {
       {col(
         <Select
           label={t('fields.badge_size')}
-          {...form.getInputProps('badge_size')}
-          value={form.values.badge_size || null}
-          onChange={(value) => form.setFieldValue('badge_size', value ?? '')}
+          {...form.getSelectProps('badge_size')}
           data={BADGE_SIZE_OPTIONS.map((size) => ({
             value: size,
             label: t(`badges:sizes.${size}`),

@@ -107,9 +107,7 @@ export function SiteForm(props: {
         <CountrySelect
           label={t('fields.country')}
           placeholder={t('form.countryPlaceholder')}
-          {...form.getInputProps('country')}
-          value={form.values.country || null}
-          onChange={(value) => form.setFieldValue('country', value ?? '')}
+          {...form.getSelectProps('country')}
           clearable
           name="country"
         />,
@@ -118,9 +116,7 @@ export function SiteForm(props: {
         <Select
           label={t('fields.timezone')}
           description={t('form.timezoneHint')}
-          {...form.getInputProps('timezone')}
-          value={form.values.timezone || null}
-          onChange={(value) => form.setFieldValue('timezone', value ?? '')}
+          {...form.getSelectProps('timezone')}
           data={zones}
           searchable
           required
@@ -176,9 +172,7 @@ export function SiteForm(props: {
         <Select
           label={t('fields.badge_size')}
           description={t('form.badgeSizeHint')}
-          {...form.getInputProps('badge_size')}
-          value={form.values.badge_size || null}
-          onChange={(value) => form.setFieldValue('badge_size', value ?? '')}
+          {...form.getSelectProps('badge_size')}
           data={BADGE_SIZE_IDS.map((size) => ({
             value: size,
             label: t(`form.badgeSizes.${size}`),

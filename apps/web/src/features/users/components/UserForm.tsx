@@ -240,9 +240,7 @@ export function UserForm(props: UserFormProps) {
                   label={t('fields.home_site_id')}
                   description={t('form.homeSiteHint')}
                   placeholder={t('form.noHomeSite')}
-                  {...form.getInputProps('home_site_id')}
-                  value={form.values.home_site_id || null}
-                  onChange={(value) => form.setFieldValue('home_site_id', value ?? '')}
+                  {...form.getSelectProps('home_site_id')}
                   data={siteOptions([form.values.home_site_id])}
                   clearable
                   name="home_site_id"
