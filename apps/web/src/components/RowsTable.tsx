@@ -1,6 +1,6 @@
 /** A page of rows as a table: one header per column, one cell per column and row. */
 import type { ReactNode } from 'react';
-import { Table, type TableProps } from '@mantine/core';
+import { Table, Text, type TableProps } from '@mantine/core';
 import '@mantine/core/styles/Table.css';
 
 /**
@@ -18,6 +18,24 @@ export interface Column<T> {
   render: (row: T, index: number) => ReactNode;
   /** Its place on a card; a list with a `title` column shows cards on a phone. */
   card?: CardPlace;
+}
+
+/** A record's name, in bold, heading its row and its card (a key's, a kiosk's, a channel's). */
+export function nameColumn<T>(
+  header: ReactNode,
+  name: (row: T) => ReactNode,
+  testId: string,
+): Column<T> {
+  return {
+    key: 'name',
+    header,
+    card: 'title',
+    render: (row) => (
+      <Text fw={600} size="sm" data-testid={testId}>
+        {name(row)}
+      </Text>
+    ),
+  };
 }
 
 export function RowsTable<T>({

@@ -21,7 +21,7 @@ import { SubmitSummary } from '../../../components/FormFrame';
 import { PanelSection, col } from '../../../components/InlineForm';
 import { ResponsiveRows } from '../../../components/ResponsiveRows';
 import { RowActions, RowButton, useRecordAction } from '../../../components/RowActions';
-import type { Column } from '../../../components/RowsTable';
+import { nameColumn, type Column } from '../../../components/RowsTable';
 import { useTranslation } from '../../../lib/i18n';
 import { saveWithFeedback, toastDone } from '../../../lib/use-inline-edit';
 import { useSchemaForm } from '../../../lib/use-schema-form';
@@ -85,16 +85,7 @@ export function ChatChannels(props: { company: string; channels: ChatChannel[]; 
   });
 
   const columns: Column<ChatChannel>[] = [
-    {
-      key: 'name',
-      header: t('chat.channels.columns.name'),
-      card: 'title',
-      render: (channel) => (
-        <Text fw={600} size="sm" data-testid="chat-channel-name">
-          {channel.name}
-        </Text>
-      ),
-    },
+    nameColumn(t('chat.channels.columns.name'), (channel) => channel.name, 'chat-channel-name'),
     {
       key: 'kind',
       header: t('chat.channels.columns.kind'),

@@ -13,7 +13,7 @@ import { ListHeader } from '../../../components/ListHeader';
 import { QueryRows } from '../../../components/QueryRows';
 import { ShownOnce } from '../../../components/ShownOnce';
 import { RowActions, RowButton, useRecordAction } from '../../../components/RowActions';
-import type { Column } from '../../../components/RowsTable';
+import { nameColumn, type Column } from '../../../components/RowsTable';
 import { formatShortDate, formatTime } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
 import { saveWithFeedback, toastDone } from '../../../lib/use-inline-edit';
@@ -65,16 +65,7 @@ export default function ApiKeysPage() {
   });
 
   const columns: Column<ApiKey>[] = [
-    {
-      key: 'name',
-      header: t('apiKeys.columns.name'),
-      card: 'title',
-      render: (key) => (
-        <Text fw={600} size="sm" data-testid="api-key-name">
-          {key.name}
-        </Text>
-      ),
-    },
+    nameColumn(t('apiKeys.columns.name'), (key) => key.name, 'api-key-name'),
     {
       key: 'scopes',
       header: t('apiKeys.columns.scopes'),

@@ -12,7 +12,7 @@ import type { Kiosk, KioskInput, KioskPairing, Site } from '@sesame/shared';
 import { ListHeader } from '../../../components/ListHeader';
 import { QueryRows } from '../../../components/QueryRows';
 import { RowActions, RowButton, useRecordAction } from '../../../components/RowActions';
-import type { Column } from '../../../components/RowsTable';
+import { nameColumn, type Column } from '../../../components/RowsTable';
 import { useSettings } from '../../../lib/company';
 import { formatDateTime } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
@@ -124,16 +124,7 @@ export default function KiosksPage() {
   };
 
   const columns: Column<Kiosk>[] = [
-    {
-      key: 'name',
-      header: t('columns.name'),
-      card: 'title',
-      render: (kiosk) => (
-        <Text fw={600} size="sm" data-testid="kiosk-name">
-          {kiosk.name}
-        </Text>
-      ),
-    },
+    nameColumn(t('columns.name'), (kiosk) => kiosk.name, 'kiosk-name'),
     {
       key: 'site',
       header: t('columns.site'),

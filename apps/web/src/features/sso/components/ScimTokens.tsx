@@ -12,7 +12,7 @@ import { PanelSection } from '../../../components/InlineForm';
 import { QueryRows } from '../../../components/QueryRows';
 import { ShownOnce } from '../../../components/ShownOnce';
 import { RowActions, RowButton, useRecordAction } from '../../../components/RowActions';
-import type { Column } from '../../../components/RowsTable';
+import { nameColumn, type Column } from '../../../components/RowsTable';
 import { ApiError, serverMessageOf } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
@@ -88,16 +88,7 @@ export function ScimTokens({ company }: { company: string }) {
   };
 
   const columns: Column<ScimToken>[] = [
-    {
-      key: 'name',
-      header: t('tokens.columns.name'),
-      card: 'title',
-      render: (token) => (
-        <Text fw={600} size="sm" data-testid="scim-token-name">
-          {token.name}
-        </Text>
-      ),
-    },
+    nameColumn(t('tokens.columns.name'), (token) => token.name, 'scim-token-name'),
     {
       key: 'created',
       header: t('tokens.columns.created'),

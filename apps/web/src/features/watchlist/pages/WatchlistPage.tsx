@@ -9,6 +9,7 @@ import { useParams } from 'react-router';
 import type { WatchlistEntry, WatchlistEntryInput } from '@sesame/shared';
 import { ListHeader } from '../../../components/ListHeader';
 import { RowActions, RowButton, useRecordAction } from '../../../components/RowActions';
+import { nameColumn } from '../../../components/RowsTable';
 import { ServerTable, type Column } from '../../../components/ServerTable';
 import { useTranslation } from '../../../lib/i18n';
 import { toastDone, useInlineEdit } from '../../../lib/use-inline-edit';
@@ -66,16 +67,7 @@ export default function WatchlistPage() {
     );
 
   const columns: Column<WatchlistEntry>[] = [
-    {
-      key: 'name',
-      header: t('columns.name'),
-      card: 'title',
-      render: (entry) => (
-        <Text fw={600} size="sm" data-testid="watchlist-name">
-          {entryName(entry) || t('noName')}
-        </Text>
-      ),
-    },
+    nameColumn(t('columns.name'), (entry) => entryName(entry) || t('noName'), 'watchlist-name'),
     { key: 'email', header: t('columns.email'), render: (entry) => dash(entry.email) },
     { key: 'phone', header: t('columns.phone'), render: (entry) => dash(entry.phone) },
     { key: 'id_number', header: t('columns.idNumber'), render: (entry) => dash(entry.id_number) },
