@@ -5,7 +5,7 @@
  * what else such a page shows in place (a kiosk's pairing code).
  */
 import { useEffect, type FormEvent, type ReactNode } from 'react';
-import { Grid, Paper, Stack, Title, type PaperProps } from '@mantine/core';
+import { Grid, Paper, Stack, Text, Title, type PaperProps } from '@mantine/core';
 import type { Feedback } from './FeedbackAlert';
 import { SaveOrCancel, SubmitSummary } from './FormFrame';
 
@@ -26,6 +26,20 @@ export function PanelSection({
     >
       {children}
     </Paper>
+  );
+}
+
+/** A panel's h2 (the `titleId` its PanelSection names it by) and the sentence that says what it is for. */
+export function PanelHeading(props: { titleId: string; title: string; intro: string }) {
+  return (
+    <>
+      <Title order={2} size="h4" id={props.titleId}>
+        {props.title}
+      </Title>
+      <Text size="sm" c="dimmed">
+        {props.intro}
+      </Text>
+    </>
   );
 }
 

@@ -18,7 +18,7 @@ import {
 import { useState } from 'react';
 import { FeedbackAlert, type Feedback } from '../../../components/FeedbackAlert';
 import { SubmitSummary } from '../../../components/FormFrame';
-import { PanelSection, col } from '../../../components/InlineForm';
+import { PanelHeading, PanelSection, col } from '../../../components/InlineForm';
 import { ResponsiveRows } from '../../../components/ResponsiveRows';
 import { RowActions, RowButton, useRecordAction } from '../../../components/RowActions';
 import { nameColumn, type Column } from '../../../components/RowsTable';
@@ -134,12 +134,11 @@ export function ChatChannels(props: { company: string; channels: ChatChannel[]; 
   return (
     <PanelSection titleId="chat-channels-title" data-testid="chat-channels">
       <Stack gap="md">
-        <Title order={2} size="h4" id="chat-channels-title">
-          {t('chat.channels.title')}
-        </Title>
-        <Text size="sm" c="dimmed">
-          {t('chat.channels.intro')}
-        </Text>
+        <PanelHeading
+          titleId="chat-channels-title"
+          title={t('chat.channels.title')}
+          intro={t('chat.channels.intro')}
+        />
         {props.channels.length === 0 ? (
           <Text c="dimmed" data-testid="empty">
             {t('chat.channels.empty')}

@@ -4,11 +4,11 @@
  * (asked first). The shared `chatSettingsInputSchema` checks it as the server does.
  */
 import { useState } from 'react';
-import { Button, Group, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, PasswordInput, Stack } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { CHAT_LIMITS, chatSettingsInputSchema } from '@sesame/shared';
 import { FeedbackAlert, type Feedback } from '../../../components/FeedbackAlert';
-import { PanelSection } from '../../../components/InlineForm';
+import { PanelHeading, PanelSection } from '../../../components/InlineForm';
 import { confirmAction } from '../../../components/RowActions';
 import { ApiError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n';
@@ -75,12 +75,11 @@ export function SlackTokenForm({ company, hasToken }: { company: string; hasToke
     <PanelSection titleId="slack-token-title" data-testid="slack-token">
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
-          <Title order={2} size="h4" id="slack-token-title">
-            {t('chat.slack.title')}
-          </Title>
-          <Text size="sm" c="dimmed">
-            {t('chat.slack.intro')}
-          </Text>
+          <PanelHeading
+            titleId="slack-token-title"
+            title={t('chat.slack.title')}
+            intro={t('chat.slack.intro')}
+          />
           <PasswordInput
             label={t('chat.slack.token')}
             description={t(hasToken ? 'chat.slack.stored' : 'chat.slack.none')}

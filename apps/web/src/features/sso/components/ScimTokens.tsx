@@ -4,11 +4,11 @@
  * with its copy button; a revoked one stays listed and opens nothing more.
  */
 import { useState } from 'react';
-import { Badge, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Group, Stack, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { SSO_LIMITS, type ScimToken } from '@sesame/shared';
 import { FeedbackAlert, type Feedback } from '../../../components/FeedbackAlert';
-import { PanelSection } from '../../../components/InlineForm';
+import { PanelHeading, PanelSection } from '../../../components/InlineForm';
 import { QueryRows } from '../../../components/QueryRows';
 import { ShownOnce } from '../../../components/ShownOnce';
 import { RowActions, RowButton, useRecordAction } from '../../../components/RowActions';
@@ -135,12 +135,11 @@ export function ScimTokens({ company }: { company: string }) {
   return (
     <PanelSection titleId="scim-tokens-title" data-testid="scim-tokens">
       <Stack gap="md">
-        <Title order={2} size="h4" id="scim-tokens-title">
-          {t('tokens.title')}
-        </Title>
-        <Text size="sm" c="dimmed">
-          {t('tokens.intro')}
-        </Text>
+        <PanelHeading
+          titleId="scim-tokens-title"
+          title={t('tokens.title')}
+          intro={t('tokens.intro')}
+        />
         <form onSubmit={submit} noValidate aria-label={t('tokens.create')}>
           <Group align="flex-end" gap="xs">
             <TextInput
