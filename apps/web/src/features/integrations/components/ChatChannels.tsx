@@ -8,7 +8,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import {
   CHAT_CHANNEL_KINDS,
   CHAT_LIMITS,
-  WEBHOOK_LIMITS,
   chatChannelInputSchema,
   type ChatChannel,
   type ChatChannelInput,
@@ -27,6 +26,7 @@ import { saveWithFeedback, toastDone } from '../../../lib/use-inline-edit';
 import { useSchemaForm } from '../../../lib/use-schema-form';
 import { addChatChannel, chatKeys, removeChatChannel } from '../api/chat';
 import { serverFieldErrors, sortChannels } from '../lib/integrations';
+import { ReceiverUrlInput } from './ReceiverUrlInput';
 
 interface ChannelValues {
   kind: ChatChannelKind;
@@ -183,17 +183,10 @@ export function ChatChannels(props: { company: string; channels: ChatChannel[]; 
                 />,
               )}
               {col(
-                <TextInput
+                <ReceiverUrlInput
                   label={t('chat.fields.url')}
                   description={t('chat.channels.urlHint')}
-                  placeholder="https://"
-                  type="url"
-                  inputMode="url"
-                  autoComplete="off"
-                  maxLength={WEBHOOK_LIMITS.urlMax}
-                  required
-                  {...form.getInputProps('url')}
-                  name="url"
+                  input={form.getInputProps('url')}
                 />,
               )}
               {col(

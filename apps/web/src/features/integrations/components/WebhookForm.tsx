@@ -3,10 +3,9 @@
  * creation an optional secret of the receiver's own (blank: the server draws one). The
  * shared schemas (the server's own) check it here with the server's words.
  */
-import { PasswordInput, TextInput } from '@mantine/core';
+import { PasswordInput } from '@mantine/core';
 import {
   WEBHOOK_EVENTS,
-  WEBHOOK_LIMITS,
   webhookInputSchema,
   webhookUpdateSchema,
   type Webhook,
@@ -19,6 +18,7 @@ import { useTranslation } from '../../../lib/i18n';
 import { useSchemaForm } from '../../../lib/use-schema-form';
 import type { WebhookUpdate } from '../api/webhooks';
 import { ChoiceList } from './ChoiceList';
+import { ReceiverUrlInput } from './ReceiverUrlInput';
 
 interface WebhookValues {
   url: string;
@@ -74,17 +74,10 @@ export function WebhookForm(props: {
       onCancel={props.onCancel}
     >
       {col(
-        <TextInput
+        <ReceiverUrlInput
           label={t('webhooks.fields.url')}
           description={t('webhooks.create.urlHint')}
-          placeholder="https://"
-          type="url"
-          inputMode="url"
-          autoComplete="off"
-          maxLength={WEBHOOK_LIMITS.urlMax}
-          required
-          {...form.getInputProps('url')}
-          name="url"
+          input={form.getInputProps('url')}
         />,
         webhook ? 12 : 6,
       )}
