@@ -17,7 +17,7 @@ import type {
   InvitedVisit,
   InvitedVisitor,
 } from '@sesame/shared';
-import { asLanguage, INVITED_STATES } from '@sesame/shared';
+import { asLanguage, invitedVisitSchema } from '@sesame/shared';
 import { toE164 } from '@sesame/shared/phone';
 import { z } from 'zod';
 import type { Db } from '../db/client';
@@ -615,34 +615,38 @@ export async function cancelInvitation(
   return what;
 }
 
-const invitedDbRow = z.object({
-  request_id: z.string(),
-  invitation_id: z.string(),
-  visitor_id: z.string(),
-  firstname: z.string(),
-  lastname: z.string(),
-  email: z.string(),
-  contact: z.string(),
-  organisation_name: z.string(),
-  uidn: z.string(),
-  site_id: z.string(),
-  site_name: z.string(),
-  site_timezone: z.string(),
-  host_id: z.string().nullable(),
-  host_name: z.string().nullable(),
-  reason: z.string().nullable(),
-  language: z.string(),
-  first_date: z.string(),
-  time: z.string(),
-  end_time: z.string(),
-  rrule: z.string().nullable(),
-  next_day: z.string().nullable(),
-  days: z.array(z.object({ day: z.string(), cancelled: z.boolean() })),
-  group_size: column.count,
-  state: z.enum(INVITED_STATES),
-  here_at: column.time.nullable(),
-  created_at: column.time,
-});
+/** A row of the list: the answer's own fields as they are, and those it shapes (site, host…). */
+const invitedDbRow = invitedVisitSchema
+  .pick({
+    request_id: true,
+    invitation_id: true,
+    visitor_id: true,
+    firstname: true,
+    lastname: true,
+    email: true,
+    reason: true,
+    time: true,
+    end_time: true,
+    rrule: true,
+    next_day: true,
+    days: true,
+    state: true,
+  })
+  .extend({
+    contact: z.string(),
+    organisation_name: z.string(),
+    uidn: z.string(),
+    site_id: z.string(),
+    site_name: z.string(),
+    site_timezone: z.string(),
+    host_id: z.string().nullable(),
+    host_name: z.string().nullable(),
+    language: z.string(),
+    first_date: z.string(),
+    group_size: column.count,
+    here_at: column.time.nullable(),
+    created_at: column.time,
+  });
 
 /**
  * Invited visitors, one row each: the host's own (`hostUserId`), or every host's of the
