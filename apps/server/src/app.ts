@@ -307,6 +307,7 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
         kiosk: config.kiosk === true,
         sessionCheckedByRoute: config.sessionCheckedByRoute === true,
         action: config.action,
+        // Fastify types a route's schema loosely; the OpenAPI list reads only these fields of it.
         schema: (route.schema ?? {}) as ApiRoute['schema'],
       });
     }
@@ -357,6 +358,7 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
       );
       return reply.code(error.statusCode).send({ message, errors });
     }
+    // Fastify's errors carry statusCode and code; the handler is given them as plain Errors.
     const status = (error as { statusCode?: number }).statusCode;
     if (status === 413 || (error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
       // The parser's own limit: the largest upload any field takes.

@@ -361,6 +361,7 @@ const SPECS: { [Name in keyof Settings]: Spec<Settings[Name]> } = {
 };
 
 /** Every environment variable Sésame reads (the README's configuration table lists them). */
+// Object.keys gives string[]; SPECS has exactly the keys of Settings.
 export const SETTING_NAMES = Object.keys(SPECS) as (keyof Settings)[];
 
 export interface Config {
@@ -494,6 +495,7 @@ export function checkSettings(
   const settings: Record<string, unknown> = {};
   const problems: string[] = [];
   for (const name of SETTING_NAMES) {
+    // Each spec parses its own type; the loop reads them all as parsers of unknown values.
     const spec = SPECS[name] as Spec<unknown>;
     const value = env[name]?.trim();
     if (!value) {
@@ -506,6 +508,7 @@ export function checkSettings(
       problems.push(`${name} ${parsed.sentence}${spec.secret ? '.' : ` (it is "${shown}").`}`);
     } else settings[name] = parsed;
   }
+  // Every setting was parsed by its spec just above, with no problem.
   return problems.length
     ? { settings: undefined, problems }
     : { settings: settings as unknown as Settings, problems: [] };

@@ -29,6 +29,7 @@ export const unsupportedMediaType = (say: Say = (m) => m.api.fileTypeRefused) =>
 
 /** PostgreSQL unique_violation, whichever driver raised it. */
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {
+  // Drivers' errors are plain objects (code, constraint, cause), each checked below.
   const e = error as { code?: string; constraint?: string; cause?: unknown } | null;
   if (!e) return false;
   if (e.code === '23505') return constraint ? e.constraint === constraint : true;

@@ -73,6 +73,7 @@ interface LoggedError {
 /** An error as a log line may carry it: name, reason, code, and the stack below the message. */
 export function redactError(error: unknown, depth = 0): LoggedError {
   if (!(error instanceof Error)) return { type: typeof error, message: '[redacted]', stack: '' };
+  // Drivers add code and query to their Errors; each is checked before it is used.
   const e = error as Error & { code?: unknown; query?: unknown };
   // Drizzle's "Failed query: <sql>\nparams: <values>" keeps the SQL, never the values.
   const message = withoutPaths(firstLine(e.message));

@@ -123,6 +123,7 @@ function portInUse(config: Config): Promise<NodeJS.ErrnoException | null> {
 
 /** The sentence for a port that cannot be opened, or null for any other failure. */
 function listenProblem(error: unknown, config: Config): string | null {
+  // listen's errors are Node system errors, which carry `code`.
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const where = `${config.host}:${config.port}`;
   if (code === 'EADDRINUSE')

@@ -46,6 +46,7 @@ function recordHeaders(): Record<string, string> {
   };
   let failure: unknown;
   securityHeadersMiddleware(
+    // helmet wants Node's request and response; it reads no request, and no more of a response than this.
     {} as IncomingMessage,
     response as unknown as ServerResponse,
     (error?: unknown) => {

@@ -123,6 +123,7 @@ export class WebIndex {
     this.html = readFileSync(path.join(webDist, 'index.html'), 'utf8');
     let manifest: Manifest = {};
     try {
+      // JSON.parse gives any: Vite's build manifest.
       manifest = JSON.parse(
         readFileSync(path.join(webDist, '.vite', 'manifest.json'), 'utf8'),
       ) as Manifest;

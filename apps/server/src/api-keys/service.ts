@@ -17,6 +17,7 @@ import {
   API_KEY_LIMITS,
   API_KEY_PREFIX,
   API_KEY_SCOPES,
+  isOneOf,
   FRENCH_MESSAGES,
   type ApiKey,
   type ApiKeyScope,
@@ -55,9 +56,7 @@ export const serviceAccountEmail = (keyId: string) => `api-key-${keyId}@api-keys
 
 const iso = (at: Date | null) => (at ? at.toISOString() : null);
 const knownScopes = (scopes: string[]) =>
-  scopes.filter((scope): scope is ApiKeyScope =>
-    (API_KEY_SCOPES as readonly string[]).includes(scope),
-  );
+  scopes.filter((scope): scope is ApiKeyScope => isOneOf(API_KEY_SCOPES, scope));
 
 export function presentApiKey(row: ApiKeyRow): ApiKey {
   return {

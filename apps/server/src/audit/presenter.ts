@@ -24,6 +24,7 @@ export function presentAuditEntry(row: AuditRow): AuditListEntry {
     subject_company_name: row.subjectCompanyName,
     subject_state: row.subjectState,
     other_company_name: row.otherCompanyName,
+    // jsonb column: audit() writes its `detail` as an object of named values, or null.
     detail: (row.detail as Record<string, unknown> | null) ?? null,
     by_platform: row.byPlatform,
   };

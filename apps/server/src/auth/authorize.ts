@@ -110,6 +110,7 @@ export async function loadAuthorized<K, T>(
   find: (db: Db, key: K) => Promise<T | null | undefined>,
   key: K,
   {
+    // The default reads a record's companyId; finders of records without one pass a companyOf.
     companyOf = (record) => (record as { companyId: string }).companyId,
     recordRight,
   }: LoadOptions<T> = {},

@@ -1,10 +1,8 @@
-import { ROLES, type Role, type UserInfo } from '@sesame/shared';
+import { isRole, type UserInfo } from '@sesame/shared';
 import type { Principal } from './principal';
 
 export function presentUserInfo(principal: Principal, passwordManaged: boolean): UserInfo {
-  const knownRoles = principal.roles.filter((r): r is Role =>
-    (ROLES as readonly string[]).includes(r),
-  );
+  const knownRoles = principal.roles.filter(isRole);
   return {
     id: principal.userId,
     name: principal.name,

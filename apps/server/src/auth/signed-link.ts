@@ -47,6 +47,7 @@ export class SignedLinks {
     if (typeof exp !== 'number' || Object.values(rest).some((v) => typeof v !== 'string'))
       return { ok: false, reason: 'invalid' };
     if (exp * 1000 <= this.clock()) return { ok: false, reason: 'expired' };
+    // Every value of `rest` was checked to be a string just above.
     return { ok: true, claims: rest as Record<string, string>, expiresAt: new Date(exp * 1000) };
   }
 }

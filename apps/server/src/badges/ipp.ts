@@ -94,6 +94,7 @@ async function postIpp(
   }
   if (response.status !== 200) throw refused(printer, `HTTP ${response.status}`);
   try {
+    // The ipp package's types stop at its own loose message shape; IppAnswer is the part read.
     return ipp.parse(bytes) as unknown as IppAnswer;
   } catch {
     throw refused(printer, 'not an IPP answer');

@@ -93,19 +93,15 @@ const PLAIN_BAND = '#1B3A6B';
 /** '#RRGGBB' as its three channels, 0 to 1 (the plain band's for anything else). */
 function channels(color: string): [number, number, number] {
   const hex = /^#[0-9A-Fa-f]{6}$/.test(color) ? color : PLAIN_BAND;
-  return [1, 3, 5].map((at) => parseInt(hex.slice(at, at + 2), 16) / 255) as [
-    number,
-    number,
-    number,
-  ];
+  const channel = (at: number) => parseInt(hex.slice(at, at + 2), 16) / 255;
+  return [channel(1), channel(3), channel(5)];
 }
 
 /** WCAG 2.x relative luminance. */
 function luminance(color: string): number {
-  const [r, g, b] = channels(color).map((c) =>
-    c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4,
-  ) as [number, number, number];
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  const linear = (c: number) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+  const [r, g, b] = channels(color);
+  return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
 }
 
 /**

@@ -30,6 +30,7 @@ export interface ChatActor {
 
 const present = (row: ChannelRow): ChatChannel => ({
   id: row.id,
+  // text column: written only from the channel schema's kinds (CHAT_CHANNEL_KINDS).
   kind: row.kind as ChatChannelKind,
   name: row.name,
   url_host: row.urlHost,

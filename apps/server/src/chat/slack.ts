@@ -41,6 +41,7 @@ async function call(
   }
   let data: Record<string, unknown>;
   try {
+    // JSON.parse gives any: Slack answers an object, whose fields are each checked below.
     data = JSON.parse(result.body) as Record<string, unknown>;
   } catch {
     return { ok: false, retry: true, reason: reason('an answer that is not JSON') };
@@ -69,6 +70,7 @@ export async function slackDirectMessage(
     'application/x-www-form-urlencoded',
   );
   if (!found.ok) return { kind: found.retry ? 'retry' : 'elsewhere', reason: found.reason };
+  // Slack's user is an object or absent; its id is checked to be a string below.
   const user = found.data.user as { id?: unknown } | undefined;
   if (typeof user?.id !== 'string') {
     return { kind: 'elsewhere', reason: 'slack users.lookupByEmail: no user id' };

@@ -210,6 +210,7 @@ export class ChatWorker {
   private async render(row: OutboxRow): Promise<Rendered | null> {
     const { db } = this.deps;
     const { publicUrl } = this.deps.config;
+    // jsonb column: the outbox row of this worker, written by enqueueChat as a ChatPayload.
     const payload = row.payload as ChatPayload;
     const reader = await this.reader(row);
     if (!reader || !payload.visitorId) return null;
@@ -363,12 +364,14 @@ export class ChatWorker {
         ),
       );
     return new Set(
+      // jsonb column: the sibling rows are this worker's, written by enqueueChat as ChatPayloads.
       siblings.flatMap((s) => (s.payload as ChatPayload).posted ?? []).filter((p) => p !== 'dm'),
     );
   }
 
   /** Writes down a place reached, at once: a retry, or a sibling, does not post there again. */
   private async markPosted(row: OutboxRow, place: string): Promise<void> {
+    // jsonb column: the outbox row of this worker, written by enqueueChat as a ChatPayload.
     const payload = row.payload as ChatPayload;
     const next: ChatPayload = { ...payload, posted: [...(payload.posted ?? []), place] };
     row.payload = next;
@@ -379,6 +382,7 @@ export class ChatWorker {
   private async post(row: OutboxRow, rendered: Rendered): Promise<Attempt> {
     const { config } = this.deps;
     const allowPrivate = config.webhookAllowPrivate;
+    // jsonb column: the outbox row of this worker, written by enqueueChat as a ChatPayload.
     const payload = row.payload as ChatPayload;
     const posted = new Set(payload.posted ?? []);
     const problems: string[] = [];
@@ -448,12 +452,14 @@ export class ChatWorker {
    * dedupe key is the mail's own: a host who chose both already has it, and gets no other.
    */
   private async queueMailInstead(tx: Db, row: OutboxRow): Promise<boolean> {
+    // jsonb column: the outbox row of this worker, written by enqueueChat as a ChatPayload.
     const payload = row.payload as ChatPayload;
     const [user] = await tx
       .select({ email: users.email, status: users.status })
       .from(users)
       .where(eq(users.id, row.userId));
     if (!user?.status || !user.email.trim()) return false;
+    // text column: enqueueChat writes only HostNotification kinds.
     const kind = row.kind as HostNotification;
     let mail: { kind: string; payload: LoopMailPayload | InvitationMailPayload; dedupeKey: string };
     if (kind === 'request' && payload.requestId) {

@@ -51,7 +51,7 @@ export function idempotencyKey(request: FastifyRequest): string | undefined {
 function ordered(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(ordered);
   if (value === null || typeof value !== 'object') return value;
-  const entries = Object.entries(value as Record<string, unknown>);
+  const entries: [string, unknown][] = Object.entries(value);
   entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return Object.fromEntries(entries.map(([k, v]) => [k, ordered(v)]));
 }
@@ -116,6 +116,7 @@ export async function oncePerKey<T>(
         .returning({ key: scanRequests.key });
     } catch (error) {
       // A token of a user deleted since: the same answer as the check would give.
+      // drizzle wraps the driver's error: the PostgreSQL code is on its cause.
       if ((error as { cause?: { code?: string } }).cause?.code === '23503') throw unauthenticated();
       throw error;
     }
@@ -134,11 +135,14 @@ export async function oncePerKey<T>(
         .where(mine);
       if (prior && (prior.route !== route || prior.requestHash !== requestHash))
         throw unprocessable((m) => m.availability.idempotencyKeyReused);
+      // jsonb column: the answer this very function stored for this key and request.
       if (prior?.result) return prior.result as T;
     }
+    // The check is typed for the database (rawPrepared's); a transaction runs its queries alike.
     const result = await check(tx as unknown as Database);
     await tx
       .update(scanRequests)
+      // The check's answer is a plain object (JSON), which drizzle's jsonb type does not say.
       .set({ result: result as object })
       .where(mine);
     return result;

@@ -334,6 +334,7 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
 
   /** The sites a log covers for the caller (sites/service.ts `siteScope`). */
   const logSites = (request: FastifyRequest, action: Action, companyId: string | undefined) =>
+    // The route's querystring schema (CheckLogQuery) has parsed request.query before this runs.
     siteScope(app.db, signedIn(request), action, companyId, (request.query as CheckLogQuery).site);
 
   const visitorLogPage = async (

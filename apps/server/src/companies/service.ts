@@ -371,6 +371,7 @@ export function changeDetail(
   changes: CompanyChanges,
   newLogo: boolean,
 ): Record<string, string | string[]> {
+  // Object.keys gives string[]; `changes` holds only CompanyChanges' keys, `current` is its row.
   const changed = (Object.keys(changes) as (keyof CompanyChanges)[]).filter(
     (field) =>
       changes[field] !== undefined && changes[field] !== (current as CompanyChanges)[field],

@@ -40,11 +40,12 @@ const MESSAGES = [
 
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== 'object' || depth > 5) return false;
+  // Drivers' errors are plain objects with optional code, message and cause, each checked below.
   const e = error as { code?: unknown; message?: unknown; cause?: unknown };
   if (typeof e.code === 'string') {
     if (NETWORK_CODES.has(e.code) || SQLSTATES.has(e.code) || e.code.startsWith('08')) return true;
   }
-  if (typeof e.message === 'string' && MESSAGES.some((m) => m.test(e.message as string)))
-    return true;
+  const message = e.message;
+  if (typeof message === 'string' && MESSAGES.some((m) => m.test(message))) return true;
   return isDatabaseUnavailable(e.cause, depth + 1);
 }

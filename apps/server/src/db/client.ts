@@ -142,6 +142,7 @@ async function migrateOnce(client: pg.Client | pg.PoolClient): Promise<Error | u
  * client's statements go unnamed instead: parsed and planned at each use.
  */
 function withoutStatementNames(client: pg.PoolClient): void {
+  // pg's query is overloaded and a method in its types; the wrapper passes every form through.
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   (client as unknown as { query: (...args: unknown[]) => unknown }).query = (
     config: unknown,
@@ -195,11 +196,13 @@ export async function openPglite(options: {
   }
   // The pglite driver has the same query surface; the cast lets services take one type.
   const db = drizzlePglite(client, { schema }) as unknown as Database;
+  // drizzle's migrator is typed for its PGlite database; `db` is that one, typed as Database.
   await migratePglite(db as never, { migrationsFolder: MIGRATIONS_FOLDER });
   const close = async () => {
     await client.close();
     await unlock?.();
   };
+  // The PGlite handle also returns its client (the migration tests read it): not in DatabaseHandle.
   return { db, kind: 'pglite', close, pglite: client } as DatabaseHandle & {
     pglite: PGlite;
   };

@@ -26,6 +26,7 @@ function alive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (error) {
+    // catch gives unknown; process.kill throws Node system errors, which carry `code`.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
@@ -45,6 +46,7 @@ export async function lockDataFolder(folder: string): Promise<() => Promise<void
   try {
     release = await lockfile.lock(folder, options);
   } catch (error) {
+    // catch gives unknown; proper-lockfile throws Node-style errors, which carry `code`.
     if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
     const pid = ownerPid(folder);
     if (pid !== null && pid !== process.pid && alive(pid)) {

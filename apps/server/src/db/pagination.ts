@@ -22,6 +22,7 @@ export function listAnswer<T, E extends object = object>(
   query: ListQuery,
   total: number,
   data: T[],
+  // An empty object is an E only when E asks for nothing; callers that ask pass `extra`.
   extra: E = {} as E,
 ): { data: T[]; meta: ListMeta & E } {
   return { data, meta: { ...listMeta(query, total), ...extra } };

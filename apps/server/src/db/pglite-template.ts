@@ -39,6 +39,7 @@ export function installedPgliteVersion(): string {
     if (parent === dir) throw new Error('@electric-sql/pglite has no package.json');
     dir = parent;
   }
+  // JSON.parse gives any: the package's own package.json, which has a version.
   const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
     version: string;
   };
@@ -48,6 +49,7 @@ export function installedPgliteVersion(): string {
 /** The version the committed template was made with, or null when there is none. */
 export function templateVersion(): string | null {
   if (!existsSync(STAMP) || !existsSync(ARCHIVE)) return null;
+  // JSON.parse gives any: the stamp this module wrote (writeTemplate).
   return (JSON.parse(readFileSync(STAMP, 'utf8')) as Stamp).pglite;
 }
 

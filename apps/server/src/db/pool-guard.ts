@@ -29,6 +29,7 @@ interface ClientState {
 }
 
 export function connectionIsDead(client: pg.PoolClient): boolean {
+  // pg's client keeps its state in private fields, not in its types (pg 8).
   const state = client as unknown as ClientState;
   return state._ended === true || state._queryable === false;
 }
@@ -43,6 +44,7 @@ type TransactionConfig = Parameters<Database['transaction']>[1];
  * drizzle neither checks a client out nor releases one.
  */
 export function ownTransactions(db: Database, pool: pg.Pool): void {
+  // drizzle-orm 0.45 internals, not in its types: the database's session and its transaction.
   const poolSession = db._.session as unknown as NodePgSession<never, never>;
   const run = NodePgSession.prototype.transaction;
   (poolSession as { transaction: unknown }).transaction = async (
@@ -56,6 +58,7 @@ export function ownTransactions(db: Database, pool: pg.Pool): void {
     session.client = client;
     let failure: unknown;
     try {
+      // drizzle's transaction() is called as it would call itself, on the shadowed session.
       return await run.call(session as never, body as never, config);
     } catch (error) {
       failure = error;

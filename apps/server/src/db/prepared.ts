@@ -14,6 +14,7 @@ export function prepared<T>(db: Db, name: string, build: (db: Db) => T): T {
     queries = new Map();
     cache.set(db, queries);
   }
+  // The cache holds, per name, what `build` made for that name: the caller's T.
   let query = queries.get(name) as T | undefined;
   if (!query) {
     query = build(db);

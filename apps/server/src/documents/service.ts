@@ -180,6 +180,7 @@ export async function updateDocument(
     if (!locked) throw notFound();
     const current = await documentVersion(tx, locked.id, locked.currentVersion);
     const text = textOf(input);
+    // Object.keys gives string[]; `text` has only its own fields.
     const same = (Object.keys(text) as (keyof typeof text)[]).every(
       (key) => text[key] === current[key],
     );

@@ -136,6 +136,7 @@ export async function documentsOfTypes(
       ),
     )
     .orderBy(asc(visitorTypeDocuments.position), asc(siteDocuments.createdAt));
+  // text column: written only from the document schema's validities.
   return found.map((d) => ({ ...d, validity: d.validity as SignatureValidity }));
 }
 

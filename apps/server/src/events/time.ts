@@ -6,6 +6,7 @@ import { nextMidnight, zonedToUtc, type LocalDateTime } from '../time-zones';
 
 /** 'DD/MM/YYYY' + 'HH:MM' → the parts (the shared schema has checked the shapes). */
 export function parseEventDateTime(date: string, time: string): LocalDateTime {
+  // The shared schema checked the shapes (DD/MM/YYYY and HH:MM): three and two numbers.
   const [day, month, year] = date.split('/').map(Number) as [number, number, number];
   const [hour, minute] = time.split(':').map(Number) as [number, number];
   return { year, month, day, hour, minute };

@@ -30,16 +30,19 @@ export interface StorageLog {
 export const CHECK_TIMEOUT_MS = 2_000;
 
 function statusOf(error: unknown): number | undefined {
+  // The SDK's errors are plain objects; $metadata is read when there is one.
   return (error as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata?.httpStatusCode;
 }
 
 function isNotFound(error: unknown): boolean {
+  // catch gives unknown; the SDK's and the network's errors carry a name.
   const name = (error as { name?: string } | null)?.name;
   return name === 'NoSuchKey' || name === 'NotFound' || statusOf(error) === 404;
 }
 
 async function collect(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
+  // A Node Readable of bytes: each chunk is a Buffer (a Uint8Array).
   for await (const chunk of stream) chunks.push(Buffer.from(chunk as Uint8Array));
   return Buffer.concat(chunks);
 }
@@ -87,6 +90,7 @@ export class S3Storage implements FileStorage {
   /** The sentence an operator reads for a failure that is not "no such file". */
   private describe(error: unknown): string {
     const status = statusOf(error);
+    // catch gives unknown; the SDK's and the network's errors carry a name.
     const name = (error as { name?: string; code?: string } | null)?.name;
     if (name === 'NoSuchBucket' || (status === 404 && name === 'NotFound'))
       return `The ${this.where} does not exist.`;
@@ -96,6 +100,7 @@ export class S3Storage implements FileStorage {
       return `The ${this.where} answered ${status ?? '?'} ${error.name}: ${error.message}`;
     if (name === 'AbortError' || name === 'TimeoutError')
       return `The ${this.where} did not answer in time.`;
+    // catch gives unknown; Node's network errors carry a code.
     const code = (error as { code?: string } | null)?.code;
     const message = error instanceof Error ? error.message : String(error);
     return `The ${this.where} could not be reached (${code ?? message}).`;
@@ -139,6 +144,7 @@ export class S3Storage implements FileStorage {
       return { stream, size: answer.ContentLength };
     } catch (error) {
       // NoSuchKey: a missing file, never a storage fault. (A missing bucket is NoSuchBucket.)
+      // catch gives unknown; the SDK's errors carry a name.
       if (isNotFound(error) && (error as { name?: string }).name !== 'NoSuchBucket') return null;
       throw this.fault('get', name, error);
     }
@@ -166,6 +172,7 @@ export class S3Storage implements FileStorage {
         new this.sdk.DeleteObjectCommand({ Bucket: this.location.bucket, Key: key }),
       );
     } catch (error) {
+      // catch gives unknown; the SDK's errors carry a name.
       if (isNotFound(error) && (error as { name?: string }).name !== 'NoSuchBucket') return;
       throw this.fault('remove', name, error);
     }

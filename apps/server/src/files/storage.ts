@@ -114,6 +114,7 @@ export class LocalStorage implements FileStorage {
     try {
       return await readFile(this.pathOf(name));
     } catch (error) {
+      // catch gives unknown; fs throws Node system errors, which carry `code`.
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw error;
     }
@@ -126,6 +127,7 @@ export class LocalStorage implements FileStorage {
       // header is sent, never a stream that fails once the answer has begun.
       handle = await open(this.pathOf(name), 'r');
     } catch (error) {
+      // catch gives unknown; fs throws Node system errors, which carry `code`.
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw error;
     }
@@ -151,6 +153,7 @@ export class LocalStorage implements FileStorage {
     try {
       shards = await readdir(this.root);
     } catch (error) {
+      // catch gives unknown; fs throws Node system errors, which carry `code`.
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
       throw error;
     }
@@ -179,6 +182,7 @@ export class LocalStorage implements FileStorage {
       await mkdir(this.root, { recursive: true });
       await access(this.root, constants.W_OK);
     } catch (error) {
+      // catch gives unknown; fs throws Node system errors, which carry `code`.
       const code = (error as NodeJS.ErrnoException).code ?? String(error);
       throw new Error(`The files folder ${this.root} is not writable (${code}).`, {
         cause: error,

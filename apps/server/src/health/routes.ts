@@ -66,6 +66,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       try {
         await Promise.race([app.db.execute(sql`select 1`), late]);
+        // drizzle's $client (the pool or PGlite) is not in the Database type.
         const client: unknown = (app.db as { $client?: unknown }).$client;
         return {
           status: 'ok' as const,

@@ -196,6 +196,7 @@ export async function findLinkedVisit(db: Db, requestId: string): Promise<Linked
     contact: visitor.contact,
     idNumber: visitor.idNumber,
     hasDocument: visitor.requestImageId !== null,
+    // jsonb column: written only from the visitor type schema's fields.
     type: row.type?.id
       ? { ...row.type, requiredFields: row.type.requiredFields as VisitorTypeField[] }
       : null,

@@ -211,6 +211,7 @@ function readLine(
   const parsed = invitedVisitorSchema.safeParse(input);
   if (!parsed.success) {
     return Object.entries(issueMessages(parsed.error.issues)).map(([field, say]) => ({
+      // issueMessages keys its messages by the schema's field paths: InvitedVisitorField's.
       field: field as InvitedVisitorField,
       say,
     }));

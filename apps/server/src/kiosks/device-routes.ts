@@ -213,6 +213,7 @@ export const kioskDeviceRoutes: FastifyPluginAsyncZod = async (app) => {
             }),
           });
           const key = kioskScanKey(request, kiosk.id);
+          // The check is typed for the database (rawPrepared's); a transaction runs its queries alike.
           return key
             ? oncePerKey(app.db, key, check)
             : app.db.transaction((tx) => check(tx as unknown as Database));

@@ -73,6 +73,7 @@ export async function issuePairingCode(
       return { code, expiresAt };
     } catch (error) {
       // Another live kiosk holds the same 6 digits (the unique index): draw again.
+      // drizzle wraps the driver's error: the PostgreSQL code is on its cause.
       const code23505 = (error as { cause?: { code?: string } }).cause?.code === '23505';
       if (!code23505 || attempt >= 20) throw error;
     }

@@ -48,11 +48,13 @@ export function presentKiosk(row: KioskRow, now = new Date()): Kiosk {
     id: row.id,
     name: row.name,
     site: { id: row.siteId, name: row.siteName },
+    // Columns written only from the kiosk schema: languages (jsonb) and badge size (text).
     languages: row.languages as Kiosk['languages'],
     ask_photo: row.askPhoto,
     print_badge: row.printBadge,
     idle_seconds: row.idleSeconds,
     host_wait_seconds: row.hostWaitSeconds,
+    // text column: written only from the kiosk schema's badge sizes.
     badge_size: row.badgeSize as Kiosk['badge_size'],
     printer_url: row.printerUrl,
     state: kioskState(row, now),
@@ -172,6 +174,7 @@ export async function updateKiosk(
       await kioskSite(tx, kiosk.companyId, input.site_id);
     }
     const values = columnsOf(input);
+    // Object.keys gives string[]; `values` has only columns of the kiosk row.
     const changed = (Object.keys(values) as (keyof typeof values)[]).filter(
       (key) => JSON.stringify(values[key]) !== JSON.stringify(kiosk[key as keyof KioskRow]),
     );
@@ -281,11 +284,13 @@ export async function kioskConfig(
     name: k.name,
     company: { name: row.companyName, slug: row.companySlug, logo: logoUrl(row.logo) },
     site: { name: row.siteName, timezone: row.timezone },
+    // Columns written only from the kiosk schema: languages (jsonb) and badge size (text).
     languages: k.languages as KioskConfig['languages'],
     ask_photo: k.askPhoto,
     print_badge: k.printBadge,
     idle_seconds: k.idleSeconds,
     host_wait_seconds: k.hostWaitSeconds,
+    // text column: written only from the kiosk schema's badge sizes.
     badge_size: k.badgeSize as KioskConfig['badge_size'],
     server_prints: Boolean(k.printerUrl ?? row.sitePrinter),
   };
@@ -317,6 +322,7 @@ export function presentPublicType(
     name_fr: type.nameFr,
     name_en: type.nameEn,
     color: type.color,
+    // jsonb column: written only from the visitor type schema's fields.
     required_fields: type.requiredFields as VisitorTypeField[],
     host_approval: type.hostApproval,
     documents: documents.map((d) => ({

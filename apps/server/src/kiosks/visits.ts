@@ -265,7 +265,7 @@ export async function checkVisitAtKiosk(
       visitorId: visit.visitorId,
       typeId: visit.typeId,
       email: visit.email,
-      language: (visit.language === 'en' ? 'en' : 'fr') as Language,
+      language: visit.language === 'en' ? 'en' : 'fr',
       signed: check.signatures,
       storage: check.storage,
     });
@@ -407,7 +407,7 @@ export async function fileWalkIn(
       requestTime: `${two(clock.hour)}:${two(clock.minute)}`,
       dayStartsAt: day?.dayStartsAt ?? null,
       dayEndsAt: day?.dayEndsAt ?? null,
-      language: input.language as Language,
+      language: input.language,
       photoFileId: photo?.id ?? null,
     })
     .returning();
@@ -419,7 +419,7 @@ export async function fileWalkIn(
     visitorId: visitor.id,
     typeId: type?.id ?? null,
     email: input.email,
-    language: input.language as Language,
+    language: input.language,
     signed: input.signatures,
     storage,
     now,
@@ -446,13 +446,14 @@ export async function fileWalkIn(
       .update(visitRequests)
       .set({ status: 1, confirmed: true, decidedAt: now, decidedBy: null })
       .where(eq(visitRequests.id, request.id));
+    // The check is typed for the database (rawPrepared's); a transaction runs its queries alike.
     await checkAtKiosk(tx as unknown as Database, visitor.uidn, {
       kioskId: kiosk.id,
       siteId: kiosk.siteId,
       direction: 'in',
       repeatWindowMs: options.repeatWindowMs ?? 0,
       now,
-      lang: input.language as Language,
+      lang: input.language,
     });
     return { requestId: request.id, told: host?.name ?? null, status: 'let_in' };
   }

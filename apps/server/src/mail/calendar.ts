@@ -228,11 +228,13 @@ export function utcRule(rrule: string, start: Date, timeZone: string): string | 
     if (key === 'UNTIL') {
       const day = /^(\d{4})(\d{2})(\d{2})/.exec(value);
       if (!day) continue;
+      // The regular expression matched three groups of digits.
       const [, yyyy, mm, dd] = day.map(Number) as [number, number, number, number];
       const end = new Date(nextMidnight(yyyy, mm, dd, timeZone).getTime() - 1000);
       parts.push(`UNTIL=${utc(end)}`);
     } else if (key === 'BYDAY' && shift !== 0) {
       const days = value.split(',').map((day) => {
+        // indexOf of any text: a day not in the list is -1, handled below.
         const index = RULE_WEEKDAYS.indexOf(day as (typeof RULE_WEEKDAYS)[number]);
         return index < 0 ? day : RULE_WEEKDAYS[(index + shift + 7) % 7]!;
       });

@@ -192,6 +192,7 @@ const inWords = (items: string[], and: string) =>
 
 /** '2030-03-04' → '4 mars' (or '4 mars 2030' with the year), in the mail's language. */
 function dayMonth(isoDay: string, lang: Language, withYear: boolean): string {
+  // An invitation's days are YYYY-MM-DD, checked by its schema: three numbers.
   const [yyyy, mm, dd] = isoDay.split('-').map(Number) as [number, number, number];
   return new Intl.DateTimeFormat(LOCALE[lang], {
     day: 'numeric',
@@ -249,6 +250,7 @@ export const mapUrl = (address: string) => siteMapUrl(address) ?? '';
 
 /** 'HH:MM' on a 'YYYY-MM-DD' in the site's zone, as an instant. */
 function instantAt(isoDay: string, time: string, timeZone: string): Date {
+  // An invitation's days are YYYY-MM-DD, checked by its schema: three numbers.
   const [year, month, day] = isoDay.split('-').map(Number) as [number, number, number];
   const [hour = 0, minute = 0] = time.split(':').map(Number);
   return zonedToUtc({ year, month, day, hour, minute }, timeZone);
@@ -561,9 +563,9 @@ export function renderInvitationHereMail(
     [t.host, reader.isHost ? null : invitation.hostName],
     [t.reason, invitation.reason],
   ];
-  const target = reader.isHost
-    ? ([t.myVisitors, `${publicUrl}/${company.slug}/my-visitors`] as [string, string])
-    : ([t.onSite, `${publicUrl}/${company.slug}/on-site`] as [string, string]);
+  const target: [string, string] = reader.isHost
+    ? [t.myVisitors, `${publicUrl}/${company.slug}/my-visitors`]
+    : [t.onSite, `${publicUrl}/${company.slug}/on-site`];
   return mail(lang, t.hereSubject(name), company, [
     [para(reader.firstname ? t.hello(reader.firstname) : t.helloNoName)],
     [

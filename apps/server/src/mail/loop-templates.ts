@@ -146,13 +146,14 @@ const L = {
 function meetingRows(source: LoopMailSource, lang: Language, withVisitor: boolean): Row[] {
   const t = L[lang];
   const { visitor, request } = source;
+  const who: Row[] = withVisitor
+    ? [
+        [t.visitor, fullName(visitor)],
+        [t.employer, visitor.organisationName],
+      ]
+    : [];
   return [
-    ...(withVisitor
-      ? ([
-          [t.visitor, fullName(visitor)],
-          [t.employer, visitor.organisationName],
-        ] as Row[])
-      : []),
+    ...who,
     [t.date, longDate(visitor.requestDate, LOCALE[lang])],
     [t.time, timeAtSite(visitor.requestTime, source.site, lang)],
     [t.host, withVisitor ? null : request.host],

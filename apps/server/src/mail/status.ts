@@ -3,7 +3,7 @@
  * mail's state where its cause is shown"), and Renvoyer.
  */
 import { and, desc, eq, sql } from 'drizzle-orm';
-import { MAIL_KINDS, type MailKind, type MailState, type MailStatus } from '@sesame/shared';
+import { MAIL_KINDS, isOneOf, type MailState, type MailStatus } from '@sesame/shared';
 import type { Db } from '../db/client';
 import { mailOutbox } from '../db/schema';
 import { enqueueVisitorCodeMail, VISITOR_CODE_MAIL } from './outbox';
@@ -29,9 +29,7 @@ export function presentMail(row: OutboxRow): MailStatus {
   const state = mailState(row);
   return {
     id: row.id,
-    kind: (MAIL_KINDS as readonly string[]).includes(row.kind)
-      ? (row.kind as MailKind)
-      : 'visitor_code',
+    kind: isOneOf(MAIL_KINDS, row.kind) ? row.kind : 'visitor_code',
     state,
     to: row.toAddress,
     attempts: row.attempts,

@@ -174,10 +174,8 @@ export async function renderVisitorCodeMail(
     url: cardUrl,
     organizer: { name: company.name, email: branding.organizerEmail },
   });
-  const rows = [
-    ...shown,
-    ...(event || !placeAddress ? [] : [[t.address, placeAddress] as [string, string]]),
-  ];
+  const placeRow: [string, string][] = event || !placeAddress ? [] : [[t.address, placeAddress]];
+  const rows = [...shown, ...placeRow];
   const framed = frame({
     lang,
     subject,

@@ -49,6 +49,7 @@ export function fileTransport(folder: string, log: FastifyBaseLogger): MailTrans
       await mkdir(folder, { recursive: true });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const file = path.join(folder, `${stamp}-${outboxId}.eml`);
+      // With streamTransport and buffer: true, nodemailer's message is a Buffer.
       await writeFile(file, info.message as Buffer, { mode: 0o600 });
       log.info({ file, to: message.to }, `mail written to ${file} (SMTP_URL is not set)`);
       return file;

@@ -130,6 +130,7 @@ export async function renderWatchlistAlertMail(
   const { hold, company } = found;
   const lang = await contactLanguage(db, companyId, toAddress);
   const t = TEXT[lang];
+  // text columns: the hold's matched_on and source are written only from their enums.
   const matchedOn = hold.matchedOn as MatchKey;
   const matched =
     matchedOn === 'name'
@@ -139,6 +140,7 @@ export async function renderWatchlistAlertMail(
     [t.site, found.siteName],
     [t.visitor, `${found.firstname ?? ''} ${found.lastname ?? ''}`.trim()],
     [t.organisation, found.organisation],
+    // text column: the hold's source is written only from HOLD_SOURCES.
     [t.source, t.sources[hold.source as SourceKey] ?? hold.source],
     [t.matched, matched],
   ];

@@ -102,6 +102,7 @@ const INVITATION_KINDS = new Set([
 
 /** The SMTP server's permanent refusal (5xx), as its reply line; null for anything transient. */
 export function permanentRefusal(error: unknown): string | null {
+  // nodemailer's errors are plain objects with an SMTP responseCode, checked below.
   const e = error as { responseCode?: unknown; response?: unknown; message?: unknown } | null;
   if (!e || typeof e.responseCode !== 'number') return null;
   if (e.responseCode < 500 || e.responseCode > 599) return null;
@@ -201,6 +202,7 @@ export class MailWorker {
   private async renderInvitation(row: OutboxRow): Promise<RenderedMail | null> {
     const { db } = this.deps;
     const { publicUrl } = this.deps.config;
+    // jsonb column: an invitation mail's row, queued with this payload (enqueueInvitationMails).
     const payload = row.payload as InvitationMailPayload;
     if (!payload.visitorId || !payload.requestId || !payload.invitationId) return null;
     const source = await findInvitationSource(db, payload, publicUrl);
@@ -263,10 +265,12 @@ export class MailWorker {
     const { publicUrl } = this.deps.config;
     if (INVITATION_KINDS.has(row.kind)) return this.renderInvitation(row);
     if (row.kind === WATCHLIST_ALERT_MAIL) {
+      // jsonb column: the row of this kind is queued with this payload.
       const alert = row.payload as WatchlistAlertPayload;
       return renderWatchlistAlertMail(db, alert, row.companyId, row.toAddress, publicUrl);
     }
     if (row.kind === SIGNED_DOCUMENT_MAIL) {
+      // jsonb column: the row of this kind is queued with this payload.
       const signed = row.payload as SignedDocumentMailPayload;
       return renderSignedDocumentMail(db, signed, row.companyId, publicUrl);
     }
@@ -275,6 +279,7 @@ export class MailWorker {
       const report = row.payload as WeeklyReportPayload;
       return renderWeeklyReportMail(db, report, row.companyId, publicUrl);
     }
+    // jsonb column: every other kind is a loop mail, queued with a visitor's and a request's ids.
     const payload = row.payload as LoopMailPayload;
     const loop = await findLoopSource(db, payload.visitorId, publicUrl);
     if (!loop || loop.companyId !== row.companyId) return null;

@@ -139,6 +139,7 @@ export async function createMetrics(sources: MetricSources, enabled: boolean): P
   });
 
   // Before the outbox's gauges: the scrape's own outbox query is not counted as waiting.
+  // drizzle's $client (the pool or PGlite) is not in the Database type.
   const client: unknown = (sources.db as { $client?: unknown }).$client;
   if (client instanceof pg.Pool) {
     const pool = client;
@@ -237,6 +238,7 @@ export async function createMetrics(sources: MetricSources, enabled: boolean): P
  * 404 an unknown code (or another company's), 409/422 a check refused; anything else an error.
  */
 export function checkFailureOutcome(error: unknown): CheckOutcome {
+  // HttpError and Fastify's errors carry a statusCode; others have none.
   const status = (error as { statusCode?: number } | null)?.statusCode;
   if (status === 400) return 'invalid';
   if (status === 401 || status === 403) return 'denied';

@@ -166,6 +166,7 @@ const ADDRESS_KEYS = ['connectionString', 'host', 'port', 'user', 'password', 'd
 
 /** The pool's settings (timeouts, keep-alive), at `listenUrl` when set, else the pool's address. */
 export function listenerConfig(pool: pg.Pool, listenUrl: string | undefined): pg.ClientConfig {
+  // pg keeps a pool's settings in `options`, which its types do not say (pg 8).
   const options = { ...(pool as unknown as { options: pg.ClientConfig }).options };
   if (listenUrl) {
     for (const key of ADDRESS_KEYS) delete options[key];
@@ -282,8 +283,10 @@ export class LiveHub {
     timing: LiveTiming = DEFAULT_TIMING,
     listenUrl?: string,
   ): LiveHub {
+    // drizzle's $client (the pool or PGlite) is not in the Database type.
     const client: unknown = (db as { $client?: unknown }).$client;
     const postgres = client instanceof pg.Pool;
+    // Not a pg pool: PGlite, whose listen and query have this shape.
     const source = postgres
       ? postgresSource(client, timing.probe, listenUrl)
       : pgliteSource(client as PgliteLike);

@@ -98,6 +98,7 @@ function periodOf(row: PeriodColumns, kind: RetentionClass, now: Date) {
 
 /** A company's periods today and the shortenings to come. */
 export function periodsOf(row: PeriodColumns, auditMinDays: number, now = new Date()): Periods {
+  // Filled for every retention class by the loop below.
   const inForce = {} as Periods['inForce'];
   const pending = {} as Periods['pending'];
   for (const kind of RETENTION_CLASSES) {
@@ -112,6 +113,7 @@ export function periodsOf(row: PeriodColumns, auditMinDays: number, now = new Da
 export function pendingOnWire(
   pending: Periods['pending'],
 ): Record<RetentionClass, PendingRetention | null> {
+  // Filled for every retention class by the loop below.
   const wire = {} as Record<RetentionClass, PendingRetention | null>;
   for (const kind of RETENTION_CLASSES) {
     const one = pending[kind];
@@ -149,6 +151,7 @@ export function planPeriods(
   wanted: Partial<Record<RetentionClass, number>>,
   now = new Date(),
 ): PlannedPeriods {
+  // Filled below with the columns of the classes asked for, then returned as PeriodColumns.
   const values = {} as Record<string, number | Date | null>;
   const detail: Record<string, string> = {};
   let shortened = false;
@@ -176,6 +179,7 @@ export function planPeriods(
     detail[`${name}AppliesAt`] = appliesAt.toISOString();
     shortened = true;
   }
+  // Only the classes asked for, which the company's update sets; the others stay as they are.
   return { values: values as PeriodColumns, detail, shortened };
 }
 

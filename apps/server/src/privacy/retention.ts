@@ -176,7 +176,7 @@ async function anonymiseIdentitiesBatch(
         for update of v skip locked`,
     );
     await count(tx, due.length);
-    if (due.length === 0) return { count: 0, names: [] as string[] };
+    if (due.length === 0) return { count: 0, names: [] };
     const ids = sql.join(
       due.map((row) => sql`${row.id}::uuid`),
       sql`, `,

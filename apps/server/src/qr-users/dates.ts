@@ -7,6 +7,7 @@ import { nextMidnight } from '../time-zones';
 
 /** The last millisecond of day `isoDate` (YYYY-MM-DD) in `zone`. */
 export function endOfDay(isoDate: string, zone: string): Date {
+  // The schema checked the shape (YYYY-MM-DD): three numbers.
   const [y, m, d] = isoDate.split('-').map(Number) as [number, number, number];
   return new Date(nextMidnight(y, m, d, zone).getTime() - 1);
 }

@@ -61,6 +61,7 @@ type Selected = Awaited<ReturnType<ReturnType<typeof selectQrUsers>['execute']>>
 function toRow(r: Selected): QrUserRow {
   return {
     ...r.qrUser,
+    // text column: written only from the QR user schema's kinds.
     kind: r.qrUser.kind as QrUserKind,
     company: r.company,
     documentMediaType: r.documentMediaType,
@@ -190,6 +191,7 @@ export async function updateQrUser(
       detail: {
         kind: row.kind,
         fields: Object.keys(changes).filter(
+          // Object.keys gives string[]; `changes` has only QrUserChanges' keys.
           (field) => changes[field as keyof QrUserChanges] !== undefined,
         ),
       },

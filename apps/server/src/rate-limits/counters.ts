@@ -27,6 +27,7 @@ export interface RateLimitCounters {
 
 /** The plugin constructs its `store` option with its global options: a class over `make`. */
 function storeClass(make: (options: StoreOptions) => CounterStore): FastifyRateLimitStoreCtor {
+  // The constructor returns the store object, which the plugin's constructor type cannot say.
   return class SharedRateLimitStore {
     constructor(options: StoreOptions) {
       // The plugin only calls incr and child: the object made stands in for the instance.
@@ -56,6 +57,7 @@ export async function openRateLimitCounters(
       },
     };
   }
+  // drizzle's $client (the pool or PGlite) is not in the Database type.
   if ((db as { $client?: unknown }).$client instanceof pg.Pool) {
     const outage = new CounterOutage('PostgreSQL', log);
     return {

@@ -16,6 +16,7 @@ import type { CounterStore } from './fail-open';
 
 /** The route part of a key: two routes (or one route's GET and HEAD) never share a row. */
 export function routePrefix(routeOptions: unknown): string {
+  // The plugin passes a route's options as unknown; routeInfo is read when present.
   const route = (routeOptions as { routeInfo?: { method?: unknown; url?: unknown } }).routeInfo;
   // `app.createRateLimit` (the event registrations) names no route: its key generator
   // names its own counter.
@@ -73,6 +74,7 @@ export function postgresStore(db: Database, options: StoreOptions, prefix = ''):
       );
     },
     child(routeOptions) {
+      // The plugin hands a route's rate-limit options, which StoreOptions describes.
       return postgresStore(db, routeOptions as StoreOptions, prefix + routePrefix(routeOptions));
     },
   };

@@ -52,6 +52,7 @@ function listAction(query: Partial<RequestListQuery>): 'events.list' | 'requests
   return query.event && query.event !== 'all' ? 'events.list' : 'requests.list';
 }
 const listRight = (request: FastifyRequest) =>
+  // The route's querystring schema has parsed request.query before the guard reads it.
   listAction(request.query as Partial<RequestListQuery>);
 
 /** Staff who may see a request's details: its company's (or every company's) staff with a say. */

@@ -138,13 +138,13 @@ export async function listRequests(
       .innerJoin(visitors, eq(visitors.id, visitRequests.visitorId))
       .where(where),
   ]);
-  return { rows: rows as RequestListRow[], total: Number(totals[0]?.total ?? 0) };
+  return { rows, total: Number(totals[0]?.total ?? 0) };
 }
 
 /** One request as a list row (any company: the caller authorizes with the row's company). */
 export async function findRequestRow(db: Db, id: string): Promise<RequestListRow | null> {
   const [row] = await selectRows(db).where(eq(visitRequests.id, id)).limit(1);
-  return (row as RequestListRow | undefined) ?? null;
+  return row ?? null;
 }
 
 export async function findRequest(db: Db, id: string) {

@@ -53,6 +53,7 @@ function tokenize(text: string): Token[] {
       while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
       if (j >= text.length) throw invalidFilter(text);
       try {
+        // JSON.parse of a quoted JSON string gives a string.
         tokens.push({ type: 'string', text: JSON.parse(text.slice(i, j + 1)) as string });
       } catch {
         throw invalidFilter(text);

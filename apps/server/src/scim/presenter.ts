@@ -123,6 +123,7 @@ export function project(
     if (attributes) return attributes.includes(name);
     return !excluded?.includes(name);
   };
+  // Object.fromEntries gives string keys; the entries are the resource's own, some left out.
   return Object.fromEntries(Object.entries(resource).filter(([key]) => keep(key))) as ScimResource;
 }
 

@@ -156,6 +156,7 @@ export const scimRoutes: FastifyPluginAsync = async (app) => {
     if (error instanceof HttpError) {
       return send(reply, error.statusCode, say(request, error.say));
     }
+    // Fastify's errors carry statusCode; others have none.
     const status = (error as { statusCode?: number }).statusCode;
     if (status === 429) {
       return send(
@@ -265,6 +266,7 @@ export const scimRoutes: FastifyPluginAsync = async (app) => {
 
   app.post<{ Querystring: Query }>('/Users', { config }, async (request, reply) => {
     const resource = await createScimUser(app.db, caller(request), readUserResource(request.body));
+    // A created resource always has its meta with its location (presentUser).
     const location = (resource.meta as { location: string }).location;
     return reply.code(201).header('location', location).send(one(resource, request.query));
   });
@@ -333,6 +335,7 @@ export const scimRoutes: FastifyPluginAsync = async (app) => {
       caller(request),
       readGroupResource(request.body),
     );
+    // A created resource always has its meta with its location (presentGroup).
     const location = (resource.meta as { location: string }).location;
     return reply.code(201).header('location', location).send(one(resource, request.query));
   });

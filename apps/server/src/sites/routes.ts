@@ -32,7 +32,6 @@ import {
   restoreSite,
   updateSite,
   withinSites,
-  type SiteRow,
 } from './service';
 
 const siteAnswer = z.object({ message: z.string().optional(), data: siteSchema });
@@ -47,7 +46,7 @@ export const siteRoutes: FastifyPluginAsyncZod = async (app) => {
     const company = await companyOf(request, params.id);
     const { who, record } = await loadAuthorized(request, findSite, params.siteId);
     if (record.companyId !== company.id) throw notFound();
-    return { who, site: record as SiteRow };
+    return { who, site: record };
   };
 
   /**

@@ -46,6 +46,7 @@ export function presentSite(row: SiteRow): Site {
     arrival_early_minutes: row.arrivalEarlyMinutes,
     short_code: row.shortCode,
     badge_printer_url: row.badgePrinterUrl,
+    // text column: written only from the site schema's badge sizes.
     badge_size: row.badgeSize as BadgeSize,
     security_emails: row.securityEmails,
     archived_at: row.archivedAt ? row.archivedAt.toISOString() : null,
@@ -266,6 +267,7 @@ export async function updateSite(
   actorUserId: string | null,
 ): Promise<SiteRow> {
   const values = columnsOf(input);
+  // Object.keys gives string[]; `values` has only columns of the site row.
   const changed = (Object.keys(values) as (keyof typeof values)[]).filter(
     (key) => JSON.stringify(values[key]) !== JSON.stringify(site[key as keyof SiteRow]),
   );

@@ -29,6 +29,7 @@ export function presentSsoSettings(
     has_client_secret: hasClientSecret,
     domains: [...domains],
     groups_claim: row?.groupsClaim ?? 'groups',
+    // Columns written only from the SSO settings schema: role mappings (jsonb) and default role.
     role_mappings: (row?.roleMappings ?? []) as SsoRoleMapping[],
     default_role: (row?.defaultRole ?? 'ROLE_USER') as SsoMappableRole,
     allow_jit: row?.allowJit ?? false,

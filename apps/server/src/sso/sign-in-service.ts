@@ -187,6 +187,7 @@ export async function finishSignIn(ctx: SsoContext, query: string): Promise<stri
 /** What a library error says, without its cause (a response body may hold a token). */
 function errorText(error: unknown): string {
   if (!(error instanceof Error)) return 'unknown error';
+  // openid-client's errors carry a code; checked to be a string below.
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' ? `${code}: ${error.message}` : error.message;
 }

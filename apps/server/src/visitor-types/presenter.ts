@@ -12,6 +12,7 @@ export function presentVisitorType(
     name_fr: row.nameFr,
     name_en: row.nameEn,
     color: row.color,
+    // jsonb column: written only from the visitor type schema's fields.
     required_fields: row.requiredFields as VisitorTypeField[],
     host_approval: row.hostApproval,
     auto_check_out_at: row.autoCheckOutAt,

@@ -75,6 +75,7 @@ export async function documentsOfTypes(
       version: row.version,
       title_fr: row.titleFr,
       title_en: row.titleEn,
+      // text column: written only from the document schema's validities.
       validity: row.validity as SignatureValidity,
       validity_days: row.validity === 'days' ? row.validityDays : null,
     });
@@ -228,6 +229,7 @@ export async function updateVisitorType(
   }
   await activeSiteOf(db, type.companyId, type.siteId);
   const values = columnsOf(input);
+  // Object.keys gives string[]; `values` has only columns of the visitor type row.
   const changed = (Object.keys(values) as (keyof typeof values)[]).filter(
     (key) => JSON.stringify(values[key]) !== JSON.stringify(type[key]),
   );

@@ -69,6 +69,7 @@ export function requireTypeFields(
   wire: Partial<Record<VisitorTypeField, string>> = {},
 ): void {
   for (const field of type?.requiredFields ?? []) {
+    // jsonb column: written only from the visitor type schema's fields.
     const key = field as VisitorTypeField;
     if (key in given && !given[key]) {
       const name = wire[key] ?? WIRE_FIELD[key];

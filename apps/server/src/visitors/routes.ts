@@ -103,6 +103,7 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
       // Without a company or a site to read it from, the spec's form is checked, and the
       // 404 or the site's 400 follows below as before.
       const type = await typeOfForm(body.fields);
+      // jsonb column: written only from the visitor type schema's fields.
       const requiredFields = type ? (type.requiredFields as VisitorTypeField[]) : undefined;
       const parsed = visitorFormSchemaFor(requiredFields).safeParse({
         // The visitor's mails follow the form's language, else the one they called in.

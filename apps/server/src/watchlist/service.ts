@@ -260,6 +260,7 @@ export function presentHold(row: HoldJoined): WatchlistHold {
     id: hold.id,
     site_id: hold.siteId,
     site_name: row.siteName,
+    // text columns: source, matched_on and status are written only from their enums.
     source: hold.source as WatchlistHold['source'],
     matched_on: hold.matchedOn as WatchlistHold['matched_on'],
     similarity: hold.similarity === null ? null : Number(hold.similarity),

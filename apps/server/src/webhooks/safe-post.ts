@@ -102,15 +102,16 @@ export type Resolver = (
 const publicOnlyLookup =
   (resolve: Resolver): LookupFunction =>
   (hostname, options, callback) => {
-    resolve(hostname, { ...options, all: true }, (error, addresses) => {
+    resolve(hostname, { ...options, all: true }, (error, list) => {
       if (error) return callback(error, '', 0);
-      const list = addresses as unknown as LookupAddress[];
       if (list.length === 0 || list.some((a) => isForbiddenAddress(a.address))) {
         return callback(new RefusedDestination('private_address'), '', 0);
       }
+      // Node's lookup options and callback differ with `all`; this lookup answers both forms.
       if ((options as { all?: boolean }).all) {
         return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
       }
+      // The list was checked not to be empty just above.
       const first = list[0] as LookupAddress;
       callback(null, first.address, first.family);
     });
@@ -161,6 +162,7 @@ export function safePost(url: string, body: string, options: PostOptions): Promi
         // A fresh connection each time, resolved by the check above: no pooled socket to
         // an address a later answer of the name would no longer give.
         agent: false,
+        // dns.lookup's overloads include the `all: true` form Resolver names.
         ...(options.allowPrivate
           ? {}
           : { lookup: publicOnlyLookup(options.resolve ?? (dnsLookup as unknown as Resolver)) }),

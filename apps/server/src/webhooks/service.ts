@@ -18,6 +18,7 @@ import {
 import { audit } from '../audit/service';
 import type { Db } from '../db/client';
 import { listAnswer, offsetOf } from '../db/pagination';
+import { found } from '../db/rows';
 import { companies, webhookDeliveries, webhookEndpoints } from '../db/schema';
 import { conflict, notFound } from '../errors';
 import type { SecretBox } from '../sso/secret-box';
@@ -47,6 +48,7 @@ function present(row: EndpointRow, last?: { at: Date | null; ok: boolean | null 
   return {
     id: row.id,
     url: row.url,
+    // jsonb column: written only from the webhook schema's events.
     events: row.events as WebhookEvent[],
     enabled: row.enabled,
     disabled_reason: row.enabled ? null : row.disabledReason === 'gone' ? 'gone' : 'manual',
@@ -158,7 +160,7 @@ export async function createWebhook(
         createdBy: actor.userId,
       })
       .returning();
-    const created = row as EndpointRow;
+    const created = found(row, 'the webhook endpoint just inserted');
     await audit(tx, {
       companyId,
       actorUserId: actor.userId,
@@ -209,7 +211,7 @@ export async function updateWebhook(
         ...(change.enabled !== undefined ? { enabled: change.enabled } : {}),
       },
     });
-    return present(row as EndpointRow);
+    return present(found(row, 'the webhook endpoint just updated'));
   });
 }
 

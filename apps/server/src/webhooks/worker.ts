@@ -57,6 +57,7 @@ export function signWebhook(secret: string, id: string, timestamp: number, body:
 /** The wait before attempt `attempts + 1`: the schedule's step, its last one repeated. */
 export function webhookBackoffMs(attempts: number): number {
   const steps = WEBHOOK_LIMITS.backoffMs;
+  // The index is between 0 and the last step: never undefined.
   return steps[Math.min(Math.max(attempts, 1), steps.length) - 1] as number;
 }
 
