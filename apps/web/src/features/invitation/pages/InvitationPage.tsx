@@ -25,6 +25,7 @@ import {
   Stack,
   Text,
   TextInput,
+  type TextInputProps,
   Title,
 } from '@mantine/core';
 import { useSearchParams } from 'react-router';
@@ -409,6 +410,19 @@ function Details({ token, visit }: { token: string; visit: InvitationLinkView })
     },
   });
   const values = form.values;
+  /** A detail the visit's type asks, under its own name. */
+  const detail = (
+    field: 'id_number' | 'organisation' | 'contact',
+    extra: Partial<TextInputProps> = {},
+  ) => (
+    <TextInput
+      label={t(`details.fields.${field}`)}
+      {...form.getInputProps(field)}
+      name={field}
+      {...extra}
+      required
+    />
+  );
   return (
     <Paper withBorder radius="md" p="md" component="section" aria-labelledby="invitation-details">
       <form onSubmit={form.submitting ? (e) => e.preventDefault() : submit} noValidate>
@@ -424,34 +438,10 @@ function Details({ token, visit }: { token: string; visit: InvitationLinkView })
               </Alert>
             )}
           </div>
-          {asks('id_number') && (
-            <TextInput
-              label={t('details.fields.id_number')}
-              {...form.getInputProps('id_number')}
-              name="id_number"
-              required
-            />
-          )}
-          {asks('organisation') && (
-            <TextInput
-              label={t('details.fields.organisation')}
-              {...form.getInputProps('organisation')}
-              name="organisation"
-              autoComplete="organization"
-              required
-            />
-          )}
-          {asks('phone') && (
-            <TextInput
-              label={t('details.fields.contact')}
-              {...form.getInputProps('contact')}
-              name="contact"
-              type="tel"
-              inputMode="tel"
-              autoComplete="tel"
-              required
-            />
-          )}
+          {asks('id_number') && detail('id_number')}
+          {asks('organisation') && detail('organisation', { autoComplete: 'organization' })}
+          {asks('phone') &&
+            detail('contact', { type: 'tel', inputMode: 'tel', autoComplete: 'tel' })}
           {asks('id_document') && (
             <IdentityDocumentField
               schemaForm={{ form, validateField }}
