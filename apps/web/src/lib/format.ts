@@ -19,6 +19,27 @@ function locale(lang?: string): string {
   return lang?.startsWith('en') ? 'en-GB' : 'fr-FR';
 }
 
+/**
+ * A calendar day as the forms write it ('24/12/2030') in words: '24 décembre 2030', with
+ * `weekday` 'mardi 24 décembre 2030' (an event's day, a visit's). Unchanged when unreadable.
+ */
+export function formatDayWords(
+  ddmmyyyy: string | null | undefined,
+  lang?: string,
+  options: { weekday?: boolean } = {},
+): string {
+  if (!ddmmyyyy) return '';
+  const [dd, mm, yyyy] = ddmmyyyy.split('/').map(Number);
+  if (!dd || !mm || !yyyy) return ddmmyyyy;
+  return new Intl.DateTimeFormat(locale(lang), {
+    ...(options.weekday ? { weekday: 'long' as const } : {}),
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  }).format(new Date(Date.UTC(yyyy, mm - 1, dd)));
+}
+
 /** A formatter for one shape: empty for a missing or unreadable instant. */
 function instantFormat(shape: Intl.DateTimeFormatOptions) {
   return (iso: string | null | undefined, timeZone = DEFAULT_TIMEZONE, lang?: string): string => {

@@ -3,7 +3,7 @@
  * time zone). `date_event` and `time_event` are already the company's wall clock.
  */
 import { countryName } from '@sesame/shared';
-import { DEFAULT_TIMEZONE, formatLongDate } from '../../../lib/format';
+import { DEFAULT_TIMEZONE, formatDayWords, formatLongDate } from '../../../lib/format';
 
 function locale(lang?: string): string {
   return lang?.startsWith('en') ? 'en-GB' : 'fr-FR';
@@ -11,29 +11,12 @@ function locale(lang?: string): string {
 
 /** '24/12/2030' → '24 décembre 2030' (unchanged when unreadable). */
 export function formatEventDate(ddmmyyyy: string | null | undefined, lang?: string): string {
-  if (!ddmmyyyy) return '';
-  const [dd, mm, yyyy] = ddmmyyyy.split('/').map(Number);
-  if (!dd || !mm || !yyyy) return ddmmyyyy;
-  return new Intl.DateTimeFormat(locale(lang), {
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  }).format(new Date(Date.UTC(yyyy, mm - 1, dd)));
+  return formatDayWords(ddmmyyyy, lang);
 }
 
 /** '24/12/2030' → 'mardi 24 décembre 2030' (the poster and the join form). */
 export function formatEventDay(ddmmyyyy: string | null | undefined, lang?: string): string {
-  if (!ddmmyyyy) return '';
-  const [dd, mm, yyyy] = ddmmyyyy.split('/').map(Number);
-  if (!dd || !mm || !yyyy) return ddmmyyyy;
-  return new Intl.DateTimeFormat(locale(lang), {
-    weekday: 'long',
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  }).format(new Date(Date.UTC(yyyy, mm - 1, dd)));
+  return formatDayWords(ddmmyyyy, lang, { weekday: true });
 }
 
 /** '18:30' → '18:30' in French, '6:30 pm' in English. */

@@ -4,21 +4,8 @@ import { useTranslation } from '../../../lib/i18n';
 import { countryName, type VisitorCard } from '@sesame/shared';
 import { CompanyLogo } from '../../../components/CompanyLogo';
 import { DetailRows } from '../../../components/DetailRows';
+import { formatDayWords } from '../../../lib/format';
 import { withZone } from '../../../lib/zone-label';
-
-/** '24/11/2026' → '24 novembre 2026' (or the English long date); unchanged if unreadable. */
-export function longVisitDate(ddmmyyyy: string | null, lang: string): string {
-  if (!ddmmyyyy) return '';
-  const [dd, mm, yyyy] = ddmmyyyy.split('/').map(Number);
-  if (!dd || !mm || !yyyy) return ddmmyyyy;
-  return new Intl.DateTimeFormat(lang.startsWith('en') ? 'en-GB' : 'fr-FR', {
-    weekday: 'long',
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  }).format(new Date(Date.UTC(yyyy, mm - 1, dd)));
-}
 
 export function cardAddress(
   card: Pick<VisitorCard, 'address' | 'city' | 'state' | 'zipcode' | 'country'>,
@@ -49,7 +36,7 @@ export const VisitorCardView = forwardRef<HTMLDivElement, { card: VisitorCard }>
       card.title ?? (card.host ? t('card.meetingWith', { host: card.host }) : t('card.meeting'));
     const address = cardAddress(card, i18n.language);
     const rows: [string, string][] = [
-      [t('card.date'), longVisitDate(card.date, i18n.language)],
+      [t('card.date'), formatDayWords(card.date, i18n.language, { weekday: true })],
       // The site's time, its zone said when it is not the reader's (issue 28).
       [t('card.time'), withZone(card.time ?? '', card.site.timezone, i18n.language)],
       [t('card.name'), `${card.firstname} ${card.lastname}`],

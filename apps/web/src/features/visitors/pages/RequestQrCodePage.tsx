@@ -7,7 +7,8 @@ import { useTranslation, withFrenchWords } from '../../../lib/i18n';
 import { Link, useParams } from 'react-router';
 import { PageTitle } from '../../../components/PageTitle';
 import { readVisitorSummary } from '../../../components/visitor-form/summary';
-import { cardAddress, longVisitDate } from '../components/VisitorCardView';
+import { formatDayWords } from '../../../lib/format';
+import { cardAddress } from '../components/VisitorCardView';
 import visitorsWords from '../../../locales/fr/visitors.json';
 
 // This screen's French words come with its code (lib/i18n).
@@ -54,7 +55,8 @@ export default function RequestQrCodePage() {
               )}
             </Text>
             <Text>
-              {longVisitDate(summary.date_event, i18n.language)} {summary.time_event}
+              {formatDayWords(summary.date_event, i18n.language, { weekday: true })}{' '}
+              {summary.time_event}
             </Text>
             <Alert color="teal" mt="sm" role="status">
               {t('waiting.mailSent')}
