@@ -46,6 +46,7 @@ import { PrivacyNotice } from '../../../components/visitor-form/PrivacyNotice';
 import { ApiError } from '../../../lib/api-client';
 import { useTranslation, withFrenchWords } from '../../../lib/i18n';
 import { useSchemaForm } from '../../../lib/use-schema-form';
+import { formatDayWords } from '../../../lib/format';
 import { withZone } from '../../../lib/zone-label';
 import { useArrived, useCompleteDetails, useInvitation } from '../api/invitation';
 import invitationWords from '../../../locales/fr/invitation.json';
@@ -79,15 +80,17 @@ const locale = (language: string) => (language.startsWith('en') ? 'en-GB' : 'fr-
 
 /** '2030-03-04' or '04/03/2030' → 'lundi 4 mars 2030' in the reader's language. */
 function longDay(day: string, language: string): string {
-  const [y, m, d] = (day.includes('/') ? day.split('/').reverse() : day.split('-')).map(Number);
-  if (!y || !m || !d) return day;
-  return new Intl.DateTimeFormat(locale(language), {
-    weekday: 'long',
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  }).format(new Date(Date.UTC(y, m - 1, d)));
+  const ddmmyyyy = day.includes('/') ? day : day.split('-').reverse().join('/');
+  const words = formatDayWords(ddmmyyyy, language, { weekday: true });
+  // Unreadable: the day as it came.
+  return words === ddmmyyyy ? day : words;
+}
+
+/** What the invitation's steps (the visit, the arrival) are given. */
+interface StepProps {
+  token: string;
+  visit: InvitationLinkView;
+  wantsHere: boolean;
 }
 
 /** An instant's HH:MM in the site's zone. */
@@ -149,15 +152,7 @@ export default function InvitationPage() {
   );
 }
 
-function Visit({
-  token,
-  visit,
-  wantsHere,
-}: {
-  token: string;
-  visit: InvitationLinkView;
-  wantsHere: boolean;
-}) {
+function Visit({ token, visit, wantsHere }: StepProps) {
   const { t, i18n } = useTranslation('invitation');
   const language = i18n.language;
   const zone = visit.site.timezone;
@@ -260,15 +255,7 @@ function Visit({
   );
 }
 
-function Arrival({
-  token,
-  visit,
-  wantsHere,
-}: {
-  token: string;
-  visit: InvitationLinkView;
-  wantsHere: boolean;
-}) {
+function Arrival({ token, visit, wantsHere }: StepProps) {
   const { t, i18n } = useTranslation('invitation');
   const arrived = useArrived(token);
   const button = useRef<HTMLButtonElement>(null);
