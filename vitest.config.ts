@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { useTestTempRoot } from './tools/test-temp-root';
 
@@ -29,10 +28,6 @@ if (!postgresUrl) {
 
 export default defineConfig({
   test: {
-    // Vitest's default on a machine of N cores is N − 1 workers: one on CI's two cores, where
-    // most of a server or browser test's time is spent waiting on PostgreSQL, Chromium, SMTP
-    // or a timer. Two files at a time keep both cores busy (issue 36: CI's time).
-    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         test: {
