@@ -144,16 +144,7 @@ export async function queueWeeklyReports(
   if (people.length === 0) return 0;
 
   const companyIds = [...new Set(people.map((p) => p.companyId))];
-  const activeSites = await db
-    .select({
-      id: sites.id,
-      companyId: sites.companyId,
-      name: sites.name,
-      timezone: sites.timezone,
-    })
-    .from(sites)
-    .where(and(inArray(sites.companyId, companyIds), isNull(sites.archivedAt)))
-    .orderBy(asc(sites.createdAt), asc(sites.id));
+  const activeSites = await activeSitesOf(db, companyIds);
 
   const due = people.flatMap((person) => {
     const place = placeOf(person, activeSites);
@@ -228,9 +219,9 @@ export async function queueWeeklyReports(
 
 // ---- "Mes notifications" ----
 
-/** A person's own company's active sites they may read, for the report's site choice. */
-async function sitesFor(db: Db, who: Pick<Principal, 'companyId' | 'siteIds'>) {
-  const rows = await db
+/** The companies' sites not archived, oldest first (the first is a company's main one). */
+function activeSitesOf(db: Db, companyIds: string[]) {
+  return db
     .select({
       id: sites.id,
       companyId: sites.companyId,
@@ -238,8 +229,13 @@ async function sitesFor(db: Db, who: Pick<Principal, 'companyId' | 'siteIds'>) {
       timezone: sites.timezone,
     })
     .from(sites)
-    .where(and(eq(sites.companyId, who.companyId), isNull(sites.archivedAt)))
+    .where(and(inArray(sites.companyId, companyIds), isNull(sites.archivedAt)))
     .orderBy(asc(sites.createdAt), asc(sites.id));
+}
+
+/** A person's own company's active sites they may read, for the report's site choice. */
+async function sitesFor(db: Db, who: Pick<Principal, 'companyId' | 'siteIds'>) {
+  const rows = await activeSitesOf(db, [who.companyId]);
   return readableSites(rows, who).map(({ id, name }) => ({ id, name }));
 }
 
