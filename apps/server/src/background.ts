@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { flushRefusals } from './auth/refusals';
 import { chatWorkerJob } from './chat/worker';
+import { summarizeSettledDays } from './dashboard/summary';
 import { autoCheckOut } from './checkins/auto-check-out';
 import { forgetOldScanKeys } from './checkins/idempotency';
 import { sweepOrphanFiles } from './files/sweep';
@@ -154,6 +155,22 @@ const weeklyReportJob = periodicJob(
   },
 );
 
+/** How often the dashboard's settled days are summarized (and once at start). */
+export const DASHBOARD_SUMMARY_SWEEP_MS = 10 * 60_000;
+
+/**
+ * The dashboard's summary of settled days (issue 35, dashboard/summary.ts): every instance
+ * runs it; a company's days are written under its lock, by whoever takes it first.
+ */
+const dashboardSummaryJob = periodicJob(
+  'dashboard summary',
+  DASHBOARD_SUMMARY_SWEEP_MS,
+  async (app, signal) => {
+    const count = await summarizeSettledDays(app.db, { signal });
+    if (count > 0) app.log.info({ count }, 'dashboard days summarized');
+  },
+);
+
 const jobs: Job[] = [
   mailWorkerJob,
   chatWorkerJob,
@@ -165,6 +182,7 @@ const jobs: Job[] = [
   refusalsJob,
   rateLimitSweepJob,
   weeklyReportJob,
+  dashboardSummaryJob,
 ];
 
 export function startBackgroundWork(app: FastifyInstance): StopFn {

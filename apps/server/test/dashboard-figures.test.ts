@@ -11,7 +11,8 @@
  * a Wednesday, 12:00 in Paris and 19:00 in Tokyo, so every day of the week has ended.
  */
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Dashboard, DashboardFigures } from '@sesame/shared';
 import type { Db } from '../src/db/client';
 import {
@@ -21,7 +22,11 @@ import {
   sites,
   visitRequests,
   visitorChecks,
+  visitors,
 } from '../src/db/schema';
+import { rowsOf } from '../src/db/rows';
+import { readDashboard } from '../src/dashboard/figures';
+import { summarizeSettledDays } from '../src/dashboard/summary';
 import { as, tokenFor, useTestApp } from './helpers/app';
 import {
   check,
@@ -1222,5 +1227,168 @@ describe('what the figures leave out', () => {
     );
     expect(d.current.visits).toBe(21);
     expect(d.current.event_registrations).toBe(21);
+  });
+});
+
+describe('the summary of settled days (dashboard_days) gives the same figures', () => {
+  // On 2030-05-20 (the clock of the tests above, whose sign-in is reused) every day up to
+  // 2030-05-10 has settled: the sweep summarizes them; later days are read from the checks.
+  const settled = new Date('2030-05-20T10:00:00Z');
+  const views = () => [
+    `${week}&site=${world.parisSite}`,
+    `${week}&site=${world.tokyoSite}`,
+    week,
+    'from=2030-03-18&to=2030-04-03',
+    'from=2030-10-21&to=2030-10-27',
+    'from=2030-05-06&to=2030-05-12',
+    'from=2030-03-01&to=2030-11-30',
+  ];
+  // One after the other: the first signs in, the others reuse its token.
+  const readAll = async () => {
+    const read: Dashboard[] = [];
+    for (const query of views()) read.push(await dashboard(query, settled));
+    return read;
+  };
+  const marks = async () => {
+    const [row] = await rowsOf(
+      db(),
+      z.object({ n: z.number() }),
+      sql`select count(*)::int as n from dashboard_summaries m join sites s on s.id = m.site_id
+           where s.company_id = ${world.company.id}::uuid`,
+    );
+    return row!.n;
+  };
+  const summarizeAll = () => summarizeSettledDays(db(), { now: settled, batches: 1_000 });
+
+  it('every figure and chart, of one site or all, read from the summary or from the checks', async () => {
+    const fromChecks = await readAll();
+    expect(await marks()).toBe(0);
+    expect(await summarizeAll()).toBeGreaterThan(0);
+    // Every site (Paris, Tokyo, Rennes) has each day from the first record (March) to the
+    // last settled day (2030-05-10) marked.
+    expect(await marks()).toBeGreaterThanOrEqual(3 * 50);
+    expect(await summarizeAll()).toBe(0);
+    const fromSummary = await readAll();
+    expect(fromSummary).toEqual(fromChecks);
+  });
+
+  it('a summarized day is what the dashboard reads', async () => {
+    const before = await dashboard(`${week}&site=${world.parisSite}`, settled);
+    await db().execute(
+      sql`update dashboard_days set value = value + 100
+           where site_id = ${world.parisSite}::uuid and figure = 'arrivals' and day = '2030-03-26'`,
+    );
+    const tampered = await dashboard(`${week}&site=${world.parisSite}`, settled);
+    expect(tampered.current.arrivals).toBe(before.current.arrivals + 100);
+    await db().execute(
+      sql`update dashboard_days set value = value - 100
+           where site_id = ${world.parisSite}::uuid and figure = 'arrivals' and day = '2030-03-26'`,
+    );
+  });
+});
+
+describe('a late change to a summarized day', () => {
+  // The triggers judge "settled" by the database's clock: this company's days are weeks
+  // before the real today, in UTC.
+  const now = new Date();
+  const day = (offset: number) =>
+    new Date(now.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
+  const D = day(-20);
+  const utcZone = (local: string) => new Date(`${local.replace(' ', 'T')}:00Z`);
+  const place = {} as Place;
+  const read = () =>
+    readDashboard(db(), {
+      companyId: place.companyId,
+      siteIds: [place.siteId],
+      from: day(-23),
+      to: day(-17),
+      now,
+    });
+  const marks = async () =>
+    (
+      await rowsOf(
+        db(),
+        z.object({ day: z.string() }),
+        sql`select day::text as day from dashboard_summaries
+             where site_id = ${place.siteId}::uuid and day between ${day(-22)} and ${day(-18)}
+             order by day`,
+      )
+    ).map((m) => m.day);
+  const fromChecks = async () => {
+    await db().execute(sql`delete from dashboard_summaries where site_id = ${place.siteId}::uuid`);
+    await db().execute(
+      sql`delete from dashboard_company_days where company_id = ${place.companyId}::uuid`,
+    );
+    const figures = await read();
+    await summarizeSettledDays(db(), { now, batches: 1_000 });
+    return figures;
+  };
+
+  it('is read from the checks again, until the sweep summarizes it anew', async () => {
+    const company = await buildCompany(db(), { name: 'Acme Late', timezone: 'UTC' });
+    Object.assign(place, { companyId: company.id, siteId: company.siteId, zone: utcZone });
+    const first = await meeting(place, {
+      day: D,
+      createdAt: utcZone(`${day(-21)} 09:00`),
+      answeredAfter: 60,
+      host: 'Hélène Martin',
+      checks: [[`${D} 10:00`, `${D} 11:00`]],
+    });
+    await meeting(place, {
+      day: D,
+      createdAt: utcZone(`${day(-21)} 10:00`),
+      answeredAfter: 30,
+      host: 'Karim Benali',
+      checks: [[`${D} 10:30`, `${D} 12:30`]],
+    });
+    const live = await read();
+    expect(live.current.arrivals).toBe(2);
+    expect(live.current.peak_on_site).toBe(2);
+    expect(await summarizeSettledDays(db(), { now, batches: 1_000 })).toBeGreaterThan(0);
+    expect(await marks()).toEqual([day(-22), day(-21), D, day(-19), day(-18)]);
+    expect(await read()).toEqual(live);
+
+    // An arrival undone weeks later: the days it may fall on (in some zone) lose their mark.
+    await db()
+      .update(visitorChecks)
+      .set({ undoneAt: now })
+      .where(eq(visitorChecks.visitorId, first.id));
+    expect(await marks()).toEqual([day(-22), day(-18)]);
+    const undone = await read();
+    expect(undone.current.arrivals).toBe(1);
+    expect(undone.current.peak_on_site).toBe(1);
+    expect(undone).toEqual(await fromChecks());
+    expect(await read()).toEqual(undone);
+
+    // A request answered weeks later: its day's answer times change.
+    await db()
+      .update(visitRequests)
+      .set({ decidedAt: utcZone(`${day(-21)} 13:00`) })
+      .where(eq(visitRequests.visitorId, first.id));
+    expect(await marks()).toEqual([day(-18)]);
+    const answered = await read();
+    // 30 and 240 minutes: the 90th percentile is 30 + 0.9 × 210.
+    expect(answered.current.decision_p90_minutes).toBe(219);
+    expect(answered).toEqual(await fromChecks());
+
+    // The visitor erased: their checks and requests go, so do the marks of their days.
+    await db().delete(visitors).where(eq(visitors.id, first.id));
+    expect(await marks()).toEqual([day(-18)]);
+    const erased = await read();
+    expect(erased.current.decisions).toBe(1);
+    expect(erased).toEqual(await fromChecks());
+
+    // A change to a day not settled (yesterday's check) leaves the marks alone.
+    const recent = await meeting(place, {
+      day: day(-1),
+      createdAt: utcZone(`${day(-2)} 09:00`),
+      checks: [[`${day(-1)} 10:00`, null]],
+    });
+    const before = await marks();
+    await db()
+      .update(visitorChecks)
+      .set({ checkOutAt: now })
+      .where(eq(visitorChecks.visitorId, recent.id));
+    expect(await marks()).toEqual(before);
   });
 });

@@ -234,7 +234,7 @@ const ADDED: Record<string, string[]> = {
 };
 /**
  * Tables that later migrations create (0027: kiosks and badge prints; 0028: invitations;
- * 0029: visitor types, documents, signatures, the watchlist; 0030: the rate-limit counters; 0031: single sign-on and SCIM; 0032: API keys, webhooks, chat),
+ * 0029: visitor types, documents, signatures, the watchlist; 0030: the rate-limit counters; 0031: single sign-on and SCIM; 0032: API keys, webhooks, chat; 0033: weekly reports; 0035: the dashboard's summary),
  * empty here but for the four default visitor types 0029 gives every site.
  */
 const LATER_TABLES = [
@@ -263,6 +263,9 @@ const LATER_TABLES = [
   'chat_channels',
   'chat_outbox',
   'weekly_reports_sent',
+  'dashboard_summaries',
+  'dashboard_days',
+  'dashboard_company_days',
 ];
 /** Columns it moves from the company to its site. */
 const MOVED: Record<string, string[]> = {

@@ -1,13 +1,15 @@
 /**
- * The dashboard's figures (issue 35), read straight from the checks, visits, invitations
- * and events — no aggregate table: a per-site, per-day counter row updated by every check
- * would make a busy desk's concurrent check-ins wait on one row lock, and the code check's
- * throughput is budgeted (`npm run bench -- checkin`). Indexes keep these reads fast
- * instead (`npm run bench -- dashboard` times each query below at a million checks).
+ * The dashboard's figures (issue 35). A day's figures are its ledger rows (ledger.ts): a
+ * settled day's, summarized once by the sweep (summary.ts) into `dashboard_days`; the
+ * last week's and any day a late change made stale, read from the checks, visits,
+ * requests and invitations through the same statements. Each figure adds up both sorts
+ * of rows for the period asked and the one just before it, each site's days in its own
+ * zone. Why a sweep and not counters updated by each check: a per-site, per-day row
+ * updated in every check's transaction would make a busy desk's concurrent check-ins wait
+ * on one row lock, and the code check's throughput is budgeted (`npm run bench --
+ * checkin`); the sweep writes days no desk writes any more.
  *
- * Every query reads the period asked for and the one just before it in one pass, each
- * site's days in its own zone (the `w` rows: a site and the instants its periods start and
- * end). What each figure counts is said once, in packages/shared/src/schemas/dashboard.ts.
+ * What each figure counts is said once, in packages/shared/src/schemas/dashboard.ts.
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
@@ -25,6 +27,15 @@ import {
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
 import { inSites } from '../sites/service';
+import {
+  bounds,
+  ledger,
+  levels,
+  pairs,
+  LEDGER_FIGURES,
+  type LedgerPart,
+  type PairSet,
+} from './ledger';
 
 export interface DashboardScope {
   /** One company's figures; undefined: every company (the platform's admin without ?company=). */
@@ -70,191 +81,6 @@ function windows(scope: DashboardScope): SQL {
       from sites s
      where ${company} ${inSites('s.id', scope.siteIds)}
   )`;
-}
-
-/**
- * The instants no site's periods reach beyond (zones run from UTC−12 to UTC+14), as
- * constants: the per-site bounds of \`w\` hide the range from the planner, which then
- * scanned every check of a site (or of all) instead of the period's.
- */
-function outer(scope: DashboardScope): { lo: SQL; hi: SQL } {
-  const previous = previousPeriod(scope.from, scope.to);
-  const at = (day: string, hours: number) =>
-    new Date(Date.parse(`${day}T00:00:00Z`) + hours * 3_600_000).toISOString();
-  return {
-    lo: sql`${at(previous.from, -14)}::timestamptz`,
-    hi: sql`${at(addDays(scope.to, 1), 12)}::timestamptz`,
-  };
-}
-
-/** The scope's checks of both periods, undone arrivals left out, each with its local day. */
-function checksOfBothPeriods(scope: DashboardScope): SQL {
-  const { lo, hi } = outer(scope);
-  return sql`c as (
-    select c.visitor_id, c.check_in_at, c.check_out_at, c.check_out_method, w.timezone,
-           c.check_in_at >= w.cur_start as cur,
-           (c.check_in_at at time zone w.timezone)::date as day
-      from w join visitor_checks c on c.site_id = w.id
-     where c.check_in_at >= ${lo} and c.check_in_at < ${hi}
-       and c.check_in_at >= w.prev_start and c.check_in_at < w.cur_end and c.undone_at is null
-  )`;
-}
-
-const minutes = (from: string, to: string) => sql.raw(`extract(epoch from (${to} - ${from})) / 60`);
-const thresholds = (buckets: readonly number[]) =>
-  sql.raw(`array[${buckets.slice(1).join(',')}]::float8[]`);
-
-interface PeriodRow {
-  cur: boolean;
-}
-/** The row of each period (current, previous) out of a `group by cur` answer. */
-function byPeriod<T extends PeriodRow>(list: T[]): { current?: T; previous?: T } {
-  return { current: list.find((r) => r.cur), previous: list.find((r) => !r.cur) };
-}
-
-/** Arrivals, visits, automatic check-outs and visit lengths of both periods. */
-async function arrivals(db: Db, scope: DashboardScope) {
-  const length = minutes('check_in_at', 'check_out_at');
-  const left = sql`check_out_at is not null and check_out_method is distinct from 'automatic'`;
-  const found = await read(
-    db,
-    z.object({
-      cur: z.boolean(),
-      arrivals: z.number(),
-      visits: z.number(),
-      automatic_check_outs: z.number(),
-      length_median: z.number().nullable(),
-      length_p90: z.number().nullable(),
-    }),
-    sql`with ${windows(scope)}, ${checksOfBothPeriods(scope)}
-        select cur,
-               count(*)::int as arrivals,
-               (select count(*) from (select distinct visitor_id, day from c v where v.cur = c.cur) d)::int as visits,
-               (count(*) filter (where check_out_method = 'automatic'))::int as automatic_check_outs,
-               round((percentile_cont(0.5) within group (order by ${length}) filter (where ${left}))::numeric)::int as length_median,
-               round((percentile_cont(0.9) within group (order by ${length}) filter (where ${left}))::numeric)::int as length_p90
-          from c group by cur`,
-  );
-  return byPeriod(found);
-}
-
-/** The period's visits by day and visitor type, arrivals by weekday and hour, lengths by bucket. */
-async function arrivalSeries(db: Db, scope: DashboardScope) {
-  const typeName = scope.lang === 'en' ? sql.raw('vt.name_en') : sql.raw('vt.name_fr');
-  const [perDay, byHour, lengths] = await Promise.all([
-    read(
-      db,
-      z.object({ day: z.string(), visitor_type: z.string().nullable(), visits: z.number() }),
-      sql`with ${windows(scope)}, ${checksOfBothPeriods(scope)}
-          select c.day::text as day,
-                 coalesce(${typeName}, nullif(btrim(v.visitor_type), '')) as visitor_type,
-                 count(distinct c.visitor_id)::int as visits
-            from c join visitors v on v.id = c.visitor_id
-            left join visitor_types vt on vt.id = v.visitor_type_id
-           where c.cur
-           group by 1, 2 order by 1, 2`,
-    ),
-    read(
-      db,
-      z.object({ weekday: z.number(), hour: z.number(), arrivals: z.number() }),
-      sql`with ${windows(scope)}, ${checksOfBothPeriods(scope)}
-          select extract(isodow from check_in_at at time zone timezone)::int as weekday,
-                 extract(hour from check_in_at at time zone timezone)::int as hour,
-                 count(*)::int as arrivals
-            from c where cur
-           group by 1, 2 order by 1, 2`,
-    ),
-    read(
-      db,
-      z.object({ bucket: z.number(), visits: z.number() }),
-      sql`with ${windows(scope)}, ${checksOfBothPeriods(scope)}
-          select width_bucket((${minutes('check_in_at', 'check_out_at')})::float8, ${thresholds(VISIT_LENGTH_BUCKETS)}) as bucket,
-                 count(*)::int as visits
-            from c
-           where cur and check_out_at is not null and check_out_method is distinct from 'automatic'
-           group by 1`,
-    ),
-  ]);
-  return {
-    visits_per_day: perDay,
-    arrivals_by_hour: byHour,
-    visit_lengths: VISIT_LENGTH_BUCKETS.map((from, i) => ({
-      from_minutes: from,
-      visits: lengths.find((b) => Number(b.bucket) === i)?.visits ?? 0,
-    })),
-  };
-}
-
-/** The hosts who received most visits in the period (a visit: a visitor's arrival day). */
-async function topHosts(db: Db, scope: DashboardScope) {
-  return read(
-    db,
-    z.object({ host: z.string(), visits: z.number() }),
-    sql`with ${windows(scope)}, ${checksOfBothPeriods(scope)},
-        visit as (select distinct visitor_id, day from c where cur),
-        hosted as (
-          select r.host_user_id,
-                 coalesce(nullif(btrim(u.firstname || ' ' || u.name), ''), nullif(btrim(r.host), '')) as host
-            from visit
-            join lateral (
-              select r.host_user_id, r.host from visit_requests r
-               where r.visitor_id = visit.visitor_id
-               order by r.created_at desc limit 1
-            ) r on true
-            left join users u on u.id = r.host_user_id
-        )
-        select host, count(*)::int as visits
-          from hosted where host is not null
-         group by host_user_id, host
-         order by visits desc, host
-         limit ${DASHBOARD_LIMITS.topHosts}`,
-  );
-}
-
-/**
- * The most visitors inside at once, each day of both periods: every arrival +1, every
- * departure −1, and each site's midnight (0) so that a day nobody came or left still has
- * the level it started with. A check open since before the periods counts from its
- * arrival; one closed within a day before them is read too (to know who was inside).
- */
-async function peaksPerDay(db: Db, scope: DashboardScope): Promise<Map<string, number>> {
-  const previous = previousPeriod(scope.from, scope.to);
-  const { lo, hi } = outer(scope);
-  const found = await read(
-    db,
-    z.object({ day: z.string(), peak: z.number() }),
-    sql`with ${windows(scope)},
-        chk as (
-          select w.timezone, c.check_in_at as a, c.check_out_at as b
-            from w join visitor_checks c on c.site_id = w.id
-           where c.undone_at is null
-             and c.check_in_at >= ${lo} - interval '1 day' and c.check_in_at < ${hi}
-             and c.check_in_at >= w.prev_start - interval '1 day' and c.check_in_at < w.cur_end
-          union all
-          select w.timezone, c.check_in_at, c.check_out_at
-            from w join visitor_checks c on c.site_id = w.id
-           where c.check_out_at is null and c.undone_at is null
-             and c.check_in_at < w.prev_start - interval '1 day'
-        ),
-        ev as (
-          select a as t, 1 as delta, timezone from chk
-          union all
-          select b, -1, timezone from chk where b is not null
-          union all
-          select d at time zone w.timezone, 0, w.timezone
-            from w, generate_series(${previous.from}::date, ${scope.to}::date, interval '1 day') d
-        ),
-        level as (
-          select t, timezone, sum(delta) over (order by t, delta rows unbounded preceding) as inside
-            from ev
-        )
-        select (t at time zone timezone)::date::text as day, max(inside)::int as peak
-          from level
-         where t >= ${lo} and t < ${hi}
-           and t >= (select min(prev_start) from w) and t < (select max(cur_end) from w)
-         group by 1`,
-  );
-  return new Map(found.map((r) => [r.day, Math.max(0, r.peak)]));
 }
 
 /**
@@ -310,109 +136,279 @@ async function onSiteNow(db: Db, scope: DashboardScope, now: Date): Promise<numb
   return row?.inside ?? 0;
 }
 
+/** Both periods' days: the previous period's first day to the period's last. */
+function bothPeriods(scope: DashboardScope): { from: string; to: string } {
+  return { from: previousPeriod(scope.from, scope.to).from, to: scope.to };
+}
+
+/**
+ * The rows of one ledger statement over both periods: each summarized pair's rows from
+ * `dashboard_days`, every other pair's read from the checks (ledger.ts) — the last week,
+ * a day made stale by a late change. `tail` adds them up (the `rows` CTE).
+ */
+function ledgerRows(scope: DashboardScope, part: LedgerPart, tail: SQL): SQL {
+  const days = bothPeriods(scope);
+  const set: PairSet = { ...scope, ...days, only: 'unsummarized' };
+  const { ctes, rows } = ledger(part, set, scope.now ?? new Date());
+  const company = scope.companyId ? sql`s.company_id = ${scope.companyId}::uuid` : sql`true`;
+  const figures = sql.join(
+    LEDGER_FIGURES[part].map((f) => sql`${f}`),
+    sql`, `,
+  );
+  const parts = [pairs(set), ...(ctes.queryChunks.length ? [ctes] : [])];
+  return sql`with ${sql.join(parts, sql`, `)},
+    ledger (site_id, day, figure, key, value) as (${rows}),
+    rows as (
+      select d.site_id, d.day, d.figure, d.key, d.value
+        from dashboard_days d
+        join dashboard_summaries m on m.site_id = d.site_id and m.day = d.day
+       where d.site_id in (select s.id from sites s where ${company} ${inSites('s.id', scope.siteIds)})
+         and d.figure in (${figures}) and d.day between ${days.from}::date and ${days.to}::date
+      union all
+      select site_id, day::date, figure, key, value from ledger
+    )
+    ${tail}`;
+}
+
+/** Whole minutes (`key`) and how many of them. */
+interface KeyCount {
+  key: string;
+  count: number;
+}
+
+/**
+ * PostgreSQL's percentile_cont over whole minutes counted by value (`hist`), rounded:
+ * the value at rank p·(n−1), between the two nearest values.
+ */
+function percentile(hist: KeyCount[], p: number): number | null {
+  const sorted = hist
+    .map((h) => ({ value: Number(h.key), count: h.count }))
+    .filter((h) => h.count > 0)
+    .sort((a, b) => a.value - b.value);
+  const n = sorted.reduce((sum, h) => sum + h.count, 0);
+  if (n === 0) return null;
+  const valueAt = (rank: number) => {
+    let seen = 0;
+    for (const h of sorted) {
+      seen += h.count;
+      if (rank < seen) return h.value;
+    }
+    return sorted[sorted.length - 1]!.value;
+  };
+  const pos = p * (n - 1);
+  const lower = valueAt(Math.floor(pos));
+  const upper = valueAt(Math.ceil(pos));
+  return Math.round(lower + (upper - lower) * (pos - Math.floor(pos)));
+}
+
+/** How many of `hist`'s minutes fall in each bucket (`width_bucket` over its thresholds). */
+function byBucket(hist: KeyCount[], buckets: readonly number[]): number[] {
+  const counts = buckets.map(() => 0);
+  for (const h of hist) {
+    const minutes = Number(h.key);
+    const i = buckets.filter((from, k) => k > 0 && from <= minutes).length;
+    counts[i]! += h.count;
+  }
+  return counts;
+}
+
+/** Arrivals, visits, automatic check-outs, visit lengths and arrivals by hour, both periods. */
+async function arrivals(db: Db, scope: DashboardScope) {
+  const found = await read(
+    db,
+    z.object({ cur: z.boolean(), figure: z.string(), key: z.string(), count: z.number() }),
+    ledgerRows(
+      scope,
+      'arrivals',
+      sql`select day >= ${scope.from}::date as cur, figure, key, sum(value)::int as count
+            from rows group by 1, 2, 3`,
+    ),
+  );
+  const of = (cur: boolean, figure: string) =>
+    found.filter((r) => r.cur === cur && r.figure === figure);
+  const total = (cur: boolean, figure: string) => of(cur, figure).reduce((n, r) => n + r.count, 0);
+  const period = (cur: boolean) => {
+    const lengths = of(cur, 'length');
+    return {
+      arrivals: total(cur, 'arrivals'),
+      visits: total(cur, 'visits'),
+      automatic_check_outs: total(cur, 'automatic'),
+      length_median: percentile(lengths, 0.5),
+      length_p90: percentile(lengths, 0.9),
+    };
+  };
+  const lengths = byBucket(of(true, 'length'), VISIT_LENGTH_BUCKETS);
+  return {
+    current: period(true),
+    previous: period(false),
+    arrivals_by_hour: of(true, 'hour')
+      .map((r) => ({
+        weekday: Math.floor(Number(r.key) / 100),
+        hour: Number(r.key) % 100,
+        arrivals: r.count,
+      }))
+      .sort((a, b) => a.weekday - b.weekday || a.hour - b.hour),
+    visit_lengths: VISIT_LENGTH_BUCKETS.map((from, i) => ({
+      from_minutes: from,
+      visits: lengths[i]!,
+    })),
+  };
+}
+
+/** The period's visits by day and visitor type (its name in the reader's language). */
+async function visitTypes(db: Db, scope: DashboardScope) {
+  const typeName = scope.lang === 'en' ? sql.raw('vt.name_en') : sql.raw('vt.name_fr');
+  return read(
+    db,
+    z.object({ day: z.string(), visitor_type: z.string().nullable(), visits: z.number() }),
+    ledgerRows(
+      scope,
+      'types',
+      sql`, typed as (
+            select day, key, sum(value)::int as visits from rows
+             where day >= ${scope.from}::date group by 1, 2
+          )
+          select t.day::text as day,
+                 case when t.key like '~%' then substr(t.key, 2) else ${typeName} end as visitor_type,
+                 sum(t.visits)::int as visits
+            from typed t
+            left join visitor_types vt on vt.id::text = t.key
+           group by 1, 2 order by 1, 2`,
+    ),
+  );
+}
+
+/** The hosts who received most visits in the period (a visit: a visitor's arrival day). */
+async function topHosts(db: Db, scope: DashboardScope) {
+  return read(
+    db,
+    z.object({ host: z.string(), visits: z.number() }),
+    ledgerRows(
+      scope,
+      'hosts',
+      sql`, hosted as (
+            select nullif(split_part(key, '|', 1), '')::uuid as host_user_id,
+                   nullif(substr(key, strpos(key, '|') + 1), '') as host_text,
+                   sum(value)::int as visits
+              from rows where day >= ${scope.from}::date group by 1, 2
+          ),
+          named as (
+            select h.host_user_id, h.visits,
+                   coalesce(nullif(btrim(u.firstname || ' ' || u.name), ''), h.host_text) as host
+              from hosted h left join users u on u.id = h.host_user_id
+          )
+          select host, sum(visits)::int as visits
+            from named where host is not null
+           group by host_user_id, host
+           order by visits desc, host
+           limit ${DASHBOARD_LIMITS.topHosts}`,
+    ),
+  );
+}
+
+/**
+ * The most visitors inside at once, each day of both periods. One site: its own summarized
+ * peaks and the others read. A whole company: its summarized days' peaks of all its sites
+ * together, the others read. Any other set of sites (a site-limited reader's, every
+ * company's) has no summary of its own: read from the checks.
+ */
+async function peaksPerDay(db: Db, scope: DashboardScope): Promise<Map<string, number>> {
+  const days = bothPeriods(scope);
+  const dayPeak = z.object({ day: z.string(), peak: z.number() });
+  let found: z.infer<typeof dayPeak>[];
+  if (scope.siteIds?.length === 1) {
+    found = await read(
+      db,
+      dayPeak,
+      ledgerRows(
+        scope,
+        'peaks',
+        sql`select day::text as day, max(value)::int as peak from rows group by 1`,
+      ),
+    );
+  } else if (scope.companyId && !scope.siteIds) {
+    const set: PairSet = { ...scope, ...days, only: 'no-company-peak' };
+    found = await read(
+      db,
+      dayPeak,
+      sql`with ${pairs(set)}, ${levels(set, 'together')}
+          select day::text as day, peak from peak
+          union all
+          select day::text, peak from dashboard_company_days
+           where company_id = ${scope.companyId}::uuid
+             and day between ${days.from}::date and ${days.to}::date`,
+    );
+  } else {
+    const set: PairSet = { ...scope, ...days, only: 'all' };
+    found = await read(
+      db,
+      dayPeak,
+      sql`with ${pairs(set)}, ${levels(set, 'together')} select day::text as day, peak from peak`,
+    );
+  }
+  return new Map(found.map((r) => [r.day, Math.max(0, r.peak)]));
+}
+
 /**
  * The visits due in both periods whose day has ended — a confirmed meeting's day, each day
  * of an invitation (neither cancelled) — and of those, whose visitor never arrived that day
  * (from the site's early-arrival margin before it).
  */
-async function noShows(db: Db, scope: DashboardScope, now: Date) {
-  const at = sql`${now.toISOString()}::timestamptz`;
-  const { lo, hi } = outer(scope);
-  // The invitation days read by their company's index with the period's constant bounds
-  // (through \`w\` alone, every site read the company's days again).
-  const ofCompany = scope.companyId
-    ? sql`d.company_id = ${scope.companyId}::uuid`
-    : sql`d.company_id in (select company_id from w)`;
-  return read(
+async function noShows(db: Db, scope: DashboardScope) {
+  const found = await read(
     db,
-    z.object({ day: z.string(), cur: z.boolean(), expected: z.number(), no_shows: z.number() }),
-    sql`with ${windows(scope)},
-        due as (
-          select v.id as visitor_id, v.day_starts_at as starts, v.day_ends_at as ends,
-                 w.timezone, w.arrival_early_minutes as early, v.day_starts_at >= w.cur_start as cur
-            from w join visitors v on v.site_id = w.id
-            join visit_requests r on r.visitor_id = v.id
-           where v.day_starts_at >= ${lo} and v.day_starts_at < ${hi}
-             and v.day_starts_at >= w.prev_start and v.day_starts_at < w.cur_end
-             and v.day_ends_at <= ${at} and v.event_id is null
-             and r.invitation_id is null and r.confirmed and r.cancelled_at is null
-          union all
-          select r.visitor_id, d.starts_at, d.ends_at, w.timezone, w.arrival_early_minutes,
-                 d.starts_at >= w.cur_start
-            from invitation_days d
-            join invitations i on i.id = d.invitation_id
-            join w on w.id = i.site_id
-            join visit_requests r on r.invitation_id = i.id
-           where ${ofCompany} and d.starts_at >= ${lo} and d.starts_at < ${hi}
-             and d.starts_at >= w.prev_start and d.starts_at < w.cur_end and d.ends_at <= ${at}
-             and d.cancelled_at is null and i.cancelled_at is null and r.cancelled_at is null
-        )
-        select (starts at time zone timezone)::date::text as day, cur,
-               count(*)::int as expected,
-               (count(*) filter (where not exists (
-                 select 1 from visitor_checks c
-                  where c.visitor_id = due.visitor_id and c.undone_at is null
-                    and c.check_in_at >= due.starts - make_interval(mins => due.early)
-                    and c.check_in_at < due.ends
-               )))::int as no_shows
-          from due group by 1, 2 order by 1`,
+    z.object({ day: z.string(), figure: z.string(), count: z.number() }),
+    ledgerRows(
+      scope,
+      'noShows',
+      sql`select day::text as day, figure, sum(value)::int as count from rows group by 1, 2 order by 1`,
+    ),
   );
+  const days = [...new Set(found.map((r) => r.day))];
+  const count = (day: string, figure: string) =>
+    found.find((r) => r.day === day && r.figure === figure)?.count ?? 0;
+  return days.map((day) => ({
+    day,
+    cur: day >= scope.from,
+    expected: count(day, 'expected'),
+    no_shows: count(day, 'no_show'),
+  }));
 }
 
 /** Requests made in both periods and answered: how long the answer took. */
 async function decisions(db: Db, scope: DashboardScope) {
-  const took = minutes('r.created_at', 'r.decided_at');
-  const { lo, hi } = outer(scope);
-  const answered = sql`with ${windows(scope)},
-        answered as (
-          select r.created_at >= w.cur_start as cur, ${took} as took
-            from visit_requests r
-            join visitors v on v.id = r.visitor_id
-            join w on w.id = v.site_id
-           where r.company_id in (select company_id from w)
-             and r.created_at >= ${lo} and r.created_at < ${hi}
-             and r.created_at >= w.prev_start and r.created_at < w.cur_end
-             and r.invitation_id is null and r.decided_at is not null
-             -- A request confirmed as it was filed (an event registration, a walk-in its type
-             -- lets in at once) was answered by no one; a decider since deleted keeps theirs.
-             and (r.decided_by is not null or r.decided_at > r.created_at + interval '1 second')
-        )`;
-  const [summary, buckets] = await Promise.all([
-    read(
-      db,
-      z.object({
-        cur: z.boolean(),
-        decisions: z.number(),
-        median: z.number().nullable(),
-        p90: z.number().nullable(),
-      }),
-      sql`${answered}
-          select cur, count(*)::int as decisions,
-                 round((percentile_cont(0.5) within group (order by took))::numeric)::int as median,
-                 round((percentile_cont(0.9) within group (order by took))::numeric)::int as p90
-            from answered group by cur`,
+  const found = await read(
+    db,
+    z.object({ cur: z.boolean(), key: z.string(), count: z.number() }),
+    ledgerRows(
+      scope,
+      'decisions',
+      sql`select day >= ${scope.from}::date as cur, key, sum(value)::int as count
+            from rows group by 1, 2`,
     ),
-    read(
-      db,
-      z.object({ bucket: z.number(), requests: z.number() }),
-      sql`${answered}
-          select width_bucket(took::float8, ${thresholds(DECISION_TIME_BUCKETS)}) as bucket,
-                 count(*)::int as requests
-            from answered where cur group by 1`,
-    ),
-  ]);
+  );
+  const period = (cur: boolean) => {
+    const took = found.filter((r) => r.cur === cur);
+    return {
+      decisions: took.reduce((n, r) => n + r.count, 0),
+      median: percentile(took, 0.5),
+      p90: percentile(took, 0.9),
+    };
+  };
+  const buckets = byBucket(
+    found.filter((r) => r.cur),
+    DECISION_TIME_BUCKETS,
+  );
   return {
-    ...byPeriod(summary),
-    series: DECISION_TIME_BUCKETS.map((from, i) => ({
-      from_minutes: from,
-      requests: buckets.find((b) => Number(b.bucket) === i)?.requests ?? 0,
-    })),
+    current: period(true),
+    previous: period(false),
+    series: DECISION_TIME_BUCKETS.map((from, i) => ({ from_minutes: from, requests: buckets[i]! })),
   };
 }
 
 /** The events of both periods, their registrations and how many of those arrived. */
 async function events(db: Db, scope: DashboardScope) {
-  const { lo, hi } = outer(scope);
+  const { lo, hi } = bounds(bothPeriods(scope));
   return read(
     db,
     z.object({
@@ -456,12 +452,12 @@ async function sitesOf(db: Db, scope: DashboardScope) {
  */
 export const DASHBOARD_QUERIES = {
   arrivals: (db: Db, scope: DashboardScope) => arrivals(db, scope),
-  arrivalSeries: (db: Db, scope: DashboardScope) => arrivalSeries(db, scope),
+  visitTypes: (db: Db, scope: DashboardScope) => visitTypes(db, scope),
   topHosts: (db: Db, scope: DashboardScope) => topHosts(db, scope),
   peaksPerDay: (db: Db, scope: DashboardScope) => peaksPerDay(db, scope),
   peakToday: (db: Db, scope: DashboardScope) => peakToday(db, scope, scope.now ?? new Date()),
   onSiteNow: (db: Db, scope: DashboardScope) => onSiteNow(db, scope, scope.now ?? new Date()),
-  noShows: (db: Db, scope: DashboardScope) => noShows(db, scope, scope.now ?? new Date()),
+  noShows: (db: Db, scope: DashboardScope) => noShows(db, scope),
   decisions: (db: Db, scope: DashboardScope) => decisions(db, scope),
   events: (db: Db, scope: DashboardScope) => events(db, scope),
 } as const;
@@ -476,16 +472,16 @@ export async function readDashboard(db: Db, scope: DashboardScope): Promise<Dash
   const now = scope.now ?? new Date();
   const withNow = { ...scope, now };
   const previous = previousPeriod(scope.from, scope.to);
-  const [sites, arrived, series, hosts, peaks, todayPeak, inside, due, answered, held] =
+  const [sites, arrived, perDay, hosts, peaks, todayPeak, inside, due, answered, held] =
     await Promise.all([
       sitesOf(db, withNow),
       arrivals(db, withNow),
-      arrivalSeries(db, withNow),
+      visitTypes(db, withNow),
       topHosts(db, withNow),
       peaksPerDay(db, withNow),
       peakToday(db, withNow, now),
       onSiteNow(db, withNow, now),
-      noShows(db, withNow, now),
+      noShows(db, withNow),
       decisions(db, withNow),
       events(db, withNow),
     ]);
@@ -527,7 +523,9 @@ export async function readDashboard(db: Db, scope: DashboardScope): Promise<Dash
     on_site_now: inside,
     peak_today: todayPeak,
     charts: {
-      ...series,
+      visits_per_day: perDay,
+      arrivals_by_hour: arrived.arrivals_by_hour,
+      visit_lengths: arrived.visit_lengths,
       on_site_peaks: currentDays.map((day) => ({ day, peak: peaks.get(day) ?? 0 })),
       no_shows_per_day: currentDays.map((day) => {
         const row = due.find((r) => r.cur && r.day === day);

@@ -790,6 +790,59 @@ export const weeklyReportsSent = pgTable(
 );
 
 /**
+ * The dashboard's summary of a site's settled days (issue 35, dashboard/summary.ts): what
+ * each figure counts on that day, one row per figure and key (a visit length in whole
+ * minutes, an hour of the week, a visitor type, a host…), so that a year's figures add
+ * up a few thousand rows instead of reading a million checks. Only the days that ended
+ * DASHBOARD_SETTLED_DAYS ago or more are summarized; a change to a row of such a day
+ * deletes its `dashboard_summaries` mark (migration 0035's triggers), and the day is read
+ * from the checks again until the next sweep summarizes it anew.
+ */
+export const dashboardSummaries = pgTable(
+  'dashboard_summaries',
+  {
+    siteId: uuid('site_id')
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    summarizedAt: timestamp('summarized_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.siteId, t.day] })],
+);
+
+/** A summarized day's figures (see dashboard_summaries): read only where its mark stands. */
+export const dashboardDays = pgTable(
+  'dashboard_days',
+  {
+    siteId: uuid('site_id')
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    figure: text('figure').notNull(),
+    key: text('key').notNull(),
+    value: integer('value').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.siteId, t.figure, t.day, t.key] })],
+);
+
+/**
+ * The most visitors inside a company's sites at once, per settled day (the peak of all
+ * sites is not the sum of each site's): written with its sites' summaries, deleted with
+ * any of their marks of that day.
+ */
+export const dashboardCompanyDays = pgTable(
+  'dashboard_company_days',
+  {
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    peak: integer('peak').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.day] })],
+);
+
+/**
  * One row per day of the retention purge. The instance that inserts it runs it, keeping
  * `heartbeat_at` fresh after every batch; a run whose heartbeat went stale (its process
  * was killed) or was cleared (it stopped or failed) is taken over the same day (issue 26).

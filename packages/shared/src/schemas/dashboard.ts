@@ -3,7 +3,8 @@
  * before it, and the series behind each chart. One shape for the screen, the API
  * (`GET /api/dashboard`, `GET /api/dashboard.csv`) and the weekly summary mail.
  *
- * What each figure counts (the server's queries, dashboard/figures.ts, hold to this):
+ * What each figure counts (the server's day ledger, dashboard/ledger.ts, holds to this,
+ * whether a day is read from the checks or from its summary):
  * - Days are each site's own calendar days (its time zone): a period "from 2030-03-25 to
  *   2030-03-31" is those seven days at every site, whatever its zone.
  * - `arrivals`: visitor check-ins in the period, an undone arrival not counted.
@@ -12,17 +13,22 @@
  * - `expected` / `no_shows`: the visits due in the period — a confirmed meeting's day, each
  *   day of an invitation (neither cancelled) — whose day has ended; a no-show is one whose
  *   visitor never arrived that day. A day still under way is not judged yet.
- * - `peak_on_site`: the most visitors inside at once on one day of the period.
- * - `visit_length_*`: from arrival to departure, in minutes, of the period's arrivals that
- *   have left — automatic check-outs at the site's end of day left out (they say when the
- *   day ended, not when the visitor left), and counted apart (`automatic_check_outs`).
- *   Percentiles are continuous (PostgreSQL's percentile_cont), rounded to the minute.
+ * - `peak_on_site`: the most visitors inside at once on one day of the period. A day's
+ *   level counts the visits that began that day or the day before, and those still open
+ *   (a visit that lasted more than a day and has ended is not carried further); all
+ *   sites: their levels on that day added up, instant by instant.
+ * - `visit_length_*`: from arrival to departure, in whole minutes (seconds dropped), of the
+ *   period's arrivals that have left — automatic check-outs at the site's end of day left
+ *   out (they say when the day ended, not when the visitor left), and counted apart
+ *   (`automatic_check_outs`). Percentiles are continuous over those whole minutes (as
+ *   PostgreSQL's percentile_cont), rounded to the minute.
  * - `top_hosts`: a visit's host is its request's host (the staff member's name, else the
  *   name typed on the form); event guests have none. `on_site_peaks`, `peak_*`: visitors
  *   only (not QR users or members), as every figure here.
- * - `decision_*`: from a visitor's request to the host's or desk's answer, in minutes, for
- *   the requests made in the period that someone answered (invitations need no answer; an
- *   event registration or a walk-in its type lets in at once is confirmed by no one).
+ * - `decision_*`: from a visitor's request to the host's or desk's answer, in whole minutes
+ *   (the same percentiles), for the requests made in the period that someone answered
+ *   (invitations need no answer; an event registration or a walk-in its type lets in at
+ *   once is confirmed by no one).
  * - `peak_today`: each site's today in its own zone, the sites' levels added up.
  * - `event_*`: registrations to the period's events, and how many of them arrived.
  */
