@@ -24,10 +24,13 @@ import { ledger, levels, pairs, LEDGER_FIGURES, type LedgerPart, type PairSet } 
 
 /** How many days after its end a day is summarized; migration 0035 says the same ('8 days'). */
 export const DASHBOARD_SETTLED_DAYS = 8;
-/** How many days of a company one transaction summarizes. */
-const DAYS_PER_BATCH = 14;
+/**
+ * How many days of a company one transaction summarizes: few, so that each statement stays
+ * well within the server's statement timeout at 20 busy sites (the bench's company).
+ */
+const DAYS_PER_BATCH = 4;
 /** How many batches one sweep writes at most (the rest waits for the next sweep). */
-const BATCHES_PER_SWEEP = 40;
+const BATCHES_PER_SWEEP = 100;
 /** The advisory lock's first key (the number); the second, the company's hash. */
 const LOCK_CLASS = 35;
 
