@@ -570,6 +570,11 @@ function recording(db: Database, into: SQL[]): Database {
           return target.execute(query);
         };
       }
+      // Each read runs in its own transaction (figures.ts): record its statements too.
+      if (prop === 'transaction') {
+        return <T>(work: (tx: Database) => Promise<T>) =>
+          target.transaction((tx) => work(recording(tx as unknown as Database, into)));
+      }
       return Reflect.get(target, prop, receiver) as unknown;
     },
   });
@@ -592,6 +597,8 @@ async function slowestPlan(
   const statements: SQL[] = [];
   await DASHBOARD_QUERIES[query](recording(handle.db, statements), scope);
   const dialect = new PgDialect();
+  // As each read sets them for its own transaction (figures.ts).
+  await client.query(`set jit = off; set work_mem = '32MB'`);
   let slowest = { ms: -1, plan: '' };
   for (const statement of statements) {
     const { sql: text, params } = dialect.sqlToQuery(statement);
