@@ -6,7 +6,7 @@
  * site's front desk — by mail and on the live screens — and opens no door (it is no
  * check-in: the front desk still scans the code).
  */
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import {
   asLanguage,
   countryName,
@@ -21,10 +21,8 @@ import type { Db } from '../db/client';
 import {
   companies,
   files,
-  invitationDays,
   invitations,
   sites,
-  users,
   visitRequests,
   visitorTypes,
   visitors,
@@ -40,6 +38,10 @@ import { deciders, findHost } from '../requests/host-loop';
 import { enqueueChat, hostWays } from '../chat/outbox';
 import { VISITOR_DOCUMENT_OWNER } from '../visitors/service';
 import { notifyInvitation } from './live';
+import { readInvitationRequest, visitDays, type VisitDay } from './request-read';
+
+// The page's routes read the days from here, with the rest of the visit.
+export { visitDays, type VisitDay };
 
 /** One invited visitor's visit, as their link reaches it. */
 export interface LinkedVisit {
@@ -91,26 +93,18 @@ export interface LinkedVisit {
   company: { name: string; slug: string; logo: string | null };
 }
 
-export interface VisitDay {
-  /** YYYY-MM-DD in the site's zone. */
-  day: string;
-  startsAt: Date;
-  endsAt: Date;
-  cancelled: boolean;
-}
-
 /**
  * The visit of request `requestId` if it is an invitation's, its visitor not erased and its
  * company not archived; else null (the link then reads as invalid).
  */
 export async function findLinkedVisit(db: Db, requestId: string): Promise<LinkedVisit | null> {
-  const [row] = await db
-    .select({
+  const row = await readInvitationRequest(
+    db,
+    {
       request: {
         id: visitRequests.id,
         companyId: visitRequests.companyId,
         visitorId: visitRequests.visitorId,
-        host: visitRequests.host,
         hereAt: visitRequests.hereAt,
         cancelledAt: visitRequests.cancelledAt,
       },
@@ -155,26 +149,9 @@ export async function findLinkedVisit(db: Db, requestId: string): Promise<Linked
       },
       company: { name: companies.name, slug: companies.slug },
       logo: files.storedName,
-      hostName: sql<
-        string | null
-      >`nullif(trim(coalesce(${users.firstname}, '') || ' ' || coalesce(${users.name}, '')), '')`,
-    })
-    .from(visitRequests)
-    .innerJoin(visitors, eq(visitors.id, visitRequests.visitorId))
-    .innerJoin(invitations, eq(invitations.id, visitRequests.invitationId))
-    .innerJoin(sites, eq(sites.id, invitations.siteId))
-    .innerJoin(companies, eq(companies.id, visitRequests.companyId))
-    .leftJoin(files, eq(files.id, companies.logoFileId))
-    .leftJoin(users, eq(users.id, invitations.hostUserId))
-    .leftJoin(visitorTypes, eq(visitorTypes.id, visitors.visitorTypeId))
-    .where(
-      and(
-        eq(visitRequests.id, requestId),
-        isNull(visitors.anonymisedAt),
-        isNull(companies.archivedAt),
-      ),
-    )
-    .limit(1);
+    },
+    [eq(visitRequests.id, requestId), isNull(visitors.anonymisedAt), isNull(companies.archivedAt)],
+  );
   if (!row) return null;
   const { request, visitor, invitation } = row;
   return {
@@ -184,7 +161,7 @@ export async function findLinkedVisit(db: Db, requestId: string): Promise<Linked
     invitationId: invitation.id,
     siteId: invitation.siteId,
     hostUserId: invitation.hostUserId,
-    hostName: row.hostName ?? (request.host?.trim() || null),
+    hostName: row.hostName,
     cancelled: request.cancelledAt !== null || invitation.cancelledAt !== null,
     hereAt: request.hereAt,
     firstname: visitor.firstname,
@@ -212,26 +189,6 @@ export async function findLinkedVisit(db: Db, requestId: string): Promise<Linked
     site: row.site,
     company: { ...row.company, logo: row.logo },
   };
-}
-
-/** Every day of the invitation, cancelled or not, in order. */
-export async function visitDays(db: Db, invitationId: string): Promise<VisitDay[]> {
-  const rows = await db
-    .select({
-      day: invitationDays.day,
-      startsAt: invitationDays.startsAt,
-      endsAt: invitationDays.endsAt,
-      cancelledAt: invitationDays.cancelledAt,
-    })
-    .from(invitationDays)
-    .where(eq(invitationDays.invitationId, invitationId))
-    .orderBy(asc(invitationDays.day));
-  return rows.map((row) => ({
-    day: row.day,
-    startsAt: row.startsAt,
-    endsAt: row.endsAt,
-    cancelled: row.cancelledAt !== null,
-  }));
 }
 
 /** The day of the visit holding `now` (not cancelled), if any. */
@@ -334,6 +291,18 @@ export function fieldsStillAsked(visit: LinkedVisit): VisitorTypeField[] {
   return required.filter((field) => !onFile[field]);
 }
 
+/** News of this one visitor's visit on the live feed: its host and its site's screens hear it. */
+function notifyVisit(tx: Db, visit: LinkedVisit, op: 'completed' | 'here'): Promise<void> {
+  return notifyInvitation(tx, {
+    company_id: visit.companyId,
+    site_id: visit.siteId,
+    invitation_id: visit.invitationId,
+    request_id: visit.requestId,
+    host_user_id: visit.hostUserId,
+    op,
+  });
+}
+
 /**
  * The visitor completes their details: the identity number and document (stored as the
  * visitor form stores it), the moment they did. A second completion replaces the document:
@@ -430,14 +399,7 @@ export async function completeDetails(
       replaced: replaced ? 1 : 0,
     },
   });
-  await notifyInvitation(tx, {
-    company_id: visit.companyId,
-    site_id: visit.siteId,
-    invitation_id: visit.invitationId,
-    request_id: visit.requestId,
-    host_user_id: visit.hostUserId,
-    op: 'completed',
-  });
+  await notifyVisit(tx, visit, 'completed');
   return { replaced };
 }
 
@@ -488,6 +450,14 @@ export async function announceArrival(
     'here',
     told.map((person) => person.id),
   );
+  // What the mail and the chat message are about: this visitor's arrival, on this day.
+  const about = {
+    visitorId: visit.visitorId,
+    requestId: visit.requestId,
+    invitationId: visit.invitationId,
+    sequence: visit.invitation.sequence,
+    day: today.day,
+  };
   const byMail = told.filter((person) => way(person.id).mail);
   const mailed = await enqueueInvitationMails(
     tx,
@@ -496,14 +466,7 @@ export async function announceArrival(
       companyId: visit.companyId,
       toAddress: person.email,
       dedupeKey: `invitation-here:${visit.requestId}:${today.day}:${person.id}`,
-      payload: {
-        visitorId: visit.visitorId,
-        requestId: visit.requestId,
-        invitationId: visit.invitationId,
-        sequence: visit.invitation.sequence,
-        day: today.day,
-        userId: person.id,
-      },
+      payload: { ...about, userId: person.id },
     })),
   );
   const byChat = told.filter((person) => way(person.id).chat);
@@ -513,25 +476,11 @@ export async function announceArrival(
       companyId: visit.companyId,
       userId: person.id,
       kind: 'here' as const,
-      payload: {
-        visitorId: visit.visitorId,
-        requestId: visit.requestId,
-        invitationId: visit.invitationId,
-        sequence: visit.invitation.sequence,
-        day: today.day,
-        cause: `here:${visit.requestId}:${today.day}`,
-      },
+      payload: { ...about, cause: `here:${visit.requestId}:${today.day}` },
       dedupeKey: `chat_here:${visit.requestId}:${today.day}:${person.id}`,
     })),
   );
   const queued = mailed + chatted;
-  await notifyInvitation(tx, {
-    company_id: visit.companyId,
-    site_id: visit.siteId,
-    invitation_id: visit.invitationId,
-    request_id: visit.requestId,
-    host_user_id: visit.hostUserId,
-    op: 'here',
-  });
+  await notifyVisit(tx, visit, 'here');
   return { ...answer, queued };
 }

@@ -11,19 +11,8 @@ import { formatUidn, readRule, type Weekday } from '@sesame/shared';
 import { qrPng, qrTargets } from '../qr/qr';
 import { wallClock, zonedToUtc } from '../time-zones';
 import { writeInvitationEvent } from './calendar';
-import {
-  buttonHtml,
-  COLON,
-  detailsHtml,
-  detailsText,
-  escapeHtml,
-  frame,
-  LOCALE,
-  paragraphs,
-  type Language,
-  type MailCompany,
-  type Row,
-} from './layout';
+import { buttons, details, fullName, link, mail, note, para, type Block } from './blocks';
+import { COLON, escapeHtml, LOCALE, type Language, type Row } from './layout';
 import type { InvitationSource } from './sources';
 import { longDate, type RenderedMail } from './templates';
 import { timeAtSite } from './zone';
@@ -182,8 +171,6 @@ const T = {
   },
 } as const;
 
-/** 'YYYY-MM-DD' → 'DD/MM/YYYY', as `longDate` reads it. */
-
 /** A list said in words: 'a', 'a et b', 'a, b et c'. */
 const inWords = (items: string[], and: string) =>
   items.length <= 1
@@ -254,60 +241,6 @@ function instantAt(isoDay: string, time: string, timeZone: string): Date {
   const [year, month, day] = isoDay.split('-').map(Number) as [number, number, number];
   const [hour = 0, minute = 0] = time.split(':').map(Number);
   return zonedToUtc({ year, month, day, hour, minute }, timeZone);
-}
-
-const fullName = (v: { firstname: string; lastname: string }) =>
-  `${v.firstname} ${v.lastname}`.trim();
-
-/** One piece of a mail's body: its HTML and its plain-text lines. */
-interface Block {
-  html: string;
-  text: string[];
-}
-
-const para = (line: string): Block => ({ html: paragraphs([line]), text: [line] });
-
-const note = (line: string): Block => ({
-  html: `<p style="margin:0 0 12px;color:#555;font-size:13px">${escapeHtml(line)}</p>`,
-  text: [line],
-});
-
-const details = (rows: Row[], lang: Language): Block => ({
-  html: detailsHtml(rows),
-  text: detailsText(rows, lang),
-});
-
-const buttons = (
-  lang: Language,
-  ...links: [label: string, url: string, color?: string][]
-): Block => ({
-  html: `<p style="margin:0 0 12px">${links.map(([label, url, color]) => buttonHtml(label, url, color)).join('')}</p>`,
-  text: links.map(([label, url]) => `${label}${COLON[lang]}${url}`),
-});
-
-const link = (lang: Language, label: string, text: string, url: string): Block => ({
-  html: `<p style="margin:0 0 12px"><a href="${escapeHtml(url)}">${escapeHtml(text)}</a></p>`,
-  text: [`${label}${COLON[lang]}${url}`],
-});
-
-/** The mail: groups of blocks, a blank line between two groups in the text part. */
-function mail(
-  lang: Language,
-  subject: string,
-  company: MailCompany,
-  body: Block[][],
-): RenderedMail {
-  const blocks = body.flat();
-  return frame({
-    lang,
-    subject,
-    company,
-    html: blocks.map((block) => block.html).join(''),
-    text: body.flatMap((group, i) => [
-      ...(i > 0 ? [''] : []),
-      ...group.flatMap((block) => block.text),
-    ]),
-  });
 }
 
 /** The visitor's page, signed until the invitation's last day ends. */

@@ -4,15 +4,12 @@
  * Each in its reader's language, HTML with a plain-text part, framed by layout.ts.
  */
 import { asTextLines, formatUidn } from '@sesame/shared';
+import { buttons, details, fullName, mail, note, para, type Block } from './blocks';
 import {
-  buttonHtml,
   COLON,
   detailsHtml,
-  detailsText,
   escapeHtml,
-  frame,
   LOCALE,
-  paragraphs,
   type Language,
   type MailCompany,
   type Row,
@@ -42,9 +39,6 @@ export interface LoopMailSource {
    */
   site?: MailSite;
 }
-
-const fullName = (v: { firstname: string; lastname: string }) =>
-  `${v.firstname} ${v.lastname}`.trim();
 
 const L = {
   fr: {
@@ -160,55 +154,6 @@ function meetingRows(source: LoopMailSource, lang: Language, withVisitor: boolea
     [t.reason, request.reason],
     [t.site, source.site?.named ? source.site.name : null],
   ];
-}
-
-/** One piece of a mail's body, said once for both parts: its HTML and its plain-text lines. */
-interface Block {
-  html: string;
-  text: string[];
-}
-
-/** A paragraph. */
-const para = (line: string): Block => ({ html: paragraphs([line]), text: [line] });
-
-/** A small grey paragraph (a note under the body). */
-const note = (line: string): Block => ({
-  html: `<p style="margin:0 0 12px;color:#555;font-size:13px">${escapeHtml(line)}</p>`,
-  text: [line],
-});
-
-/** The meeting's details: a table, and a '- label: value' line each. */
-const details = (rows: Row[], lang: Language): Block => ({
-  html: detailsHtml(rows),
-  text: detailsText(rows, lang),
-});
-
-/** Buttons side by side; in the text, one 'label: url' line each. */
-const buttons = (
-  lang: Language,
-  ...links: [label: string, url: string, color?: string][]
-): Block => ({
-  html: `<p style="margin:0 0 12px">${links.map(([label, url, color]) => buttonHtml(label, url, color)).join('')}</p>`,
-  text: links.map(([label, url]) => `${label}${COLON[lang]}${url}`),
-});
-
-/**
- * The whole mail. `body` is its paragraphs in order, each a group of blocks: the HTML is
- * every block's, one after the other; the text puts a blank line between two groups.
- */
-function mail(
-  lang: Language,
-  subject: string,
-  company: MailCompany,
-  body: Block[][],
-): RenderedMail {
-  const blocks = body.flat();
-  const html = blocks.map((block) => block.html).join('');
-  const text = body.flatMap((group, i) => [
-    ...(i > 0 ? [''] : []),
-    ...group.flatMap((block) => block.text),
-  ]);
-  return frame({ lang, subject, company, html, text });
 }
 
 /** To the host (or to each front-desk member when the host has no account). */

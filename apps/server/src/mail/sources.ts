@@ -2,12 +2,11 @@
  * What the host loop's mails are rendered from (issue 15): the visitor, their
  * request and company (logo, address, zone), and the staff member a host mail goes to.
  */
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import {
   companies,
   files,
-  invitationDays,
   invitations,
   sites,
   users,
@@ -15,6 +14,7 @@ import {
   visitorChecks,
   visitors,
 } from '../db/schema';
+import { readInvitationRequest, visitDays, type VisitDay } from '../invitations/request-read';
 import { mainSiteZone } from '../sites/service';
 import { isPerson } from '../users/person';
 import { asLanguage, type Language } from './layout';
@@ -47,8 +47,68 @@ export function companyAddress(c: {
 export const logoUrl = (publicUrl: string, storedName: string | null) =>
   storedName ? `${publicUrl}/api/public/logo/${storedName}` : null;
 
-/** The company's active sites, as a column: a company of several names each mail's site and zone. */
-const activeSites = sql<number>`(select count(*)::int from sites a where a.company_id = ${companies.id} and a.archived_at is null)`;
+/** What a mail reads of the visit's company: its signature, its own address, its slug for links. */
+const companyColumns = {
+  id: companies.id,
+  name: companies.name,
+  slug: companies.slug,
+  email: companies.email,
+  address: companies.address,
+  city: companies.city,
+  zipcode: companies.zipcode,
+  country: companies.country,
+};
+
+/** What a mail reads of the visit's site: its name, zone, address and front desk. */
+const siteColumns = {
+  name: sites.name,
+  timezone: sites.timezone,
+  address: sites.address,
+  city: sites.city,
+  zipcode: sites.zipcode,
+  frontDeskEmail: sites.frontDeskEmail,
+};
+
+/**
+ * What tells whether a mail names its site (issue 28, `mailSite`): how many active sites
+ * the company has, and its main site's zone.
+ */
+const siteNaming = {
+  activeSites: sql<number>`(select count(*)::int from sites a where a.company_id = ${companies.id} and a.archived_at is null)`,
+  mainZone: mainSiteZone(companies.id),
+};
+
+type CompanyRow = Pick<typeof companies.$inferSelect, keyof typeof companyColumns>;
+type SiteRow = Pick<typeof sites.$inferSelect, keyof typeof siteColumns>;
+
+/** The company as a mail's frame shows it: name, logo, address and country. */
+function mailCompany(
+  company: CompanyRow,
+  logo: string | null,
+  publicUrl: string,
+): LoopSource['company'] {
+  return {
+    name: company.name,
+    slug: company.slug,
+    logoUrl: logoUrl(publicUrl, logo),
+    address: companyAddress(company),
+    country: company.country,
+  };
+}
+
+/** The site as a mail says it: named with its zone when the company has several (issue 28). */
+function mailSite(
+  site: SiteRow,
+  naming: { activeSites: number; mainZone: string | null },
+): MailSite {
+  return {
+    name: site.name,
+    timeZone: site.timezone,
+    address: companyAddress(site),
+    frontDeskEmail: site.frontDeskEmail?.trim() || null,
+    named: Number(naming.activeSites) > 1 || site.timezone !== naming.mainZone,
+  };
+}
 
 /** The visitor with their latest request, company and site; null when the visitor is gone. */
 export async function findLoopSource(
@@ -60,26 +120,9 @@ export async function findLoopSource(
     .select({
       visitor: visitors,
       request: visitRequests,
-      company: {
-        id: companies.id,
-        name: companies.name,
-        slug: companies.slug,
-        email: companies.email,
-        address: companies.address,
-        city: companies.city,
-        zipcode: companies.zipcode,
-        country: companies.country,
-      },
-      site: {
-        name: sites.name,
-        timezone: sites.timezone,
-        address: sites.address,
-        city: sites.city,
-        zipcode: sites.zipcode,
-        frontDeskEmail: sites.frontDeskEmail,
-      },
-      activeSites,
-      mainZone: mainSiteZone(companies.id),
+      company: companyColumns,
+      site: siteColumns,
+      ...siteNaming,
       logo: files.storedName,
     })
     .from(visitors)
@@ -96,26 +139,14 @@ export async function findLoopSource(
     companyId: company.id,
     companyEmail: company.email,
     timeZone: site.timezone,
-    site: {
-      name: site.name,
-      timeZone: site.timezone,
-      address: companyAddress(site),
-      frontDeskEmail: site.frontDeskEmail?.trim() || null,
-      named: Number(row.activeSites) > 1 || site.timezone !== row.mainZone,
-    },
+    site: mailSite(site, row),
     visitorLanguage: asLanguage(visitor.language),
     visitorEventId: visitor.eventId,
     requestState: {
       confirmed: request?.confirmed ?? null,
       hostUserId: request?.hostUserId ?? null,
     },
-    company: {
-      name: company.name,
-      slug: company.slug,
-      logoUrl: logoUrl(publicUrl, row.logo),
-      address: companyAddress(company),
-      country: company.country,
-    },
+    company: mailCompany(company, row.logo, publicUrl),
     visitor: {
       firstname: visitor.firstname,
       lastname: visitor.lastname,
@@ -199,7 +230,7 @@ export interface InvitationSource {
     cancelledAt: Date | null;
   };
   /** Every day of the invitation (YYYY-MM-DD), in order. */
-  days: { day: string; startsAt: Date; endsAt: Date; cancelled: boolean }[];
+  days: VisitDay[];
 }
 
 export async function findInvitationSource(
@@ -207,8 +238,9 @@ export async function findInvitationSource(
   ids: { visitorId: string; requestId: string; invitationId: string },
   publicUrl: string,
 ): Promise<InvitationSource | null> {
-  const [row] = await db
-    .select({
+  const row = await readInvitationRequest(
+    db,
+    {
       visitor: {
         id: visitors.id,
         firstname: visitors.firstname,
@@ -228,83 +260,25 @@ export async function findInvitationSource(
         host: visitRequests.host,
       },
       invitation: invitations,
-      company: {
-        id: companies.id,
-        name: companies.name,
-        slug: companies.slug,
-        email: companies.email,
-        address: companies.address,
-        city: companies.city,
-        zipcode: companies.zipcode,
-        country: companies.country,
-      },
-      site: {
-        id: sites.id,
-        name: sites.name,
-        timezone: sites.timezone,
-        address: sites.address,
-        city: sites.city,
-        zipcode: sites.zipcode,
-        frontDeskEmail: sites.frontDeskEmail,
-      },
-      activeSites,
-      mainZone: mainSiteZone(companies.id),
+      company: companyColumns,
+      site: { id: sites.id, ...siteColumns },
+      ...siteNaming,
       logo: files.storedName,
-      hostFirstname: users.firstname,
-      hostLastname: users.name,
-    })
-    .from(visitRequests)
-    .innerJoin(visitors, eq(visitors.id, visitRequests.visitorId))
-    .innerJoin(invitations, eq(invitations.id, visitRequests.invitationId))
-    .innerJoin(companies, eq(companies.id, invitations.companyId))
-    .innerJoin(sites, eq(sites.id, invitations.siteId))
-    .leftJoin(files, eq(files.id, companies.logoFileId))
-    .leftJoin(users, eq(users.id, invitations.hostUserId))
-    .where(
-      and(
-        eq(visitRequests.id, ids.requestId),
-        eq(visitRequests.visitorId, ids.visitorId),
-        eq(visitRequests.invitationId, ids.invitationId),
-      ),
-    )
-    .limit(1);
+    },
+    [
+      eq(visitRequests.id, ids.requestId),
+      eq(visitRequests.visitorId, ids.visitorId),
+      eq(visitRequests.invitationId, ids.invitationId),
+    ],
+  );
   if (!row) return null;
-  const days = await db
-    .select({
-      day: invitationDays.day,
-      startsAt: invitationDays.startsAt,
-      endsAt: invitationDays.endsAt,
-      cancelledAt: invitationDays.cancelledAt,
-    })
-    .from(invitationDays)
-    .where(eq(invitationDays.invitationId, ids.invitationId))
-    .orderBy(asc(invitationDays.day));
+  const days = await visitDays(db, ids.invitationId);
   const { visitor, request, invitation, company, site } = row;
-  const hostName =
-    [row.hostFirstname, row.hostLastname]
-      .filter((part) => part && part.trim())
-      .join(' ')
-      .trim() ||
-    request.host?.trim() ||
-    null;
   return {
     companyId: company.id,
     companyEmail: company.email,
-    company: {
-      name: company.name,
-      slug: company.slug,
-      logoUrl: logoUrl(publicUrl, row.logo),
-      address: companyAddress(company),
-      country: company.country,
-    },
-    site: {
-      id: site.id,
-      name: site.name,
-      timeZone: site.timezone,
-      address: companyAddress(site),
-      frontDeskEmail: site.frontDeskEmail?.trim() || null,
-      named: Number(row.activeSites) > 1 || site.timezone !== row.mainZone,
-    },
+    company: mailCompany(company, row.logo, publicUrl),
+    site: { id: site.id, ...mailSite(site, row) },
     visitor: {
       id: visitor.id,
       firstname: visitor.firstname,
@@ -324,7 +298,7 @@ export async function findInvitationSource(
     invitation: {
       id: invitation.id,
       hostUserId: invitation.hostUserId,
-      hostName,
+      hostName: row.hostName,
       reason: invitation.reason,
       language: asLanguage(invitation.language),
       firstDate: invitation.firstDate,
@@ -334,11 +308,6 @@ export async function findInvitationSource(
       sequence: invitation.sequence,
       cancelledAt: invitation.cancelledAt,
     },
-    days: days.map((d) => ({
-      day: d.day,
-      startsAt: d.startsAt,
-      endsAt: d.endsAt,
-      cancelled: d.cancelledAt !== null,
-    })),
+    days,
   };
 }
