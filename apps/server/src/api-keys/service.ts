@@ -11,8 +11,7 @@
  * disables its account in the same transaction; the key is read from the database on every
  * request, so it is refused at once on every instance.
  */
-import { randomBytes } from 'node:crypto';
-import { and, desc, eq, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import {
   API_KEY_LIMITS,
   API_KEY_PREFIX,
@@ -24,15 +23,21 @@ import {
 } from '@sesame/shared';
 import { audit } from '../audit/service';
 import { NO_PASSWORD } from '../auth/passwords';
-import type { Principal } from '../auth/principal';
-import { activeRoleOf, liveApiKey } from '../auth/session-rule';
+import { principalColumns, type Principal } from '../auth/principal';
+import { liveApiKey } from '../auth/session-rule';
+import { lockCompanyBelowLimit } from '../companies/limit';
 import type { Db } from '../db/client';
 import { newId } from '../db/ids';
 import { prepared } from '../db/prepared';
 import { firstRow } from '../db/rows';
 import { apiKeys, companies, users } from '../db/schema';
-import { conflict } from '../errors';
 import { digest } from '../kiosks/device';
+import {
+  markTokenUsed,
+  newBearerToken,
+  revokeToken,
+  type TokenActor,
+} from '../security/bearer-tokens';
 import { API_KEY_ACCOUNT } from '../users/person';
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
@@ -41,9 +46,7 @@ export type ApiKeyRow = typeof apiKeys.$inferSelect;
 const SHOWN_CHARACTERS = API_KEY_PREFIX.length + 4;
 
 /** A fresh key in clear: the prefix and 32 random bytes. */
-export function newApiKey(): string {
-  return API_KEY_PREFIX + randomBytes(32).toString('base64url');
-}
+export const newApiKey = (): string => newBearerToken(API_KEY_PREFIX);
 
 /** What is stored of a key: its digest, under a label of its own. */
 const keyHash = (secret: string, key: string) => digest(secret, `api-key:${key}`);
@@ -92,12 +95,6 @@ export interface NewApiKey {
   expiresAt: Date | null;
 }
 
-export interface KeyActor {
-  userId: string | null;
-  /** The key of the digests (the server's JWT secret). */
-  secret: string;
-}
-
 /**
  * Creates a key and its service account (409 `keysTooMany` when the company already holds the
  * most unrevoked keys), audited, in one transaction; the company's row is locked meanwhile, so
@@ -107,21 +104,15 @@ export async function createApiKey(
   db: Db,
   companyId: string,
   input: NewApiKey,
-  actor: KeyActor,
+  actor: TokenActor,
 ): Promise<{ row: ApiKeyRow; key: string }> {
   return db.transaction(async (tx) => {
-    await tx
-      .select({ id: companies.id })
-      .from(companies)
-      .where(eq(companies.id, companyId))
-      .for('update');
-    const [live] = await tx
-      .select({ count: sql<number>`count(*)::int` })
-      .from(apiKeys)
-      .where(and(eq(apiKeys.companyId, companyId), isNull(apiKeys.revokedAt)));
-    if ((live?.count ?? 0) >= API_KEY_LIMITS.keysMax) {
-      throw conflict((m) => m.integrations.keysTooMany(API_KEY_LIMITS.keysMax));
-    }
+    await lockCompanyBelowLimit(tx, companyId, {
+      table: apiKeys,
+      held: and(eq(apiKeys.companyId, companyId), isNull(apiKeys.revokedAt)),
+      max: API_KEY_LIMITS.keysMax,
+      tooMany: (m) => m.integrations.keysTooMany(API_KEY_LIMITS.keysMax),
+    });
     const id = newId();
     const key = newApiKey();
     const account = firstRow(
@@ -182,11 +173,7 @@ export async function revokeApiKey(
   actor: { userId: string | null },
 ): Promise<ApiKeyRow> {
   return db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(apiKeys)
-      .set({ revokedAt: new Date() })
-      .where(and(eq(apiKeys.id, key.id), isNull(apiKeys.revokedAt)))
-      .returning();
+    const row = await revokeToken(tx, apiKeys, key.id);
     if (!row) return (await findApiKeyRow(tx, key.id)) ?? key;
     await tx
       .update(users)
@@ -211,17 +198,7 @@ const keyPrincipalQuery = (db: Db) =>
       keyName: apiKeys.name,
       scopes: apiKeys.scopes,
       lastUsedAt: apiKeys.lastUsedAt,
-      userId: users.id,
-      role: activeRoleOf(users.roles),
-      roles: users.roles,
-      companyId: users.companyId,
-      companySlug: companies.slug,
-      companyName: companies.name,
-      name: users.name,
-      firstname: users.firstname,
-      email: users.email,
-      homeSiteId: users.homeSiteId,
-      siteIds: users.siteIds,
+      ...principalColumns,
     })
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.userId))
@@ -252,17 +229,12 @@ export async function findApiKeyPrincipal(
   const row = rows[0];
   if (!row) return null;
   const { keyId, keyName, scopes, lastUsedAt, ...caller } = row;
-  if (!lastUsedAt || now.getTime() - lastUsedAt.getTime() >= API_KEY_LIMITS.lastUseResolutionMs) {
-    const staleBefore = new Date(now.getTime() - API_KEY_LIMITS.lastUseResolutionMs);
-    await db
-      .update(apiKeys)
-      .set({ lastUsedAt: now })
-      .where(
-        and(
-          eq(apiKeys.id, keyId),
-          or(isNull(apiKeys.lastUsedAt), lte(apiKeys.lastUsedAt, staleBefore)),
-        ),
-      );
-  }
+  await markTokenUsed(
+    db,
+    apiKeys,
+    { id: keyId, lastUsedAt },
+    API_KEY_LIMITS.lastUseResolutionMs,
+    now,
+  );
   return { ...caller, sessionId: keyId, apiKey: { id: keyId, name: keyName, scopes } };
 }

@@ -30,21 +30,27 @@ export interface Principal {
   apiKey?: { id: string; name: string; scopes: string[] };
 }
 
+/**
+ * What a Principal reads of its account and company, for a session and an API key alike
+ * (api-keys/service.ts): `users` and `companies` joined, the user's active role worked out.
+ */
+export const principalColumns = {
+  userId: users.id,
+  role: activeRoleOf(users.roles),
+  roles: users.roles,
+  companyId: users.companyId,
+  companySlug: companies.slug,
+  companyName: companies.name,
+  name: users.name,
+  firstname: users.firstname,
+  email: users.email,
+  homeSiteId: users.homeSiteId,
+  siteIds: users.siteIds,
+};
+
 const principalQuery = (db: Db) =>
   db
-    .select({
-      userId: users.id,
-      role: activeRoleOf(users.roles),
-      roles: users.roles,
-      companyId: users.companyId,
-      companySlug: companies.slug,
-      companyName: companies.name,
-      name: users.name,
-      firstname: users.firstname,
-      email: users.email,
-      homeSiteId: users.homeSiteId,
-      siteIds: users.siteIds,
-    })
+    .select(principalColumns)
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .innerJoin(companies, eq(companies.id, users.companyId))

@@ -6,7 +6,7 @@
  * SecretBox, never answered back; a channel shows its URL's host only. Every change is one
  * transaction with its audit entry.
  */
-import { and, asc, count, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import {
   CHAT_LIMITS,
   type ChatChannel,
@@ -14,9 +14,10 @@ import {
   type ChatSettings,
 } from '@sesame/shared';
 import { audit } from '../audit/service';
+import { lockCompanyBelowLimit } from '../companies/limit';
 import type { Db } from '../db/client';
-import { chatChannels, companies, companyChat } from '../db/schema';
-import { badRequest, conflict, notFound } from '../errors';
+import { chatChannels, companyChat } from '../db/schema';
+import { badRequest, notFound } from '../errors';
 import { findSite } from '../sites/service';
 import type { SecretBox } from '../sso/secret-box';
 import { assertDeliverable } from '../webhooks/destination';
@@ -112,18 +113,12 @@ export async function addChannel(
     }
   }
   return db.transaction(async (tx) => {
-    await tx
-      .select({ id: companies.id })
-      .from(companies)
-      .where(eq(companies.id, companyId))
-      .for('update');
-    const [held] = await tx
-      .select({ n: count() })
-      .from(chatChannels)
-      .where(eq(chatChannels.companyId, companyId));
-    if (Number(held?.n ?? 0) >= CHAT_LIMITS.channelsMax) {
-      throw conflict((m) => m.integrations.channelsTooMany(CHAT_LIMITS.channelsMax));
-    }
+    await lockCompanyBelowLimit(tx, companyId, {
+      table: chatChannels,
+      held: eq(chatChannels.companyId, companyId),
+      max: CHAT_LIMITS.channelsMax,
+      tooMany: (m) => m.integrations.channelsTooMany(CHAT_LIMITS.channelsMax),
+    });
     const [row] = await tx
       .insert(chatChannels)
       .values({

@@ -6,14 +6,19 @@
  * token. A revoked token stays listed and opens nothing. A company holds at most
  * `SSO_LIMITS.scimTokensMax` unrevoked tokens.
  */
-import { randomBytes } from 'node:crypto';
-import { and, desc, eq, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull } from 'drizzle-orm';
 import { SCIM_TOKEN_PREFIX, SSO_LIMITS, type ScimToken } from '@sesame/shared';
 import { audit } from '../audit/service';
+import { lockCompanyBelowLimit } from '../companies/limit';
 import type { Db } from '../db/client';
-import { companies, scimTokens } from '../db/schema';
-import { conflict } from '../errors';
+import { scimTokens } from '../db/schema';
 import { digest } from '../kiosks/device';
+import {
+  markTokenUsed,
+  newBearerToken,
+  revokeToken,
+  type TokenActor,
+} from '../security/bearer-tokens';
 
 export type ScimTokenRow = typeof scimTokens.$inferSelect;
 
@@ -21,9 +26,7 @@ export type ScimTokenRow = typeof scimTokens.$inferSelect;
 const LAST_USED_EVERY_MS = 60_000;
 
 /** A fresh token in clear: the prefix and 32 random bytes. */
-export function newScimToken(): string {
-  return SCIM_TOKEN_PREFIX + randomBytes(32).toString('base64url');
-}
+export const newScimToken = (): string => newBearerToken(SCIM_TOKEN_PREFIX);
 
 /** What is stored of a token: its digest, under a label of its own. */
 const tokenHash = (secret: string, token: string) => digest(secret, `scim:${token}`);
@@ -55,12 +58,6 @@ export async function findScimTokenRow(db: Db, id: string): Promise<ScimTokenRow
   return row ?? null;
 }
 
-export interface TokenActor {
-  userId: string | null;
-  /** The key of the digests (the server's JWT secret). */
-  secret: string;
-}
-
 /**
  * Creates a token (409 `tokensTooMany` when the company already holds the most unrevoked
  * ones), audited, in one transaction; the company's row is locked meanwhile, so two
@@ -73,18 +70,12 @@ export async function createScimToken(
   actor: TokenActor,
 ): Promise<{ row: ScimTokenRow; token: string }> {
   return db.transaction(async (tx) => {
-    await tx
-      .select({ id: companies.id })
-      .from(companies)
-      .where(eq(companies.id, companyId))
-      .for('update');
-    const [live] = await tx
-      .select({ count: sql<number>`count(*)::int` })
-      .from(scimTokens)
-      .where(and(eq(scimTokens.companyId, companyId), isNull(scimTokens.revokedAt)));
-    if ((live?.count ?? 0) >= SSO_LIMITS.scimTokensMax) {
-      throw conflict((m) => m.sso.tokensTooMany(SSO_LIMITS.scimTokensMax));
-    }
+    await lockCompanyBelowLimit(tx, companyId, {
+      table: scimTokens,
+      held: and(eq(scimTokens.companyId, companyId), isNull(scimTokens.revokedAt)),
+      max: SSO_LIMITS.scimTokensMax,
+      tooMany: (m) => m.sso.tokensTooMany(SSO_LIMITS.scimTokensMax),
+    });
     const token = newScimToken();
     const [row] = await tx
       .insert(scimTokens)
@@ -117,11 +108,7 @@ export async function revokeScimToken(
   actor: { userId: string | null },
 ): Promise<ScimTokenRow> {
   return db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(scimTokens)
-      .set({ revokedAt: new Date() })
-      .where(and(eq(scimTokens.id, token.id), isNull(scimTokens.revokedAt)))
-      .returning();
+    const row = await revokeToken(tx, scimTokens, token.id);
     if (!row) return (await findScimTokenRow(tx, token.id)) ?? token;
     await audit(tx, {
       companyId: row.companyId,
@@ -157,18 +144,6 @@ export async function findScimToken(
     .where(and(eq(scimTokens.tokenHash, tokenHash(secret, bearer)), isNull(scimTokens.revokedAt)))
     .limit(1);
   if (!row) return null;
-  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_EVERY_MS) {
-    const staleBefore = new Date(now.getTime() - LAST_USED_EVERY_MS);
-    // One write a minute however many calls arrive at once: the row is only touched when stale.
-    await db
-      .update(scimTokens)
-      .set({ lastUsedAt: now })
-      .where(
-        and(
-          eq(scimTokens.id, row.id),
-          or(isNull(scimTokens.lastUsedAt), lte(scimTokens.lastUsedAt, staleBefore)),
-        ),
-      );
-  }
+  await markTokenUsed(db, scimTokens, row, LAST_USED_EVERY_MS, now);
   return { tokenId: row.id, companyId: row.companyId };
 }

@@ -16,11 +16,12 @@ import {
   type WebhookEvent,
 } from '@sesame/shared';
 import { audit } from '../audit/service';
+import { lockCompanyBelowLimit } from '../companies/limit';
 import type { Db } from '../db/client';
 import { listAnswer, offsetOf } from '../db/pagination';
 import { found } from '../db/rows';
-import { companies, webhookDeliveries, webhookEndpoints } from '../db/schema';
-import { conflict, notFound } from '../errors';
+import { webhookDeliveries, webhookEndpoints } from '../db/schema';
+import { notFound } from '../errors';
 import type { SecretBox } from '../sso/secret-box';
 import { assertDeliverable } from './destination';
 
@@ -138,18 +139,12 @@ export async function createWebhook(
   assertDeliverable(input.url, actor.allowPrivate);
   const secret = input.secret ?? newWebhookSecret();
   return db.transaction(async (tx) => {
-    await tx
-      .select({ id: companies.id })
-      .from(companies)
-      .where(eq(companies.id, companyId))
-      .for('update');
-    const [held] = await tx
-      .select({ n: count() })
-      .from(webhookEndpoints)
-      .where(eq(webhookEndpoints.companyId, companyId));
-    if (Number(held?.n ?? 0) >= WEBHOOK_LIMITS.endpointsMax) {
-      throw conflict((m) => m.integrations.webhooksTooMany(WEBHOOK_LIMITS.endpointsMax));
-    }
+    await lockCompanyBelowLimit(tx, companyId, {
+      table: webhookEndpoints,
+      held: eq(webhookEndpoints.companyId, companyId),
+      max: WEBHOOK_LIMITS.endpointsMax,
+      tooMany: (m) => m.integrations.webhooksTooMany(WEBHOOK_LIMITS.endpointsMax),
+    });
     const [row] = await tx
       .insert(webhookEndpoints)
       .values({
