@@ -11,27 +11,39 @@ import { PARTS, ROOT, type Part } from './build-stamp';
 
 export class BuildError extends Error {}
 
-function runWebBuild(signal?: AbortSignal): Promise<void> {
+/**
+ * Runs this Node.js with `args` in a process of its own, its output kept rather than shown:
+ * resolves when it ends with 0, else rejects with a BuildError that `failure` words from what
+ * it printed (a build's errors, the database's). Stopped by `signal` with SIGTERM.
+ */
+export function runNodeQuietly(
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; signal?: AbortSignal },
+  failure: (output: string) => string,
+): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', path.join(ROOT, 'tools/build-web.ts')],
-      {
-        cwd: ROOT,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        signal,
-        killSignal: 'SIGTERM',
-      },
-    );
+    const child = spawn(process.execPath, args, {
+      ...options,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      killSignal: 'SIGTERM',
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.once('error', reject);
     child.once('close', (code) => {
       if (code === 0) resolve();
-      else reject(new BuildError(`The web app's build failed:\n${output.trimEnd()}`));
+      else reject(new BuildError(failure(output.trimEnd())));
     });
   });
+}
+
+function runWebBuild(signal?: AbortSignal): Promise<void> {
+  return runNodeQuietly(
+    ['--import', 'tsx', path.join(ROOT, 'tools/build-web.ts')],
+    { cwd: ROOT, signal },
+    (output) => `The web app's build failed:\n${output}`,
+  );
 }
 
 async function runServerBuild(): Promise<void> {

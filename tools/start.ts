@@ -17,11 +17,10 @@
  *   npm prints its "Lifecycle script failed" lines after a workspace script that ends
  *   in error, never after the root one, so a wrong setting reads as its sentences only.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_DATA_DIR, resolvePathSetting } from '../apps/server/src/paths';
-import { BuildError, buildParts } from './build';
+import { BuildError, buildParts, runNodeQuietly } from './build';
 import { freshness, PARTS, ROOT, type Part } from './build-stamp';
 
 const SERVER_MAIN = path.join(ROOT, 'apps/server/dist/main.js');
@@ -68,22 +67,11 @@ function formerDataProblem(env: NodeJS.ProcessEnv): string | null {
  * while the web app builds on the other core.
  */
 function prepareDatabase(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SERVER_MAIN, '--prepare-database'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: process.env,
-      signal,
-      killSignal: 'SIGTERM',
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => {
-      if (code === 0) resolve();
-      else reject(new BuildError(output.trimEnd() || 'The database could not be prepared.'));
-    });
-  });
+  return runNodeQuietly(
+    [SERVER_MAIN, '--prepare-database'],
+    { env: process.env, signal },
+    (output) => output || 'The database could not be prepared.',
+  );
 }
 
 async function buildIfNeeded(): Promise<boolean> {

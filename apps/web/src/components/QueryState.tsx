@@ -21,6 +21,8 @@ export function QueryState<T>(props: {
   errorText: (error: unknown) => ReactNode;
   /** The alert's title, above `errorText`. */
   errorTitle?: string;
+  /** The alert's test id, for a page whose tests look for its failure. */
+  errorTestId?: string;
   isEmpty?: (data: T) => boolean;
   empty?: ReactNode;
   children: (data: T) => ReactNode;
@@ -29,7 +31,7 @@ export function QueryState<T>(props: {
   const { query } = props;
   if (query.isError) {
     return (
-      <Alert color="red" role="alert" title={props.errorTitle}>
+      <Alert color="red" role="alert" title={props.errorTitle} data-testid={props.errorTestId}>
         {props.errorText(query.error)}
       </Alert>
     );

@@ -1,14 +1,23 @@
 /**
  * The columns a visit request shows wherever requests are listed: the request list and an
  * event's participants. Same identity document, status badge, code-mail state, card link and
- * delete button on both; each screen passes its own words (its namespace's labels).
+ * actions (who sees them, and delete) on both; each screen passes its own words (its
+ * namespace's labels).
  */
 import { Fragment, type ReactNode } from 'react';
 import { Anchor, Badge, Group, Stack, Text } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation } from 'react-router';
-import type { RequestRow, RequestRowState } from '@sesame/shared';
+import {
+  REQUEST_LIST_RULES,
+  mayPerform,
+  type RequestRow,
+  type RequestRowState,
+  type Role,
+} from '@sesame/shared';
 import { cameFromHere } from '../lib/came-from';
 import { emailParts } from '../lib/email-breaks';
+import { confirmDelete } from './confirm-delete';
 import { DeleteRowButton } from './ListParts';
 import { IdentityDocument } from './visitor-form/IdentityDocument';
 import { MailStatus } from './MailStatus';
@@ -145,35 +154,72 @@ export function CardLink({ row, label }: { row: RequestRow; label: string }) {
   );
 }
 
-/**
- * The row's actions in one column (issue 27): the screen's own (validate, the meeting card), then
- * delete for whoever may (spec: the admin), side by side or one above the other as the column's
- * width allows, and at a card's foot on a phone. Delete in a column of its own left the others
- * too narrow to read at 1280 px. No action for the row: an empty cell.
- */
-export const actionsColumn = (
-  header: string,
-  actions: ((row: RequestRow) => ReactNode)[],
-): Column<RequestRow> => ({
-  key: 'action',
-  header,
-  card: 'actions',
-  render: (row) => {
-    const shown = actions.map((action) => action(row)).filter((node) => !!node);
-    if (shown.length === 0) return null;
-    return (
-      <Group gap="xs">
-        {shown.map((node, i) => (
-          <Fragment key={i}>{node}</Fragment>
-        ))}
-      </Group>
-    );
-  },
-});
+/** One of a row's actions: its button or link, or nothing for that row. */
+export type RowAction = (row: RequestRow) => ReactNode;
 
-/** The row's delete button, an action of `actionsColumn`; `remove` asks for the confirmation. */
-export const deleteAction =
-  (label: string, ariaLabel: (row: RequestRow) => string, remove: (row: RequestRow) => void) =>
-  (row: RequestRow) => (
-    <DeleteRowButton label={label} ariaLabel={ariaLabel(row)} onDelete={() => remove(row)} />
-  );
+/**
+ * Spec §6 request list: the screen's own row actions (validate, the meeting card) are for
+ * whoever may validate requests, but a supervisor.
+ */
+export const showsOwnActions = (role: Role | null) =>
+  !!role &&
+  mayPerform(role, 'requests.validate') &&
+  !REQUEST_LIST_RULES.noActionColumn.includes(role);
+
+/**
+ * A request list's delete, once confirmed (the spec's confirmation names the visitor):
+ * `deleteVisitor` erases the row's visitor, then the queries under `listKey` are read again.
+ */
+export function useDeleteRequest(
+  deleteVisitor: (visitorId: string) => Promise<unknown>,
+  listKey: string,
+) {
+  const queryClient = useQueryClient();
+  return async (row: RequestRow) => {
+    const deleted = await confirmDelete(requestFullName(row), () => deleteVisitor(row.visitor.id));
+    if (deleted) await queryClient.invalidateQueries({ queryKey: [listKey] });
+  };
+}
+
+/**
+ * The row's actions in one column (issue 27): the screen's own `actions`, then delete for whoever
+ * may (spec §6: the admin), side by side or one above the other as the column's width allows,
+ * and at a card's foot on a phone. Delete in a column of its own left the others too narrow to
+ * read at 1280 px. No action for the role: no column; none for the row: an empty cell.
+ */
+export function actionsColumns(
+  role: Role | null,
+  actions: RowAction[],
+  remove: (row: RequestRow) => Promise<void>,
+  words: { header: string; delete: string; deleteLabel: (name: string) => string },
+): Column<RequestRow>[] {
+  const shown = [...actions];
+  if (role && REQUEST_LIST_RULES.deleteColumn.includes(role)) {
+    shown.push((row) => (
+      <DeleteRowButton
+        label={words.delete}
+        ariaLabel={words.deleteLabel(requestFullName(row))}
+        onDelete={() => void remove(row)}
+      />
+    ));
+  }
+  if (shown.length === 0) return [];
+  return [
+    {
+      key: 'action',
+      header: words.header,
+      card: 'actions',
+      render: (row) => {
+        const nodes = shown.map((action) => action(row)).filter((node) => !!node);
+        if (nodes.length === 0) return null;
+        return (
+          <Group gap="xs">
+            {nodes.map((node, i) => (
+              <Fragment key={i}>{node}</Fragment>
+            ))}
+          </Group>
+        );
+      },
+    },
+  ];
+}

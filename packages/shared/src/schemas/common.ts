@@ -4,7 +4,7 @@ import { countryCode } from '../countries';
 import type { Say } from '../messages/catalogue';
 import { fr } from '../messages/fr';
 import { breaksTheLine, hasControlCharacter, withLineFeeds } from '../text-lines';
-import { TEXT_MAX, isPhoneShaped } from './issues';
+import { EMAIL_PATTERN, TEXT_MAX, isPhoneShaped } from './issues';
 import { installProductMessages, keyed, sayIssue } from './product-messages';
 
 export * from './issues';
@@ -49,6 +49,57 @@ export const textLines = [
   (text: string) => !hasControlCharacter(text),
   keyed((m) => m.validation.controlCharsInText, { key: 'controlCharsInText' }),
 ] as const;
+
+/** A form's text field left blank ('' or only spaces) counts as absent: multipart sends every field. */
+export const blankToUndefined = (value: unknown) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
+
+/**
+ * A required field written on one line (a name, a city, a title): absent or blank, it says
+ * `required` (the form's message naming the field); else at most `max` characters, trimmed,
+ * on one line (`oneLine`). `required` is called for each check that says it.
+ */
+export const requiredLine = (required: () => ReturnType<typeof keyed>, max: number) =>
+  z.preprocess(
+    blankToUndefined,
+    z
+      .string(required())
+      .max(...atMost(max))
+      .trim()
+      .refine(...oneLine)
+      .min(1, required()),
+  );
+
+/** A field written on one line that may stay blank (then absent); else checked as `requiredLine`. */
+export const optionalLine = (max: number) =>
+  z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .max(...atMost(max))
+      .trim()
+      .refine(...oneLine)
+      .optional(),
+  );
+
+/**
+ * A required e-mail address (a company's, a staff member's): absent or blank, it says
+ * `required`; else at most TEXT_MAX.email characters, trimmed, on one line and shaped as one
+ * (EMAIL_PATTERN), else `invalid`, the form's own message.
+ */
+export const requiredEmail = (
+  required: () => ReturnType<typeof keyed>,
+  invalid: ReturnType<typeof keyed>,
+) =>
+  z.preprocess(
+    blankToUndefined,
+    z
+      .string(required())
+      .max(...atMost(TEXT_MAX.email))
+      .trim()
+      .refine(...oneLine)
+      .regex(EMAIL_PATTERN, invalid),
+  );
 
 const asFormText = (v: unknown) =>
   v === undefined || v === null ? '' : typeof v === 'string' ? v.trim() : String(v);

@@ -3,13 +3,14 @@ import { ARRIVAL_EARLY_MAX_MINUTES, EMPLOYEE_COUNT_RANGES } from '../constants';
 import { fr } from '../messages/fr';
 import { withLineFeeds } from '../text-lines';
 import {
-  EMAIL_PATTERN,
   TEXT_MAX,
   atMost,
+  blankToUndefined,
   countryField,
   keyed,
-  oneLine,
   phoneText,
+  requiredEmail,
+  requiredLine,
   textLines,
 } from './common';
 
@@ -200,9 +201,6 @@ export const DAY_END_PATTERN = /^(?:[01]\d|2[0-3]):[0-5]\d$/;
 
 export const COMPANY_MESSAGES = fr.company;
 
-const blankToUndefined = (value: unknown) =>
-  typeof value === 'string' && value.trim() === '' ? undefined : value;
-
 /** A company-form message with its locale key (`companies:form.errors.<key>`). */
 const companyIssue = (
   key:
@@ -220,15 +218,7 @@ const requiredIssue = (field: CompanyField) =>
   keyed((m) => m.company.required(field), { key: 'required', field });
 
 const requiredCompanyText = (field: CompanyField, max: number = TEXT_MAX.line) =>
-  z.preprocess(
-    blankToUndefined,
-    z
-      .string(requiredIssue(field))
-      .max(...atMost(max))
-      .trim()
-      .refine(...oneLine)
-      .min(1, requiredIssue(field)),
-  );
+  requiredLine(() => requiredIssue(field), max);
 
 /** The description: a text area, several lines kept. */
 const descriptionText = (text: z.ZodString) =>
@@ -248,15 +238,7 @@ const companyTextFields = {
   company_field: requiredCompanyText('company_field'),
   point_contact: requiredCompanyText('point_contact', TEXT_MAX.name),
   title: requiredCompanyText('title'),
-  email: z.preprocess(
-    blankToUndefined,
-    z
-      .string(requiredIssue('email'))
-      .max(...atMost(TEXT_MAX.email))
-      .trim()
-      .refine(...oneLine)
-      .regex(EMAIL_PATTERN, companyIssue('emailInvalid')),
-  ),
+  email: requiredEmail(() => requiredIssue('email'), companyIssue('emailInvalid')),
   /** The phone rule of every form (issue 27): stored in E.164 by the server, as a visitor's. */
   phone_number: z.preprocess(
     blankToUndefined,

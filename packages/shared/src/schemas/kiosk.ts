@@ -223,37 +223,38 @@ export const kioskExpectedSchema = z.object({
 });
 export type KioskExpected = z.infer<typeof kioskExpectedSchema>;
 
+/** The visit a kiosk acts on: found by name (`request_id`) or by the code read from a QR (`code`). */
+const whichVisit = {
+  request_id: z.uuid().optional(),
+  code: z
+    .string()
+    .max(...atMost(TEXT_MAX.code))
+    .trim()
+    .min(1)
+    .optional(),
+};
+
+/** A kiosk call names its visitor one way exactly, else it says m.kiosk.checkWhom. */
+const exactlyOneGiven = (...ways: unknown[]) => ways.filter((way) => !!way).length === 1;
+const checkWhomIssue = () => kioskIssue((m) => m.kiosk.checkWhom, 'checkWhom');
+
 /**
  * POST `/api/kiosk/check-in` and `/api/kiosk/check-out`: the visit found by name
  * (`request_id`) or the code read from the QR of the mail or the badge (`code`).
  */
 export const kioskCheckInputSchema = z
   .object({
-    request_id: z.uuid().optional(),
-    code: z
-      .string()
-      .max(...atMost(TEXT_MAX.code))
-      .trim()
-      .min(1)
-      .optional(),
+    ...whichVisit,
     /** The documents still to sign (`to_sign` of the search or GET /api/kiosk/to-sign), signed. */
     signatures: signaturesFieldSchema,
   })
-  .refine((v) => (v.request_id ? 1 : 0) + (v.code ? 1 : 0) === 1, {
-    ...kioskIssue((m) => m.kiosk.checkWhom, 'checkWhom'),
-  });
+  .refine((v) => exactlyOneGiven(v.request_id, v.code), checkWhomIssue());
 export type KioskCheckInput = z.infer<typeof kioskCheckInputSchema>;
 
 /** GET `/api/kiosk/to-sign`: the visit found by name (`request_id`) or its code. */
 export const kioskToSignQuerySchema = z
   .object({
-    request_id: z.uuid().optional(),
-    code: z
-      .string()
-      .max(...atMost(TEXT_MAX.code))
-      .trim()
-      .min(1)
-      .optional(),
+    ...whichVisit,
     /**
      * A walk-in (issue 31): the type chosen and the e-mail typed, so that a visitor who
      * signed the current version within its validity is not asked again.
@@ -266,9 +267,7 @@ export const kioskToSignQuerySchema = z
       .optional(),
     language: z.enum(LANGUAGES).optional(),
   })
-  .refine((v) => (v.request_id ? 1 : 0) + (v.code ? 1 : 0) + (v.visitor_type_id ? 1 : 0) === 1, {
-    ...kioskIssue((m) => m.kiosk.checkWhom, 'checkWhom'),
-  });
+  .refine((v) => exactlyOneGiven(v.request_id, v.code, v.visitor_type_id), checkWhomIssue());
 
 /** Its answer: the documents the visitor must still sign before the check-in. */
 export const kioskToSignSchema = z.object({ to_sign: z.array(documentToSignSchema) });

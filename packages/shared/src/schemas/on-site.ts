@@ -21,20 +21,28 @@ export type OnSiteQuery = z.infer<typeof onSiteQuerySchema>;
 
 const companyRef = z.object({ id: z.string(), name: z.string(), slug: z.string() });
 
-/** One person inside: their open check (`check_id` stays the row's key until they leave). */
-export const onSiteRowSchema = z.object({
-  check_id: z.string(),
+/**
+ * Who a row of either list is (`kind`: which of PERSON_KINDS it may be), for which company
+ * and site, and whom or what they come for: the same fields inside and expected.
+ */
+const personFields = <Kind extends z.ZodType<PersonKind>>(kind: Kind) => ({
   person_id: z.string(),
-  kind: z.enum(PERSON_KINDS),
+  kind,
   firstname: z.string(),
   lastname: z.string(),
   /** The visitor's organisation; a QR user's or member's title. */
   organisation: z.string().nullable(),
   company: companyRef,
-  /** Where they came in (issue 28). */
+  /** Where they came in, or are expected (issue 28). */
   site: siteRefSchema,
   host: z.string().nullable(),
   event: z.string().nullable(),
+});
+
+/** One person inside: their open check (`check_id` stays the row's key until they leave). */
+export const onSiteRowSchema = z.object({
+  check_id: z.string(),
+  ...personFields(z.enum(PERSON_KINDS)),
   check_in_time: z.string(),
   check_in_method: z.string(),
   /** A thumbnail URL signed for the viewer's session, or null. */
@@ -84,16 +92,7 @@ export type ExpectedInvitation = z.infer<typeof expectedInvitationSchema>;
 
 /** A confirmed meeting or an event registration of today that has not arrived yet. */
 export const expectedRowSchema = z.object({
-  person_id: z.string(),
-  kind: z.enum(['visitor', 'event_guest']),
-  firstname: z.string(),
-  lastname: z.string(),
-  organisation: z.string().nullable(),
-  company: companyRef,
-  /** Where they are expected (issue 28). */
-  site: siteRefSchema,
-  host: z.string().nullable(),
-  event: z.string().nullable(),
+  ...personFields(z.enum(['visitor', 'event_guest'])),
   /** HH:MM in the site's time zone (`site.timezone`), as the form or the event gave it. */
   time: z.string().nullable(),
   /** The host's invitation they came by (issue 30), on one of its days; null: not invited. */

@@ -8,7 +8,18 @@
 import { z } from 'zod';
 import { QR_TYPES } from '../constants';
 import { fr } from '../messages/fr';
-import { EMAIL_PATTERN, TEXT_MAX, atMost, keyed, oneLine, phoneText, said } from './common';
+import {
+  EMAIL_PATTERN,
+  TEXT_MAX,
+  atMost,
+  blankToUndefined,
+  keyed,
+  oneLine,
+  optionalLine,
+  phoneText,
+  requiredLine,
+  said,
+} from './common';
 
 export const QR_USER_KINDS = ['permanent', 'member'] as const;
 export type QrUserKind = (typeof QR_USER_KINDS)[number];
@@ -34,26 +45,15 @@ const qrIssue = (key: 'emailInvalid' | 'typeInvalid' | 'dateInvalid' | 'companyI
 const requiredIssue = (field: QrUserField) =>
   keyed((m) => m.qrUser.required(field), { key: 'required', field });
 
-const blankToUndefined = (value: unknown) =>
-  typeof value === 'string' && value.trim() === '' ? undefined : value;
-
 const text = (max: number = TEXT_MAX.name) =>
   z
     .string()
     .max(...atMost(max))
     .trim()
     .refine(...oneLine);
-const optionalText = (max?: number) => z.preprocess(blankToUndefined, text(max).optional());
+const optionalText = (max: number = TEXT_MAX.name) => optionalLine(max);
 const requiredText = (field: QrUserField, max: number = TEXT_MAX.name) =>
-  z.preprocess(
-    blankToUndefined,
-    z
-      .string(requiredIssue(field))
-      .max(...atMost(max))
-      .trim()
-      .refine(...oneLine)
-      .min(1, requiredIssue(field)),
-  );
+  requiredLine(() => requiredIssue(field), max);
 
 const emailShape = text(TEXT_MAX.email).regex(EMAIL_PATTERN, qrIssue('emailInvalid'));
 /**

@@ -8,13 +8,15 @@ import { PASSWORD_MIN_LENGTH } from '../constants';
 import { fr } from '../messages/fr';
 import { ROLES } from '../roles';
 import {
-  EMAIL_PATTERN,
   SQL_INTEGER_MAX,
   TEXT_MAX,
   atMost,
+  blankToUndefined,
   keyed,
-  oneLine,
+  optionalLine,
   phoneText,
+  requiredEmail,
+  requiredLine,
   sayIssue,
 } from './common';
 
@@ -33,19 +35,8 @@ const requiredIssue = (field: UserField) =>
 /** How many sites a staff member may be limited to, at most (a company's sites, bounded). */
 export const SITE_IDS_MAX = 200;
 
-const blankToUndefined = (value: unknown) =>
-  typeof value === 'string' && value.trim() === '' ? undefined : value;
-
 const requiredText = (field: UserField, max: number = TEXT_MAX.name) =>
-  z.preprocess(
-    blankToUndefined,
-    z
-      .string(requiredIssue(field))
-      .max(...atMost(max))
-      .trim()
-      .refine(...oneLine)
-      .min(1, requiredIssue(field)),
-  );
+  requiredLine(() => requiredIssue(field), max);
 
 /** The phone rule of every form (issue 27): the server stores it in E.164, as a visitor's. */
 const contactShape = phoneText();
@@ -62,15 +53,7 @@ const passwordShape = z
 const userFields = {
   name: requiredText('name'),
   firstname: requiredText('firstname'),
-  email: z.preprocess(
-    blankToUndefined,
-    z
-      .string(requiredIssue('email'))
-      .max(...atMost(TEXT_MAX.email))
-      .trim()
-      .refine(...oneLine)
-      .regex(EMAIL_PATTERN, userIssue('emailInvalid')),
-  ),
+  email: requiredEmail(() => requiredIssue('email'), userIssue('emailInvalid')),
   password: passwordShape,
   title: requiredText('title', TEXT_MAX.line),
   contact: z.preprocess(blankToUndefined, z.string(requiredIssue('contact')).pipe(contactShape)),
@@ -121,15 +104,7 @@ export type UserCreate = z.output<typeof userCreateSchema>;
 export const userUpdateSchema = z.object({
   ...userFields,
   password: z.preprocess(blankToUndefined, passwordShape.optional()),
-  title: z.preprocess(
-    blankToUndefined,
-    z
-      .string()
-      .max(...atMost(TEXT_MAX.line))
-      .trim()
-      .refine(...oneLine)
-      .optional(),
-  ),
+  title: optionalLine(TEXT_MAX.line),
   contact: z.preprocess(blankToUndefined, contactShape.optional()),
 });
 export type UserUpdateInput = z.input<typeof userUpdateSchema>;

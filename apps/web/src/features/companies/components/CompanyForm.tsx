@@ -19,15 +19,16 @@ import {
 } from '@mantine/core';
 import { useTranslation } from '../../../lib/i18n';
 import {
-  ARRIVAL_EARLY_MAX_MINUTES,
   DEFAULT_DAY_END,
   EMPLOYEE_COUNT_RANGES,
   companyCreateSchema,
   companyUpdateSchema,
   type Company,
 } from '@sesame/shared';
-import { CountrySelect } from '../../../components/CountrySelect';
+import { AddressFields } from '../../../components/AddressFields';
 import { FeedbackAlert } from '../../../components/FeedbackAlert';
+import { col } from '../../../components/InlineForm';
+import { arrivalEarlyInput } from '../../../lib/arrival-early';
 import type { Save } from '../../../lib/use-save';
 import { useSchemaForm } from '../../../lib/use-schema-form';
 import { LOGO_MO, logoProblem } from '../lib/logo';
@@ -127,9 +128,6 @@ export function CompanyForm(props: CompanyFormProps) {
       {...extra}
     />
   );
-  const col = (node: ReactNode, span = 6) => (
-    <Grid.Col span={{ base: 12, sm: span }}>{node}</Grid.Col>
-  );
 
   return (
     <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
@@ -198,34 +196,18 @@ export function CompanyForm(props: CompanyFormProps) {
             {t('form.sections.address')}
           </Title>
           <Grid gap="md">
-            {col(text('address', { autoComplete: 'street-address' }), 12)}
-            {col(text('city', { autoComplete: 'address-level2' }))}
-            {col(text('state', { autoComplete: 'address-level1' }))}
-            {col(
-              <CountrySelect
-                label={t('fields.country')}
-                placeholder={t('form.countryPlaceholder')}
-                {...form.getSelectProps('country')}
-                required
-                name="country"
-              />,
-            )}
-            {col(text('zipcode', { autoComplete: 'postal-code' }))}
+            <AddressFields
+              lines={['city', 'state', 'country', 'zipcode']}
+              required
+              form={form}
+              t={t}
+            />
           </Grid>
           <Title order={2} size="h4">
             {t('form.sections.visits')}
           </Title>
           <Grid gap="md">
-            {col(
-              text('arrival_early_minutes', {
-                type: 'number',
-                inputMode: 'numeric',
-                min: 0,
-                max: ARRIVAL_EARLY_MAX_MINUTES,
-                step: 5,
-                description: t('form.arrivalEarlyHint', { max: ARRIVAL_EARLY_MAX_MINUTES }),
-              }),
-            )}
+            {col(text('arrival_early_minutes', arrivalEarlyInput(t)))}
             {col(
               text('day_end', {
                 type: 'time',

@@ -19,7 +19,7 @@ import {
 } from '@sesame/shared';
 import { confirmDelete } from '../../../components/confirm-delete';
 import { CopyLinkButton } from '../../../components/CopyLinkButton';
-import { DeleteRowButton, ListPage } from '../../../components/ListParts';
+import { ListPage, deleteColumn, editColumn, numberColumn } from '../../../components/ListParts';
 import { QrThumbnailLink } from '../../../components/QrThumbnailLink';
 import { QueryState } from '../../../components/QueryState';
 import type { Column } from '../../../components/ServerTable';
@@ -119,7 +119,7 @@ export default function CompanyListPage() {
   };
 
   const columns: Column<CompanyListItem>[] = [
-    { key: 'id', header: t('list.columns.id'), render: (_row, index) => index + 1 },
+    numberColumn(t('list.columns.id')),
     {
       key: 'name',
       header: t('list.columns.name'),
@@ -199,35 +199,25 @@ export default function CompanyListPage() {
     },
   ];
   if (showEdit) {
-    columns.push({
-      key: 'edit',
-      header: t('list.columns.edit'),
-      // Only where the server would accept the update: a super admin edits their own company.
-      render: (row) =>
-        opens('companies.update', row) ? (
-          <Anchor
-            component={Link}
-            to={`/${domain}/company-list?compid=${row.id}`}
-            size="sm"
-            aria-label={t('list.editLabel', { name: row.name })}
-          >
-            {t('list.edit')}
-          </Anchor>
-        ) : null,
-    });
+    columns.push(
+      editColumn({ header: t('list.columns.edit'), label: t('list.edit') }, (row) =>
+        // Only where the server would accept the update: a super admin edits their own company.
+        opens('companies.update', row)
+          ? {
+              to: `/${domain}/company-list?compid=${row.id}`,
+              ariaLabel: t('list.editLabel', { name: row.name }),
+            }
+          : null,
+      ),
+    );
   }
   if (showDelete) {
-    columns.push({
-      key: 'delete',
-      header: t('list.columns.delete'),
-      render: (row) => (
-        <DeleteRowButton
-          label={t('list.delete')}
-          ariaLabel={t('list.deleteLabel', { name: row.name })}
-          onDelete={() => void remove(row)}
-        />
-      ),
-    });
+    columns.push(
+      deleteColumn({ header: t('list.columns.delete'), label: t('list.delete') }, (row) => ({
+        ariaLabel: t('list.deleteLabel', { name: row.name }),
+        onDelete: () => void remove(row),
+      })),
+    );
   }
 
   return (

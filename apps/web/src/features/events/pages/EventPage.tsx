@@ -5,7 +5,7 @@
  * then its participants paged like every list, with the CSV export. The organiser
  * lands here after creating the event.
  */
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import {
   Anchor,
   Badge,
@@ -20,28 +20,20 @@ import {
   Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from '../../../lib/i18n';
 import { Link, useParams } from 'react-router';
-import {
-  REQUEST_LIST_RULES,
-  mayPerform,
-  type Event,
-  type RequestRow,
-  type Role,
-} from '@sesame/shared';
+import { mayPerform, type Event, type RequestRow, type Role } from '@sesame/shared';
 import { CopyLinkButton } from '../../../components/CopyLinkButton';
 import { PageTitle } from '../../../components/PageTitle';
 import { QueryState } from '../../../components/QueryState';
 import { ServerTable, type Column } from '../../../components/ServerTable';
-import { confirmDelete } from '../../../components/confirm-delete';
 import {
   CardLink,
-  actionsColumn,
-  deleteAction,
+  actionsColumns,
   mailColumn,
-  requestFullName,
+  showsOwnActions,
   statusColumn,
+  useDeleteRequest,
   visitorColumns,
 } from '../../../components/request-columns';
 import { ApiError, serverMessageOf } from '../../../lib/api-client';
@@ -189,15 +181,9 @@ function EventSummary({ event, role }: { event: Event; role: Role | null }) {
 
 function Participants({ event, role }: { event: Event; role: Role | null }) {
   const { t, i18n } = useTranslation('events');
-  const queryClient = useQueryClient();
   const [exporting, setExporting] = useState(false);
   const lang = i18n.language;
-  const fullName = requestFullName;
-  const showCard =
-    !!role &&
-    mayPerform(role, 'requests.validate') &&
-    !REQUEST_LIST_RULES.noActionColumn.includes(role);
-  const showDelete = !!role && REQUEST_LIST_RULES.deleteColumn.includes(role);
+  const remove = useDeleteRequest(deleteParticipant, 'events');
 
   const download = async () => {
     setExporting(true);
@@ -211,11 +197,6 @@ function Participants({ event, role }: { event: Event; role: Role | null }) {
     } finally {
       setExporting(false);
     }
-  };
-
-  const remove = async (row: RequestRow) => {
-    const deleted = await confirmDelete(fullName(row), () => deleteParticipant(row.visitor.id));
-    if (deleted) await queryClient.invalidateQueries({ queryKey: ['events'] });
   };
 
   const columns: Column<RequestRow>[] = [
@@ -263,22 +244,15 @@ function Participants({ event, role }: { event: Event; role: Role | null }) {
     },
   ];
   // The row's actions, in one column (issue 27): the meeting card, then delete.
-  const actions: ((row: RequestRow) => ReactNode)[] = [];
-  if (showCard) {
-    actions.push((row) =>
-      row.visitor.uidn ? <CardLink row={row} label={t('participants.card')} /> : null,
-    );
-  }
-  if (showDelete) {
-    actions.push(
-      deleteAction(
-        t('list.delete'),
-        (row) => t('participants.deleteLabel', { name: fullName(row) }),
-        (row) => void remove(row),
-      ),
-    );
-  }
-  if (actions.length > 0) columns.push(actionsColumn(t('participants.columns.action'), actions));
+  const cardLink = (row: RequestRow) =>
+    row.visitor.uidn ? <CardLink row={row} label={t('participants.card')} /> : null;
+  columns.push(
+    ...actionsColumns(role, showsOwnActions(role) ? [cardLink] : [], remove, {
+      header: t('participants.columns.action'),
+      delete: t('list.delete'),
+      deleteLabel: (name) => t('participants.deleteLabel', { name }),
+    }),
+  );
 
   return (
     <section aria-labelledby="participants-title">

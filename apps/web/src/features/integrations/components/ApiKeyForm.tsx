@@ -3,7 +3,6 @@
  * shared `apiKeyInputSchema` (the server's own) checks it here with the server's words; the
  * day becomes the last instant of that day in the reader's time zone.
  */
-import { TextInput } from '@mantine/core';
 import {
   API_KEY_LIMITS,
   API_KEY_SCOPES,
@@ -18,6 +17,7 @@ import { useTranslation } from '../../../lib/i18n';
 import { useSchemaForm } from '../../../lib/use-schema-form';
 import { endOfDay, localToday } from '../lib/integrations';
 import { ChoiceList } from './ChoiceList';
+import { NameInput } from './NameInput';
 
 interface ApiKeyValues {
   name: string;
@@ -62,14 +62,11 @@ export function ApiKeyForm(props: {
       onCancel={props.onCancel}
     >
       {col(
-        <TextInput
+        <NameInput
           label={t('apiKeys.fields.name')}
           placeholder={t('apiKeys.create.nameHint')}
           maxLength={API_KEY_LIMITS.nameMax}
-          autoComplete="off"
-          required
-          {...form.getInputProps('name')}
-          name="name"
+          input={form.getInputProps('name')}
         />,
       )}
       {col(

@@ -3,7 +3,7 @@
  * for one site or all of them. A channel's URL is a secret (whoever has it posts there): it
  * is typed once and only its host is shown back. Removing one asks first.
  */
-import { Badge, Button, Grid, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Grid, NativeSelect, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import {
   CHAT_CHANNEL_KINDS,
@@ -26,6 +26,7 @@ import { saveWithFeedback, toastDone } from '../../../lib/use-inline-edit';
 import { useSchemaForm } from '../../../lib/use-schema-form';
 import { addChatChannel, chatKeys, removeChatChannel } from '../api/chat';
 import { serverFieldErrors, sortChannels } from '../lib/integrations';
+import { NameInput } from './NameInput';
 import { ReceiverUrlInput } from './ReceiverUrlInput';
 
 interface ChannelValues {
@@ -172,14 +173,11 @@ export function ChatChannels(props: { company: string; channels: ChatChannel[]; 
                 />,
               )}
               {col(
-                <TextInput
+                <NameInput
                   label={t('chat.fields.name')}
                   placeholder={t('chat.channels.nameHint')}
                   maxLength={CHAT_LIMITS.channelNameMax}
-                  autoComplete="off"
-                  required
-                  {...form.getInputProps('name')}
-                  name="name"
+                  input={form.getInputProps('name')}
                 />,
               )}
               {col(

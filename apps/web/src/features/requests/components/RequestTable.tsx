@@ -4,30 +4,28 @@
  * who may validate (never supervisors), delete for admin only (in the action column, issue
  * 27). An event's participants ('Liste Participants') are the events feature's event page.
  */
-import type { ReactNode } from 'react';
 import { Anchor, Button, Stack, Text } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from '../../../lib/i18n';
 import { Link } from 'react-router';
 import {
   EVENT_DEFAULT_REASON,
-  REQUEST_LIST_RULES,
   actsOnAllCompanies,
   mayPerform,
   type RequestRow,
   type Role,
 } from '@sesame/shared';
 import { BadgeButton } from '../../../components/BadgeButton';
-import { confirmDelete } from '../../../components/confirm-delete';
 import { ServerTable, type Column } from '../../../components/ServerTable';
 import {
   CardLink,
-  actionsColumn,
-  deleteAction,
+  actionsColumns,
   mailColumn,
   requestFullName,
+  showsOwnActions,
   statusColumn,
+  useDeleteRequest,
   visitorColumns,
+  type RowAction,
 } from '../../../components/request-columns';
 import { formatShortDate } from '../../../lib/format';
 import { useListSite } from '../../../lib/list-site';
@@ -44,20 +42,11 @@ export interface RequestTableProps {
 
 export function RequestTable({ domain, role, userCompany }: RequestTableProps) {
   const { t, i18n } = useTranslation('requests');
-  const queryClient = useQueryClient();
   const isAdmin = role === 'ROLE_ADMIN';
   // The header's site (issue 28); every site of a company of several: a Site column.
   const { site: siteId, showSite } = useListSite();
   const scope: RequestListScope = { company: isAdmin ? undefined : userCompany, site: siteId };
-  const showAction =
-    mayPerform(role, 'requests.validate') && !REQUEST_LIST_RULES.noActionColumn.includes(role);
-  const showDelete = REQUEST_LIST_RULES.deleteColumn.includes(role);
-  const fullName = requestFullName;
-
-  const remove = async (row: RequestRow) => {
-    const deleted = await confirmDelete(fullName(row), () => deleteVisitor(row.visitor.id));
-    if (deleted) await queryClient.invalidateQueries({ queryKey: ['requests'] });
-  };
+  const remove = useDeleteRequest(deleteVisitor, 'requests');
 
   const columns: Column<RequestRow>[] = [
     ...visitorColumns({
@@ -138,8 +127,8 @@ export function RequestTable({ domain, role, userCompany }: RequestTableProps) {
     },
   );
   // The row's actions, in one column (issue 27): validate or the card, then delete.
-  const actions: ((row: RequestRow) => ReactNode)[] = [];
-  if (showAction) {
+  const actions: RowAction[] = [];
+  if (showsOwnActions(role)) {
     actions.push((row) =>
       row.state === 'pending' ? (
         <Button component={Link} to={`/${domain}/waiting-validation/${row.id}`} size="xs">
@@ -156,23 +145,20 @@ export function RequestTable({ domain, role, userCompany }: RequestTableProps) {
       row.state === 'confirmed' && !row.visitor.evenements ? (
         <BadgeButton
           requestId={row.id}
-          name={fullName(row)}
+          name={requestFullName(row)}
           company={row.company.id}
           site={row.site}
         />
       ) : null,
     );
   }
-  if (showDelete) {
-    actions.push(
-      deleteAction(
-        t('action.delete'),
-        (row) => t('action.deleteLabel', { name: fullName(row) }),
-        (row) => void remove(row),
-      ),
-    );
-  }
-  if (actions.length > 0) columns.push(actionsColumn(t('columns.action'), actions));
+  columns.push(
+    ...actionsColumns(role, actions, remove, {
+      header: t('columns.action'),
+      delete: t('action.delete'),
+      deleteLabel: (name) => t('action.deleteLabel', { name }),
+    }),
+  );
 
   return (
     <ServerTable<RequestRow>

@@ -5,16 +5,11 @@
  */
 import { useMemo } from 'react';
 import { Select, TextInput, Textarea } from '@mantine/core';
-import {
-  ARRIVAL_EARLY_MAX_MINUTES,
-  BADGE_SIZE_IDS,
-  siteInputSchema,
-  type Site,
-  type SiteInput,
-} from '@sesame/shared';
-import { CountrySelect } from '../../../components/CountrySelect';
+import { BADGE_SIZE_IDS, siteInputSchema, type Site, type SiteInput } from '@sesame/shared';
+import { AddressFields } from '../../../components/AddressFields';
 import type { Feedback } from '../../../components/FeedbackAlert';
 import { InlineForm, col, useFocusOnOpen } from '../../../components/InlineForm';
+import { arrivalEarlyInput } from '../../../lib/arrival-early';
 import { useTranslation } from '../../../lib/i18n';
 import { useSchemaForm } from '../../../lib/use-schema-form';
 import {
@@ -100,18 +95,7 @@ export function SiteForm(props: {
           autoComplete: 'off',
         }),
       )}
-      {col(text('address', { autoComplete: 'street-address' }), 12)}
-      {col(text('city', { autoComplete: 'address-level2' }))}
-      {col(text('zipcode', { autoComplete: 'postal-code' }))}
-      {col(
-        <CountrySelect
-          label={t('fields.country')}
-          placeholder={t('form.countryPlaceholder')}
-          {...form.getSelectProps('country')}
-          clearable
-          name="country"
-        />,
-      )}
+      <AddressFields lines={['city', 'zipcode', 'country']} required={false} form={form} t={t} />
       {col(
         <Select
           label={t('fields.timezone')}
@@ -148,17 +132,7 @@ export function SiteForm(props: {
       )}
       {col(text('opens_at', { type: 'time', step: 60, description: t('form.opensAtHint') }), 4)}
       {col(text('day_end', { type: 'time', step: 60, description: t('form.dayEndHint') }), 4)}
-      {col(
-        text('arrival_early_minutes', {
-          type: 'number',
-          inputMode: 'numeric',
-          min: 0,
-          max: ARRIVAL_EARLY_MAX_MINUTES,
-          step: 5,
-          description: t('form.arrivalEarlyHint', { max: ARRIVAL_EARLY_MAX_MINUTES }),
-        }),
-        4,
-      )}
+      {col(text('arrival_early_minutes', arrivalEarlyInput(t)), 4)}
       {col(
         text('badge_printer_url', {
           description: t('form.badgePrinterHint'),

@@ -4,10 +4,10 @@
  * admins nor themself (the server leaves them out). Edit for super admin and
  * ROLE_SESAME on the accounts they may edit; delete for the admin only.
  */
-import { Anchor, Badge, Group, Stack, Text } from '@mantine/core';
+import { Badge, Group, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from '../../../lib/i18n';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import {
   USER_LIST_RULES,
   actsOnAllCompanies,
@@ -18,11 +18,14 @@ import {
   type User,
 } from '@sesame/shared';
 import { confirmDelete } from '../../../components/confirm-delete';
-import { DeleteRowButton, ListPage } from '../../../components/ListParts';
+import { ListPage, deleteColumn, editColumn, numberColumn } from '../../../components/ListParts';
 import type { Column } from '../../../components/ServerTable';
 import { useAuth } from '../../../lib/auth';
 import { formatLongDate } from '../../../lib/format';
 import { deleteUser, getUsers } from '../api/users';
+
+/** As the list and its confirmations name a user: first name, then name. */
+const fullName = (row: User) => `${row.firstname} ${row.name}`;
 
 /** The server's rule, mirrored to show the link only where it will work. */
 function mayEdit(viewer: { id: string; role: Role }, row: User): boolean {
@@ -42,14 +45,13 @@ export default function UserListPage() {
   const mayCreate = !!role && mayPerform(role, 'users.create');
 
   const remove = async (row: User) => {
-    const name = `${row.firstname} ${row.name}`;
-    if (await confirmDelete(name, () => deleteUser(row.id))) {
+    if (await confirmDelete(fullName(row), () => deleteUser(row.id))) {
       await queryClient.invalidateQueries({ queryKey: ['users'] });
     }
   };
 
   const columns: Column<User>[] = [
-    { key: 'id', header: t('list.columns.id'), render: (_row, index) => index + 1 },
+    numberColumn(t('list.columns.id')),
     {
       key: 'name',
       header: t('list.columns.name'),
@@ -80,35 +82,29 @@ export default function UserListPage() {
     },
   ];
   if (showEdit && user && role) {
-    columns.push({
-      key: 'edit',
-      header: t('list.columns.edit'),
-      render: (row) =>
-        mayEdit({ id: user.id, role }, row) ? (
-          <Anchor
-            component={Link}
-            to={`/${domain}/edit-user/${row.id}`}
-            size="sm"
-            aria-label={t('list.editLabel', { name: `${row.firstname} ${row.name}` })}
-          >
-            {t('list.edit')}
-          </Anchor>
-        ) : null,
-    });
+    columns.push(
+      editColumn({ header: t('list.columns.edit'), label: t('list.edit') }, (row) =>
+        mayEdit({ id: user.id, role }, row)
+          ? {
+              to: `/${domain}/edit-user/${row.id}`,
+              ariaLabel: t('list.editLabel', { name: fullName(row) }),
+            }
+          : null,
+      ),
+    );
   }
   if (showDelete) {
-    columns.push({
-      key: 'delete',
-      header: t('list.columns.delete'),
-      render: (row) =>
-        row.id === user?.id ? null : (
-          <DeleteRowButton
-            label={t('list.delete')}
-            ariaLabel={t('list.deleteLabel', { name: `${row.firstname} ${row.name}` })}
-            onDelete={() => void remove(row)}
-          />
-        ),
-    });
+    columns.push(
+      // Nobody deletes themself.
+      deleteColumn({ header: t('list.columns.delete'), label: t('list.delete') }, (row) =>
+        row.id === user?.id
+          ? null
+          : {
+              ariaLabel: t('list.deleteLabel', { name: fullName(row) }),
+              onDelete: () => void remove(row),
+            },
+      ),
+    );
   }
 
   return (

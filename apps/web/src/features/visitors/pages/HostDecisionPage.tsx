@@ -5,22 +5,13 @@
  * choice here. A decision already taken, by them or someone else, is shown.
  */
 import { useState } from 'react';
-import {
-  Alert,
-  Button,
-  Center,
-  Container,
-  Group,
-  Loader,
-  Paper,
-  Stack,
-  Text,
-  Textarea,
-} from '@mantine/core';
+import { Alert, Button, Container, Group, Paper, Stack, Text, Textarea } from '@mantine/core';
+import type { DecisionView } from '@sesame/shared';
 import { useTranslation, withFrenchWords } from '../../../lib/i18n';
 import { useSearchParams } from 'react-router';
 import { DetailRows } from '../../../components/DetailRows';
 import { PageTitle } from '../../../components/PageTitle';
+import { QueryState } from '../../../components/QueryState';
 import { ApiError } from '../../../lib/api-client';
 import { useDecide, useDecision } from '../api/host-decision';
 import hostLoopWords from '../../../locales/fr/hostLoop.json';
@@ -48,27 +39,8 @@ export default function HostDecisionPage() {
         : t('decision.failed');
   };
 
-  let body;
-  if (!token) {
-    body = (
-      <Alert color="red" role="alert">
-        {t('decision.invalid')}
-      </Alert>
-    );
-  } else if (view.isPending) {
-    body = (
-      <Center py="xl">
-        <Loader aria-label={t('common:loading')} />
-      </Center>
-    );
-  } else if (view.isError) {
-    body = (
-      <Alert color="red" role="alert" data-testid="decision-error">
-        {linkError(view.error)}
-      </Alert>
-    );
-  } else {
-    const d = view.data;
+  /** The request as the host's mail names it, and the decision asked or already taken. */
+  const decision = (d: DecisionView) => {
     const visitor = `${d.visitor.firstname} ${d.visitor.lastname}`;
     const rows: [string, string | null][] = [
       [t('recap.date'), d.request_date],
@@ -77,7 +49,7 @@ export default function HostDecisionPage() {
       [t('recap.company'), d.company.name],
     ];
     const by = d.decided_by && !d.decided_by_you ? t('decision.by', { name: d.decided_by }) : '';
-    body = (
+    return (
       <Paper withBorder radius="md" p="lg">
         <Stack gap="md">
           <Text fw={600}>
@@ -155,12 +127,20 @@ export default function HostDecisionPage() {
         </Stack>
       </Paper>
     );
-  }
+  };
 
   return (
     <Container size="xs" py={{ base: 'md', sm: 'xl' }}>
       <PageTitle ta="center">{t('decision.title')}</PageTitle>
-      {body}
+      {token ? (
+        <QueryState query={view} errorText={linkError} errorTestId="decision-error">
+          {decision}
+        </QueryState>
+      ) : (
+        <Alert color="red" role="alert">
+          {t('decision.invalid')}
+        </Alert>
+      )}
     </Container>
   );
 }
