@@ -22,7 +22,6 @@ import { and, eq, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { HostNotification } from '@sesame/shared';
 import type { Config } from '../config';
-import { PollingLoop } from '../polling-loop';
 import type { Db } from '../db/client';
 import {
   chatChannels,
@@ -43,6 +42,7 @@ import {
 } from '../mail/outbox';
 import { findCheckIn, findInvitationSource, findLoopSource } from '../mail/sources';
 import { timeAtSite } from '../mail/zone';
+import { OutboxWorker, workerJob } from '../outbox-worker';
 import { DecisionTokens, meetingDayEnd } from '../requests/decision-token';
 import { SecretBox } from '../sso/secret-box';
 import { wallClock } from '../time-zones';
@@ -110,12 +110,11 @@ function judge(result: PostResult): 'ok' | 'retry' | 'refused' {
   return 'refused';
 }
 
-export class ChatWorker {
+export class ChatWorker extends OutboxWorker<typeof chatOutbox> {
   private readonly options: ChatRetryOptions;
   private readonly tokens: DecisionTokens;
   private readonly box: SecretBox;
   private readonly clock: () => Date;
-  private readonly loop: PollingLoop;
 
   constructor(
     private readonly deps: {
@@ -129,12 +128,11 @@ export class ChatWorker {
     },
     options: Partial<ChatRetryOptions> = {},
   ) {
-    this.options = { ...CHAT_RETRY, ...options };
-    this.loop = new PollingLoop(
-      () => this.drain(),
-      this.options.pollMs,
-      (error) => deps.log.error({ err: error }, 'chat worker pass failed'),
+    const settings = { ...CHAT_RETRY, ...options };
+    super({ table: chatOutbox, state: chatOutbox.status }, settings.pollMs, (error) =>
+      deps.log.error({ err: error }, 'chat worker pass failed'),
     );
+    this.options = settings;
     this.tokens = new DecisionTokens(deps.config.jwtSecret);
     this.box = new SecretBox(deps.config.ssoSecretKey, 'chat-secret');
     this.clock = deps.clock ?? (() => new Date());
@@ -146,40 +144,17 @@ export class ChatWorker {
 
   /** Claims one due row for this worker (short transaction, SKIP LOCKED). */
   async claim(): Promise<OutboxRow | null> {
-    return this.deps.db.transaction(async (tx) => {
-      const [due] = await tx
-        .select({ id: chatOutbox.id })
-        .from(chatOutbox)
-        .where(
-          and(
-            inArray(chatOutbox.status, ['pending', 'sending']),
-            lte(chatOutbox.nextAttemptAt, this.clock()),
-          ),
-        )
-        .orderBy(chatOutbox.nextAttemptAt)
-        .limit(1)
-        .for('update', { skipLocked: true });
-      if (!due) return null;
-      const [row] = await tx
-        .update(chatOutbox)
-        .set({
-          status: 'sending',
-          attempts: sql`${chatOutbox.attempts} + 1`,
-          nextAttemptAt: this.later(this.options.leaseMs),
-        })
-        .where(eq(chatOutbox.id, due.id))
-        .returning();
-      return row ?? null;
+    return this.claimOneDue(this.deps.db, {
+      due: and(
+        inArray(chatOutbox.status, ['pending', 'sending']),
+        lte(chatOutbox.nextAttemptAt, this.clock()),
+      ),
+      sending: {
+        status: 'sending',
+        attempts: this.nextAttempt(),
+        nextAttemptAt: this.later(this.options.leaseMs),
+      },
     });
-  }
-
-  /** This worker's claim on the row: still sending, and not taken over since. */
-  private mine(row: OutboxRow) {
-    return and(
-      eq(chatOutbox.id, row.id),
-      eq(chatOutbox.status, 'sending'),
-      eq(chatOutbox.attempts, row.attempts),
-    );
   }
 
   /** An active staff member of the row's company: their name, address and language. */
@@ -514,7 +489,7 @@ export class ChatWorker {
     );
   }
 
-  private async deliver(row: OutboxRow): Promise<void> {
+  protected async deliver(row: OutboxRow): Promise<void> {
     const { db, log } = this.deps;
     let rendered: Rendered | null;
     let attempt: Attempt;
@@ -560,36 +535,11 @@ export class ChatWorker {
     }
     await this.giveUp(row, reason || 'no place to post it', attempt.reached);
   }
-
-  /** Sends everything due now; resolves with the number of rows handled. */
-  async drain(): Promise<number> {
-    let handled = 0;
-    while (!this.loop.stopping) {
-      const row = await this.claim();
-      if (!row) return handled;
-      await this.deliver(row);
-      handled += 1;
-    }
-    return handled;
-  }
-
-  start(): void {
-    this.loop.start();
-  }
-
-  /** Finishes the message in hand, claims no other, and resolves when the worker is idle. */
-  stop(): Promise<void> {
-    return this.loop.stop();
-  }
 }
 
 /** The background job (registered in src/background.ts). */
 export function chatWorkerJob(app: FastifyInstance): () => Promise<void> {
-  const worker = new ChatWorker({
-    db: app.db,
-    config: app.config,
-    log: app.log.child({ job: 'chat' }),
-  });
-  worker.start();
-  return () => worker.stop();
+  return workerJob(
+    new ChatWorker({ db: app.db, config: app.config, log: app.log.child({ job: 'chat' }) }),
+  );
 }

@@ -23,6 +23,7 @@ import {
   type SQL,
   type SQLWrapper,
 } from 'drizzle-orm';
+import type { PgSelect } from 'drizzle-orm/pg-core';
 import {
   LOG_COUNT_CAP,
   USER_CHECK_LOGS_PER_ROW,
@@ -133,6 +134,26 @@ function checkFields(table: typeof visitorChecks | typeof userChecks) {
   };
 }
 
+/** What every log row says besides its person: its company, its site, and its check. */
+const entryFields = (table: typeof visitorChecks | typeof userChecks) => ({
+  companyName: companies.name,
+  companySlug: companies.slug,
+  ...siteFields(table),
+  ...checkFields(table),
+});
+
+/** The joins `entryFields` reads: the check's company and site, and who recorded it. */
+function joinEntry<Query extends PgSelect>(
+  query: Query,
+  table: typeof visitorChecks | typeof userChecks,
+) {
+  return query
+    .innerJoin(companies, eq(companies.id, table.companyId))
+    .innerJoin(sites, eq(sites.id, table.siteId))
+    .leftJoin(checkInUser, eq(checkInUser.id, table.checkInBy))
+    .leftJoin(checkOutUser, eq(checkOutUser.id, table.checkOutBy));
+}
+
 /** A staff member's name by id, for the rarely set undo columns (no join on every row). */
 const staffNameOf = (id: SQLWrapper) =>
   sql<
@@ -217,7 +238,7 @@ export interface VisitorLogEntry extends CheckEntry, SiteOfEntry {
 }
 
 function selectVisitorLog(db: Db) {
-  return db
+  const select = db
     .select({
       id: visitorChecks.id,
       visitorId: visitors.id,
@@ -228,19 +249,14 @@ function selectVisitorLog(db: Db) {
       organisationName: visitors.organisationName,
       imageId: visitors.requestImageId,
       imageType: photo.mediaType,
-      companyName: companies.name,
-      companySlug: companies.slug,
-      ...siteFields(visitorChecks),
       createdAt: visitorChecks.createdAt,
-      ...checkFields(visitorChecks),
+      ...entryFields(visitorChecks),
     })
     .from(visitorChecks)
     .innerJoin(visitors, eq(visitors.id, visitorChecks.visitorId))
-    .innerJoin(companies, eq(companies.id, visitorChecks.companyId))
-    .innerJoin(sites, eq(sites.id, visitorChecks.siteId))
     .leftJoin(photo, eq(photo.id, visitors.requestImageId))
-    .leftJoin(checkInUser, eq(checkInUser.id, visitorChecks.checkInBy))
-    .leftJoin(checkOutUser, eq(checkOutUser.id, visitorChecks.checkOutBy));
+    .$dynamic();
+  return joinEntry(select, visitorChecks);
 }
 
 export async function listVisitorLog(
@@ -304,14 +320,27 @@ export async function* streamVisitorLog(
 
 // ── QR users' and members' checks ─────────────────────────────────────────────
 
-export interface UserLogEntry extends CheckEntry, SiteOfEntry {
-  id: string;
+/** A QR user or member, as both of their lists name them. */
+export interface QrPersonOfEntry {
   userId: string;
   uidn: string;
   kind: string;
   firstname: string | null;
   lastname: string | null;
   email: string | null;
+}
+
+const qrPersonFields = {
+  userId: qrUsers.id,
+  uidn: qrUsers.uidn,
+  kind: qrUsers.kind,
+  firstname: qrUsers.firstname,
+  lastname: qrUsers.lastname,
+  email: qrUsers.email,
+};
+
+export interface UserLogEntry extends QrPersonOfEntry, CheckEntry, SiteOfEntry {
+  id: string;
   companyName: string;
   companySlug: string;
 }
@@ -338,26 +367,16 @@ export async function listUserLog(
         )
       : undefined,
   );
-  const rows = await db
+  const select = db
     .select({
       id: userChecks.id,
-      userId: qrUsers.id,
-      uidn: qrUsers.uidn,
-      kind: qrUsers.kind,
-      firstname: qrUsers.firstname,
-      lastname: qrUsers.lastname,
-      email: qrUsers.email,
-      companyName: companies.name,
-      companySlug: companies.slug,
-      ...siteFields(userChecks),
-      ...checkFields(userChecks),
+      ...qrPersonFields,
+      ...entryFields(userChecks),
     })
     .from(userChecks)
     .innerJoin(qrUsers, eq(qrUsers.id, userChecks.qrUserId))
-    .innerJoin(companies, eq(companies.id, userChecks.companyId))
-    .innerJoin(sites, eq(sites.id, userChecks.siteId))
-    .leftJoin(checkInUser, eq(checkInUser.id, userChecks.checkInBy))
-    .leftJoin(checkOutUser, eq(checkOutUser.id, userChecks.checkOutBy))
+    .$dynamic();
+  const rows = await joinEntry(select, userChecks)
     .where(where)
     .orderBy(desc(userChecks.checkInAt), desc(userChecks.id))
     .limit(query.per_page)
@@ -365,13 +384,7 @@ export async function listUserLog(
   return { rows, ...(await cappedCount(db, userChecks, where)) };
 }
 
-export interface AttendanceEntry {
-  userId: string;
-  uidn: string;
-  kind: string;
-  firstname: string | null;
-  lastname: string | null;
-  email: string | null;
+export interface AttendanceEntry extends QrPersonOfEntry {
   contact: string | null;
   companyId: string;
   dateExp: Date | null;
@@ -400,12 +413,7 @@ export async function listUserAttendance(
   );
   const people = await db
     .select({
-      userId: qrUsers.id,
-      uidn: qrUsers.uidn,
-      kind: qrUsers.kind,
-      firstname: qrUsers.firstname,
-      lastname: qrUsers.lastname,
-      email: qrUsers.email,
+      ...qrPersonFields,
       contact: qrUsers.contact,
       companyId: qrUsers.companyId,
       dateExp: qrUsers.dateExp,

@@ -11,14 +11,13 @@ export function eventQrImageUrl(companySlug: string, eventSlug: string): string 
 const iso = (value: string | Date | null | undefined) =>
   value ? new Date(value).toISOString() : null;
 
-export function presentEvent(row: EventRow, publicUrl: string): Event {
+/** What an event says of itself to staff and to anyone with its link alike. */
+function eventFacts(row: EventRow, publicUrl: string) {
   return {
-    id: row.id,
     name: row.name,
     slug: row.slug,
     location: row.location,
     address_name: row.addressName,
-    addressName: row.addressName,
     city: row.city,
     state: row.state,
     zipcode: row.zipcode,
@@ -26,6 +25,16 @@ export function presentEvent(row: EventRow, publicUrl: string): Event {
     date_event: row.dateEvent,
     time_event: row.timeEvent,
     starts_at: iso(row.startsAt),
+    link: qrTargets.eventShareLink(publicUrl, row.company.slug, row.slug),
+    qrcode_url: eventQrImageUrl(row.company.slug, row.slug),
+  };
+}
+
+export function presentEvent(row: EventRow, publicUrl: string): Event {
+  return {
+    ...eventFacts(row, publicUrl),
+    id: row.id,
+    addressName: row.addressName,
     closed: row.closedAt !== null,
     closed_at: iso(row.closedAt),
     departement_id: row.departementId,
@@ -33,8 +42,6 @@ export function presentEvent(row: EventRow, publicUrl: string): Event {
     companyId: row.companyId,
     company: row.company,
     site: row.site,
-    link: qrTargets.eventShareLink(publicUrl, row.company.slug, row.slug),
-    qrcode_url: eventQrImageUrl(row.company.slug, row.slug),
     participant_count: row.participantCount,
     created_at: row.createdAt.toISOString(),
   };
@@ -47,22 +54,10 @@ export function presentPublicEvent(
   publicUrl: string,
 ): PublicEvent {
   return {
-    name: row.name,
-    slug: row.slug,
-    location: row.location,
-    address_name: row.addressName,
-    city: row.city,
-    state: row.state,
-    zipcode: row.zipcode,
-    country: row.country,
-    date_event: row.dateEvent,
-    time_event: row.timeEvent,
-    starts_at: iso(row.startsAt),
+    ...eventFacts(row, publicUrl),
     closed: state !== 'open',
     // The zone the poster reads the date and time in: the event's site's (issue 28).
     company: { name: row.company.name, slug: row.company.slug, timezone: row.site.timezone },
-    link: qrTargets.eventShareLink(publicUrl, row.company.slug, row.slug),
-    qrcode_url: eventQrImageUrl(row.company.slug, row.slug),
   };
 }
 

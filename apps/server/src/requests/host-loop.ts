@@ -27,6 +27,10 @@ export const HOST_SEARCH_LIMIT = 8;
 
 const displayName = sql<string>`trim(${users.firstname} || ' ' || ${users.name})`;
 
+/** The company's staff who may host or decide: active people (never an API key's account). */
+const activeStaffOf = (companyId: string) =>
+  and(eq(users.companyId, companyId), eq(users.status, true), isPerson);
+
 /**
  * The company's active staff whose name matches `q` (either order): names only, never an
  * e-mail. With `siteId` (issue 28), the site's own first: those whose home site it is, then
@@ -48,14 +52,7 @@ export async function searchHosts(
   return db
     .select({ id: users.id, name: displayName })
     .from(users)
-    .where(
-      and(
-        eq(users.companyId, companyId),
-        eq(users.status, true),
-        isPerson,
-        likeAny(q, fullNames(users.firstname, users.name)),
-      ),
-    )
+    .where(and(activeStaffOf(companyId), likeAny(q, fullNames(users.firstname, users.name))))
     .orderBy(...ofSite, asc(users.name), asc(users.firstname))
     .limit(HOST_SEARCH_LIMIT);
 }
@@ -65,9 +62,7 @@ export async function findHost(db: Db, companyId: string, userId: string) {
   const [row] = await db
     .select({ id: users.id, name: displayName, email: users.email })
     .from(users)
-    .where(
-      and(eq(users.id, userId), eq(users.companyId, companyId), eq(users.status, true), isPerson),
-    )
+    .where(and(eq(users.id, userId), activeStaffOf(companyId)))
     .limit(1);
   return row ?? null;
 }
@@ -77,14 +72,7 @@ export async function findHostByEmail(db: Db, companyId: string, email: string) 
   const [row] = await db
     .select({ id: users.id, name: displayName })
     .from(users)
-    .where(
-      and(
-        eq(sql`lower(${users.email})`, email.toLowerCase()),
-        eq(users.companyId, companyId),
-        eq(users.status, true),
-        isPerson,
-      ),
-    )
+    .where(and(eq(sql`lower(${users.email})`, email.toLowerCase()), activeStaffOf(companyId)))
     .limit(1);
   return row ?? null;
 }
@@ -111,9 +99,7 @@ export async function deciders(
       .from(users)
       .where(
         and(
-          eq(users.companyId, companyId),
-          eq(users.status, true),
-          isPerson,
+          activeStaffOf(companyId),
           sql`${users.roles}[1] = 'ROLE_EMPLOYEE'`,
           atSite && siteId
             ? sql`(cardinality(${users.siteIds}) = 0 or ${siteId}::uuid = any(${users.siteIds}))`

@@ -11,31 +11,25 @@ import { and, asc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import { SSO_LIMITS, breaksTheLine, TEXT_MAX } from '@sesame/shared';
 import { audit } from '../audit/service';
 import type { Database, Db } from '../db/client';
-import { countRows } from '../db/pagination';
 import { scimGroupMembers, scimGroups, users } from '../db/schema';
 import { isUniqueViolation } from '../errors';
 import { isPerson } from '../users/person';
-import {
-  invalidPath,
-  invalidSyntax,
-  invalidValue,
-  mutability,
-  scimBadRequest,
-  uniqueness,
-} from './errors';
+import { invalidPath, invalidSyntax, invalidValue, scimBadRequest, uniqueness } from './errors';
 import { field, isObject, optionalText } from './attributes';
-import {
-  filterSql,
-  matchesElement,
-  textEquals,
-  textEqualsIgnoringCase,
-  type AttributeSql,
-  type Filter,
-} from './filter';
+import { matchesElement, textEquals, textEqualsIgnoringCase, type AttributeSql } from './filter';
 import type { PatchStep } from './patch';
 import { presentGroup, type ScimGroupRow, type ScimResource } from './presenter';
+import {
+  UUID,
+  findScimRow,
+  idEquals,
+  listScimRows,
+  refusePatch,
+  type ScimCaller,
+  type ScimListQuery,
+  withTheirEntries,
+} from './resources';
 import { applyMappedRoles, notPlatformStaff } from './roles';
-import { UUID, type ScimCaller } from './users';
 
 /** The most members one group holds (a request's body is 1 MB at most anyway). */
 const MEMBERS_MAX = 10_000;
@@ -48,18 +42,19 @@ const columns = {
   updatedAt: scimGroups.updatedAt,
 };
 
+/** The groups of the caller's company. */
+const groupsOf = (caller: ScimCaller) => ({
+  table: scimGroups,
+  select: (db: Db) => db.select(columns).from(scimGroups).$dynamic(),
+  scope: eq(scimGroups.companyId, caller.companyId),
+});
+
 export async function findScimGroup(
   db: Db,
   caller: ScimCaller,
   id: string,
 ): Promise<ScimGroupRow | null> {
-  if (!UUID.test(id)) return null;
-  const [row] = await db
-    .select(columns)
-    .from(scimGroups)
-    .where(and(eq(scimGroups.id, id), eq(scimGroups.companyId, caller.companyId)))
-    .limit(1);
-  return row ?? null;
+  return findScimRow(db, groupsOf(caller), id);
 }
 
 async function membersOf(db: Db, groupIds: string[]) {
@@ -89,12 +84,8 @@ async function present(
         rows.map((r) => r.id),
       )
     : [];
-  return rows.map((row) =>
-    presentGroup(
-      caller.base,
-      row,
-      members.filter((m) => m.groupId === row.id),
-    ),
+  return withTheirEntries(rows, members, (m) => m.groupId).map(([row, itsMembers]) =>
+    presentGroup(caller.base, row, itsMembers),
   );
 }
 
@@ -109,49 +100,21 @@ export async function presentScimGroup(
 }
 
 const GROUP_ATTRIBUTES: Record<string, AttributeSql> = {
-  id: (op, value) =>
-    op === 'eq' && typeof value === 'string'
-      ? UUID.test(value)
-        ? eq(scimGroups.id, value)
-        : sql`false`
-      : undefined,
+  id: idEquals((id) => eq(scimGroups.id, id)),
   displayname: textEqualsIgnoringCase(scimGroups.displayName),
   externalid: textEquals(scimGroups.externalId),
-  'members.value': (op, value) =>
-    op === 'eq' && typeof value === 'string'
-      ? UUID.test(value)
-        ? sql`exists (select 1 from ${scimGroupMembers} where ${scimGroupMembers.groupId} = ${scimGroups.id} and ${scimGroupMembers.userId} = ${value})`
-        : sql`false`
-      : undefined,
+  'members.value': idEquals(
+    (id) =>
+      sql`exists (select 1 from ${scimGroupMembers} where ${scimGroupMembers.groupId} = ${scimGroups.id} and ${scimGroupMembers.userId} = ${id})`,
+  ),
 };
 
 export async function listScimGroups(
   db: Db,
   caller: ScimCaller,
-  query: {
-    filter?: { parsed: Filter; text: string };
-    startIndex: number;
-    count: number;
-    withMembers: boolean;
-  },
+  query: ScimListQuery & { withMembers: boolean },
 ): Promise<{ resources: ScimResource[]; total: number }> {
-  const conditions: SQL[] = [eq(scimGroups.companyId, caller.companyId)];
-  if (query.filter) {
-    conditions.push(filterSql(query.filter.parsed, GROUP_ATTRIBUTES, query.filter.text));
-  }
-  const where = and(...conditions);
-  const [rows, total] = await Promise.all([
-    query.count > 0
-      ? db
-          .select(columns)
-          .from(scimGroups)
-          .where(where)
-          .orderBy(asc(scimGroups.createdAt), asc(scimGroups.id))
-          .limit(query.count)
-          .offset(query.startIndex - 1)
-      : Promise.resolve([]),
-    countRows(db, scimGroups, where),
-  ]);
+  const { rows, total } = await listScimRows(db, groupsOf(caller), GROUP_ATTRIBUTES, query);
   return { resources: await present(db, caller, rows, query.withMembers), total };
 }
 
@@ -226,13 +189,8 @@ export function patchGroup(row: ScimGroupRow, members: string[], steps: PatchSte
         }
         break;
       }
-      case 'id':
-        if (value !== row.id) throw mutability('id');
-        break;
-      case 'meta':
-        throw mutability(raw);
       default:
-        throw invalidPath(raw);
+        refusePatch(path, value, row.id);
     }
   }
   return draft;

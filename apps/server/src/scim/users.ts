@@ -14,13 +14,12 @@
  * set null or goes with it). Each change is one audit entry without an actor, naming the
  * token.
  */
-import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { EMAIL_PATTERN, TEXT_MAX, breaksTheLine } from '@sesame/shared';
 import { toE164 } from '@sesame/shared/phone';
 import { audit } from '../audit/service';
 import { NO_PASSWORD } from '../auth/passwords';
 import type { Database, Db } from '../db/client';
-import { countRows } from '../db/pagination';
 import { scimGroupMembers, scimGroups, users } from '../db/schema';
 import { isUniqueViolation } from '../errors';
 import { isPerson } from '../users/person';
@@ -35,26 +34,22 @@ import {
   uniqueness,
 } from './errors';
 import { field, isObject, optionalText, text } from './attributes';
-import {
-  filterSql,
-  matchesElement,
-  textEquals,
-  textEqualsIgnoringCase,
-  type AttributeSql,
-  type Filter,
-} from './filter';
+import { matchesElement, textEquals, textEqualsIgnoringCase, type AttributeSql } from './filter';
 import { readBoolean, type PatchStep } from './patch';
 import { presentUser, type ScimResource, type ScimUserRow } from './presenter';
+import {
+  UUID,
+  findScimRow,
+  idEquals,
+  listScimRows,
+  refusePatch,
+  type ScimCaller,
+  type ScimListQuery,
+  withTheirEntries,
+} from './resources';
 import { notPlatformStaff, roleMappingOf, roleOfGroups } from './roles';
 
-/** Who calls: the token's company and id, and the base of the resources' locations. */
-export interface ScimCaller {
-  companyId: string;
-  tokenId: string;
-  base: string;
-}
-
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export { UUID, type ScimCaller } from './resources';
 
 const columns = {
   id: users.id,
@@ -73,19 +68,20 @@ const columns = {
 const ofCompany = (companyId: string) =>
   and(eq(users.companyId, companyId), notPlatformStaff, isPerson)!;
 
+/** The caller's accounts (never the platform's staff). */
+const usersOf = (caller: ScimCaller) => ({
+  table: users,
+  select: (db: Db) => db.select(columns).from(users).$dynamic(),
+  scope: ofCompany(caller.companyId),
+});
+
 /** An account of the caller's company (never the platform's staff), or null. */
 export async function findScimUser(
   db: Db,
   caller: ScimCaller,
   id: string,
 ): Promise<ScimUserRow | null> {
-  if (!UUID.test(id)) return null;
-  const [row] = await db
-    .select(columns)
-    .from(users)
-    .where(and(eq(users.id, id), ofCompany(caller.companyId)))
-    .limit(1);
-  return row ?? null;
+  return findScimRow(db, usersOf(caller), id);
 }
 
 async function present(db: Db, caller: ScimCaller, rows: ScimUserRow[]): Promise<ScimResource[]> {
@@ -102,12 +98,8 @@ async function present(db: Db, caller: ScimCaller, rows: ScimUserRow[]): Promise
         .where(inArray(scimGroupMembers.userId, ids))
         .orderBy(asc(scimGroups.displayName))
     : [];
-  return rows.map((row) =>
-    presentUser(
-      caller.base,
-      row,
-      memberships.filter((m) => m.userId === row.id),
-    ),
+  return withTheirEntries(rows, memberships, (m) => m.userId).map(([row, groups]) =>
+    presentUser(caller.base, row, groups),
   );
 }
 
@@ -120,12 +112,7 @@ const displayNameSql = sql`${users.firstname} || ' ' || ${users.name}`;
 
 /** What a filter on Users may search. */
 const USER_ATTRIBUTES: Record<string, AttributeSql> = {
-  id: (op, value) =>
-    op === 'eq' && typeof value === 'string'
-      ? UUID.test(value)
-        ? eq(users.id, value)
-        : sql`false`
-      : undefined,
+  id: idEquals((id) => eq(users.id, id)),
   username: textEqualsIgnoringCase(users.email),
   emails: textEqualsIgnoringCase(users.email),
   'emails.value': textEqualsIgnoringCase(users.email),
@@ -140,25 +127,9 @@ const USER_ATTRIBUTES: Record<string, AttributeSql> = {
 export async function listScimUsers(
   db: Db,
   caller: ScimCaller,
-  query: { filter?: { parsed: Filter; text: string }; startIndex: number; count: number },
+  query: ScimListQuery,
 ): Promise<{ resources: ScimResource[]; total: number }> {
-  const conditions: SQL[] = [ofCompany(caller.companyId)];
-  if (query.filter) {
-    conditions.push(filterSql(query.filter.parsed, USER_ATTRIBUTES, query.filter.text));
-  }
-  const where = and(...conditions);
-  const [rows, total] = await Promise.all([
-    query.count > 0
-      ? db
-          .select(columns)
-          .from(users)
-          .where(where)
-          .orderBy(asc(users.createdAt), asc(users.id))
-          .limit(query.count)
-          .offset(query.startIndex - 1)
-      : Promise.resolve([]),
-    countRows(db, users, where),
-  ]);
+  const { rows, total } = await listScimRows(db, usersOf(caller), USER_ATTRIBUTES, query);
   return { resources: await present(db, caller, rows), total };
 }
 
@@ -327,14 +298,10 @@ export function patchUser(row: ScimUserRow, steps: PatchStep[]): UserDraft {
         } else if (sub !== 'type' && sub !== 'primary') throw invalidPath(raw);
         break;
       }
-      case 'id':
-        if (value !== row.id) throw mutability('id');
-        break;
       case 'groups':
-      case 'meta':
         throw mutability(raw);
       default:
-        throw invalidPath(raw);
+        refusePatch(path, value, row.id);
     }
   }
   return draft;

@@ -22,9 +22,9 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { WEBHOOK_LIMITS } from '@sesame/shared';
 import type { Config } from '../config';
-import { PollingLoop } from '../polling-loop';
 import type { Db } from '../db/client';
 import { webhookDeliveries, webhookEndpoints } from '../db/schema';
+import { OutboxWorker, workerJob } from '../outbox-worker';
 import { SecretBox } from '../sso/secret-box';
 import { safePost, type PostOptions, type PostResult } from './safe-post';
 
@@ -69,11 +69,10 @@ const kept = (text: string) => {
     : bytes.subarray(0, WEBHOOK_LIMITS.answerKeptBytes).toString('utf8');
 };
 
-export class WebhookWorker {
+export class WebhookWorker extends OutboxWorker<typeof webhookDeliveries> {
   private readonly options: WebhookWorkerOptions;
   private readonly box: SecretBox;
   private readonly clock: () => Date;
-  private readonly loop: PollingLoop;
 
   constructor(
     private readonly deps: {
@@ -86,12 +85,11 @@ export class WebhookWorker {
     },
     options: Partial<WebhookWorkerOptions> = {},
   ) {
-    this.options = { ...WEBHOOK_WORKER, ...options };
-    this.loop = new PollingLoop(
-      () => this.drain(),
-      this.options.pollMs,
-      (error) => deps.log.error({ err: error }, 'webhook worker pass failed'),
+    const settings = { ...WEBHOOK_WORKER, ...options };
+    super({ table: webhookDeliveries, state: webhookDeliveries.state }, settings.pollMs, (error) =>
+      deps.log.error({ err: error }, 'webhook worker pass failed'),
     );
+    this.options = settings;
     this.box = new SecretBox(deps.config.ssoSecretKey, 'webhook-secret');
     this.clock = deps.clock ?? (() => new Date());
   }
@@ -99,45 +97,22 @@ export class WebhookWorker {
   /** Claims the oldest due head of an enabled endpoint (short transaction, SKIP LOCKED). */
   async claim(): Promise<DeliveryRow | null> {
     const now = this.clock();
-    return this.deps.db.transaction(async (tx) => {
-      const [due] = await tx
-        .select({ id: webhookDeliveries.id })
-        .from(webhookDeliveries)
-        .where(
-          and(
-            sql`${webhookDeliveries.state} in ('pending', 'retrying', 'sending')`,
-            sql`${webhookDeliveries.nextAttemptAt} <= ${now.toISOString()}::timestamptz`,
-            sql`${webhookDeliveries.seq} = (select min(h.seq) from webhook_deliveries h
-                  where h.endpoint_id = ${webhookDeliveries.endpointId}
-                    and h.state in ('pending', 'retrying', 'sending'))`,
-            sql`exists (select 1 from webhook_endpoints e
-                  where e.id = ${webhookDeliveries.endpointId} and e.enabled)`,
-          ),
-        )
-        .orderBy(webhookDeliveries.nextAttemptAt)
-        .limit(1)
-        .for('update', { skipLocked: true });
-      if (!due) return null;
-      const [row] = await tx
-        .update(webhookDeliveries)
-        .set({
-          state: 'sending',
-          attempts: sql`${webhookDeliveries.attempts} + 1`,
-          nextAttemptAt: new Date(now.getTime() + this.options.leaseMs),
-        })
-        .where(eq(webhookDeliveries.id, due.id))
-        .returning();
-      return row ?? null;
+    return this.claimOneDue(this.deps.db, {
+      due: and(
+        sql`${webhookDeliveries.state} in ('pending', 'retrying', 'sending')`,
+        sql`${webhookDeliveries.nextAttemptAt} <= ${now.toISOString()}::timestamptz`,
+        sql`${webhookDeliveries.seq} = (select min(h.seq) from webhook_deliveries h
+              where h.endpoint_id = ${webhookDeliveries.endpointId}
+                and h.state in ('pending', 'retrying', 'sending'))`,
+        sql`exists (select 1 from webhook_endpoints e
+              where e.id = ${webhookDeliveries.endpointId} and e.enabled)`,
+      ),
+      sending: {
+        state: 'sending',
+        attempts: this.nextAttempt(),
+        nextAttemptAt: new Date(now.getTime() + this.options.leaseMs),
+      },
     });
-  }
-
-  /** This worker's claim on the row: still sending, and not taken over since. */
-  private mine(row: DeliveryRow) {
-    return and(
-      eq(webhookDeliveries.id, row.id),
-      eq(webhookDeliveries.state, 'sending'),
-      eq(webhookDeliveries.attempts, row.attempts),
-    );
   }
 
   /** One attempt of a claimed delivery, and its outcome written down. */
@@ -211,36 +186,11 @@ export class WebhookWorker {
       })
       .where(this.mine(row));
   }
-
-  /** Sends everything due now; resolves with the number of attempts made. */
-  async drain(): Promise<number> {
-    let handled = 0;
-    while (!this.loop.stopping) {
-      const row = await this.claim();
-      if (!row) return handled;
-      await this.deliver(row);
-      handled += 1;
-    }
-    return handled;
-  }
-
-  start(): void {
-    this.loop.start();
-  }
-
-  /** Finishes the attempt in hand, claims no other, and resolves when the worker is idle. */
-  stop(): Promise<void> {
-    return this.loop.stop();
-  }
 }
 
 /** The background job (registered in src/background.ts). */
 export function webhookWorkerJob(app: FastifyInstance): () => Promise<void> {
-  const worker = new WebhookWorker({
-    db: app.db,
-    config: app.config,
-    log: app.log.child({ job: 'webhooks' }),
-  });
-  worker.start();
-  return () => worker.stop();
+  return workerJob(
+    new WebhookWorker({ db: app.db, config: app.config, log: app.log.child({ job: 'webhooks' }) }),
+  );
 }
