@@ -13,14 +13,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   ID_FILE_MAX_BYTES,
   asOneLine,
-  firstVisitorIssue,
   visitorFormSchema,
   type VisitorCreateInput,
 } from '@sesame/shared';
 import { findCompany } from '../companies/service';
 import type { Db } from '../db/client';
-import { issueMessage, issueMessages } from '../language';
-import { badRequest, conflict, HttpError, notFound, payloadTooLarge } from '../errors';
+import { conflict, HttpError, notFound } from '../errors';
+import { visitorFormError } from '../visitors/form-error';
 import { ALLOWED } from '../files/detect';
 import { checkFile, withStoredFileCleanup, type MultipartBody } from '../files/uploads';
 import type { VisitorRow } from '../visitors/service';
@@ -96,12 +95,7 @@ export function registrationDesk(app: FastifyInstance): RegistrationDesk {
         request_time: event.timeEvent,
         request_image: upload ? { size: upload.bytes.length } : undefined,
       });
-      if (!parsed.success) {
-        const first = firstVisitorIssue(parsed.error);
-        const message = issueMessage(parsed.error.issues[0] ?? {});
-        if (first.key === 'fileTooLarge') throw payloadTooLarge(message);
-        throw badRequest(message, issueMessages(parsed.error.issues));
-      }
+      if (!parsed.success) throw visitorFormError(parsed.error);
       const document = checkFile(upload, ALLOWED.identityDocument, ID_FILE_MAX_BYTES);
 
       const outcome = await withStoredFileCleanup(app.storage, (storage) =>

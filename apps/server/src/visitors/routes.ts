@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { idParams } from '../params';
 import {
   ID_FILE_MAX_BYTES,
-  firstVisitorIssue,
   isPastVisitDate,
   isUidnShaped,
   visitorCardSchema,
@@ -16,14 +15,15 @@ import { audit } from '../audit/service';
 import { loadAuthorized } from '../auth/authorize';
 import { findCompany } from '../companies/service';
 import { findEventOfForm, registrationDesk } from '../events/registration';
-import { badRequest, notFound, payloadTooLarge } from '../errors';
+import { badRequest, notFound } from '../errors';
+import { visitorFormError } from './form-error';
 import { ALLOWED } from '../files/detect';
 import { checkFile, readMultipart, withStoredFileCleanup } from '../files/uploads';
 import { dayOf } from '../time-zones';
 import { findCardSource, isConfirmed, presentVisitorCard } from './card';
 import { createVisitor, deleteVisitor, findVisitor } from './service';
 import { presentCreatedVisitor } from './presenter';
-import { issueMessage, issueMessages, say } from '../language';
+import { issueMessage, say } from '../language';
 import { siteForNewRecord } from '../sites/service';
 import { visitorTypeOf, type VisitorTypeRow } from '../visitor-types/steps';
 import { signForVisit } from '../documents/signing';
@@ -111,12 +111,7 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
         ...body.fields,
         request_image: upload ? { size: upload.bytes.length } : undefined,
       });
-      if (!parsed.success) {
-        const first = firstVisitorIssue(parsed.error);
-        const message = issueMessage(parsed.error.issues[0] ?? {});
-        if (first.key === 'fileTooLarge') throw payloadTooLarge(message);
-        throw badRequest(message, issueMessages(parsed.error.issues));
-      }
+      if (!parsed.success) throw visitorFormError(parsed.error);
       const fields = parsed.data;
       if (!fields.company_id) throw badRequest();
       const company = await findCompany(app.db, fields.company_id);
