@@ -14,11 +14,7 @@ export function companyQrImageUrl(slug: string): string {
 
 export function presentCompany(row: CompanyRow, ctx: CompanyPresenterContext): Company {
   return {
-    id: row.id,
-    name: row.name,
-    slug: row.slug,
-    logo: row.logoStoredName,
-    logo_url: ctx.fileUrls.logo(row.logoStoredName),
+    ...presentListedCompany(row, ctx),
     description: row.description,
     member_count: row.memberCount,
     number_of_employee: row.numberOfEmployee,
@@ -37,8 +33,6 @@ export function presentCompany(row: CompanyRow, ctx: CompanyPresenterContext): C
     arrival_early_minutes: row.arrivalEarlyMinutes,
     day_end: row.dayEnd,
     kiosk_email_enabled: row.kioskEmailEnabled,
-    link: qrTargets.companyRequestMeeting(ctx.publicUrl, row.slug),
-    qrcode_url: companyQrImageUrl(row.slug),
     created_at: row.createdAt.toISOString(),
   };
 }
