@@ -31,7 +31,7 @@ import { TokenService, type TokenClaims } from './auth/tokens';
 import { DEFAULT_HTTP_TIMEOUTS, type Config } from './config';
 import { isDatabaseUnavailable } from './db/availability';
 import type { Database } from './db/client';
-import { badRequest, forbidden, HttpError, unauthenticated } from './errors';
+import { badRequest, errorCode, forbidden, HttpError, unauthenticated } from './errors';
 import { containsNul, urlHasNul } from './input';
 import { readRequestLanguage, say } from './language';
 import { appLoggerOptions } from './log-redaction';
@@ -360,7 +360,7 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
     }
     // Fastify's errors carry statusCode and code; the handler is given them as plain Errors.
     const status = (error as { statusCode?: number }).statusCode;
-    if (status === 413 || (error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+    if (status === 413 || errorCode(error) === 'FST_REQ_FILE_TOO_LARGE') {
       // The parser's own limit: the largest upload any field takes.
       return reply
         .code(413)

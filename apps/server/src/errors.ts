@@ -27,11 +27,29 @@ export const payloadTooLarge = (say: Say = (m) => m.api.fileTooLarge) => new Htt
 export const unsupportedMediaType = (say: Say = (m) => m.api.fileTypeRefused) =>
   new HttpError(415, say);
 
+/** A property of a thrown value, whatever was thrown (catch gives unknown). */
+function property(error: unknown, name: 'code' | 'constraint' | 'cause'): unknown {
+  return typeof error === 'object' && error !== null && name in error
+    ? (error as Record<typeof name, unknown>)[name] // checked just above: `name` is in it
+    : undefined;
+}
+
+/**
+ * The code a failure carries — PostgreSQL's SQLSTATE ('23505'), Node's system error
+ * ('ENOENT'), a library's — on the error itself or, where a library wrapped it (drizzle
+ * wraps the driver's error), on its cause.
+ */
+export function errorCode(error: unknown): string | undefined {
+  const code = property(error, 'code');
+  if (typeof code === 'string') return code;
+  const cause = property(error, 'cause');
+  return cause === undefined ? undefined : errorCode(cause);
+}
+
 /** PostgreSQL unique_violation, whichever driver raised it. */
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {
-  // Drivers' errors are plain objects (code, constraint, cause), each checked below.
-  const e = error as { code?: string; constraint?: string; cause?: unknown } | null;
-  if (!e) return false;
-  if (e.code === '23505') return constraint ? e.constraint === constraint : true;
-  return e.cause ? isUniqueViolation(e.cause, constraint) : false;
+  if (property(error, 'code') === '23505')
+    return constraint ? property(error, 'constraint') === constraint : true;
+  const cause = property(error, 'cause');
+  return cause === undefined ? false : isUniqueViolation(cause, constraint);
 }

@@ -9,6 +9,7 @@ import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/client';
 import { startBackgroundWork } from './background';
 import { seedFirstRun } from './setup/seed';
+import { errorCode } from './errors';
 
 /** The longest a stop may take (a supervisor's SIGKILL usually follows at 10 s). */
 const STOP_DEADLINE_MS = 8_000;
@@ -123,8 +124,7 @@ function portInUse(config: Config): Promise<NodeJS.ErrnoException | null> {
 
 /** The sentence for a port that cannot be opened, or null for any other failure. */
 function listenProblem(error: unknown, config: Config): string | null {
-  // listen's errors are Node system errors, which carry `code`.
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const code = errorCode(error);
   const where = `${config.host}:${config.port}`;
   if (code === 'EADDRINUSE')
     return `another program already listens on ${where}. Stop it, or set PORT to a free port.`;

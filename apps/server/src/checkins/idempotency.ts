@@ -16,7 +16,7 @@ import { and, eq, lt } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Database, Db } from '../db/client';
 import { scanRequests } from '../db/schema';
-import { badRequest, unauthenticated, unprocessable } from '../errors';
+import { badRequest, errorCode, unauthenticated, unprocessable } from '../errors';
 
 const KEY = /^[\w-]{8,100}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -116,8 +116,7 @@ export async function oncePerKey<T>(
         .returning({ key: scanRequests.key });
     } catch (error) {
       // A token of a user deleted since: the same answer as the check would give.
-      // drizzle wraps the driver's error: the PostgreSQL code is on its cause.
-      if ((error as { cause?: { code?: string } }).cause?.code === '23503') throw unauthenticated();
+      if (errorCode(error) === '23503') throw unauthenticated();
       throw error;
     }
     const mine = and(

@@ -7,6 +7,7 @@
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import lockfile from 'proper-lockfile';
+import { errorCode } from '../errors';
 
 export class DataFolderLockedError extends Error {}
 
@@ -27,7 +28,7 @@ function alive(pid: number): boolean {
     return true;
   } catch (error) {
     // catch gives unknown; process.kill throws Node system errors, which carry `code`.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    return errorCode(error) === 'EPERM';
   }
 }
 
@@ -47,7 +48,7 @@ export async function lockDataFolder(folder: string): Promise<() => Promise<void
     release = await lockfile.lock(folder, options);
   } catch (error) {
     // catch gives unknown; proper-lockfile throws Node-style errors, which carry `code`.
-    if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+    if (errorCode(error) !== 'ELOCKED') throw error;
     const pid = ownerPid(folder);
     if (pid !== null && pid !== process.pid && alive(pid)) {
       throw new DataFolderLockedError(

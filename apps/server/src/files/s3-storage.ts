@@ -12,6 +12,7 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { Readable } from 'node:stream';
 import type { StorageLocation } from '../config';
+import { errorCode } from '../errors';
 import {
   assertSafeName,
   isSafeName,
@@ -100,8 +101,7 @@ export class S3Storage implements FileStorage {
       return `The ${this.where} answered ${status ?? '?'} ${error.name}: ${error.message}`;
     if (name === 'AbortError' || name === 'TimeoutError')
       return `The ${this.where} did not answer in time.`;
-    // catch gives unknown; Node's network errors carry a code.
-    const code = (error as { code?: string } | null)?.code;
+    const code = errorCode(error);
     const message = error instanceof Error ? error.message : String(error);
     return `The ${this.where} could not be reached (${code ?? message}).`;
   }

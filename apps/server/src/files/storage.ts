@@ -20,7 +20,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { randomBytes } from 'node:crypto';
-import { HttpError } from '../errors';
+import { errorCode, HttpError } from '../errors';
 
 /** A stored file opened for reading: the caller must consume or destroy the stream. */
 export interface StoredStream {
@@ -115,7 +115,7 @@ export class LocalStorage implements FileStorage {
       return await readFile(this.pathOf(name));
     } catch (error) {
       // catch gives unknown; fs throws Node system errors, which carry `code`.
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      if (errorCode(error) === 'ENOENT') return null;
       throw error;
     }
   }
@@ -128,7 +128,7 @@ export class LocalStorage implements FileStorage {
       handle = await open(this.pathOf(name), 'r');
     } catch (error) {
       // catch gives unknown; fs throws Node system errors, which carry `code`.
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      if (errorCode(error) === 'ENOENT') return null;
       throw error;
     }
     try {
@@ -154,7 +154,7 @@ export class LocalStorage implements FileStorage {
       shards = await readdir(this.root);
     } catch (error) {
       // catch gives unknown; fs throws Node system errors, which carry `code`.
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      if (errorCode(error) === 'ENOENT') return;
       throw error;
     }
     for (const shard of shards) {
@@ -182,8 +182,7 @@ export class LocalStorage implements FileStorage {
       await mkdir(this.root, { recursive: true });
       await access(this.root, constants.W_OK);
     } catch (error) {
-      // catch gives unknown; fs throws Node system errors, which carry `code`.
-      const code = (error as NodeJS.ErrnoException).code ?? String(error);
+      const code = errorCode(error) ?? String(error);
       throw new Error(`The files folder ${this.root} is not writable (${code}).`, {
         cause: error,
       });

@@ -14,6 +14,7 @@ import { and, eq, gt, isNull, lt, or } from 'drizzle-orm';
 import { KIOSK_LIMITS } from '@sesame/shared';
 import type { Db } from '../db/client';
 import { companies, kiosks, sites } from '../db/schema';
+import { isUniqueViolation } from '../errors';
 
 /** What a device token carries into a kiosk route. */
 export interface KioskDevice {
@@ -73,9 +74,7 @@ export async function issuePairingCode(
       return { code, expiresAt };
     } catch (error) {
       // Another live kiosk holds the same 6 digits (the unique index): draw again.
-      // drizzle wraps the driver's error: the PostgreSQL code is on its cause.
-      const code23505 = (error as { cause?: { code?: string } }).cause?.code === '23505';
-      if (!code23505 || attempt >= 20) throw error;
+      if (!isUniqueViolation(error) || attempt >= 20) throw error;
     }
   }
 }

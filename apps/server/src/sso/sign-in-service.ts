@@ -44,7 +44,7 @@ import { openSession, type SignedIn } from '../auth/service';
 import type { TokenService } from '../auth/tokens';
 import type { Database, Db } from '../db/client';
 import { companySso, sessions, ssoDomains, ssoSignIns, users } from '../db/schema';
-import { isUniqueViolation } from '../errors';
+import { errorCode, isUniqueViolation } from '../errors';
 import { isPersonRow } from '../users/person';
 import { openIdClient, providerConfiguration, ProviderUnavailable } from './oidc-client';
 import { SecretBox } from './secret-box';
@@ -187,9 +187,9 @@ export async function finishSignIn(ctx: SsoContext, query: string): Promise<stri
 /** What a library error says, without its cause (a response body may hold a token). */
 function errorText(error: unknown): string {
   if (!(error instanceof Error)) return 'unknown error';
-  // openid-client's errors carry a code; checked to be a string below.
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' ? `${code}: ${error.message}` : error.message;
+  // openid-client's errors carry a code.
+  const code = errorCode(error);
+  return code ? `${code}: ${error.message}` : error.message;
 }
 
 async function finish(ctx: SsoContext, query: string): Promise<string> {
