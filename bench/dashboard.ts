@@ -56,8 +56,14 @@ const SERVER_URL =
   process.env.BENCH_DATABASE_URL ??
   process.env.TEST_DATABASE_URL ??
   'postgres://postgres@127.0.0.1:5432/postgres';
+/**
+ * BENCH_DASHBOARD_REUSE=name runs on a database an earlier run kept (BENCH_DASHBOARD_KEEP=1)
+ * instead of seeding a new one: the sweep then only summarizes what it lacks (after a
+ * change to the summary's tables, say), and the database is kept again.
+ */
+const REUSE = process.env.BENCH_DASHBOARD_REUSE;
 /** Its own name per run: other benchmarks may run on the same server at the same time. */
-const DATABASE = `sesame_bench_dashboard_${process.pid}`;
+const DATABASE = REUSE ?? `sesame_bench_dashboard_${process.pid}`;
 const SITES = 20;
 const HOSTS = 300;
 const HISTORY_DAYS = 730;
@@ -72,7 +78,7 @@ const WARMUP = 3;
 const SLOW_MS = 1_000;
 const SLOW_SAMPLES = 5;
 /** BENCH_DASHBOARD_KEEP=1 keeps the seeded database (to try an index by hand), named at the end. */
-const KEEP = process.env.BENCH_DASHBOARD_KEEP === '1';
+const KEEP = process.env.BENCH_DASHBOARD_KEEP === '1' || REUSE !== undefined;
 const BUDGET_MS = 100;
 /** The sites' zones: eight in Paris, six in Abidjan, three in Casablanca, three in Toronto. */
 const ZONES = [
@@ -572,8 +578,10 @@ function recording(db: Database, into: SQL[]): Database {
       }
       // Each read runs in its own transaction (figures.ts): record its statements too.
       if (prop === 'transaction') {
-        return <T>(work: (tx: Database) => Promise<T>) =>
-          target.transaction((tx) => work(recording(tx as unknown as Database, into)));
+        return <T>(
+          work: (tx: Database) => Promise<T>,
+          config?: Parameters<Database['transaction']>[1],
+        ) => target.transaction((tx) => work(recording(tx as unknown as Database, into)), config);
       }
       return Reflect.get(target, prop, receiver) as unknown;
     },
@@ -614,10 +622,12 @@ async function slowestPlan(
 }
 
 export async function run(): Promise<void> {
-  await admin(async (db) => {
-    await db.query(`drop database if exists ${DATABASE} with (force)`);
-    await db.query(`create database ${DATABASE}`);
-  });
+  if (!REUSE) {
+    await admin(async (db) => {
+      await db.query(`drop database if exists ${DATABASE} with (force)`);
+      await db.query(`create database ${DATABASE}`);
+    });
+  }
   const url = databaseOn(SERVER_URL, DATABASE);
   const client = new pg.Client({ connectionString: url });
   let handle: DatabaseHandle | null = null;
@@ -627,26 +637,39 @@ export async function run(): Promise<void> {
     handle = await openPostgres(url, 10, { connectMs: 5_000, statementMs: 600_000 });
     await client.connect();
     const now = new Date();
-    console.log(`seeding two years of one company (load average ${load()})…`);
-    const started = performance.now();
-    const busiest = await seed(client, now);
-    console.log(
-      `seeded in ${((performance.now() - started) / 1000).toFixed(0)} s: ${await describe(client)}`,
-    );
+    let busiest: string;
+    if (REUSE) {
+      busiest = (await client.query<{ id: string }>(`select id from sites where name = 'Site 01'`))
+        .rows[0]!.id;
+      console.log(`reusing ${REUSE}: ${await describe(client)}`);
+    } else {
+      console.log(`seeding two years of one company (load average ${load()})…`);
+      const started = performance.now();
+      busiest = await seed(client, now);
+      console.log(
+        `seeded in ${((performance.now() - started) / 1000).toFixed(0)} s: ${await describe(client)}`,
+      );
+    }
     // The sweep of a server that ran those two years: every settled day summarized.
     const sweep = performance.now();
     let summarized = 0;
-    for (let n = -1; n !== 0; summarized += n) {
-      n = await summarizeSettledDays(handle.db, { now, batches: 50 });
+    let months = 0;
+    for (;;) {
+      const n = await summarizeSettledDays(handle.db, { now, batches: 50 });
+      summarized += n.days;
+      months += n.months;
+      if (n.days + n.months === 0) break;
     }
     await client.query(
-      'vacuum analyze dashboard_days, dashboard_summaries, dashboard_company_days',
+      'vacuum analyze dashboard_days, dashboard_summaries, dashboard_company_days, dashboard_months, dashboard_month_summaries',
     );
     const { rows: kept } = await client.query<{ rows: string; size: string }>(
-      `select count(*)::text as rows, pg_size_pretty(pg_total_relation_size('dashboard_days')) as size from dashboard_days`,
+      `select count(*)::text as rows, pg_size_pretty(pg_total_relation_size('dashboard_days')) as size from dashboard_days
+       union all
+       select count(*)::text, pg_size_pretty(pg_total_relation_size('dashboard_months')) from dashboard_months`,
     );
     console.log(
-      `summary of the settled days (up to ${lastSettledDay(now)}): ${count(summarized)} company days in ${((performance.now() - sweep) / 1000).toFixed(0)} s, ${count(Number(kept[0]!.rows))} rows in dashboard_days (${kept[0]!.size}); the ${DASHBOARD_SETTLED_DAYS + 2} days after it are read from the checks`,
+      `summary of the settled days (up to ${lastSettledDay(now)}): ${count(summarized)} company days and ${count(months)} company months in ${((performance.now() - sweep) / 1000).toFixed(0)} s, ${count(Number(kept[0]!.rows))} rows in dashboard_days (${kept[0]!.size}) and ${count(Number(kept[1]!.rows))} in dashboard_months (${kept[1]!.size}); the ${DASHBOARD_SETTLED_DAYS + 2} days after it are read from the checks`,
     );
     const today = localDay(now, 'Europe/Paris');
     const company = (

@@ -166,8 +166,8 @@ const dashboardSummaryJob = periodicJob(
   'dashboard summary',
   DASHBOARD_SUMMARY_SWEEP_MS,
   async (app, signal) => {
-    const count = await summarizeSettledDays(app.db, { signal });
-    if (count > 0) app.log.info({ count }, 'dashboard days summarized');
+    const { days, months } = await summarizeSettledDays(app.db, { signal });
+    if (days + months > 0) app.log.info({ days, months }, 'dashboard days summarized');
   },
 );
 

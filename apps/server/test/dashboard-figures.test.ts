@@ -13,7 +13,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Dashboard, DashboardFigures } from '@sesame/shared';
+import { addDays, type Dashboard, type DashboardFigures } from '@sesame/shared';
 import type { Db } from '../src/db/client';
 import {
   invitationDays,
@@ -1263,11 +1263,19 @@ describe('the summary of settled days (dashboard_days) gives the same figures', 
   it('every figure and chart, of one site or all, read from the summary or from the checks', async () => {
     const fromChecks = await readAll();
     expect(await marks()).toBe(0);
-    expect(await summarizeAll()).toBeGreaterThan(0);
+    expect((await summarizeAll()).days).toBeGreaterThan(0);
     // Every site (Paris, Tokyo, Rennes) has each day from the first record (March) to the
-    // last settled day (2030-05-10) marked.
+    // last settled day (2030-05-10) marked; April, whole, is added up for each site and
+    // for all of them.
     expect(await marks()).toBeGreaterThanOrEqual(3 * 50);
-    expect(await summarizeAll()).toBe(0);
+    const months = await rowsOf(
+      db(),
+      z.object({ n: z.number() }),
+      sql`select count(*)::int as n from dashboard_month_summaries
+           where company_id = ${world.company.id}::uuid and month = '2030-04-01'`,
+    );
+    expect(months[0]!.n).toBe(4);
+    expect(await summarizeAll()).toEqual({ days: 0, months: 0 });
     const fromSummary = await readAll();
     expect(fromSummary).toEqual(fromChecks);
   });
@@ -1284,6 +1292,33 @@ describe('the summary of settled days (dashboard_days) gives the same figures', 
       sql`update dashboard_days set value = value - 100
            where site_id = ${world.parisSite}::uuid and figure = 'arrivals' and day = '2030-03-26'`,
     );
+  });
+
+  it("all sites' summarized days and months are what the dashboard reads", async () => {
+    const tamper = async (table: 'dashboard_all_sites_days' | 'dashboard_months', by: number) =>
+      db().execute(
+        table === 'dashboard_all_sites_days'
+          ? sql`update dashboard_all_sites_days set value = value + ${by}
+                 where company_id = ${world.company.id}::uuid and figure = 'arrivals' and day = '2030-03-26'`
+          : sql`update dashboard_months set value = value + ${by}
+                 where scope_id = ${world.company.id}::uuid and figure = 'arrivals' and month = '2030-04-01'`,
+      );
+    const year = 'from=2030-03-01&to=2030-11-30';
+    const [weekBefore, yearBefore] = [
+      await dashboard(week, settled),
+      await dashboard(year, settled),
+    ];
+    await tamper('dashboard_all_sites_days', 100);
+    expect((await dashboard(week, settled)).current.arrivals).toBe(
+      weekBefore.current.arrivals + 100,
+    );
+    await tamper('dashboard_all_sites_days', -100);
+    await tamper('dashboard_months', 1000);
+    expect((await dashboard(year, settled)).current.arrivals).toBe(
+      yearBefore.current.arrivals + 1000,
+    );
+    await tamper('dashboard_months', -1000);
+    expect(await dashboard(year, settled)).toEqual(yearBefore);
   });
 });
 
@@ -1344,7 +1379,7 @@ describe('a late change to a summarized day', () => {
     const live = await read();
     expect(live.current.arrivals).toBe(2);
     expect(live.current.peak_on_site).toBe(2);
-    expect(await summarizeSettledDays(db(), { now, batches: 1_000 })).toBeGreaterThan(0);
+    expect((await summarizeSettledDays(db(), { now, batches: 1_000 })).days).toBeGreaterThan(0);
     expect(await marks()).toEqual([day(-22), day(-21), D, day(-19), day(-18)]);
     expect(await read()).toEqual(live);
 
@@ -1390,5 +1425,72 @@ describe('a late change to a summarized day', () => {
       .set({ checkOutAt: now })
       .where(eq(visitorChecks.visitorId, recent.id));
     expect(await marks()).toEqual(before);
+  });
+
+  it('takes the months it falls in out of the summary too', async () => {
+    const company = await buildCompany(db(), { name: 'Acme Late Month', timezone: 'UTC' });
+    const at = { companyId: company.id, siteId: company.siteId, zone: utcZone } as Place;
+    // A first record 75 days ago: the next month is whole and settled.
+    await meeting(at, {
+      day: day(-75),
+      createdAt: utcZone(`${day(-76)} 09:00`),
+      checks: [[`${day(-75)} 10:00`, `${day(-75)} 11:00`]],
+    });
+    const month = `${addDays(`${day(-75).slice(0, 7)}-28`, 7).slice(0, 7)}-01`;
+    const inMonth = addDays(month, 10);
+    const late = await meeting(at, {
+      day: inMonth,
+      createdAt: utcZone(`${addDays(inMonth, -1)} 09:00`),
+      answeredAfter: 45,
+      checks: [[`${inMonth} 09:00`, `${inMonth} 10:30`]],
+    });
+    await meeting(at, {
+      day: inMonth,
+      createdAt: utcZone(`${addDays(inMonth, -1)} 10:00`),
+      answeredAfter: 15,
+      checks: [[`${inMonth} 14:00`, `${inMonth} 14:20`]],
+    });
+    const scopes = [
+      { companyId: company.id, siteIds: [company.siteId] },
+      { companyId: company.id },
+    ];
+    const readBoth = () =>
+      Promise.all(
+        scopes.map((scope) => readDashboard(db(), { ...scope, from: day(-80), to: day(-11), now })),
+      );
+    const monthMarks = async () =>
+      (
+        await rowsOf(
+          db(),
+          z.object({ n: z.number() }),
+          sql`select count(*)::int as n from dashboard_month_summaries
+               where company_id = ${company.id}::uuid and month = ${month}::date`,
+        )
+      )[0]!.n;
+    const live = await readBoth();
+    expect(live[0]!.current.arrivals).toBe(3);
+    expect((await summarizeSettledDays(db(), { now, batches: 1_000 })).months).toBeGreaterThan(0);
+    expect(await monthMarks()).toBe(2);
+    expect(await readBoth()).toEqual(live);
+
+    // Undone weeks later: the month's marks go with its days', for the site and all sites.
+    await db()
+      .update(visitorChecks)
+      .set({ undoneAt: now })
+      .where(eq(visitorChecks.visitorId, late.id));
+    expect(await monthMarks()).toBe(0);
+    const undone = await readBoth();
+    expect(undone[0]!.current.arrivals).toBe(2);
+    expect(undone[1]!.current.visit_length_median_minutes).toBe(40);
+    await db().execute(
+      sql`delete from dashboard_summaries where site_id = ${company.siteId}::uuid`,
+    );
+    await db().execute(
+      sql`delete from dashboard_company_days where company_id = ${company.id}::uuid`,
+    );
+    expect(await readBoth()).toEqual(undone);
+    await summarizeSettledDays(db(), { now, batches: 1_000 });
+    expect(await monthMarks()).toBe(2);
+    expect(await readBoth()).toEqual(undone);
   });
 });

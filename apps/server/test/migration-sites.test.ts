@@ -234,7 +234,7 @@ const ADDED: Record<string, string[]> = {
 };
 /**
  * Tables that later migrations create (0027: kiosks and badge prints; 0028: invitations;
- * 0029: visitor types, documents, signatures, the watchlist; 0030: the rate-limit counters; 0031: single sign-on and SCIM; 0032: API keys, webhooks, chat; 0033: weekly reports; 0035: the dashboard's summary),
+ * 0029: visitor types, documents, signatures, the watchlist; 0030: the rate-limit counters; 0031: single sign-on and SCIM; 0032: API keys, webhooks, chat; 0033: weekly reports; 0035: the dashboard's summary; 0036: its months and all sites' days),
  * empty here but for the four default visitor types 0029 gives every site.
  */
 const LATER_TABLES = [
@@ -266,6 +266,9 @@ const LATER_TABLES = [
   'dashboard_summaries',
   'dashboard_days',
   'dashboard_company_days',
+  'dashboard_all_sites_days',
+  'dashboard_months',
+  'dashboard_month_summaries',
 ];
 /** Columns it moves from the company to its site. */
 const MOVED: Record<string, string[]> = {

@@ -25,6 +25,8 @@ import {
   type Language,
 } from '@sesame/shared';
 import type { Db } from '../db/client';
+import { daysOf, daysOutside, runsOf, wholeMonths } from './months';
+import { lastSettledDay } from './summary';
 import { rowsOf } from '../db/rows';
 import { inSites } from '../sites/service';
 import {
@@ -59,14 +61,18 @@ export interface DashboardScope {
 async function read<S extends z.ZodType<unknown, Record<string, unknown>>>(
   db: Db,
   schema: S,
-  query: SQL,
+  query: SQL | ((tx: Db) => Promise<z.infer<S>[]>),
 ): Promise<z.infer<S>[]> {
-  return db.transaction(async (tx) => {
-    await tx.execute(
-      sql`select set_config('jit', 'off', true), set_config('work_mem', '32MB', true)`,
-    );
-    return rowsOf(tx, schema, query);
-  });
+  // Repeatable read: a read of several statements (readLedger) sees one snapshot.
+  return db.transaction(
+    async (tx) => {
+      await tx.execute(
+        sql`select set_config('jit', 'off', true), set_config('work_mem', '32MB', true)`,
+      );
+      return typeof query === 'function' ? query(tx) : rowsOf(tx, schema, query);
+    },
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
 }
 
 /** Each site of the scope with the instants its previous period, period and day after start. */
@@ -136,38 +142,159 @@ async function onSiteNow(db: Db, scope: DashboardScope, now: Date): Promise<numb
   return row?.inside ?? 0;
 }
 
+/**
+ * How each ledger statement reads its rows: of which periods (the per-host and per-type
+ * figures are the period's only), and where whole settled months may come from
+ * `dashboard_months` (never for a figure drawn day by day: the types, the period's no-shows,
+ * the peaks).
+ */
+const READS: Record<
+  LedgerPart,
+  { periods: 'both' | 'current'; months: 'both' | 'previous' | 'none' }
+> = {
+  arrivals: { periods: 'both', months: 'both' },
+  types: { periods: 'current', months: 'none' },
+  hosts: { periods: 'current', months: 'both' },
+  noShows: { periods: 'both', months: 'previous' },
+  decisions: { periods: 'both', months: 'both' },
+  peaks: { periods: 'both', months: 'none' },
+};
+
+/**
+ * Which months of the scope's periods are read whole from `dashboard_months`: those lying
+ * inside one period, settled, and marked for every scope read (the company's own rows for
+ * all its sites; each site's for a list of sites; none for every company at once).
+ */
+async function summarizedMonths(tx: Db, scope: DashboardScope, part: LedgerPart, now: Date) {
+  const ids = scope.siteIds ?? (scope.companyId ? [scope.companyId] : []);
+  const previous = previousPeriod(scope.from, scope.to);
+  const { months } = READS[part];
+  const candidates = [
+    ...(months === 'both' || months === 'previous'
+      ? wholeMonths(previous, lastSettledDay(now))
+      : []),
+    ...(months === 'both' ? wholeMonths(scope, lastSettledDay(now)) : []),
+  ];
+  if (ids.length === 0 || candidates.length === 0) return { ids, months: [] };
+  const company = scope.companyId ? sql`and company_id = ${scope.companyId}::uuid` : sql``;
+  const found = await rowsOf(
+    tx,
+    z.object({ month: z.string() }),
+    sql`select month::text as month from dashboard_month_summaries
+         where scope_id = any(${`{${ids.join(',')}}`}::uuid[]) ${company}
+           and month = any(${`{${candidates.join(',')}}`}::date[])
+         group by month having count(*) = ${ids.length}`,
+  );
+  return { ids, months: found.map((r) => r.month) };
+}
+
 /** Both periods' days: the previous period's first day to the period's last. */
 function bothPeriods(scope: DashboardScope): { from: string; to: string } {
   return { from: previousPeriod(scope.from, scope.to).from, to: scope.to };
 }
 
 /**
- * The rows of one ledger statement over both periods: each summarized pair's rows from
- * `dashboard_days`, every other pair's read from the checks (ledger.ts) — the last week,
- * a day made stale by a late change. `tail` adds them up (the `rows` CTE).
+ * The rows of one ledger statement over its periods (`rows`, added up by `tail`): whole
+ * settled months from `dashboard_months`; the other days' summarized rows from
+ * `dashboard_days`, one index range per run of days; every pair not summarized read from
+ * the checks (ledger.ts) — the last week, a day made stale by a late change. Read in one
+ * snapshot, so that a mark deleted meanwhile cannot drop a month.
  */
-function ledgerRows(scope: DashboardScope, part: LedgerPart, tail: SQL): SQL {
-  const days = bothPeriods(scope);
-  const set: PairSet = { ...scope, ...days, only: 'unsummarized' };
-  const { ctes, rows } = ledger(part, set, scope.now ?? new Date());
-  const company = scope.companyId ? sql`s.company_id = ${scope.companyId}::uuid` : sql`true`;
-  const figures = sql.join(
-    LEDGER_FIGURES[part].map((f) => sql`${f}`),
-    sql`, `,
-  );
-  const parts = [pairs(set), ...(ctes.queryChunks.length ? [ctes] : [])];
-  return sql`with ${sql.join(parts, sql`, `)},
-    ledger (site_id, day, figure, key, value) as (${rows}),
-    rows as (
-      select d.site_id, d.day, d.figure, d.key, d.value
-        from dashboard_days d
-        join dashboard_summaries m on m.site_id = d.site_id and m.day = d.day
-       where d.site_id in (select s.id from sites s where ${company} ${inSites('s.id', scope.siteIds)})
-         and d.figure in (${figures}) and d.day between ${days.from}::date and ${days.to}::date
-      union all
-      select site_id, day::date, figure, key, value from ledger
-    )
-    ${tail}`;
+async function readLedger<S extends z.ZodType<unknown, Record<string, unknown>>>(
+  db: Db,
+  schema: S,
+  scope: DashboardScope,
+  part: LedgerPart,
+  tail: SQL,
+): Promise<z.infer<S>[]> {
+  const now = scope.now ?? new Date();
+  return read(db, schema, async (tx) => {
+    const summarized = await summarizedMonths(tx, scope, part, now);
+    const periods =
+      READS[part].periods === 'both'
+        ? [previousPeriod(scope.from, scope.to), scope]
+        : [{ from: scope.from, to: scope.to }];
+    const runs = periods.flatMap((p) => daysOutside(p, summarized.months));
+    const days = daysOf(runs);
+    const figures = sql.join(
+      LEDGER_FIGURES[part].map((f) => sql`${f}`),
+      sql`, `,
+    );
+    const monthRows = summarized.months.length
+      ? [
+          sql`select m.scope_id, m.month, m.figure, m.key, m.value from dashboard_months m
+               where m.scope_id = any(${`{${summarized.ids.join(',')}}`}::uuid[])
+                 and m.figure in (${figures})
+                 and m.month = any(${`{${summarized.months.join(',')}}`}::date[])`,
+        ]
+      : [];
+    const company = scope.companyId ? sql`s.company_id = ${scope.companyId}::uuid` : sql`true`;
+    const ofScope = sql`select s.id from sites s where ${company} ${inSites('s.id', scope.siteIds)}`;
+    // A whole company's summarized days are read from its all-sites rows (one row per
+    // figure and key, not one per site); the peaks have their own (peaksPerDay).
+    const allSites = scope.companyId && !scope.siteIds && part !== 'peaks';
+    // Each day: whether its company's all-sites rows stand, and whether a site of the
+    // scope has no summary of it (read from the checks then, between the first and last
+    // of those days only).
+    const found = days.length
+      ? await rowsOf(
+          tx,
+          z.object({ day: z.string(), whole: z.boolean(), live: z.boolean() }),
+          sql`select d::text as day,
+                     ${
+                       allSites
+                         ? sql`exists (select 1 from dashboard_company_days k
+                                        where k.company_id = ${scope.companyId!}::uuid and k.day = d)`
+                         : sql`false`
+                     } as whole,
+                     exists (select 1 from (${ofScope}) s
+                              where not exists (select 1 from dashboard_summaries m
+                                                 where m.site_id = s.id and m.day = d)) as live
+                from unnest(${`{${days.join(',')}}`}::date[]) d
+               order by 1`,
+        )
+      : [];
+    const wholeDays = runsOf(found.filter((d) => d.whole).map((d) => d.day)).map(
+      (run) =>
+        sql`select ${scope.companyId!}::uuid, d.day, d.figure, d.key, d.value
+              from dashboard_all_sites_days d
+              join dashboard_company_days k on k.company_id = d.company_id and k.day = d.day
+               and k.day between ${run.from}::date and ${run.to}::date
+             where d.company_id = ${scope.companyId!}::uuid
+               and d.figure in (${figures}) and d.day between ${run.from}::date and ${run.to}::date`,
+    );
+    const siteDays = runsOf(found.filter((d) => !d.whole).map((d) => d.day)).map(
+      (run) =>
+        sql`select d.site_id, d.day, d.figure, d.key, d.value
+              from dashboard_days d
+              join dashboard_summaries m on m.site_id = d.site_id and m.day = d.day
+               and m.day between ${run.from}::date and ${run.to}::date
+             where d.site_id in (${ofScope})
+               and d.figure in (${figures}) and d.day between ${run.from}::date and ${run.to}::date`,
+    );
+    const liveDays = found.filter((d) => !d.whole && d.live).map((d) => d.day);
+    const ctes: SQL[] = [];
+    const sources = [...monthRows, ...wholeDays, ...siteDays];
+    if (liveDays.length) {
+      const set: PairSet = {
+        ...scope,
+        from: liveDays[0]!,
+        to: liveDays[liveDays.length - 1]!,
+        days: liveDays,
+        only: 'unsummarized',
+      };
+      const statement = ledger(part, set, now);
+      ctes.push(pairs(set));
+      if (statement.ctes.queryChunks.length) ctes.push(statement.ctes);
+      ctes.push(sql`ledger (site_id, day, figure, key, value) as (${statement.rows})`);
+      sources.push(sql`select site_id, day::date, figure, key, value from ledger`);
+    }
+    if (sources.length === 0) return [];
+    ctes.push(
+      sql`rows (site_id, day, figure, key, value) as (${sql.join(sources, sql` union all `)})`,
+    );
+    return rowsOf(tx, schema, sql`with ${sql.join(ctes, sql`, `)} ${tail}`);
+  });
 }
 
 /** Whole minutes (`key`) and how many of them. */
@@ -214,15 +341,13 @@ function byBucket(hist: KeyCount[], buckets: readonly number[]): number[] {
 
 /** Arrivals, visits, automatic check-outs, visit lengths and arrivals by hour, both periods. */
 async function arrivals(db: Db, scope: DashboardScope) {
-  const found = await read(
+  const found = await readLedger(
     db,
     z.object({ cur: z.boolean(), figure: z.string(), key: z.string(), count: z.number() }),
-    ledgerRows(
-      scope,
-      'arrivals',
-      sql`select day >= ${scope.from}::date as cur, figure, key, sum(value)::int as count
+    scope,
+    'arrivals',
+    sql`select day >= ${scope.from}::date as cur, figure, key, sum(value)::int as count
             from rows group by 1, 2, 3`,
-    ),
   );
   const of = (cur: boolean, figure: string) =>
     found.filter((r) => r.cur === cur && r.figure === figure);
@@ -258,13 +383,12 @@ async function arrivals(db: Db, scope: DashboardScope) {
 /** The period's visits by day and visitor type (its name in the reader's language). */
 async function visitTypes(db: Db, scope: DashboardScope) {
   const typeName = scope.lang === 'en' ? sql.raw('vt.name_en') : sql.raw('vt.name_fr');
-  return read(
+  return readLedger(
     db,
     z.object({ day: z.string(), visitor_type: z.string().nullable(), visits: z.number() }),
-    ledgerRows(
-      scope,
-      'types',
-      sql`, typed as (
+    scope,
+    'types',
+    sql`, typed as (
             select day, key, sum(value)::int as visits from rows
              where day >= ${scope.from}::date group by 1, 2
           )
@@ -274,19 +398,17 @@ async function visitTypes(db: Db, scope: DashboardScope) {
             from typed t
             left join visitor_types vt on vt.id::text = t.key
            group by 1, 2 order by 1, 2`,
-    ),
   );
 }
 
 /** The hosts who received most visits in the period (a visit: a visitor's arrival day). */
 async function topHosts(db: Db, scope: DashboardScope) {
-  return read(
+  return readLedger(
     db,
     z.object({ host: z.string(), visits: z.number() }),
-    ledgerRows(
-      scope,
-      'hosts',
-      sql`, hosted as (
+    scope,
+    'hosts',
+    sql`, hosted as (
             select nullif(split_part(key, '|', 1), '')::uuid as host_user_id,
                    nullif(substr(key, strpos(key, '|') + 1), '') as host_text,
                    sum(value)::int as visits
@@ -302,7 +424,6 @@ async function topHosts(db: Db, scope: DashboardScope) {
            group by host_user_id, host
            order by visits desc, host
            limit ${DASHBOARD_LIMITS.topHosts}`,
-    ),
   );
 }
 
@@ -317,27 +438,44 @@ async function peaksPerDay(db: Db, scope: DashboardScope): Promise<Map<string, n
   const dayPeak = z.object({ day: z.string(), peak: z.number() });
   let found: z.infer<typeof dayPeak>[];
   if (scope.siteIds?.length === 1) {
-    found = await read(
+    found = await readLedger(
       db,
       dayPeak,
-      ledgerRows(
-        scope,
-        'peaks',
-        sql`select day::text as day, max(value)::int as peak from rows group by 1`,
-      ),
+      scope,
+      'peaks',
+      sql`select day::text as day, max(value)::int as peak from rows group by 1`,
     );
   } else if (scope.companyId && !scope.siteIds) {
-    const set: PairSet = { ...scope, ...days, only: 'no-company-peak' };
-    found = await read(
-      db,
-      dayPeak,
-      sql`with ${pairs(set)}, ${levels(set, 'together')}
-          select day::text as day, peak from peak
-          union all
-          select day::text, peak from dashboard_company_days
+    found = await read(db, dayPeak, async (tx) => {
+      const summarized = sql`select day::text as day, peak from dashboard_company_days
            where company_id = ${scope.companyId}::uuid
-             and day between ${days.from}::date and ${days.to}::date`,
-    );
+             and day between ${days.from}::date and ${days.to}::date`;
+      // The days without the company's peak, read from the checks between the first and
+      // last of them only.
+      const live = await rowsOf(
+        tx,
+        z.object({ day: z.string() }),
+        sql`select d::date::text as day
+              from generate_series(${days.from}::timestamp, ${days.to}::timestamp, interval '1 day') d
+             where not exists (select 1 from dashboard_company_days m
+                                where m.company_id = ${scope.companyId}::uuid and m.day = d::date)
+             order by 1`,
+      );
+      if (live.length === 0) return rowsOf(tx, dayPeak, summarized);
+      const set: PairSet = {
+        ...scope,
+        from: live[0]!.day,
+        to: live[live.length - 1]!.day,
+        days: live.map((r) => r.day),
+        only: 'no-company-peak',
+      };
+      return rowsOf(
+        tx,
+        dayPeak,
+        sql`with ${pairs(set)}, ${levels(set, 'together')}
+            select day::text as day, peak from peak union all ${summarized}`,
+      );
+    });
   } else {
     const set: PairSet = { ...scope, ...days, only: 'all' };
     found = await read(
@@ -355,14 +493,12 @@ async function peaksPerDay(db: Db, scope: DashboardScope): Promise<Map<string, n
  * (from the site's early-arrival margin before it).
  */
 async function noShows(db: Db, scope: DashboardScope) {
-  const found = await read(
+  const found = await readLedger(
     db,
     z.object({ day: z.string(), figure: z.string(), count: z.number() }),
-    ledgerRows(
-      scope,
-      'noShows',
-      sql`select day::text as day, figure, sum(value)::int as count from rows group by 1, 2 order by 1`,
-    ),
+    scope,
+    'noShows',
+    sql`select day::text as day, figure, sum(value)::int as count from rows group by 1, 2 order by 1`,
   );
   const days = [...new Set(found.map((r) => r.day))];
   const count = (day: string, figure: string) =>
@@ -377,15 +513,13 @@ async function noShows(db: Db, scope: DashboardScope) {
 
 /** Requests made in both periods and answered: how long the answer took. */
 async function decisions(db: Db, scope: DashboardScope) {
-  const found = await read(
+  const found = await readLedger(
     db,
     z.object({ cur: z.boolean(), key: z.string(), count: z.number() }),
-    ledgerRows(
-      scope,
-      'decisions',
-      sql`select day >= ${scope.from}::date as cur, key, sum(value)::int as count
+    scope,
+    'decisions',
+    sql`select day >= ${scope.from}::date as cur, key, sum(value)::int as count
             from rows group by 1, 2`,
-    ),
   );
   const period = (cur: boolean) => {
     const took = found.filter((r) => r.cur === cur);

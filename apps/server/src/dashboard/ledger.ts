@@ -161,7 +161,15 @@ export function ledger(part: LedgerPart, set: PairSet, now: Date): { ctes: SQL; 
         : sql`d.company_id in (select company_id from w)`;
       const at = sql`${now.toISOString()}::timestamptz`;
       return {
-        ctes: sql`due as (
+        // The company's invitation days between the bounds, read once (materialized): joined
+        // to each pair instead, each pair read every site's days of its day again.
+        ctes: sql`invited as materialized (
+            select d.invitation_id, d.starts_at, d.ends_at, i.site_id
+              from invitation_days d join invitations i on i.id = d.invitation_id
+             where ${ofCompany} and d.starts_at >= ${lo} and d.starts_at < ${hi} and d.ends_at <= ${at}
+               and d.cancelled_at is null and i.cancelled_at is null
+          ),
+          due as (
             select w.site_id, w.day, v.id as visitor_id, v.day_starts_at as starts, v.day_ends_at as ends, w.early
               from w join visitors v on v.site_id = w.site_id
               join visit_requests r on r.visitor_id = v.id
@@ -171,13 +179,10 @@ export function ledger(part: LedgerPart, set: PairSet, now: Date): { ctes: SQL; 
                and r.invitation_id is null and r.confirmed and r.cancelled_at is null
             union all
             select w.site_id, w.day, r.visitor_id, d.starts_at, d.ends_at, w.early
-              from invitation_days d
-              join invitations i on i.id = d.invitation_id
-              join w on w.site_id = i.site_id
-              join visit_requests r on r.invitation_id = i.id
-             where ${ofCompany} and d.starts_at >= ${lo} and d.starts_at < ${hi}
-               and d.starts_at >= w.t0 and d.starts_at < w.t1 and d.ends_at <= ${at}
-               and d.cancelled_at is null and i.cancelled_at is null and r.cancelled_at is null
+              from invited d
+              join w on w.site_id = d.site_id and d.starts_at >= w.t0 and d.starts_at < w.t1
+              join visit_requests r on r.invitation_id = d.invitation_id
+             where r.cancelled_at is null
           )`,
         rows: sql`select x.site_id, x.day, f.figure, '', f.value
             from (select site_id, day, count(*)::int as expected,

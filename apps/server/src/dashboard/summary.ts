@@ -18,6 +18,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { addDays } from '@sesame/shared';
+import { monthEnd } from './months';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
 import { ledger, levels, pairs, LEDGER_FIGURES, type LedgerPart, type PairSet } from './ledger';
@@ -105,6 +106,16 @@ async function summarize(db: Db, companyId: string, days: string[], now: Date): 
       );
     }
     await tx.execute(
+      sql`delete from dashboard_all_sites_days
+           where company_id = ${companyId}::uuid and day = any(${dayList})`,
+    );
+    await tx.execute(
+      sql`insert into dashboard_all_sites_days (company_id, day, figure, key, value)
+          select ${companyId}::uuid, day, figure, key, sum(value) from dashboard_days
+           where ${ofCompany} and day = any(${dayList}) and figure <> 'peak'
+           group by day, figure, key`,
+    );
+    await tx.execute(
       sql`insert into dashboard_company_days (company_id, day, peak)
           with ${pairs(set)}, ${levels(set, 'together')}
           select ${companyId}::uuid, day, greatest(peak, 0) from peak
@@ -120,6 +131,90 @@ async function summarize(db: Db, companyId: string, days: string[], now: Date): 
   });
 }
 
+/** The figures added up by month: the sums over a period (never the peaks, nor the per-day types). */
+export const MONTH_FIGURES = [
+  ...LEDGER_FIGURES.arrivals,
+  ...LEDGER_FIGURES.hosts,
+  ...LEDGER_FIGURES.noShows,
+  ...LEDGER_FIGURES.decisions,
+] as const;
+/** How many months one sweep adds up at most. */
+const MONTHS_PER_SWEEP = 24;
+
+/**
+ * The months whose every day is summarized for every site of their company, and that are
+ * not added up yet (or no longer: a late change deleted a mark), oldest first.
+ */
+async function monthsToAddUp(db: Db, limit: number) {
+  return rowsOf(
+    db,
+    z.object({ company_id: z.string(), month: z.string() }),
+    sql`with marks as (
+          select s.company_id, date_trunc('month', m.day)::date as month, count(*) as days
+            from dashboard_summaries m join sites s on s.id = m.site_id
+           group by 1, 2
+        )
+        select k.company_id::text as company_id, k.month::text as month
+          from marks k
+         where k.days = (select count(*) from sites s where s.company_id = k.company_id)
+                        * ((k.month + interval '1 month')::date - k.month)
+           and not exists (select 1 from dashboard_month_summaries x
+                            where x.scope_id = k.company_id and x.month = k.month)
+         order by k.month, k.company_id
+         limit ${limit}`,
+  );
+}
+
+/**
+ * Adds up one month of one company from its days' rows: each site's (scope: the site) and
+ * all its sites' (scope: the company), then marks both. Under the company's lock, like a
+ * day's summary, and only if every day is still marked then.
+ */
+async function addUpMonth(db: Db, companyId: string, month: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [lock] = await rowsOf(
+      tx,
+      z.object({ locked: z.boolean() }),
+      sql`select pg_try_advisory_xact_lock(${LOCK_CLASS}, hashtext(${companyId})) as locked`,
+    );
+    if (!lock?.locked) return false;
+    const end = monthEnd(month);
+    const ofCompany = sql`site_id in (select id from sites where company_id = ${companyId}::uuid)`;
+    const [complete] = await rowsOf(
+      tx,
+      z.object({ complete: z.boolean() }),
+      sql`select (select count(*) from dashboard_summaries
+                   where ${ofCompany} and day between ${month}::date and ${end}::date)
+                 = (select count(*) from sites where company_id = ${companyId}::uuid)
+                   * (${end}::date - ${month}::date + 1) as complete`,
+    );
+    if (!complete?.complete) return false;
+    const figures = sql.join(
+      MONTH_FIGURES.map((f) => sql`${f}`),
+      sql`, `,
+    );
+    await tx.execute(
+      sql`delete from dashboard_months where company_id = ${companyId}::uuid and month = ${month}::date`,
+    );
+    await tx.execute(
+      sql`insert into dashboard_months (company_id, scope_id, month, figure, key, value)
+          select ${companyId}::uuid, coalesce(site_id, ${companyId}::uuid), ${month}::date, figure, key, sum(value)
+            from dashboard_days
+           where ${ofCompany} and figure in (${figures})
+             and day between ${month}::date and ${end}::date
+           group by grouping sets ((site_id, figure, key), (figure, key))`,
+    );
+    await tx.execute(
+      sql`insert into dashboard_month_summaries (company_id, scope_id, month)
+          select ${companyId}::uuid, id, ${month}::date
+            from (select ${companyId}::uuid as id union all
+                  select id from sites where company_id = ${companyId}::uuid) x
+          on conflict (scope_id, month) do update set summarized_at = now()`,
+    );
+    return true;
+  });
+}
+
 /**
  * One sweep: summarizes the settled days not summarized yet (or no longer), a company's
  * days DAYS_PER_BATCH at a time, at most BATCHES_PER_SWEEP batches. Returns how many
@@ -128,7 +223,7 @@ async function summarize(db: Db, companyId: string, days: string[], now: Date): 
 export async function summarizeSettledDays(
   db: Db,
   options: { now?: Date; signal?: AbortSignal; batches?: number } = {},
-): Promise<number> {
+): Promise<{ days: number; months: number }> {
   const now = options.now ?? new Date();
   const lastDay = lastSettledDay(now);
   let written = 0;
@@ -145,5 +240,10 @@ export async function summarizeSettledDays(
     if (await summarize(db, companyId, days, now)) written += days.length;
     else skipped.add(companyId);
   }
-  return written;
+  let months = 0;
+  for (const { company_id, month } of await monthsToAddUp(db, MONTHS_PER_SWEEP)) {
+    if (options.signal?.aborted) break;
+    if (await addUpMonth(db, company_id, month)) months += 1;
+  }
+  return { days: written, months };
 }

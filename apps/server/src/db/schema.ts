@@ -843,6 +843,68 @@ export const dashboardCompanyDays = pgTable(
 );
 
 /**
+ * A summarized day's figures of all a company's sites together (dashboard_days added up
+ * over its sites), so that "all sites" reads one row per figure and key a day instead of
+ * one per site. Read only where the day's `dashboard_company_days` row stands (written and
+ * deleted with its sites' marks).
+ */
+export const dashboardAllSitesDays = pgTable(
+  'dashboard_all_sites_days',
+  {
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    figure: text('figure').notNull(),
+    key: text('key').notNull(),
+    value: integer('value').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.figure, t.day, t.key] })],
+);
+
+/**
+ * A settled month's figures, added up from its days' (dashboard_days), so that a year of
+ * the dashboard reads a few hundred rows per month instead of every day's: for each site
+ * (`scope_id` the site's id) and for the company's sites together (`scope_id` the
+ * company's id: a year of all sites is then one row per figure and key and month). The
+ * figures summed over a period (counts, lengths, hours, hosts, answer times, expected and
+ * missed visits); never the peaks, which are not sums. Read only where its mark stands
+ * (dashboard_month_summaries).
+ */
+export const dashboardMonths = pgTable(
+  'dashboard_months',
+  {
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    scopeId: uuid('scope_id').notNull(),
+    /** The month's first day. */
+    month: date('month', { mode: 'string' }).notNull(),
+    figure: text('figure').notNull(),
+    key: text('key').notNull(),
+    value: integer('value').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.scopeId, t.figure, t.month, t.key] })],
+);
+
+/**
+ * The marks of dashboard_months: written once every day of the month is summarized for
+ * every site of the company, deleted with any of those days' marks (migration 0036).
+ */
+export const dashboardMonthSummaries = pgTable(
+  'dashboard_month_summaries',
+  {
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    scopeId: uuid('scope_id').notNull(),
+    month: date('month', { mode: 'string' }).notNull(),
+    summarizedAt: timestamp('summarized_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.scopeId, t.month] })],
+);
+
+/**
  * One row per day of the retention purge. The instance that inserts it runs it, keeping
  * `heartbeat_at` fresh after every batch; a run whose heartbeat went stale (its process
  * was killed) or was cleared (it stopped or failed) is taken over the same day (issue 26).
