@@ -763,7 +763,7 @@ export async function run(): Promise<void> {
     );
     console.log(summary.plan.replace(/^/gm, '    '));
     console.log(
-      '\nsettled days from dashboard_days (one range per site and figure of its primary key), the last days from the checks through visitor_checks_site_in_idx (site_id, check_in_at, then what the dashboard reads of a check: an index-only scan), the requests, visitors and invitations through their own indexes.',
+      "\nwhole settled months from dashboard_months (the company's own rows for all sites, each site's for one), the other settled days from dashboard_all_sites_days or dashboard_days (one range per run of days and figure of their primary keys), the last days from the checks through visitor_checks_site_in_idx (site_id, check_in_at, then what the dashboard reads of a check: an index-only scan), the requests, visitors and invitations through their own indexes.",
     );
   } finally {
     await server?.stop();
