@@ -16,7 +16,7 @@
  *   - the whole GET /api/dashboard through the real server (bench/serve.ts), p50 and p95;
  *   - the EXPLAIN (ANALYZE, BUFFERS) plan of the slowest query's slowest statement.
  * Budget: every query p95 < 100 ms. Daily aggregates, written by a sweep and not in the
- * check's transaction: the settled days (ended 8 days ago) are summarized first, as a
+ * check's transaction: the settled days (ended 2 days ago) are summarized first, as a
  * server's background sweep would have (its time is printed), the last days are read
  * from the checks; the plans printed say how. Why not counters in the check's
  * transaction: a per-site, per-day row updated by every check would make the desk's

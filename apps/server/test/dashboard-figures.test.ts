@@ -1232,7 +1232,7 @@ describe('what the figures leave out', () => {
 
 describe('the summary of settled days (dashboard_days) gives the same figures', () => {
   // On 2030-05-20 (the clock of the tests above, whose sign-in is reused) every day up to
-  // 2030-05-10 has settled: the sweep summarizes them; later days are read from the checks.
+  // 2030-05-16 has settled: the sweep summarizes them; later days are read from the checks.
   const settled = new Date('2030-05-20T10:00:00Z');
   const views = () => [
     `${week}&site=${world.parisSite}`,
@@ -1265,7 +1265,7 @@ describe('the summary of settled days (dashboard_days) gives the same figures', 
     expect(await marks()).toBe(0);
     expect((await summarizeAll()).days).toBeGreaterThan(0);
     // Every site (Paris, Tokyo, Rennes) has each day from the first record (March) to the
-    // last settled day (2030-05-10) marked; April, whole, is added up for each site and
+    // last settled day (2030-05-16) marked; April, whole, is added up for each site and
     // for all of them.
     expect(await marks()).toBeGreaterThanOrEqual(3 * 50);
     const months = await rowsOf(
@@ -1425,6 +1425,33 @@ describe('a late change to a summarized day', () => {
       .set({ checkOutAt: now })
       .where(eq(visitorChecks.visitorId, recent.id));
     expect(await marks()).toEqual(before);
+  });
+
+  it('is summarized 2 days after it ended, and a change then still reaches it', async () => {
+    const company = await buildCompany(db(), { name: 'Acme Recent', timezone: 'UTC' });
+    const at = { companyId: company.id, siteId: company.siteId, zone: utcZone } as Place;
+    const recent = await meeting(at, {
+      day: day(-4),
+      createdAt: utcZone(`${day(-5)} 09:00`),
+      checks: [[`${day(-4)} 10:00`, `${day(-4)} 11:00`]],
+    });
+    const markOf = async (d: string) =>
+      (
+        await rowsOf(
+          db(),
+          z.object({ n: z.number() }),
+          sql`select count(*)::int as n from dashboard_summaries
+               where site_id = ${company.siteId}::uuid and day = ${d}::date`,
+        )
+      )[0]!.n;
+    await summarizeSettledDays(db(), { now, batches: 1_000 });
+    expect(await markOf(day(-4))).toBe(1);
+    expect(await markOf(day(-3))).toBe(0);
+    await db()
+      .update(visitorChecks)
+      .set({ undoneAt: now })
+      .where(eq(visitorChecks.visitorId, recent.id));
+    expect(await markOf(day(-4))).toBe(0);
   });
 
   it('takes the months it falls in out of the summary too', async () => {

@@ -3,13 +3,16 @@
  * ledger rows (ledger.ts) into `dashboard_days`, so that a month or a year of the
  * dashboard adds up a few thousand rows instead of reading every check again.
  *
- * - A day is settled once it ended DASHBOARD_SETTLED_DAYS ago in every zone: desks no
- *   longer write it (a visit checked out the next morning, an undone arrival, a request
- *   answered late are all within it). The dashboard reads the days after it from the
- *   checks, as they happen.
- * - A later change to a settled day's rows (an erasure, the retention purge, a request
- *   answered weeks later, a site's zone) deletes its marks (migration 0035's triggers);
- *   the dashboard reads it from the checks until this sweep writes it again.
+ * - A day is settled once it ended DASHBOARD_SETTLED_DAYS ago in every zone: desks seldom
+ *   write it any more (a visit checked out the next morning, an undone arrival are within
+ *   it). The dashboard reads the days after it from the checks, as they happen: few, so
+ *   that even the last week of all sites is read fast.
+ * - A later change to a settled day's rows (a request answered days later, a visit checked
+ *   out days later, an erasure, the retention purge, a site's zone) deletes its marks, and
+ *   its month's (the triggers of migrations 0035 and 0036); the dashboard reads it from
+ *   the checks until this sweep writes it again.
+ * - A month whose every day is summarized for every site of its company is added up once
+ *   more (dashboard_months), per site and for all sites: a year reads whole months.
  * - Every instance runs the sweep (background.ts); a company's days are summarized under
  *   its advisory lock, taken without waiting: an instance that finds it taken leaves the
  *   company to the other. The triggers take the same lock, shared, so a summary's
@@ -23,8 +26,8 @@ import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
 import { ledger, levels, pairs, LEDGER_FIGURES, type LedgerPart, type PairSet } from './ledger';
 
-/** How many days after its end a day is summarized; migration 0035 says the same ('8 days'). */
-export const DASHBOARD_SETTLED_DAYS = 8;
+/** How many days after its end a day is summarized; migration 0036 says the same ('2 days'). */
+export const DASHBOARD_SETTLED_DAYS = 2;
 /**
  * How many days of a company one transaction summarizes: few, so that each statement stays
  * well within the server's statement timeout at 20 busy sites (the bench's company).

@@ -795,7 +795,7 @@ export const weeklyReportsSent = pgTable(
  * minutes, an hour of the week, a visitor type, a host…), so that a year's figures add
  * up a few thousand rows instead of reading a million checks. Only the days that ended
  * DASHBOARD_SETTLED_DAYS ago or more are summarized; a change to a row of such a day
- * deletes its `dashboard_summaries` mark (migration 0035's triggers), and the day is read
+ * deletes its `dashboard_summaries` mark (migrations 0035 and 0036's triggers), and the day is read
  * from the checks again until the next sweep summarizes it anew.
  */
 export const dashboardSummaries = pgTable(
