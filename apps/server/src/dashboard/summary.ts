@@ -72,18 +72,26 @@ async function daysToSummarize(db: Db, lastDay: string, limit: number) {
 }
 
 /**
+ * Takes the company's summary lock for the transaction, without waiting: false when another
+ * instance (or a change to the company's settled days) holds it.
+ */
+async function companyLocked(tx: Db, companyId: string): Promise<boolean> {
+  const [lock] = await rowsOf(
+    tx,
+    z.object({ locked: z.boolean() }),
+    sql`select pg_try_advisory_xact_lock(${LOCK_CLASS}, hashtext(${companyId})) as locked`,
+  );
+  return lock?.locked === true;
+}
+
+/**
  * Summarizes `days` of one company in one transaction: each site's ledger rows, the
  * company's peaks, and the marks that let the dashboard read them. False when another
  * instance (or a change to the company's settled days) holds the company's lock.
  */
 async function summarize(db: Db, companyId: string, days: string[], now: Date): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const [lock] = await rowsOf(
-      tx,
-      z.object({ locked: z.boolean() }),
-      sql`select pg_try_advisory_xact_lock(${LOCK_CLASS}, hashtext(${companyId})) as locked`,
-    );
-    if (!lock?.locked) return false;
+    if (!(await companyLocked(tx, companyId))) return false;
     await tx.execute(
       sql`select set_config('jit', 'off', true), set_config('work_mem', '32MB', true)`,
     );
@@ -175,12 +183,7 @@ async function monthsToAddUp(db: Db, limit: number) {
  */
 async function addUpMonth(db: Db, companyId: string, month: string): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const [lock] = await rowsOf(
-      tx,
-      z.object({ locked: z.boolean() }),
-      sql`select pg_try_advisory_xact_lock(${LOCK_CLASS}, hashtext(${companyId})) as locked`,
-    );
-    if (!lock?.locked) return false;
+    if (!(await companyLocked(tx, companyId))) return false;
     const end = monthEnd(month);
     const ofCompany = sql`site_id in (select id from sites where company_id = ${companyId}::uuid)`;
     const [complete] = await rowsOf(
