@@ -408,6 +408,10 @@ describe(`weekly summary mail (${testDatabaseKind})`, () => {
       expect(text).toContain(
         `Ne plus le recevoir : http://sesame.test/${company.slug}/my-mail-settings`,
       );
+      // Mail programs offer to unsubscribe: the same page.
+      expect(managerMail.headerLines.find((h) => h.key === 'list-unsubscribe')?.line).toBe(
+        `List-Unsubscribe: <http://sesame.test/${company.slug}/my-mail-settings>`,
+      );
       expect(text).toContain('Résumé envoyé par Acme <Nord> & Fils avec Sésame.');
       expect(supervisorMail.subject).toBe(
         'Weekly summary – Annexe "Brooklyn" – week of 25 March 2030',

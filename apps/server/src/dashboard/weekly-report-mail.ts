@@ -369,6 +369,9 @@ export function weeklyReportMail(input: {
   });
   return {
     ...framed,
+    // A mail the reader subscribed to: mail programs offer "unsubscribe" (RFC 2369), which
+    // opens 'Mes notifications', where the reader switches it off once signed in.
+    list: { unsubscribe: settingsUrl },
     attachments: drawn.map((c) => ({
       filename: `${c.cid.split('@')[0]}.png`,
       content: c.image.png,

@@ -1,7 +1,8 @@
 /**
  * The frame every Sésame mail shares (issue 15): the company's logo and name at the
  * top, the message, the company's signature, and a transactional footer (no
- * List-Unsubscribe: these mails answer something the reader did or is part of).
+ * List-Unsubscribe: these mails answer something the reader did or is part of; the weekly
+ * summary, subscribed to, adds its own).
  * HTML with a plain-text part, in the reader's language.
  */
 import { asOneLine, countryName } from '@sesame/shared';

@@ -84,7 +84,7 @@ export function longDate(ddmmyyyy: string | null, locale: string): string | null
 
 export interface RenderedMail extends Pick<
   SendMailOptions,
-  'subject' | 'text' | 'html' | 'attachments'
+  'subject' | 'text' | 'html' | 'attachments' | 'list'
 > {
   subject: string;
   text: string;
