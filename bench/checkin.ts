@@ -43,6 +43,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { dayBounds } from '../apps/server/src/events/time';
 import { freePort } from '../e2e/support/server';
+import { compiledServe, startFlags } from './compiled-serve';
 import { cpuDuring, type CpuSample } from './cpu';
 import { openLoop, type OpenLoopResult } from './open-loop';
 import { printProfile } from './profile';
@@ -113,11 +114,11 @@ interface Child {
 
 async function serve(mode: 'app' | 'bare', env: Record<string, string> = {}): Promise<Child> {
   const port = await freePort();
-  const child: ChildProcess = fork(path.join(import.meta.dirname, 'serve.ts'), {
+  // Both servers compiled and run as `npm start` runs Sésame (compiled-serve.ts).
+  const child: ChildProcess = fork(await compiledServe(), {
     // BENCH_CPU_PROF=dir writes a V8 CPU profile of each server there (also readable in Chrome's DevTools).
     execArgv: [
-      '--import',
-      'tsx',
+      ...startFlags(),
       ...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []),
     ],
     env: {

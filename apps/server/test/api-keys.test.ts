@@ -7,6 +7,7 @@
  * audit log as the key; its calls are limited per minute; and its hidden service account
  * shows nowhere a person shows.
  */
+import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
@@ -427,6 +428,21 @@ describe('a key calls the routes its scopes open, and no other', () => {
       .from(visitorChecks)
       .where(eq(visitorChecks.visitorId, visitor.id));
     expect(check!.checkInBy).toBe(scanner.userId);
+    // At a desk's site (the key's own statement with the desk's checks, issue 32): the same
+    // visitor again is the check just made; a site of no company the key reaches, 404.
+    const atDesk = await call(
+      scanner.key,
+      'GET',
+      `/api/get-qr-data/${visitor.uidn}?site=${visitor.siteId}`,
+    );
+    expect(atDesk.statusCode, atDesk.body).toBe(200);
+    expect(atDesk.json()).toMatchObject({ action: 'check_in' });
+    const unknownDesk = await call(
+      scanner.key,
+      'GET',
+      `/api/get-qr-data/${visitor.uidn}?site=${randomUUID()}`,
+    );
+    expect(unknownDesk.statusCode, unknownDesk.body).toBe(404);
     // Another company's code: 404, nothing written.
     const { visitor: theirs } = await visitOf(globex);
     expect((await call(scanner.key, 'GET', `/api/get-qr-data/${theirs.uidn}`)).statusCode).toBe(

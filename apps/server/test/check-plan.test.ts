@@ -16,7 +16,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { eq, fillPlaceholders, sql } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTIONS } from '@sesame/shared';
@@ -27,6 +26,7 @@ import {
   type CheckValues,
 } from '../src/checkins/check-statement';
 import type { DatabaseHandle } from '../src/db/client';
+import { preparedQuery } from '../src/db/raw-prepared';
 import { sessions, userChecks, visitorChecks } from '../src/db/schema';
 import { createTestDatabase, testDatabaseKind } from './helpers/db';
 import { buildCompany, buildUser } from './helpers/factories';
@@ -71,8 +71,6 @@ interface PlanNode {
 function nodesOf(node: PlanNode): PlanNode[] {
   return [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 }
-
-const dialect = new PgDialect();
 
 describe(`the code check's plan on statistics of empty checks tables (${testDatabaseKind})`, () => {
   let handle: DatabaseHandle;
@@ -152,7 +150,7 @@ describe(`the code check's plan on statistics of empty checks tables (${testData
   /** The values the server passes (check-statement.ts's own, for 'checks.record'). */
   function valuesFor(name: keyof typeof CHECK_STATEMENTS, code: string): unknown[] {
     const literal = (roles: readonly string[]) => `{${roles.map((r) => `"${r}"`).join(',')}}`;
-    return fillPlaceholders(dialect.sqlToQuery(CHECK_STATEMENTS[name]).params, {
+    return fillPlaceholders(preparedQuery(CHECK_STATEMENTS[name]).params, {
       recordRoles: literal(ACTIONS['checks.record'].roles),
       allCompanyRoles: literal(ACTIONS['checks.record'].allCompanies),
       ...base,
@@ -175,7 +173,7 @@ describe(`the code check's plan on statistics of empty checks tables (${testData
     code: string,
     mode: 'custom' | 'generic',
   ): Promise<PlanNode[]> {
-    const { sql: text } = dialect.sqlToQuery(CHECK_STATEMENTS[name]);
+    const { sql: text } = preparedQuery(CHECK_STATEMENTS[name]);
     const values = valuesFor(name, code);
     await conn.query('begin');
     try {

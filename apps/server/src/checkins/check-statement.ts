@@ -11,6 +11,12 @@
  *      open check per person) lets it. Two scans racing on one code make one change;
  *      the loser's write finds nothing to do and it reports the winner's check.
  * It answers one row saying all of that; toggle.ts turns it into the answer or the error.
+ *
+ * Each shape of call has its own prepared statement (issue 32): who calls (a session, an API
+ * key, a kiosk) and whether the request named a desk's site. PostgreSQL sets up every node
+ * of a plan on each execution, run or not, so a branch a call can never take (the API keys'
+ * lookup for a session, the desk's checks for a request naming no site) is left out of the
+ * text rather than skipped at run time.
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { ACTIONS } from '@sesame/shared';
@@ -89,8 +95,11 @@ export type CheckOutcome = z.infer<typeof checkOutcome>;
 
 /** The values every code check passes; the holder's key (code or e-mail) comes on top. */
 export interface CheckValues {
+  /** The token's session, or for an API key (issue 34) the key's id. */
   sessionId: string;
   userId: string;
+  /** Whether `sessionId` names a session or an API key: each its own statement. */
+  callerKind?: CallerKind;
   now: Date;
   /** Checks made after this instant are repeats (now minus the repeat window). */
   since: Date;
@@ -120,17 +129,29 @@ export interface CheckValues {
  * What a kiosk's check passes (issue 29): the kiosk instead of a session, and its own
  * site as the desk's. The kiosk records at its site only, for its company only.
  */
-export type KioskCheckValues = Omit<CheckValues, 'sessionId' | 'userId' | 'action' | 'site'> & {
+export type KioskCheckValues = Omit<
+  CheckValues,
+  'sessionId' | 'userId' | 'callerKind' | 'action' | 'site'
+> & {
   kioskId: string;
   site: string;
 };
 
 export type RecordAction = 'checks.record' | 'onSite.checkOut';
 
+/** A staff member's session, or a company's API key (issue 34). */
+export type CallerKind = 'session' | 'apiKey';
+
+/** What a statement is written for: its caller, and whether the request named a desk's site. */
+interface Shape {
+  caller: CallerKind | 'kiosk';
+  desk: boolean;
+}
+
 const p = (name: string) => sql.placeholder(name);
 
-/** The desk's site the request named, or null. */
-const DESK = sql`${p('site')}::uuid`;
+/** The desk's site the request named: a null constant in the statements for requests naming none. */
+const deskOf = (shape: Shape) => (shape.desk ? sql`${p('site')}::uuid` : sql`null::uuid`);
 
 /**
  * Site `s` (a row alias with id and company_id) is within the caller's site limits: limits
@@ -142,7 +163,8 @@ const withinLimits = (s: SQL) => sql`not exists (
      and ${s}.id <> all(lc.site_ids))`;
 
 /** The holder may be looked for: the request named no desk, or one the caller may act at. */
-const deskAllows = sql`(select state from desk) in ('none', 'ok')`;
+const deskAllows = (shape: Shape) =>
+  shape.desk ? sql`and (select state from desk) = 'ok'` : sql``;
 
 /** A PostgreSQL array literal of text, written once instead of by the driver on every call. */
 function textArrayLiteral(values: readonly string[]): string {
@@ -167,17 +189,18 @@ const permissionValues: Record<RecordAction, ReturnType<typeof permissionsOf>> =
 const callerColumns = sql`${users.id} as user_id, ${users.companyId} as company_id,
            ${activeRoleOf(users.roles)} as role,
            ${users.homeSiteId} as home_site_id, ${users.siteIds} as site_ids`;
-const staffCaller = sql`
+const staffCaller = (kind: CallerKind) => sql`
   caller as (
     select ${callerColumns}
-      from ${sessions}
+      ${
+        kind === 'session'
+          ? sql`from ${sessions}
       join ${users} on ${users.id} = ${sessions.userId}
-     where ${liveSession(sql`${p('sessionId')}::uuid`, sql`${p('userId')}::uuid`)}
-    union all
-    select ${callerColumns}
-      from ${apiKeys}
+     where ${liveSession(sql`${p('sessionId')}::uuid`, sql`${p('userId')}::uuid`)}`
+          : sql`from ${apiKeys}
       join ${users} on ${users.id} = ${apiKeys.userId}
-     where ${liveApiKey(sql`${p('sessionId')}::uuid`, sql`${p('userId')}::uuid`)}
+     where ${liveApiKey(sql`${p('sessionId')}::uuid`, sql`${p('userId')}::uuid`)}`
+      }
   ),
   recorder as (
     select user_id, company_id,
@@ -203,10 +226,12 @@ const kioskCaller = sql`
   )`;
 
 /** The desk's site the request named, checked against the caller's reach. */
-const deskCte = sql`
+const deskCte = (shape: Shape) => {
+  if (!shape.desk) return sql``;
+  const DESK = deskOf(shape);
+  return sql`
   desk as (
     select case
-             when ${DESK} is null then 'none'
              when not exists (
                select 1 from sites s join recorder r on r.may_record
                          and (r.company_id = s.company_id or r.all_companies)
@@ -217,7 +242,8 @@ const deskCte = sql`
                then 'archived'
              else 'ok'
            end as state
-  )`;
+  ),`;
+};
 
 /** The holder is within the caller's reach: their company, or every company for some roles. */
 const reaches = (companyId: SQL) =>
@@ -273,13 +299,13 @@ const watched = sql`(
  * desk of another site (named by the request, or beyond the scanner's site limits)
  * refuses them in and out (issue 28).
  */
-const visitorHolder = sql`
+const visitorHolder = (shape: Shape) => sql`
   holder as (
     select v.id, v.uidn, v.company_id, v.site_id, s.timezone, s.name as site_name,
            null::text as expiry_zone, v.firstname, v.lastname,
            null::timestamptz as date_exp,
            coalesce(e.date_event, iday.day, v.request_date) as day,
-           case when (${DESK} is not null and ${DESK} <> v.site_id) or not ${withinLimits(sql`s`)}
+           case when ${shape.desk ? sql`${deskOf(shape)} <> v.site_id or ` : sql``}not ${withinLimits(sql`s`)}
                 then 'otherSite' end as blocked,
            case
              when ${watched} then 'watchlist'
@@ -299,7 +325,7 @@ const visitorHolder = sql`
       join sites s on s.id = v.site_id
       left join events e on e.id = v.event_id
       ${currentInvitationDay(sql`v`, NOW)}
-     where v.uidn = ${p('code')} and ${reaches(sql`v.company_id`)} and ${deskAllows}
+     where v.uidn = ${p('code')} and ${reaches(sql`v.company_id`)} ${deskAllows(shape)}
      limit 1
   )`;
 
@@ -321,11 +347,11 @@ const qrUserColumns = sql`
  * their limits), else the oldest within their limits (the main site for whoever has none),
  * else the main site.
  */
-const deskSite = sql`
+const deskSite = (shape: Shape) => sql`
       join lateral (
         select s.id, s.timezone, s.name from sites s
          where s.company_id = q.company_id and s.archived_at is null
-         order by s.id is not distinct from ${DESK} desc,
+         order by ${shape.desk ? sql`s.id = ${deskOf(shape)} desc,` : sql``}
                   (s.id is not distinct from (select home_site_id from caller)
                    and ${withinLimits(sql`s`)}) desc,
                   ${withinLimits(sql`s`)} desc,
@@ -334,16 +360,18 @@ const deskSite = sql`
       ) ds on true`;
 
 /** A desk named by the request is of the holder's company (another company's card: unknown there). */
-const deskOfCompany = (company: SQL) =>
-  sql`(${DESK} is null or exists (select 1 from sites sd where sd.id = ${DESK} and sd.company_id = ${company}))`;
+const deskOfCompany = (shape: Shape, company: SQL) =>
+  shape.desk
+    ? sql`and exists (select 1 from sites sd where sd.id = ${deskOf(shape)} and sd.company_id = ${company})`
+    : sql``;
 
-const qrUserHolder = sql`
+const qrUserHolder = (shape: Shape) => sql`
   holder as (
     select ${qrUserColumns}
       from qr_users q
-      ${deskSite}
-     where q.uidn = ${p('code')} and ${reaches(sql`q.company_id`)} and ${deskAllows}
-       and ${deskOfCompany(sql`q.company_id`)}
+      ${deskSite(shape)}
+     where q.uidn = ${p('code')} and ${reaches(sql`q.company_id`)} ${deskAllows(shape)}
+       ${deskOfCompany(shape, sql`q.company_id`)}
      limit 1
   )`;
 
@@ -354,16 +382,16 @@ const qrUserHolder = sql`
  * otherwise there is no holder, so nothing can be written, and the answer says why.
  * The holder's photo rides along for the agent to compare the face.
  */
-const kioskHolder = sql`
+const kioskHolder = (shape: Shape) => sql`
   holder as (
     select ${qrUserColumns},
            case when f.media_type like 'image/%' then f.id end as photo_id
       from qr_users q
       join companies c on c.id = q.company_id
-      ${deskSite}
+      ${deskSite(shape)}
       left join files f on f.id = q.document_id
      where q.company_id = (select company_id from recorder where may_record)
-       and c.kiosk_email_enabled and ${deskAllows} and ${deskOfCompany(sql`q.company_id`)}
+       and c.kiosk_email_enabled ${deskAllows(shape)} ${deskOfCompany(shape, sql`q.company_id`)}
        and lower(q.email) = ${p('email')} and q.revoked_at is null
      order by q.kind = 'member' desc, q.created_at desc
      limit 1
@@ -431,7 +459,7 @@ function decideAndWrite(table: 'visitor_checks' | 'user_checks'): SQL {
   )`;
 }
 
-const answer = (extra: SQL = sql``) => sql`
+const answer = (shape: Shape, extra: SQL = sql``) => sql`
   select c.company_id is not null as authenticated,
          coalesce(r.may_record, false) as "mayRecord",
          d.id as "holderId", d.uidn, d.firstname, d.lastname, d.timezone,
@@ -439,44 +467,101 @@ const answer = (extra: SQL = sql``) => sql`
          coalesce(d.blocked, d.refusal) as refusal,
          d.latest_in as "latestIn", d.latest_out as "latestOut", d.decision,
          (exists (select 1 from closed) or exists (select 1 from opened)) as wrote,
-         (select state from desk) as desk${extra}
+         ${shape.desk ? sql`(select state from desk)` : sql`'none'`} as desk${extra}
     from (select 1) as one
     left join caller c on true
     left join recorder r on true
     left join decision d on true`;
 
+/** Whose code a statement looks for: a visitor's, a QR user's or member's, or an e-mail at a kiosk. */
+type Holder = 'visitor' | 'qrUser' | 'kioskEmail';
+
+const HOLDERS = {
+  visitor: { name: 'check_visitor_code', holder: visitorHolder, checks: 'visitor_checks' },
+  qrUser: { name: 'check_qr_user_code', holder: qrUserHolder, checks: 'user_checks' },
+  kioskEmail: { name: 'check_kiosk_email', holder: kioskHolder, checks: 'user_checks' },
+} as const;
+
+type StatementName =
+  `${(typeof HOLDERS)[Holder]['name']}${'' | '_key'}${'' | '_desk'}` | 'check_visitor_code_kiosk';
+
+const nameOf = (holder: Holder, shape: Shape): StatementName =>
+  shape.caller === 'kiosk'
+    ? 'check_visitor_code_kiosk'
+    : `${HOLDERS[holder].name}${shape.caller === 'apiKey' ? '_key' : ''}${shape.desk ? '_desk' : ''}`;
+
+function statementOf(holder: Holder, shape: Shape): SQL {
+  const { holder: holderCte, checks } = HOLDERS[holder];
+  const caller = shape.caller === 'kiosk' ? kioskCaller : staffCaller(shape.caller);
+  return sql`with ${caller}, ${deskCte(shape)} ${holderCte(shape)}, ${decideAndWrite(checks)} ${answer(shape, holder === 'kioskEmail' ? kioskAnswer : undefined)}`;
+}
+
+/** The staff's shapes: a session or an API key, naming a desk's site or not. */
+const STAFF_SHAPES: Shape[] = (['session', 'apiKey'] as const).flatMap((caller) =>
+  [false, true].map((desk) => ({ caller, desk })),
+);
+/** A kiosk's check of a visitor's code: always at its own site. */
+const KIOSK_SHAPE: Shape = { caller: 'kiosk', desk: true };
+
 /**
  * The statements as the server prepares them, by their prepared names: the plan test
  * (test/check-plan.test.ts) explains these very texts.
  */
-export const CHECK_STATEMENTS = {
-  check_visitor_code: sql`with ${staffCaller}, ${deskCte}, ${visitorHolder}, ${decideAndWrite('visitor_checks')} ${answer()}`,
-  check_qr_user_code: sql`with ${staffCaller}, ${deskCte}, ${qrUserHolder}, ${decideAndWrite('user_checks')} ${answer()}`,
-  check_kiosk_email: sql`with ${staffCaller}, ${deskCte}, ${kioskHolder}, ${decideAndWrite('user_checks')} ${answer(kioskAnswer)}`,
-  check_visitor_code_kiosk: sql`with ${kioskCaller}, ${deskCte}, ${visitorHolder}, ${decideAndWrite('visitor_checks')} ${answer()}`,
-} as const;
+export const CHECK_STATEMENTS = Object.fromEntries([
+  ...(Object.keys(HOLDERS) as Holder[]).flatMap((holder) =>
+    STAFF_SHAPES.map((shape) => [nameOf(holder, shape), statementOf(holder, shape)] as const),
+  ),
+  [nameOf('visitor', KIOSK_SHAPE), statementOf('visitor', KIOSK_SHAPE)] as const,
+]) as Record<StatementName, SQL>;
 
-function checkStatement<Key extends 'code' | 'email'>(name: keyof typeof CHECK_STATEMENTS) {
-  const run = rawPrepared(name, checkOutcome, CHECK_STATEMENTS[name]);
+/** Each statement's runner, prepared by its name on each connection that first runs it. */
+const runners = new Map(
+  (Object.keys(CHECK_STATEMENTS) as StatementName[]).map((name) => [
+    name,
+    rawPrepared(name, checkOutcome, CHECK_STATEMENTS[name]),
+  ]),
+);
+
+/** Runs the statement of `holder` for `shape` with `values`; its one row. */
+async function runCheck(
+  holder: Holder,
+  shape: Shape,
+  db: Database,
+  values: Record<string, unknown> & { now: Date; since: Date },
+): Promise<CheckOutcome> {
+  const run = runners.get(nameOf(holder, shape))!;
+  const params = {
+    ...values,
+    // ISO strings, which the statement casts: the driver's own Date formatting costs more.
+    now: values.now.toISOString(),
+    since: values.since.toISOString(),
+  };
   // The answer always has exactly one row: `from (select 1)` with left joins.
-  return async (db: Database, values: CheckValues & Record<Key, string>): Promise<CheckOutcome> => {
-    const { action = 'checks.record', closeOnly = false, openOnly = false, ...rest } = values;
-    const params = {
+  return firstRow(await run(db, params), 'the code check statement');
+}
+
+function checkStatement<Key extends 'code' | 'email'>(holder: Holder) {
+  return (db: Database, values: CheckValues & Record<Key, string>): Promise<CheckOutcome> => {
+    const {
+      action = 'checks.record',
+      callerKind = 'session',
+      closeOnly = false,
+      openOnly = false,
+      ...rest
+    } = values;
+    const shape = { caller: callerKind, desk: values.site !== null };
+    return runCheck(holder, shape, db, {
       ...permissionValues[action],
       ...rest,
       closeOnly,
       openOnly,
-      // ISO strings, which the statement casts: the driver's own Date formatting costs more.
-      now: values.now.toISOString(),
-      since: values.since.toISOString(),
-    };
-    return firstRow(await run(db, params), 'the code check statement');
+    });
   };
 }
 
-export const checkVisitorCodeStatement = checkStatement<'code'>('check_visitor_code');
-export const checkQrUserCodeStatement = checkStatement<'code'>('check_qr_user_code');
-export const checkKioskEmailStatement = checkStatement<'email'>('check_kiosk_email');
+export const checkVisitorCodeStatement = checkStatement<'code'>('visitor');
+export const checkQrUserCodeStatement = checkStatement<'code'>('qrUser');
+export const checkKioskEmailStatement = checkStatement<'email'>('kioskEmail');
 
 /**
  * A kiosk's check of a visitor's code (issue 29): the desk's very statement (the holder,
@@ -484,23 +569,10 @@ export const checkKioskEmailStatement = checkStatement<'email'>('check_kiosk_ema
  * a visitor of another site is refused ('otherSite'), one of another company is not
  * found. `openOnly` for its check-in, `closeOnly` for its check-out.
  */
-const runKioskVisitorCheck = rawPrepared(
-  'check_visitor_code_kiosk',
-  checkOutcome,
-  CHECK_STATEMENTS.check_visitor_code_kiosk,
-);
-
-export async function checkVisitorCodeAtKiosk(
+export function checkVisitorCodeAtKiosk(
   db: Database,
   values: KioskCheckValues & { code: string },
 ): Promise<CheckOutcome> {
   const { closeOnly = false, openOnly = false, ...rest } = values;
-  const params = {
-    ...rest,
-    closeOnly,
-    openOnly,
-    now: values.now.toISOString(),
-    since: values.since.toISOString(),
-  };
-  return firstRow(await runKioskVisitorCheck(db, params), 'the kiosk code check statement');
+  return runCheck('visitor', KIOSK_SHAPE, db, { ...rest, closeOnly, openOnly });
 }

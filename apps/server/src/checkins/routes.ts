@@ -39,6 +39,7 @@ import { siteScope } from '../sites/service';
 import { findCheckForUndo, undoCheck } from './undo';
 import { checkFailureOutcome } from '../metrics/registry';
 import {
+  callerKindOf,
   checkByEmail,
   checkQrUserCode,
   checkVisitorCode,
@@ -94,6 +95,7 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!caller) throw unauthenticated();
     return {
       caller,
+      callerKind: callerKindOf(request.principal),
       method,
       action: checkConfig.action,
       repeatWindowMs: app.config.repeatScanWindowMs,

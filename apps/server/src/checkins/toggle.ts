@@ -20,6 +20,7 @@ import {
   type Language,
   type Say,
 } from '@sesame/shared';
+import type { Principal } from '../auth/principal';
 import type { TokenClaims } from '../auth/tokens';
 import type { Database } from '../db/client';
 import { newId } from '../db/ids';
@@ -30,6 +31,7 @@ import {
   checkQrUserCodeStatement,
   checkVisitorCodeAtKiosk,
   checkVisitorCodeStatement,
+  type CallerKind,
   type CheckOutcome,
   type CheckValues,
   type RecordAction,
@@ -39,8 +41,10 @@ import { screenVisit } from '../watchlist/match';
 import { requestOfVisitor } from '../watchlist/held';
 
 export interface CheckContext {
-  /** The verified token: the statement itself checks that its session is live. */
+  /** The verified token: the statement itself checks that its session (or API key) is live. */
   caller: TokenClaims;
+  /** Whether the token is a session's or an API key's (issue 34): a session's when not said. */
+  callerKind?: CallerKind;
   method: CheckMethod;
   /**
    * The right the route's `config.action` names (checkins/routes.ts): the statement
@@ -61,6 +65,13 @@ export interface CheckContext {
   site?: string;
 }
 
+/**
+ * Whose token the request carries: the guard loaded an API key's principal (issue 34); a
+ * session's, on the scanners' routes, is read by the statement itself.
+ */
+export const callerKindOf = (principal: Principal | null): CallerKind =>
+  principal?.apiKey ? 'apiKey' : 'session';
+
 type Toggled = Omit<CheckResult, 'redirectUrl'>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -72,6 +83,7 @@ function checkValues(ctx: CheckContext): CheckValues {
   return {
     sessionId: ctx.caller.sid,
     userId: ctx.caller.sub,
+    callerKind: ctx.callerKind ?? 'session',
     now,
     since: new Date(now.getTime() - ctx.repeatWindowMs),
     method: ctx.method,

@@ -7,7 +7,7 @@
  * The SQL is written with drizzle's `sql` template and `sql.placeholder`, rendered
  * to text once, and filled with the values of each call.
  */
-import { fillPlaceholders, type SQL } from 'drizzle-orm';
+import { fillPlaceholders, is, Placeholder, type Query, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { z } from 'zod';
@@ -20,6 +20,36 @@ interface QueryRunner {
 }
 
 /**
+ * The statement's text and parameters as it is prepared: each placeholder is one parameter,
+ * however often the text uses it (drizzle numbers every use anew). The code check uses `now`
+ * eleven times: PostgreSQL then parses one timestamp, not eleven, on every execution, and
+ * the driver sends one. Other parameters (values written into the SQL) keep their own number.
+ */
+export function preparedQuery(statement: SQL): Query {
+  const { sql: text, params } = dialect.sqlToQuery(statement);
+  const numbers = new Map<string, number>();
+  const kept: unknown[] = [];
+  const renumbered = params.map((param) => {
+    if (is(param, Placeholder)) {
+      const known = numbers.get(param.name);
+      if (known !== undefined) return known;
+      numbers.set(param.name, kept.length + 1);
+    }
+    kept.push(param);
+    return kept.length;
+  });
+  let uses = 0;
+  const sharedText = text.replace(/\$(\d+)\b/g, (_, n: string) => {
+    uses++;
+    return `$${renumbered[Number(n) - 1]}`;
+  });
+  // Every `$n` of the text is one of drizzle's parameters, once each; anything else is a bug here.
+  if (uses !== params.length)
+    throw new Error('a raw statement holds a "$n" that is not a parameter');
+  return { sql: sharedText, params: kept };
+}
+
+/**
  * Each row is parsed by `schema`, as `rowsOf` (db/rows.ts) does for drizzle's `execute`. Here
  * the drivers' own type parsing applies (no drizzle in between): a timestamptz arrives as a
  * Date from both, an int8 as a string from pg and a number from PGlite.
@@ -29,7 +59,7 @@ export function rawPrepared<S extends z.ZodType<unknown, Record<string, unknown>
   schema: S,
   statement: SQL,
 ): (db: Database, values: Record<string, unknown>) => Promise<z.infer<S>[]> {
-  const { sql: text, params } = dialect.sqlToQuery(statement);
+  const { sql: text, params } = preparedQuery(statement);
   const rows = z.array(schema);
   return async (db, values) => {
     const filled = fillPlaceholders(params, values);

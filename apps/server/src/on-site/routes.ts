@@ -31,7 +31,7 @@ import { listAnswer } from '../db/pagination';
 import type { FastifyRequest } from 'fastify';
 import { companyItself, companyScope, loadAuthorized, signedIn } from '../auth/authorize';
 import { loadPrincipal, type Principal } from '../auth/principal';
-import { checkOutFromList } from '../checkins/toggle';
+import { callerKindOf, checkOutFromList } from '../checkins/toggle';
 import { findCompany } from '../companies/service';
 import { HttpError, unauthenticated } from '../errors';
 import type { AccessChange, LiveMessage } from './live';
@@ -193,6 +193,7 @@ export const onSiteRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!request.claims) throw unauthenticated();
       const result = await checkOutFromList(app.db, record.table, record.uidn, {
         caller: request.claims,
+        callerKind: callerKindOf(request.principal),
         repeatWindowMs: app.config.repeatScanWindowMs,
         lang: request.lang,
       });
