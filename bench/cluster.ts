@@ -36,6 +36,7 @@ import {
   stopProcess,
   type Proc,
 } from '../apps/server/cluster/stack';
+import { compiledServe, startFlags } from './compiled-serve';
 
 const DURATION_S = Number(process.env.BENCH_CLUSTER_S ?? 10);
 const WARMUP_S = 4;
@@ -99,11 +100,14 @@ interface Served {
   stop(): Promise<void>;
 }
 
-/** bench/serve.ts in its own process (the load generator does not share its event loop). */
+/**
+ * bench/serve.ts in its own process (the load generator does not share its event loop),
+ * compiled and run as `npm start` runs Sésame (compiled-serve.ts).
+ */
 async function serve(mode: 'app' | 'bare', env: Record<string, string>): Promise<Served> {
   const [port] = await freePorts(1);
-  const child: ChildProcess = fork(path.join(import.meta.dirname, 'serve.ts'), {
-    execArgv: ['--import', 'tsx'],
+  const child: ChildProcess = fork(await compiledServe(), {
+    execArgv: startFlags(),
     env: {
       ...process.env,
       ...env,

@@ -1,6 +1,7 @@
 /**
  * A server process for the benchmarks, so the load generator does not share an
- * event loop with what it measures.
+ * event loop with what it measures. The checkin and cluster benchmarks run it compiled,
+ * with `npm start`'s V8 flags (compiled-serve.ts); the others through tsx.
  *   BENCH_MODE=app   Sésame itself (buildApp on DATABASE_URL), with the rate limits'
  *                    allow-list opened to loopback — in this process only — and, beside
  *                    the real code check, its three-statement variant
