@@ -71,6 +71,10 @@ async function daysToSummarize(db: Db, lastDay: string, limit: number) {
   );
 }
 
+/** Rows of a table keyed by site that belong to the company's sites. */
+const ofCompanySites = (companyId: string) =>
+  sql`site_id in (select id from sites where company_id = ${companyId}::uuid)`;
+
 /**
  * Takes the company's summary lock for the transaction, without waiting: false when another
  * instance (or a change to the company's settled days) holds it.
@@ -103,7 +107,7 @@ async function summarize(db: Db, companyId: string, days: string[], now: Date): 
       only: 'all',
     };
     const dayList = sql`${`{${days.join(',')}}`}::date[]`;
-    const ofCompany = sql`site_id in (select id from sites where company_id = ${companyId}::uuid)`;
+    const ofCompany = ofCompanySites(companyId);
     await tx.execute(sql`delete from dashboard_days where ${ofCompany} and day = any(${dayList})`);
     for (const part of Object.keys(LEDGER_FIGURES) as LedgerPart[]) {
       const { ctes, rows } = ledger(part, set, now);
@@ -143,7 +147,7 @@ async function summarize(db: Db, companyId: string, days: string[], now: Date): 
 }
 
 /** The figures added up by month: the sums over a period (never the peaks, nor the per-day types). */
-export const MONTH_FIGURES = [
+const MONTH_FIGURES = [
   ...LEDGER_FIGURES.arrivals,
   ...LEDGER_FIGURES.hosts,
   ...LEDGER_FIGURES.noShows,
@@ -185,7 +189,7 @@ async function addUpMonth(db: Db, companyId: string, month: string): Promise<boo
   return db.transaction(async (tx) => {
     if (!(await companyLocked(tx, companyId))) return false;
     const end = monthEnd(month);
-    const ofCompany = sql`site_id in (select id from sites where company_id = ${companyId}::uuid)`;
+    const ofCompany = ofCompanySites(companyId);
     const [complete] = await rowsOf(
       tx,
       z.object({ complete: z.boolean() }),
