@@ -6,8 +6,9 @@
  * of this launcher (Node and tsx, about 70 MB) stays in memory beside the server.
  *
  * - The server runs with two V8 flags (issue 19, `npm run bench -- memory`): `--max-semi-space-size=4`
- *   (a 4 MB young generation instead of up to 16 MB: about 20 MB less, no CPU per request
- *   measured) and `--liftoff-only` (the embedded PGlite's 9 MB WebAssembly stays compiled by
+ *   (a 4 MB young generation instead of up to 16 MB: about 20 MB less, for more frequent
+ *   collections: 14 % of the code check's JavaScript time, `BENCH_CPU_PROF=dir npm run bench --
+ *   checkin`, which runs its servers with these very flags) and `--liftoff-only` (the embedded PGlite's 9 MB WebAssembly stays compiled by
  *   V8's baseline compiler, Liftoff, and is never recompiled by TurboFan: about 50–90 MB less,
  *   at the CPU per request printed by the benchmark; no effect on PostgreSQL, where no
  *   WebAssembly runs).
