@@ -16,10 +16,18 @@ export type PasswordProblem = 'passwordTooShort' | 'passwordWeak';
 /** zxcvbn's score 3: "safely unguessable", out of reach of an online attack and costly offline. */
 const MIN_SCORE = 3;
 
-let estimator: ZxcvbnFactory | undefined;
+/**
+ * The estimator, built when a password is judged and let go when memory is collected: its
+ * ranked dictionaries hold about 12 MB, and passwords are set rarely (the start's own check of
+ * ADMIN_PASSWORD kept them for the server's whole life). Building it again takes 15–45 ms.
+ */
+let estimator: WeakRef<ZxcvbnFactory> | undefined;
 function strength(): ZxcvbnFactory {
-  estimator ??= new ZxcvbnFactory({ dictionary, graphs: adjacencyGraphs });
-  return estimator;
+  const kept = estimator?.deref();
+  if (kept) return kept;
+  const built = new ZxcvbnFactory({ dictionary, graphs: adjacencyGraphs });
+  estimator = new WeakRef(built);
+  return built;
 }
 
 /**
