@@ -150,8 +150,8 @@ interface Shape {
 
 const p = (name: string) => sql.placeholder(name);
 
-/** The desk's site the request named: a null constant in the statements for requests naming none. */
-const deskOf = (shape: Shape) => (shape.desk ? sql`${p('site')}::uuid` : sql`null::uuid`);
+/** The desk's site the request named: only in the statements for requests naming one. */
+const DESK = sql`${p('site')}::uuid`;
 
 /**
  * Site `s` (a row alias with id and company_id) is within the caller's site limits: limits
@@ -228,7 +228,6 @@ const kioskCaller = sql`
 /** The desk's site the request named, checked against the caller's reach. */
 const deskCte = (shape: Shape) => {
   if (!shape.desk) return sql``;
-  const DESK = deskOf(shape);
   return sql`
   desk as (
     select case
@@ -305,7 +304,7 @@ const visitorHolder = (shape: Shape) => sql`
            null::text as expiry_zone, v.firstname, v.lastname,
            null::timestamptz as date_exp,
            coalesce(e.date_event, iday.day, v.request_date) as day,
-           case when ${shape.desk ? sql`${deskOf(shape)} <> v.site_id or ` : sql``}not ${withinLimits(sql`s`)}
+           case when ${shape.desk ? sql`${DESK} <> v.site_id or ` : sql``}not ${withinLimits(sql`s`)}
                 then 'otherSite' end as blocked,
            case
              when ${watched} then 'watchlist'
@@ -351,7 +350,7 @@ const deskSite = (shape: Shape) => sql`
       join lateral (
         select s.id, s.timezone, s.name from sites s
          where s.company_id = q.company_id and s.archived_at is null
-         order by ${shape.desk ? sql`s.id = ${deskOf(shape)} desc,` : sql``}
+         order by ${shape.desk ? sql`s.id = ${DESK} desc,` : sql``}
                   (s.id is not distinct from (select home_site_id from caller)
                    and ${withinLimits(sql`s`)}) desc,
                   ${withinLimits(sql`s`)} desc,
@@ -362,7 +361,7 @@ const deskSite = (shape: Shape) => sql`
 /** A desk named by the request is of the holder's company (another company's card: unknown there). */
 const deskOfCompany = (shape: Shape, company: SQL) =>
   shape.desk
-    ? sql`and exists (select 1 from sites sd where sd.id = ${deskOf(shape)} and sd.company_id = ${company})`
+    ? sql`and exists (select 1 from sites sd where sd.id = ${DESK} and sd.company_id = ${company})`
     : sql``;
 
 const qrUserHolder = (shape: Shape) => sql`
