@@ -7,12 +7,12 @@
  * holds one row, and it walked a whole one (the site's open checks) to close one check.
  *
  * Here: statistics taken on empty checks tables (ANALYZE), then thousands of open checks
- * written without one; the plan of the very statements the server prepares
- * (CHECK_STATEMENTS), both as the first executions plan them (custom, with the values) and
- * as a prepared statement may after five (generic), reads the checks tables only through
- * an index condition on the check's id or the holder, and removes no row by filter. What
- * is asserted is the plan's shape and the rows it touched, never a time. Then the same
- * statement through the server's own function closes the right check.
+ * written without one; the plans of the very statements the code check's functions run
+ * (CHECK_STATEMENTS: the read, and the close), both as the first executions plan them
+ * (custom, with the values) and as a prepared statement or a PL/pgSQL function may after
+ * five (generic), read the checks tables only through an index condition on the check's id
+ * or the holder, and remove no row by filter. What is asserted is the plan's shape and the
+ * rows it touched, never a time. Then the server's own function closes the right check.
  */
 import { randomUUID } from 'node:crypto';
 import { eq, fillPlaceholders, sql } from 'drizzle-orm';
@@ -148,7 +148,7 @@ describe(`the code check's plan on statistics of empty checks tables (${testData
   });
 
   /** The values the server passes (check-statement.ts's own, for 'checks.record'). */
-  function valuesFor(name: keyof typeof CHECK_STATEMENTS, code: string): unknown[] {
+  function valuesFor(name: keyof typeof CHECK_STATEMENTS, extra: Record<string, unknown>) {
     const literal = (roles: readonly string[]) => `{${roles.map((r) => `"${r}"`).join(',')}}`;
     return fillPlaceholders(preparedQuery(CHECK_STATEMENTS[name]).params, {
       recordRoles: literal(ACTIONS['checks.record'].roles),
@@ -159,22 +159,23 @@ describe(`the code check's plan on statistics of empty checks tables (${testData
       newCheckId: randomUUID(),
       closeOnly: false,
       openOnly: false,
-      code,
+      callerUserId: base.userId,
+      ...extra,
     });
   }
 
   /**
-   * EXPLAIN (ANALYZE, FORMAT JSON) of `name` with `code`, rolled back: `custom` with the
-   * values, as its first executions are planned; else the generic plan a prepared
-   * statement may keep after five.
+   * EXPLAIN (ANALYZE, FORMAT JSON) of `name` with `extra` values, rolled back: `custom` with
+   * the values, as its first executions are planned; else the generic plan a prepared
+   * statement (and a PL/pgSQL function's statement) may keep after five.
    */
   async function planOf(
-    name: 'check_visitor_code' | 'check_qr_user_code',
-    code: string,
+    name: keyof typeof CHECK_STATEMENTS,
+    extra: Record<string, unknown>,
     mode: 'custom' | 'generic',
   ): Promise<PlanNode[]> {
     const { sql: text } = preparedQuery(CHECK_STATEMENTS[name]);
-    const values = valuesFor(name, code);
+    const values = valuesFor(name, extra);
     await conn.query('begin');
     try {
       await conn.query(`set local plan_cache_mode = force_${mode}_plan`);
@@ -207,15 +208,32 @@ describe(`the code check's plan on statistics of empty checks tables (${testData
       }));
   }
 
-  for (const [name, table, holder, kind] of [
-    ['check_visitor_code', 'visitor_checks', 'visitor_id', 'visitor'],
-    ['check_qr_user_code', 'user_checks', 'qr_user_id', 'qrUser'],
+  /** The open check of the holder of `code` (the one a second scan closes). */
+  async function openCheckOf(table: string, holders: string, column: string, code: string) {
+    const { rows } = await conn.query(
+      `select c.id from ${table} c join ${holders} h on h.id = c.${column}
+        where h.uidn = $1 and c.check_out_at is null`,
+      [code],
+    );
+    return String(rows[0]!.id);
+  }
+
+  for (const [name, closeName, table, holders, holder, kind] of [
+    [
+      'check_visitor_code',
+      'close_visitor_check',
+      'visitor_checks',
+      'visitors',
+      'visitor_id',
+      'visitor',
+    ],
+    ['check_qr_user_code', 'close_user_check', 'user_checks', 'qr_users', 'qr_user_id', 'qrUser'],
   ] as const) {
     for (const mode of ['custom', 'generic'] as const) {
-      it(`${name} (${mode} plan) reads ${table} by an index condition only, to close a check`, async () => {
-        const nodes = await planOf(name, codes[kind], mode);
+      it(`${name} (${mode} plan) reads ${table} by an index condition only`, async () => {
+        const nodes = await planOf(name, { code: codes[kind] }, mode);
         const reads = checksReads(nodes, table);
-        // The latest check (by holder) and the close (by id): both index conditions.
+        // The latest check, by holder: an index condition.
         expect(reads.length).toBeGreaterThan(0);
         for (const read of reads) {
           expect(read.node, JSON.stringify(read)).not.toBe('Seq Scan');
@@ -231,6 +249,11 @@ describe(`the code check's plan on statistics of empty checks tables (${testData
           // A walk of an open-checks index filters out thousands: none here.
           expect(read.removed, JSON.stringify(read)).toBeLessThanOrEqual(1);
         }
+      });
+
+      it(`${closeName} (${mode} plan) closes a check by the primary key's probe`, async () => {
+        const latestId = await openCheckOf(table, holders, holder, codes[kind]);
+        const nodes = await planOf(closeName, { latestId }, mode);
         // The close is the primary key's probe, not one of the open-checks indexes.
         const update = nodes.find(
           (n) => n['Node Type'] === 'ModifyTable' && n.Operation === 'Update',
@@ -241,11 +264,12 @@ describe(`the code check's plan on statistics of empty checks tables (${testData
           .find((n) => n['Relation Name'] === table);
         expect(closeRead?.['Index Name']).toBe(`${table}_pkey`);
         expect(closeRead?.['Index Cond']).toMatch(/\(id = /);
+        expect(closeRead?.['Rows Removed by Filter'] ?? 0).toBe(0);
       });
     }
   }
 
-  it('closes the right check, and opens one for someone outside, with the same statement', async () => {
+  it('closes the right check, and opens one for someone outside, through the same function', async () => {
     for (const [run, table, code, free] of [
       [
         checkVisitorCodeStatement,

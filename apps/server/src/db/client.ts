@@ -119,10 +119,12 @@ async function migrateOnce(client: pg.Client | pg.PoolClient): Promise<Error | u
   await client.query('select pg_advisory_lock(hashtext($1))', [MIGRATIONS_LOCK]);
   const migrated = await migratePg(drizzlePg(client, { schema }), {
     migrationsFolder: MIGRATIONS_FOLDER,
-  }).then(
-    () => undefined,
-    (error: unknown) => ({ error }),
-  );
+  })
+    .then(() => installFunctions((text) => client.query(text)))
+    .then(
+      () => undefined,
+      (error: unknown) => ({ error }),
+    );
   // A failed unlock means the connection is gone, and its lock with it: the caller
   // discards it (the error answered).
   const broken = await client
@@ -155,6 +157,18 @@ function withoutStatementNames(client: pg.PoolClient): void {
   };
 }
 const MIGRATIONS_LOCK = 'sesame:migrations';
+
+/**
+ * After the migrations, the functions the code is the source of (the code check's,
+ * checkins/check-statement.ts), named by a hash of their text: created when missing.
+ * Imported when called: that module's rules import modules that import this one.
+ */
+async function installFunctions(
+  query: (text: string) => Promise<{ rows: unknown[] }>,
+): Promise<void> {
+  const { installCheckFunctions } = await import('../checkins/check-statement');
+  await installCheckFunctions(query);
+}
 
 /** `dataDir` undefined means in memory; `loadDataDir` starts from a dumped template. */
 export async function openPglite(options: {
@@ -198,6 +212,7 @@ export async function openPglite(options: {
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   // drizzle's migrator is typed for its PGlite database; `db` is that one, typed as Database.
   await migratePglite(db as never, { migrationsFolder: MIGRATIONS_FOLDER });
+  await installFunctions((text) => client.query(text));
   const close = async () => {
     await client.close();
     await unlock?.();

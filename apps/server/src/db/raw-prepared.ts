@@ -49,6 +49,34 @@ export function preparedQuery(statement: SQL): Query {
   return { sql: sharedText, params: kept };
 }
 
+/** A value of our own SQL (never a request's: those are placeholders) as a literal. */
+function literalOf(value: unknown): string {
+  if (typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value)))
+    return String(value);
+  if (typeof value === 'string') return `'${value.replace(/'/g, "''")}'`;
+  throw new Error(`no literal for a value of type ${typeof value} in a function body`);
+}
+
+/**
+ * The statement's text for the body of a PL/pgSQL function (the code check's,
+ * checkins/check-statement.ts): each placeholder written as the function's variable that
+ * `variables` names for it. A value the text holds (a rule's `true`, a constant) is written
+ * as its literal.
+ */
+export function textWithVariables(
+  statement: SQL,
+  variables: Readonly<Record<string, string>>,
+): string {
+  const { sql: text, params } = dialect.sqlToQuery(statement);
+  return text.replace(/\$(\d+)\b/g, (_, n: string) => {
+    const param: unknown = params[Number(n) - 1];
+    if (!is(param, Placeholder)) return literalOf(param);
+    const variable = variables[param.name];
+    if (!variable) throw new Error(`no variable for the placeholder "${param.name}"`);
+    return variable;
+  });
+}
+
 /**
  * Each row is parsed by `schema`, as `rowsOf` (db/rows.ts) does for drizzle's `execute`. Here
  * the drivers' own type parsing applies (no drizzle in between): a timestamptz arrives as a

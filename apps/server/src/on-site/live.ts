@@ -436,6 +436,9 @@ export class LiveHub {
       this.awaited.get(payload)?.();
       return;
     }
+    // Every check made anywhere is announced: with no screen open here, none is read (a busy
+    // desk's instance otherwise parses and validates each of them for nobody).
+    if (this.listeners.size === 0) return;
     let parsed: unknown;
     try {
       parsed = JSON.parse(payload);
