@@ -230,6 +230,8 @@ const ADDED: Record<string, string[]> = {
     'retention_signatures_pending_days',
     'retention_signatures_pending_at',
     'watchlist_name_threshold',
+    // 0037: each company's count of watchlist entries.
+    'watchlist_entry_count',
   ],
 };
 /**

@@ -6,7 +6,7 @@
  * the scan) and a new visit is held again; deny declines; the reviewers hear it live, an
  * employee does not; the site's security contacts get the mail (a real SMTP server).
  */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import pino from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -240,6 +240,52 @@ describe(`watchlist (${testDatabaseKind})`, () => {
         (await call('ROLE_SUPERVISOR')({ method: 'GET', url: `${base()}/settings` })).statusCode,
       ).toBe(403);
     });
+  });
+
+  it("keeps each company's count of entries as they are added, moved and removed (migration 0037)", async () => {
+    // The code check screens a visitor only when their company's count (or a hold) says so.
+    const counts = async () =>
+      (
+        await ctx.db.execute<{ id: string; kept: number; actual: string }>(sql`
+          select c.id, c.watchlist_entry_count as kept,
+                 (select count(*) from watchlist_entries w where w.company_id = c.id) as actual
+            from companies c where c.id in (${acme.company.id}, ${globex.company.id})`)
+      ).rows.map((row) => ({ id: row.id, kept: Number(row.kept), actual: Number(row.actual) }));
+    const expectKept = async () => {
+      for (const row of await counts()) expect(row.kept, row.id).toBe(row.actual);
+    };
+    await expectKept();
+    const added = await ctx.db
+      .insert(watchlistEntries)
+      .values(
+        ['Un', 'Deux', 'Trois'].map((lastname) => ({
+          companyId: globex.company.id,
+          lastname,
+          reason: 'Compte',
+        })),
+      )
+      .returning({ id: watchlistEntries.id });
+    await expectKept();
+    expect(
+      (await counts()).find((row) => row.id === globex.company.id)!.kept,
+    ).toBeGreaterThanOrEqual(3);
+    await ctx.db
+      .update(watchlistEntries)
+      .set({ reason: 'Compte revu' })
+      .where(eq(watchlistEntries.id, added[0]!.id));
+    await expectKept();
+    await ctx.db
+      .update(watchlistEntries)
+      .set({ companyId: acme.company.id })
+      .where(eq(watchlistEntries.id, added[1]!.id));
+    await expectKept();
+    await ctx.db.delete(watchlistEntries).where(
+      inArray(
+        watchlistEntries.id,
+        added.map((entry) => entry.id),
+      ),
+    );
+    await expectKept();
   });
 
   describe('holds', () => {

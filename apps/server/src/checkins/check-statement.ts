@@ -270,14 +270,14 @@ const beforeDay = (dayStartsAt: SQL) =>
  * not; otherwise an entry of the company still in force at `now` that the visitor matches
  * — the same rule as watchlist/match.ts's `matchWatchlist`, each kind its own index probe
  * (e-mail, phone, ID number: btree; the name: the trigram index, then the company's
- * threshold) — stops them. A company with no entry costs the first probe only.
+ * threshold) — stops them. A company with no entry (its count, migration 0037) costs no probe.
  */
 const watched = sql`(
   not exists (select 1 from watchlist_holds wa where wa.visitor_id = v.id and wa.status = 'allowed')
   and (
     exists (select 1 from watchlist_holds wh
              where wh.visitor_id = v.id and wh.status in ('pending', 'denied'))
-    or (exists (select 1 from watchlist_entries w0 where w0.company_id = v.company_id)
+    or ((select wn.watchlist_entry_count > 0 from companies wn where wn.id = v.company_id)
       and (
         (v.email <> '' and exists (select 1 from watchlist_entries we
            where we.company_id = v.company_id and we.email = lower(btrim(v.email))
@@ -312,7 +312,7 @@ const watched = sql`(
  * their company. Most companies have neither, and the full match (`watched`) is not run.
  */
 const mayBeWatched = sql`(exists (select 1 from watchlist_holds wh where wh.visitor_id = v.id)
-     or exists (select 1 from watchlist_entries w0 where w0.company_id = v.company_id))`;
+     or (select wn.watchlist_entry_count > 0 from companies wn where wn.id = v.company_id))`;
 
 const visitorHolder = (shape: Shape) => sql`
   holder as (

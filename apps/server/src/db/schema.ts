@@ -97,6 +97,13 @@ export const companies = pgTable(
      * above this holds the visit for review (0.3 to 1; exact e-mail, phone or ID always do).
      */
     watchlistNameThreshold: real('watchlist_name_threshold').notNull().default(0.6),
+    /**
+     * How many watchlist entries the company has, kept by migration 0037's triggers: the code
+     * check screens a visitor only when this or a hold of theirs says the watchlist may concern
+     * them. Probing the entries by company instead, on statistics of a table holding other
+     * companies' entries, the planner read all of them on every scan (issue 32).
+     */
+    watchlistEntryCount: integer('watchlist_entry_count').notNull().default(0),
     /** The privacy notice shown on the visitor and event forms; null: the default text. */
     privacyNotice: text('privacy_notice'),
     /** The notice English-speaking visitors read (issue 27); empty: the default English text. */
