@@ -554,24 +554,33 @@ export const CHECK_STATEMENTS = {
 };
 
 /**
- * The functions' parameters, in order: placeholder, the function's name for it, its type.
- * Every function takes them all; a shape leaves out what it does not use.
+ * The functions' parameters, in order: each placeholder and its type; the function names it
+ * `p_` and the placeholder in snake case (`sessionId`: `p_session_id`). Every function takes
+ * them all; a shape leaves out what it does not use.
  */
-const PARAMETERS = [
-  ['sessionId', 'p_session_id', 'uuid'],
-  ['userId', 'p_user_id', 'uuid'],
-  ['kioskId', 'p_kiosk_id', 'uuid'],
-  ['code', 'p_code', 'text'],
-  ['site', 'p_site', 'uuid'],
-  ['now', 'p_now', 'timestamptz'],
-  ['since', 'p_since', 'timestamptz'],
-  ['method', 'p_method', 'text'],
-  ['newCheckId', 'p_new_check_id', 'uuid'],
-  ['recordRoles', 'p_record_roles', 'text[]'],
-  ['allCompanyRoles', 'p_all_company_roles', 'text[]'],
-  ['closeOnly', 'p_close_only', 'boolean'],
-  ['openOnly', 'p_open_only', 'boolean'],
-] as const;
+const PARAMETER_TYPES = {
+  sessionId: 'uuid',
+  userId: 'uuid',
+  kioskId: 'uuid',
+  code: 'text',
+  site: 'uuid',
+  now: 'timestamptz',
+  since: 'timestamptz',
+  method: 'text',
+  newCheckId: 'uuid',
+  recordRoles: 'text[]',
+  allCompanyRoles: 'text[]',
+  closeOnly: 'boolean',
+  openOnly: 'boolean',
+} as const;
+const PARAMETERS = Object.entries(PARAMETER_TYPES).map(
+  ([placeholder, type]) =>
+    [
+      placeholder,
+      `p_${placeholder.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}`,
+      type,
+    ] as const,
+);
 
 /** Inside a function, each placeholder is a parameter or a field of the read's row. */
 const VARIABLES: Record<string, string> = {
