@@ -553,6 +553,12 @@ export const CHECK_STATEMENTS = {
   open_user_check: openCheck('user_checks'),
 };
 
+/** Each check table's writes, as CHECK_STATEMENTS names them. */
+const WRITES = {
+  visitor_checks: { close: 'close_visitor_check', open: 'open_visitor_check' },
+  user_checks: { close: 'close_user_check', open: 'open_user_check' },
+} as const;
+
 /**
  * The functions' parameters, in order: each placeholder and its type; the function names it
  * `p_` and the placeholder in snake case (`sessionId`: `p_session_id`). Every function takes
@@ -609,7 +615,7 @@ const RESULT_COLUMNS = `authenticated boolean, "mayRecord" boolean, "holderId" u
  */
 function functionBody(holder: Holder, shape: Shape): string {
   const text = (statement: SQL) => textWithVariables(statement, VARIABLES);
-  const { checks } = HOLDERS[holder];
+  const writes = WRITES[HOLDERS[holder].checks];
   const screening =
     holder === 'visitor'
       ? `
@@ -629,12 +635,12 @@ declare
   v_watched boolean;
   v_written uuid;
 begin
-  select * into v_read from (${text(readStatement(holder, shape))}) as r;
+  select * into v_read from (${text(CHECK_STATEMENTS[nameOf(holder, shape)])}) as r;
 ${screening}
   if v_read.decision = 'close' then
-    ${text(closeCheck(checks))} into v_written;
+    ${text(CHECK_STATEMENTS[writes.close])} into v_written;
   elsif v_read.decision = 'open' then
-    ${text(openCheck(checks))} into v_written;
+    ${text(CHECK_STATEMENTS[writes.open])} into v_written;
   end if;
   authenticated := v_read.authenticated;
   "mayRecord" := v_read.may_record;
