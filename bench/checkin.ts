@@ -34,6 +34,8 @@
  *
  * BENCH_DATABASE_URL (else TEST_DATABASE_URL, else the local server) names the
  * PostgreSQL server; the benchmark creates and drops its own database there.
+ * BENCH_KEEP_DATABASE=1 keeps it (its name printed at the end), seeded and scanned, to read
+ * a statement's cost alone afterwards (pgbench -M prepared on the function's call).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
@@ -56,6 +58,7 @@ const SERVER_URL =
   'postgres://postgres@127.0.0.1:5432/postgres';
 /** Its own name per run: other benchmarks may run on the same server at the same time. */
 const DATABASE = `sesame_bench_${process.pid}`;
+const KEEP_DATABASE = process.env.BENCH_KEEP_DATABASE === '1';
 const VISITORS = 100_000;
 const CONNECTIONS = 64;
 /**
@@ -646,7 +649,8 @@ export async function run(): Promise<void> {
     await bare?.stop();
     await app?.stop();
     await dbClient.end().catch(() => undefined);
-    await admin((db) => db.query(`drop database if exists ${DATABASE} with (force)`));
+    if (KEEP_DATABASE) console.log(`database kept: ${DATABASE} (BENCH_KEEP_DATABASE=1)`);
+    else await admin((db) => db.query(`drop database if exists ${DATABASE} with (force)`));
     await rm(dataDir, { recursive: true, force: true });
   }
 }

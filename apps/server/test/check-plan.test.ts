@@ -13,6 +13,11 @@
  * five (generic), read the checks tables only through an index condition on the check's id
  * or the holder, and remove no row by filter. What is asserted is the plan's shape and the
  * rows it touched, never a time. Then the server's own function closes the right check.
+ *
+ * The same for the visitor's requests and invitation days (the invitation rules, issue 30):
+ * statistics taken before any invitation, then another company's invitations; the read asks
+ * whether the visitor is confirmed, whether invited, and their invitation's next day, by
+ * the visitor's and the invitation's keys only, never by walking every invited request.
  */
 import { randomUUID } from 'node:crypto';
 import { eq, fillPlaceholders, sql } from 'drizzle-orm';
@@ -36,6 +41,12 @@ const HOLDERS = 4000;
 const FREE = 10;
 /** Closed checks of earlier days beside the open ones, as a desk's table has. */
 const CLOSED = 2000;
+/** Another company's invitations written after the statistics, and the days of each. */
+const INVITATIONS = 500;
+const INVITATION_DAYS = 10;
+/** Another company's visitors, with a request each, when the statistics are taken. */
+const OTHER_VISITORS = 100_000;
+const OTHER_SLICE = 20_000;
 
 /** One connection: PREPARE, SET and EXPLAIN in one transaction, rolled back. */
 interface Connection {
@@ -65,6 +76,7 @@ interface PlanNode {
   'Recheck Cond'?: string;
   'Rows Removed by Filter'?: number;
   'Actual Loops'?: number;
+  'Actual Rows'?: number;
   Plans?: PlanNode[];
 }
 
@@ -113,8 +125,50 @@ describe(`the code check's plan on statistics of empty checks tables (${testData
       select gen_random_uuid(), ${company.id}, 'member', 'PLAN-Q-' || lpad(g::text, 6, '0'), 'Yao', 'N' || g,
              'q' || g || '@example.com', '0700000000', 'Technicien'
         from generate_series(1, ${HOLDERS}::int) g`);
-    // The statistics a database has before its morning: the checks tables empty.
+    // Another company's visitors, none invited yet, as many as make visit_requests' visitor
+    // index a level deeper than its (all-null, deduplicated) invitation index: that is when
+    // PostgreSQL preferred the latter for "is this visitor invited". In slices, each under
+    // the test database's statement timeout.
+    const other = await buildCompany(db);
+    for (let from = 0; from < OTHER_VISITORS; from += OTHER_SLICE) {
+      await db.execute(sql`
+        insert into visitors (id, company_id, site_id, uidn, firstname, lastname, email, contact,
+                              id_number, organisation_name, request_date, request_time)
+        select gen_random_uuid(), ${other.id}, ${other.siteId}, 'PLAN-Y-' || g, 'Awa', 'N',
+               'o@example.com', '0700000000', 'ID', 'Acme', '01/01/2030', '10:00'
+          from generate_series(${from + 1}::int, ${from + OTHER_SLICE}::int) g`);
+      await db.execute(sql`
+        insert into visit_requests (id, company_id, visitor_id, host, reason, status, confirmed)
+        select gen_random_uuid(), v.company_id, v.id, 'Hôte', 'Réunion', 1, true
+          from generate_series(${from + 1}::int, ${from + OTHER_SLICE}::int) g
+          join visitors v on v.uidn = 'PLAN-Y-' || g`);
+    }
+    // The statistics a database has before its morning: the checks tables empty, and no
+    // invitation yet (every request's invitation_id null, as after the upgrade that added it).
     await db.execute(sql`analyze`);
+    // Since: another company's invitations, INVITATIONS of them with INVITATION_DAYS days each
+    // and an invited visitor each (codes after the holders': none of them is let in below),
+    // which no code checked here concerns.
+    await db.execute(sql`
+      insert into invitations (id, company_id, site_id, first_date, time, end_time)
+      select gen_random_uuid(), ${other.id}, ${other.siteId}, '01/01/2030', '10:00', '11:00'
+        from generate_series(1, ${INVITATIONS}::int)`);
+    await db.execute(sql`
+      insert into invitation_days (id, company_id, invitation_id, day, starts_at, ends_at)
+      select gen_random_uuid(), i.company_id, i.id, current_date + k,
+             (current_date + k)::timestamptz, (current_date + k + 1)::timestamptz
+        from invitations i, generate_series(0, ${INVITATION_DAYS - 1}::int) k
+       where i.company_id = ${other.id}`);
+    await db.execute(sql`
+      insert into visitors (id, company_id, site_id, uidn, firstname, lastname, email, contact,
+                            id_number, organisation_name, request_date, request_time)
+      select gen_random_uuid(), ${other.id}, ${other.siteId}, 'PLAN-X-' || i.id, 'Invité', 'N',
+             'i@example.com', '0700000000', 'ID', 'Acme', '01/01/2030', '10:00'
+        from invitations i where i.company_id = ${other.id}`);
+    await db.execute(sql`
+      insert into visit_requests (id, company_id, visitor_id, host, reason, status, confirmed, invitation_id)
+      select gen_random_uuid(), v.company_id, v.id, 'Hôte', 'Réunion', 1, true, i.id
+        from visitors v join invitations i on v.uidn = 'PLAN-X-' || i.id`);
     // The morning since: earlier days' closed checks, and everyone inside but the last few.
     for (const [table, holders, column, prefix] of [
       ['visitor_checks', 'visitors', 'visitor_id', 'PLAN-V-'],
@@ -250,6 +304,30 @@ describe(`the code check's plan on statistics of empty checks tables (${testData
           expect(read.removed, JSON.stringify(read)).toBeLessThanOrEqual(1);
         }
       });
+
+      if (kind === 'visitor')
+        it(`${name} (${mode} plan) reads the visitor's requests and invitation days by the visitor only`, async () => {
+          const nodes = await planOf(name, { code: codes[kind] }, mode);
+          const reads = nodes.filter((n) =>
+            ['visit_requests', 'invitation_days'].some(
+              (t) => n['Relation Name'] === t || n['Index Name']?.startsWith(`${t}_`),
+            ),
+          );
+          // Whether confirmed, whether invited, and the invitation's next day.
+          expect(reads.length).toBeGreaterThanOrEqual(3);
+          for (const read of reads) {
+            const seen = JSON.stringify({ ...read, Plans: undefined });
+            expect(read['Node Type'], seen).not.toBe('Seq Scan');
+            // Not a walk of every invited request or every day: a probe by visitor or invitation.
+            expect(
+              read['Index Cond'] ?? read['Recheck Cond'] ?? 'no index condition',
+              seen,
+            ).toMatch(
+              /\(([\w.]+\.)?(visitor_id|invitation_id) = |= ([\w.]+\.)?(visitor_id|invitation_id)\)/,
+            );
+            expect(read['Actual Rows'] ?? 0, seen).toBeLessThanOrEqual(INVITATION_DAYS);
+          }
+        });
 
       it(`${closeName} (${mode} plan) closes a check by the primary key's probe`, async () => {
         const latestId = await openCheckOf(table, holders, holder, codes[kind]);

@@ -68,18 +68,39 @@ function ruleDays(first: string, rrule: string): string[] {
 }
 
 /**
+ * The visitor's own requests' invitations, read by the visitor alone (visit_requests'
+ * visitor index) and fenced (OFFSET 0) so the planner cannot start from the invitations.
+ */
+const invitationsOf = (visitor: SQL) =>
+  sql`(select ir.invitation_id from visit_requests ir where ir.visitor_id = ${visitor}.id offset 0) ir`;
+
+/**
  * The invitation day of the visitor `visitor` (an alias of `visitors`) that is not over at
  * `now` and not cancelled — the one holding `now`, else the next — as a lateral join named
  * `iday` (columns `day`, `starts_at`, `ends_at`). No row for a visitor who is not invited,
  * or whose invitation's days are all over: the visitor's own day decides then (a visitor
  * row keeps its first day's start and its last day's end).
+ *
+ * The plan is written into the text, so it does not depend on fresh statistics (issue 32):
+ * the visitor's requests first, then each one's days by its invitation (a lateral with a
+ * LIMIT, which the planner cannot turn around). Written as plain joins, on statistics taken
+ * before a company's first invitations (every `invitation_id` null, as after the upgrade
+ * that added it), PostgreSQL walked every company's invited requests through the invitation
+ * index to learn whether one visitor was invited, and, where the days had been analysed
+ * empty, every company's invitation days; on each code check of each company, until the
+ * next ANALYZE. With 5,000 invitations of 10 days in another company, the code check's read
+ * took 1.1 ms instead of 0.18, and 69 ms in the second case.
  */
 export function currentInvitationDay(visitor: SQL, now: SQL): SQL {
   return sql`left join lateral (
-    select to_char(d.day, 'DD/MM/YYYY') as day, d.starts_at, d.ends_at
-      from visit_requests ir
-      join invitation_days d on d.invitation_id = ir.invitation_id
-     where ir.visitor_id = ${visitor}.id and d.cancelled_at is null and d.ends_at > ${now}
+    select d.day, d.starts_at, d.ends_at
+      from ${invitationsOf(visitor)}
+      cross join lateral (
+        select to_char(d.day, 'DD/MM/YYYY') as day, d.starts_at, d.ends_at
+          from invitation_days d
+         where d.invitation_id = ir.invitation_id and d.cancelled_at is null and d.ends_at > ${now}
+         order by d.starts_at
+         limit 1) d
      order by d.starts_at
      limit 1
   ) iday on true`;
@@ -87,4 +108,4 @@ export function currentInvitationDay(visitor: SQL, now: SQL): SQL {
 
 /** Whether the visitor `visitor` (an alias of `visitors`) came by a host's invitation. */
 export const isInvited = (visitor: SQL) =>
-  sql`exists (select 1 from visit_requests ir where ir.visitor_id = ${visitor}.id and ir.invitation_id is not null)`;
+  sql`exists (select 1 from ${invitationsOf(visitor)} where ir.invitation_id is not null)`;
