@@ -35,6 +35,11 @@ export async function buildServer(): Promise<void> {
     target: 'node20.19',
     external: runtime.flatMap((name) => [name, `${name}/*`]),
     sourcemap: true,
+    // The map without the sources' text (they are beside it, in src/): `npm start` runs with
+    // --enable-source-maps, and Node holds the map it reads for the server's whole life. With
+    // the sources inside (2.8 MB instead of 0.9), the idle server held 25 MB more
+    // (`npm run bench -- memory`, PostgreSQL: 167 → 142 MB); stack traces are the same.
+    sourcesContent: false,
     metafile: true,
     logLevel: 'warning',
   });
