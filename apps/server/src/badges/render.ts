@@ -20,15 +20,9 @@ import {
   type BadgeSize,
   type Language,
 } from '@sesame/shared';
-import {
-  PDFDocument,
-  StandardFonts,
-  rgb,
-  type PDFFont,
-  type PDFImage,
-  type PDFPage,
-} from 'pdf-lib';
+import type { Color, PDFDocument, PDFFont, PDFImage, PDFPage } from 'pdf-lib';
 import type { Db } from '../db/client';
+import { pdfLib } from '../documents/pdf-lib';
 import {
   companies,
   files,
@@ -464,7 +458,7 @@ function drawLines(
   lines: string[],
   size: number,
   top: number,
-  color = rgb(0.07, 0.07, 0.07),
+  color: Color,
 ): number {
   const width = page.getWidth();
   let y = top;
@@ -485,6 +479,8 @@ function drawLines(
 /** The badge as a one-page PDF at the label's exact size (points = mm × 72 / 25.4). */
 export async function badgePdf(content: BadgeContent, size: BadgeSize): Promise<Uint8Array> {
   const { widthMm, heightMm } = BADGE_SIZES[size];
+  const { PDFDocument, StandardFonts, rgb } = await pdfLib();
+  const ink = rgb(0.07, 0.07, 0.07);
   const pdf = await PDFDocument.create();
   const words = wordsOf(content);
   pdf.setTitle(`${words.band} - ${words.name}`.replace(/[\r\n\t]+/g, ' '));
@@ -521,7 +517,7 @@ export async function badgePdf(content: BadgeContent, size: BadgeSize): Promise<
   });
   bottom += codeSize * 1.3;
   const validHeight = validFit.lines.length * validFit.size * 1.15;
-  drawLines(page, bold, validFit.lines, validFit.size, bottom + validHeight);
+  drawLines(page, bold, validFit.lines, validFit.size, bottom + validHeight, ink);
   bottom += validHeight + mmToPt(1);
   // 24 mm on the 62 mm label: about 10 dots a module at 300 dpi, 6 on a 203 dpi label printer.
   const qrSide = Math.min(inner, mmToPt(24 * scale), H * 0.26);
@@ -545,7 +541,7 @@ export async function badgePdf(content: BadgeContent, size: BadgeSize): Promise<
       maxWidth: inner,
       maxLines: 2,
     });
-    y = drawLines(page, bold, companyFit.lines, companyFit.size, y);
+    y = drawLines(page, bold, companyFit.lines, companyFit.size, y, ink);
   }
   y -= mmToPt(2 * scale);
   const bandSize = 14 * scale;
@@ -633,7 +629,7 @@ export async function badgePdf(content: BadgeContent, size: BadgeSize): Promise<
     [regular, siteFit],
   ] as const) {
     if (!found) continue;
-    y = drawLines(page, font, found.lines, found.size, y) - mmToPt(0.8);
+    y = drawLines(page, font, found.lines, found.size, y, ink) - mmToPt(0.8);
   }
   return pdf.save();
 }

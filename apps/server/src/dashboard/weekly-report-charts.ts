@@ -5,7 +5,7 @@
  * mail's HTML says each chart's words and numbers beside its image, and its alt text says
  * what it shows in one sentence.
  */
-import { Resvg } from '@resvg/resvg-js';
+import { onFirstUse } from '../lazy-module';
 
 /** The mail's column is 560 px with 16 px of padding: the images take 520 px of it. */
 export const CHART_WIDTH = 520;
@@ -24,7 +24,11 @@ export interface ChartImage {
   height: number;
 }
 
-function render(svg: string, width: number, height: number): ChartImage {
+/** resvg, a native module of about 4 MB resident, loaded by the first weekly mail. */
+const resvg = onFirstUse(() => import('@resvg/resvg-js'));
+
+async function render(svg: string, width: number, height: number): Promise<ChartImage> {
+  const { Resvg } = await resvg();
   const png = new Resvg(svg, {
     fitTo: { mode: 'zoom', value: SCALE },
     font: { loadSystemFonts: false },
@@ -49,7 +53,7 @@ const line = (x1: number, y1: number, x2: number, y2: number, stroke: string) =>
  * image has the same columns, each with its day and number). Four gridlines mark quarters
  * of the highest bar.
  */
-export function barChart(values: number[], height = 180): ChartImage {
+export function barChart(values: number[], height = 180): Promise<ChartImage> {
   const width = CHART_WIDTH;
   const top = 8;
   const bottom = height - 4;
@@ -72,7 +76,7 @@ export function barChart(values: number[], height = 180): ChartImage {
  * Horizontal bars, one per value, top to bottom (the mail's list beside it names each in
  * the same order), the longest the whole width.
  */
-export function horizontalBars(values: number[]): ChartImage {
+export function horizontalBars(values: number[]): Promise<ChartImage> {
   const width = CHART_WIDTH;
   const row = 24;
   const height = Math.max(1, values.length) * row + 8;
@@ -100,7 +104,7 @@ function shade(share: number): string {
  * A grid of cells, `rows[r][c]`: rows top to bottom, columns left to right, darker for
  * higher values (the arrivals by weekday and hour: seven rows, twenty-four columns).
  */
-export function heatmap(rows: number[][]): ChartImage {
+export function heatmap(rows: number[][]): Promise<ChartImage> {
   const width = CHART_WIDTH;
   const columns = Math.max(1, ...rows.map((r) => r.length));
   const cell = width / columns;

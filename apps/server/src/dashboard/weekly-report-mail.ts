@@ -160,7 +160,12 @@ const th = `${cell};text-align:left;color:#555;font-weight:normal`;
 const num = `${cell};text-align:right;white-space:nowrap`;
 
 /** The week's days, Monday to Sunday, with their visits of every type. */
-function visitsChart(dashboard: Dashboard, lang: Language, words: Words, week: string): Chart {
+async function visitsChart(
+  dashboard: Dashboard,
+  lang: Language,
+  words: Words,
+  week: string,
+): Promise<Chart> {
   const days = Array.from({ length: 7 }, (_, i) => addDays(dashboard.period.from, i));
   const visits = days.map((day) =>
     dashboard.charts.visits_per_day.filter((r) => r.day === day).reduce((n, r) => n + r.visits, 0),
@@ -171,7 +176,7 @@ function visitsChart(dashboard: Dashboard, lang: Language, words: Words, week: s
     cid: `visits-${week}@sesame`,
     title,
     alt: words.weeklyMail.visitsAlt(perDay.join(', ')),
-    image: barChart(visits),
+    image: await barChart(visits),
     // Seven equal columns under the seven bars: each day and its number below its bar.
     html: `<table role="presentation" width="520" style="border-collapse:collapse;table-layout:fixed;width:520px;max-width:100%;font-size:13px"><tr>${days
       .map(
@@ -186,7 +191,12 @@ function visitsChart(dashboard: Dashboard, lang: Language, words: Words, week: s
 }
 
 /** Arrivals by weekday (rows) and hour (columns), with the busiest hour and each day's total. */
-function arrivalsChart(dashboard: Dashboard, lang: Language, words: Words, week: string): Chart {
+async function arrivalsChart(
+  dashboard: Dashboard,
+  lang: Language,
+  words: Words,
+  week: string,
+): Promise<Chart> {
   const grid = Array.from({ length: 7 }, () => Array.from({ length: 24 }, () => 0));
   for (const r of dashboard.charts.arrivals_by_hour) {
     const row = grid[r.weekday - 1];
@@ -214,7 +224,7 @@ function arrivalsChart(dashboard: Dashboard, lang: Language, words: Words, week:
     cid: `arrivals-${week}@sesame`,
     title,
     alt: m.heatmapAlt(sentence),
-    image: heatmap(grid),
+    image: await heatmap(grid),
     html:
       `<p style="margin:8px 0 4px;font-size:13px;color:#555">${escapeHtml(m.heatmapLegend)}</p>` +
       `<p style="margin:0 0 8px"><strong>${escapeHtml(capital)}</strong></p>` +
@@ -232,12 +242,12 @@ function arrivalsChart(dashboard: Dashboard, lang: Language, words: Words, week:
 }
 
 /** The most visited hosts, most first: their bars, and their names and visits beside. */
-function hostsChart(
+async function hostsChart(
   dashboard: Dashboard,
   lang: Language,
   words: Words,
   week: string,
-): Chart | null {
+): Promise<Chart | null> {
   const hosts = dashboard.charts.top_hosts;
   if (hosts.length === 0) return null;
   const title = words.charts.top_hosts.title;
@@ -247,7 +257,7 @@ function hostsChart(
     alt: words.weeklyMail.hostsAlt(
       hosts.map((h) => `${h.host} (${count(h.visits, lang)})`).join(', '),
     ),
-    image: horizontalBars(hosts.map((h) => h.visits)),
+    image: await horizontalBars(hosts.map((h) => h.visits)),
     html: `<table role="presentation" style="border-collapse:collapse;font-size:14px;margin-top:4px">${hosts
       .map(
         (h, i) =>
@@ -262,7 +272,7 @@ function hostsChart(
  * The mail itself, from the queued figures (pure: no database). `siteId` says whether one
  * site was chosen (the dashboard link opens on it).
  */
-export function weeklyReportMail(input: {
+export async function weeklyReportMail(input: {
   lang: Language;
   firstname: string;
   company: MailCompany;
@@ -271,7 +281,7 @@ export function weeklyReportMail(input: {
   week: string;
   siteId: string | null;
   dashboard: Dashboard;
-}): RenderedMail {
+}): Promise<RenderedMail> {
   const { lang, dashboard, week } = input;
   const words = catalogue(lang).dashboard;
   const m = words.weeklyMail;
@@ -300,11 +310,11 @@ export function weeklyReportMail(input: {
     };
   });
 
-  const charts = [
+  const charts = await Promise.all([
     visitsChart(dashboard, lang, words, week),
     arrivalsChart(dashboard, lang, words, week),
     hostsChart(dashboard, lang, words, week),
-  ];
+  ]);
   const drawn = charts.filter((c): c is Chart => c !== null);
 
   const h2 = (text: string) =>

@@ -9,8 +9,9 @@
  * visitor and a download after the stored file went both make it again when they must.
  * Helvetica is a standard font in WinAnsi: a character it cannot write becomes '?'.
  */
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import type { Color, PDFDocument, PDFFont, PDFPage } from 'pdf-lib';
 import { asOneLine } from '@sesame/shared';
+import { pdfLib } from './pdf-lib';
 import type { SignatureRow } from './signing';
 
 export interface SignaturePdfContext {
@@ -216,6 +217,7 @@ class Writer {
   constructor(
     private readonly pdf: PDFDocument,
     private readonly fonts: Fonts,
+    private readonly ink: { text: Color; rule: Color },
   ) {
     this.page = this.newPage();
     this.y = A4.height - MARGIN;
@@ -249,7 +251,7 @@ class Writer {
       for (const [i, word] of line.entries()) {
         const font = word.bold ? this.fonts.bold : this.fonts.regular;
         if (i > 0) x += space;
-        this.page.drawText(word.text, { x, y: this.y, size, font, color: rgb(0.1, 0.1, 0.1) });
+        this.page.drawText(word.text, { x, y: this.y, size, font, color: this.ink.text });
         x += font.widthOfTextAtSize(word.text, size);
       }
     }
@@ -267,7 +269,7 @@ class Writer {
       start: { x: MARGIN, y: this.y },
       end: { x: A4.width - MARGIN, y: this.y },
       thickness: 0.5,
-      color: rgb(0.7, 0.7, 0.7),
+      color: this.ink.rule,
     });
     this.y -= 6;
   }
@@ -280,6 +282,7 @@ export async function signaturePdf(
 ): Promise<Buffer> {
   const lang = row.language === 'en' ? 'en' : 'fr';
   const t = WORDS[lang];
+  const { PDFDocument, StandardFonts, rgb } = await pdfLib();
   const pdf = await PDFDocument.create({ updateMetadata: false });
   const regular = await pdf.embedFont(StandardFonts.Helvetica);
   const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
@@ -293,7 +296,7 @@ export async function signaturePdf(
   pdf.setCreationDate(row.signedAt);
   pdf.setModificationDate(row.signedAt);
 
-  const w = new Writer(pdf, fonts);
+  const w = new Writer(pdf, fonts, { text: rgb(0.1, 0.1, 0.1), rule: rgb(0.7, 0.7, 0.7) });
   w.lines([{ text: `${context.companyName} – ${context.siteName}`, bold: false }], 10);
   w.rule();
   w.lines([{ text: row.title, bold: true }], 18, { after: 4 });
