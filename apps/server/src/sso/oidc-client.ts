@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { SSO_LIMITS } from '@sesame/shared';
+import { onFirstUse } from '../lazy-module';
 
 type OpenIdClient = typeof import('openid-client');
 export type OidcConfiguration = import('openid-client').Configuration;
@@ -16,12 +17,8 @@ export type OidcConfiguration = import('openid-client').Configuration;
 const DISCOVERY_TTL_MS = 5 * 60_000;
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-let library: Promise<OpenIdClient> | undefined;
 /** openid-client, imported on first use. */
-export function openIdClient(): Promise<OpenIdClient> {
-  library ??= import('openid-client');
-  return library;
-}
+export const openIdClient: () => Promise<OpenIdClient> = onFirstUse(() => import('openid-client'));
 
 /** The provider did not answer discovery (down, too slow, not OpenID Connect, refused TLS). */
 export class ProviderUnavailable extends Error {
