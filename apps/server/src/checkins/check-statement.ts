@@ -12,6 +12,8 @@
  *      open check per person) lets it. Two scans racing on one code make one change;
  *      the loser's write finds nothing to do and it reports the winner's check.
  * It answers one row saying all of that; toggle.ts turns it into the answer or the error.
+ * Under a rush, the checks that wait for a connection go as one statement and one commit
+ * (db/call-batches.ts): each is still this function's call, in the order they came.
  *
  * Why a function (issue 32): PostgreSQL sets up every node of a plan on each execution,
  * run or not. As one statement, every scan set up the check-out's UPDATE and the check-in's
@@ -32,6 +34,7 @@ import { ACTIONS } from '@sesame/shared';
 import { z } from 'zod';
 import { activeRoleOf, liveApiKey, liveSession } from '../auth/session-rule';
 import type { Database } from '../db/client';
+import { callBatches } from '../db/call-batches';
 import { rawPrepared, textWithVariables } from '../db/raw-prepared';
 import { apiKeys, sessions, users } from '../db/schema';
 import { column, firstRow } from '../db/rows';
@@ -702,19 +705,79 @@ const callArguments = sql.join(
   sql`, `,
 );
 
+/**
+ * The call of several checks as one statement (db/call-batches.ts): each parameter as an
+ * array of the calls' values, unnested together, and the function called for each row in
+ * their order. A function's statements each see what the calls before it wrote (a volatile
+ * function reads with a new snapshot per statement): a code scanned twice in one batch is
+ * checked once and then reported as a repeat, as two scans one after the other are.
+ * Parameters that are arrays themselves travel as their text and are cast back.
+ */
+const arraysOfArguments = sql.join(
+  PARAMETERS.map(
+    ([placeholder, , type]) =>
+      sql`${p(placeholder)}::${sql.raw(type === 'text[]' ? 'text[]' : `${type}[]`)}`,
+  ),
+  sql`, `,
+);
+const argumentsOfRow = sql.raw(
+  PARAMETERS.map(([, name, type]) => (type === 'text[]' ? `a.${name}::text[]` : `a.${name}`)).join(
+    ', ',
+  ),
+);
+const rowColumns = sql.raw(PARAMETERS.map(([, name]) => name).join(', '));
+const batchOutcome = checkOutcome.extend({ ord: z.number().int() });
+
+/**
+ * Concurrent checks of one pool: two statements on their way at once, each shape its own
+ * (`maxInFlight`), and up to 32 checks in one. Two keep both cores of a small server busy
+ * while the next batch gathers; 32 keep a batch's locks and its answers' wait short
+ * (npm run bench -- checkin, docs/benchmarks.md).
+ */
+const BATCHES = { maxInFlight: 2, maxSize: 32 };
+
+type CallValues = Record<string, unknown>;
+
 /** Each shape's runner, prepared by its function's name on each connection that first runs it. */
 const runners = new Map(
-  FUNCTIONS.map((f) => [
-    f.statement,
-    rawPrepared(f.name, checkOutcome, sql`select * from ${sql.raw(f.name)}(${callArguments})`),
-  ]),
+  FUNCTIONS.map((f) => {
+    const one = rawPrepared(
+      f.name,
+      checkOutcome,
+      sql`select * from ${sql.raw(f.name)}(${callArguments})`,
+    );
+    const several = rawPrepared(
+      `${f.name}_batch`,
+      batchOutcome,
+      sql`select a.ord::int as ord, c.*
+            from unnest(${arraysOfArguments}) with ordinality as a(${rowColumns}, ord)
+           cross join lateral ${sql.raw(f.name)}(${argumentsOfRow}) c`,
+    );
+    return [
+      f.statement,
+      callBatches(
+        // The function always returns exactly one row.
+        async (db, values: CallValues) =>
+          firstRow(await one(db, values), 'the code check function'),
+        async (db, calls: CallValues[]) => {
+          const columns = Object.fromEntries(
+            PARAMETERS.map(([placeholder]) => [placeholder, calls.map((c) => c[placeholder])]),
+          );
+          const outcomes: CheckOutcome[] = [];
+          for (const { ord, ...outcome } of await several(db, columns)) outcomes[ord - 1] = outcome;
+          return outcomes;
+        },
+        BATCHES,
+      ),
+    ] as const;
+  }),
 );
 
 /** What a shape leaves out is passed as null. */
 const NO_VALUES = Object.fromEntries(PARAMETERS.map(([placeholder]) => [placeholder, null]));
 
 /** Runs the function of `holder` for `shape` with `values`; its one row. */
-async function runCheck(
+function runCheck(
   holder: Holder,
   shape: Shape,
   db: Database,
@@ -722,16 +785,14 @@ async function runCheck(
 ): Promise<CheckOutcome> {
   const run = runners.get(nameOf(holder, shape))!;
   const { email, ...rest } = values;
-  const params = {
+  return run(db, {
     ...NO_VALUES,
     ...rest,
     ...(email === undefined ? {} : { code: email }),
     // ISO strings, which the call casts: the driver's own Date formatting costs more.
     now: values.now.toISOString(),
     since: values.since.toISOString(),
-  };
-  // The function always returns exactly one row.
-  return firstRow(await run(db, params), 'the code check function');
+  });
 }
 
 function checkStatement<Key extends 'code' | 'email'>(holder: Holder) {

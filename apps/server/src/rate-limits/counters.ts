@@ -9,9 +9,9 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
-import pg from 'pg';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
+import { poolOf } from '../db/pool-of';
 import { CounterOutage, failingOpen, type CounterStore } from './fail-open';
 import { postgresStore, type StoreOptions } from './postgres-store';
 import { openRedisCounters } from './redis-store';
@@ -57,8 +57,7 @@ export async function openRateLimitCounters(
       },
     };
   }
-  // drizzle's $client (the pool or PGlite) is not in the Database type.
-  if ((db as { $client?: unknown }).$client instanceof pg.Pool) {
+  if (poolOf(db)) {
     const outage = new CounterOutage('PostgreSQL', log);
     return {
       kind: 'postgres',
