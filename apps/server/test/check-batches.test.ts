@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { CheckResult } from '@sesame/shared';
 import { checkVisitorCode } from '../src/checkins/toggle';
-import { callBatches } from '../src/db/call-batches';
+import { callBatches, type CallBatchOptions } from '../src/db/call-batches';
 import { poolOf } from '../src/db/pool-of';
 import { rowsOf } from '../src/db/rows';
 import type { Database } from '../src/db/client';
@@ -24,13 +24,19 @@ import { buildRequest, buildTenant, buildVisitor } from './helpers/factories';
 const onPostgres = testDatabaseKind === 'postgres';
 
 /** Ten divided by each value: zero makes PostgreSQL refuse the statement (division_by_zero). */
-function tenDividedBy(options: { maxInFlight: number; maxSize: number }) {
+function tenDividedBy(options: Partial<CallBatchOptions> & { gate?: Promise<void> }) {
+  const { gate, ...batching } = options;
   const singles: number[] = [];
   const batches: number[][] = [];
   let failNextBatch: Error | null = null;
   const run = callBatches<number, number>(
     async (db, n) => {
       singles.push(n);
+      // A call of 0 held up until the gate opens: a statement that does not come back.
+      if (gate && n === 0) {
+        await gate;
+        return 0;
+      }
       if (!poolOf(db)) {
         const rows = await rowsOf(db, z.object({ v: z.number() }), sql`select 10 / ${n}::int as v`);
         return rows[0]!.v;
@@ -51,7 +57,8 @@ function tenDividedBy(options: { maxInFlight: number; maxSize: number }) {
       );
       return rows.map((r) => r.v);
     },
-    options,
+    // Timers far away unless a test says otherwise: which calls go together is then certain.
+    { maxInFlight: 2, maxSize: 32, maxWaitMs: 60_000, ...batching },
   );
   return {
     run,
@@ -132,6 +139,29 @@ describe('concurrent calls go together (db/call-batches.ts)', () => {
       expect(calls.singles).toEqual([1, 1]);
       // And the lane goes on: the next calls are answered.
       await expect(calls.run(ctx.db, 2)).resolves.toBe(5);
+    },
+  );
+
+  it.skipIf(!onPostgres)(
+    'sends the waiting calls after maxWaitMs when the statements on their way do not come back',
+    async () => {
+      let open = () => {};
+      const gate = new Promise<void>((resolve) => (open = resolve));
+      const calls = tenDividedBy({ maxInFlight: 1, maxWaitMs: 20, gate });
+      const held = calls.run(ctx.db, 0);
+      let heldDone = false;
+      void held.then(() => (heldDone = true));
+      // These wait behind the held call, then go as one statement without it.
+      await expect(Promise.all([calls.run(ctx.db, 2), calls.run(ctx.db, 5)])).resolves.toEqual([
+        5, 2,
+      ]);
+      expect(heldDone).toBe(false);
+      expect(calls.batches).toEqual([[2, 5]]);
+      open();
+      await expect(held).resolves.toBe(0);
+      // The lane is whole again: a lone call goes at once.
+      await expect(calls.run(ctx.db, 10)).resolves.toBe(1);
+      expect(calls.singles).toEqual([0, 10]);
     },
   );
 

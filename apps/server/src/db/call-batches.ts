@@ -28,6 +28,12 @@ export interface CallBatchOptions {
   maxInFlight: number;
   /** The most calls one statement carries. */
   maxSize: number;
+  /**
+   * The longest a call waits for a statement on its way to come back. One held up (by a lock
+   * another transaction keeps, a slow disk) must not hold up every scan of the server: past
+   * this, the calls waiting go anyway, beside the statements on their way.
+   */
+  maxWaitMs: number;
 }
 
 interface Waiting<V, R> {
@@ -52,30 +58,43 @@ export function refusedByStatement(error: unknown): boolean {
 export function callBatches<V, R>(
   single: (db: Database, values: V) => Promise<R>,
   many: (db: Database, values: V[]) => Promise<R[]>,
-  { maxInFlight, maxSize }: CallBatchOptions,
+  { maxInFlight, maxSize, maxWaitMs }: CallBatchOptions,
 ): (db: Database, values: V) => Promise<R> {
   const lanes = new WeakMap<pg.Pool, Lane>();
 
   class Lane {
     private inFlight = 0;
     private readonly waiting: Waiting<V, R>[] = [];
+    /** Set while calls wait: when it fires, they go whatever is on its way. */
+    private overdue: NodeJS.Timeout | undefined;
     constructor(private readonly db: Database) {}
 
     call(values: V): Promise<R> {
       return new Promise<R>((resolve, reject) => {
         this.waiting.push({ values, resolve, reject });
         if (this.inFlight < maxInFlight) void this.send();
+        else this.overdue ??= setTimeout(() => this.sendOverdue(), maxWaitMs);
       });
+    }
+
+    private sendOverdue(): void {
+      this.overdue = undefined;
+      if (this.waiting.length > 0) void this.send();
     }
 
     private async send(): Promise<void> {
       const calls = this.waiting.splice(0, maxSize);
+      if (this.waiting.length > 0) this.overdue ??= setTimeout(() => this.sendOverdue(), maxWaitMs);
+      else if (this.overdue) {
+        clearTimeout(this.overdue);
+        this.overdue = undefined;
+      }
       this.inFlight++;
       try {
         await this.run(calls);
       } finally {
         this.inFlight--;
-        if (this.waiting.length > 0) void this.send();
+        if (this.waiting.length > 0 && this.inFlight < maxInFlight) void this.send();
       }
     }
 
