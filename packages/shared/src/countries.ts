@@ -251,7 +251,8 @@ function countryKey(name: string): string {
     .normalize('NFD')
     .replace(/\p{M}/gu, '')
     .toLowerCase()
-    .replace(/[’‘ʼ`´]/g, "'")
+    // ’ ‘ ʼ ` ´, escaped: the server's bundle stays ASCII (apps/server/scripts/build.ts).
+    .replace(/[\u2019\u2018\u02BC`\u00B4]/g, "'")
     .replace(/[^\p{L}\p{N}']+/gu, ' ')
     .trim();
 }

@@ -5,8 +5,10 @@
  * dictionary of leaked passwords and keyboard patterns) judges it. The estimator
  * stays on the server: its dictionary would weigh on every page of the web app.
  */
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { ZxcvbnFactory } from '@zxcvbn-ts/core';
-import { adjacencyGraphs, dictionary } from '@zxcvbn-ts/language-common';
+import type * as CommonLanguage from '@zxcvbn-ts/language-common';
 import { PASSWORD_MIN_LENGTH } from '@sesame/shared';
 import { badRequest } from '../errors';
 
@@ -15,6 +17,25 @@ export type PasswordProblem = 'passwordTooShort' | 'passwordWeak';
 
 /** zxcvbn's score 3: "safely unguessable", out of reach of an online attack and costly offline. */
 const MIN_SCORE = 3;
+
+const requireHere = createRequire(import.meta.url);
+
+/**
+ * The word lists, read when a password is judged and not kept by the module system: imported,
+ * they stayed for the server's whole life (13 MB resident in a bare Node process), though
+ * passwords are set rarely. Required here and dropped from require's cache at once, they go
+ * with the last estimator holding them (8–9 MB of the 13 are given back after a collection).
+ */
+function commonLanguage(): typeof CommonLanguage {
+  const entry = requireHere.resolve('@zxcvbn-ts/language-common');
+  const folder = path.dirname(entry) + path.sep;
+  try {
+    return requireHere(entry) as typeof CommonLanguage;
+  } finally {
+    for (const id of Object.keys(requireHere.cache))
+      if (id.startsWith(folder)) delete requireHere.cache[id];
+  }
+}
 
 /**
  * The estimator, built when a password is judged and let go when memory is collected: its
@@ -25,6 +46,7 @@ let estimator: WeakRef<ZxcvbnFactory> | undefined;
 function strength(): ZxcvbnFactory {
   const kept = estimator?.deref();
   if (kept) return kept;
+  const { dictionary, adjacencyGraphs } = commonLanguage();
   const built = new ZxcvbnFactory({ dictionary, graphs: adjacencyGraphs });
   estimator = new WeakRef(built);
   return built;
