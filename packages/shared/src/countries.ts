@@ -244,14 +244,14 @@ export function countryOptions(language: string): { value: CountryIsoCode; label
 
 /**
  * A name compared without case, accents, apostrophe style or punctuation:
- * "Côte d’ivoire", "COTE D'IVOIRE" and "cote-d'ivoire" are one key.
+ * "Côte d’ivoire", "COTE D'IVOIRE" and "cote-d'ivoire" are one key. The apostrophes
+ * (’ ‘ ʼ ` ´) are written escaped: the server's bundle stays ASCII (apps/server/scripts/build.ts).
  */
 function countryKey(name: string): string {
   return name
     .normalize('NFD')
     .replace(/\p{M}/gu, '')
     .toLowerCase()
-    // ’ ‘ ʼ ` ´, escaped: the server's bundle stays ASCII (apps/server/scripts/build.ts).
     .replace(/[\u2019\u2018\u02BC`\u00B4]/g, "'")
     .replace(/[^\p{L}\p{N}']+/gu, ' ')
     .trim();
