@@ -193,14 +193,15 @@ export async function openPglite(options: {
     dataDir: options.dataDir,
     loadDataDir,
     extensions: { pg_trgm, unaccent },
-    // An embedded database serves one small company: a 16 MB page cache instead of
-    // PostgreSQL's 128 MB keeps the idle server about 80 MB smaller (npm run bench -- memory).
-    // Measured for issue 19 and left as they are: 8 MB (with temp_buffers=1MB, work_mem=2MB)
-    // saves only about 9 MB more idle; `initialMemory` (128 MB by default) reserves address
+    // An embedded database serves one small company: an 8 MB page cache instead of
+    // PostgreSQL's 128 MB keeps the idle server about 90 MB smaller (npm run bench -- memory;
+    // 16 MB held 9–10 MB more, 208–211 against 198–199 MB idle, for no CPU per request the
+    // bench could see: the pages it drops stay in the system's file cache). Left as they are:
+    // `initialMemory` (128 MB by default) reserves address
     // space, and untouched pages cost no RSS (about 30 MB of it is touched); `relaxedDurability`
     // stays off: a write is in the data folder's files when its query returns. The big saving
     // is V8's, not PostgreSQL's: `--liftoff-only` in package.json's "start" (tools/start.ts).
-    startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'],
+    startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=8MB'],
   });
   try {
     await client.waitReady;
